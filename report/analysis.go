@@ -319,11 +319,6 @@ func (an *Analysis) trajectory() {
 		p.Prop, p.Opp = sm.Round3(p.Prop), sm.Round3(p.Opp)
 		an.Trajectory = append(an.Trajectory, p)
 	}
-	// Whatever the placement, the last point is what scores.json says now.
-	if n := len(an.Trajectory); n > 0 {
-		an.Trajectory[n-1].Prop = an.Totals.Proposition.Total
-		an.Trajectory[n-1].Opp = an.Totals.Opposition.Total
-	}
 }
 
 // Ranked returns the scored arguments from the highest current score to the

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moot-dev/moot/debate"
 	"github.com/moot-dev/moot/engine"
@@ -155,29 +156,126 @@ func TestHeadline(t *testing.T) {
 	}
 }
 
-func TestTrajectory(t *testing.T) {
-	an := report.Analyze(load(t, hostileDir))
-	// Worked out by hand from the fixture's scores.json: each rescore moves
-	// the total in the exchange whose judgment made it.
-	want := []report.Point{
-		{Exchange: 0, Prop: 0.4, Opp: -0.4},
-		{Exchange: 1, Prop: 0.75, Opp: -1.05}, // opp_000a +0.20 → -0.10
-		{Exchange: 2, Prop: 1.1, Opp: -1.45},  // prop_000b up 0.1, opp_001 down 0.15
-		{Exchange: 3, Prop: 1.3, Opp: -2.05},  // prop_002, opp_002, opp_000b down
+// replayTrajectory works out both sides' totals after each of the first
+// judged exchanges straight from scores.json, without the report's
+// placement rules: in the hostile debate every judgment stamps all its
+// scores with one scored_at, so an entry belongs to the exchange whose
+// first scores carry the same stamp.
+func replayTrajectory(t *testing.T, deb *debate.Debate, judged int) []report.Point {
+	t.Helper()
+	stampExchange := map[string]int{}
+	for _, id := range deb.Scores.IDs() {
+		pid, err := sm.ParseID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, _ := deb.Scores.Get(id)
+		stampExchange[rec.History[0].ScoredAt] = pid.Exchange
 	}
-	if len(an.Trajectory) != len(want) {
-		t.Fatalf("trajectory has %d points, want %d", len(an.Trajectory), len(want))
-	}
-	for i, w := range want {
-		g := an.Trajectory[i]
-		if g.Exchange != w.Exchange || math.Abs(g.Prop-w.Prop) > 1e-9 || math.Abs(g.Opp-w.Opp) > 1e-9 {
-			t.Errorf("after exchange %d: got %+v, want %+v", i, g, w)
+	out := make([]report.Point, judged)
+	for e := range out {
+		out[e].Exchange = e
+		for _, id := range deb.Scores.IDs() {
+			pid, _ := sm.ParseID(id)
+			rec, _ := deb.Scores.Get(id)
+			score, ok := 0.0, false
+			for _, h := range rec.History {
+				at, known := stampExchange[h.ScoredAt]
+				if !known {
+					t.Fatalf("%s: no judgment stamped %s", id, h.ScoredAt)
+				}
+				if at <= e {
+					score, ok = h.Score, true
+				}
+			}
+			if !ok {
+				continue
+			}
+			if pid.Side == sm.Prop {
+				out[e].Prop += score
+			} else {
+				out[e].Opp += score
+			}
 		}
 	}
-	last := an.Trajectory[len(an.Trajectory)-1]
-	h := an.Debate.Header.Totals
-	if last.Prop != h.Proposition.Total || last.Opp != h.Opposition.Total {
-		t.Errorf("the last point %+v is not debate.md's totals %+v", last, h)
+	return out
+}
+
+func TestTrajectory(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(t *testing.T, deb *debate.Debate)
+		// hand is the trajectory worked out by hand, or nil.
+		hand []report.Point
+	}{
+		{
+			name: "the hostile debate",
+			// Worked out by hand from the fixture's scores.json: each
+			// rescore moves the total in the exchange whose judgment made it.
+			hand: []report.Point{
+				{Exchange: 0, Prop: 0.4, Opp: -0.4},
+				{Exchange: 1, Prop: 0.75, Opp: -1.05}, // opp_000a +0.20 → -0.10
+				{Exchange: 2, Prop: 1.1, Opp: -1.45},  // prop_000b up 0.1, opp_001 down 0.15
+				{Exchange: 3, Prop: 1.3, Opp: -2.05},  // prop_002, opp_002, opp_000b down
+			},
+		},
+		{
+			// An interrupted judgment can leave scores for exchange 4 in
+			// scores.json while debate.md still awaits that judgment: the
+			// point after exchange 3 must not count them.
+			name: "scores of an exchange not judged yet",
+			edit: func(t *testing.T, deb *debate.Debate) {
+				stamp := "2026-11-22T01:47:39.5+00:00"
+				at, err := time.Parse(time.RFC3339Nano, stamp)
+				if err != nil {
+					t.Fatal(err)
+				}
+				deb.Scores.Apply([]sm.Entry{{ArgumentID: "prop_004", Score: 0.6, Reasoning: "r"}, {ArgumentID: "opp_004", Score: -0.6, Reasoning: "r"}}, at)
+			},
+			hand: []report.Point{
+				{Exchange: 0, Prop: 0.4, Opp: -0.4},
+				{Exchange: 1, Prop: 0.75, Opp: -1.05},
+				{Exchange: 2, Prop: 1.1, Opp: -1.45},
+				{Exchange: 3, Prop: 1.3, Opp: -2.05},
+			},
+		},
+		{
+			// A rescore in the last judgment, of an argument of exchange 0.
+			name: "a rescore in the last judgment",
+			edit: func(t *testing.T, deb *debate.Debate) {
+				at, err := time.Parse(time.RFC3339Nano, stampOf(t, deb, "prop_003"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				prev, diff := -0.7, 0.5
+				deb.Scores.Apply([]sm.Entry{{ArgumentID: "opp_000c", Score: -0.2, Reasoning: "r", TriggeredBy: "prop_003", PreviousScore: &prev, Diff: &diff}}, at)
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			deb := load(t, hostileDir)
+			if tc.edit != nil {
+				tc.edit(t, deb)
+			}
+			an := report.Analyze(deb)
+			want := replayTrajectory(t, deb, 4)
+			if tc.hand != nil {
+				for i := range want {
+					if math.Abs(want[i].Prop-tc.hand[i].Prop) > 1e-9 || math.Abs(want[i].Opp-tc.hand[i].Opp) > 1e-9 {
+						t.Fatalf("the replay gives %+v after exchange %d, worked out by hand %+v", want[i], i, tc.hand[i])
+					}
+				}
+			}
+			if len(an.Trajectory) != len(want) {
+				t.Fatalf("trajectory has %d points, want %d", len(an.Trajectory), len(want))
+			}
+			for i, w := range want {
+				g := an.Trajectory[i]
+				if g.Exchange != w.Exchange || math.Abs(g.Prop-w.Prop) > 1e-9 || math.Abs(g.Opp-w.Opp) > 1e-9 {
+					t.Errorf("after exchange %d: got %+v, want %+v", i, g, w)
+				}
+			}
+		})
 	}
 }
 
