@@ -127,7 +127,7 @@ func NarrativePrompt(d *debate.Debate) string {
 		fmt.Fprintf(&b, "Scope: %s\n", s)
 	}
 	t := an.Totals
-	fmt.Fprintf(&b, "Judged exchanges: %d. Totals (zero-sum): proposition %s over %d arguments, opposition %s over %d arguments.\n",
+	fmt.Fprintf(&b, "Judged exchanges: %d. Totals (sums of current scores): proposition %s over %d arguments, opposition %s over %d arguments.\n",
 		an.Judged, sm.FormatScore(t.Proposition.Total), t.Proposition.Count, sm.FormatScore(t.Opposition.Total), t.Opposition.Count)
 	if leader, margin := t.Leader(); leader != "" {
 		fmt.Fprintf(&b, "Leader: %s by %s.\n", leader.Name(), points(margin))

@@ -203,32 +203,18 @@ func (r *Report) why(leader sm.Side) []string {
 		}
 		return nil
 	}
-	worst := func(side sm.Side) *Arg {
-		for i := len(ranked) - 1; i >= 0; i-- {
-			if ranked[i].Side == side {
-				return ranked[i]
-			}
-		}
-		return nil
-	}
 	judge := func(a *Arg) string {
 		if s := firstSentence(a.LastReasoning(), 160); s != "" {
 			return " The judge: “" + MarkdownText(s) + "”"
 		}
 		return ""
 	}
-	if leader != "" {
-		if a := best(leader); a != nil {
-			out = append(out, fmt.Sprintf("**Strongest for the %s:** %s, %s.%s", sideName(leader, false), argRef(a), sm.FormatScore(a.Score), judge(a)))
-		}
-		if a := worst(leader.Other()); a != nil {
-			out = append(out, fmt.Sprintf("**Weakest for the %s:** %s, %s.%s", sideName(leader.Other(), false), argRef(a), sm.FormatScore(a.Score), judge(a)))
-		}
-	} else {
-		for _, side := range sm.Sides {
-			if a := best(side); a != nil {
-				out = append(out, fmt.Sprintf("**Strongest for the %s:** %s, %s.%s", sideName(side, false), argRef(a), sm.FormatScore(a.Score), judge(a)))
-			}
+	// Each side is represented by its own strongest argument, proposition
+	// first, whoever leads: naming the leader's best next to the trailer's
+	// worst would make the standing look more one-sided than it is.
+	for _, side := range sm.Sides {
+		if a := best(side); a != nil {
+			out = append(out, fmt.Sprintf("**Strongest for the %s:** %s, %s.%s", sideName(side, false), argRef(a), sm.FormatScore(a.Score), judge(a)))
 		}
 	}
 	if s := r.judgmentsWon(); s != "" {
@@ -364,7 +350,7 @@ func (r *Report) scoreboard(w *writer) {
 	w.p("## Scoreboard")
 	w.line("| | Proposition | Opposition |")
 	w.line("|---|---:|---:|")
-	w.line("| Total (zero-sum) | %s | %s |", bold(sm.FormatScore(t.Proposition.Total), t.Proposition.Total > t.Opposition.Total),
+	w.line("| Total (sum of current scores) | %s | %s |", bold(sm.FormatScore(t.Proposition.Total), t.Proposition.Total > t.Opposition.Total),
 		bold(sm.FormatScore(t.Opposition.Total), t.Opposition.Total > t.Proposition.Total))
 	w.line("| Arguments scored | %d | %d |", t.Proposition.Count, t.Opposition.Count)
 	best := map[sm.Side]*Arg{}
@@ -386,6 +372,9 @@ func (r *Report) scoreboard(w *writer) {
 		w.p("The %s leads by %s.", sideName(leader, false), points(margin))
 	} else if an.Judged > 0 {
 		w.p("The sides are level.")
+	}
+	if sm.Round3(t.Proposition.Total+t.Opposition.Total) != 0 {
+		w.p("The totals are not opposites: each judgment's scores sum to zero (within 0.01), but rescores are not bound by that rule, so the sides' sums drift apart as the judge revises earlier scores.")
 	}
 	rec := an.Recorded
 	if rec.Proposition.Count != t.Proposition.Count || rec.Opposition.Count != t.Opposition.Count ||

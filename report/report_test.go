@@ -444,7 +444,92 @@ func TestRecordedTotalsDisagree(t *testing.T) {
 	if !strings.Contains(md, "> **Note:** debate.md records +9.00 (6) to -2.05 (6), but scores.json adds up to the figures above") {
 		t.Error("no note about debate.md's totals disagreeing with scores.json")
 	}
-	if !strings.Contains(md, "| Total (zero-sum) | **+1.30** | -2.05 |") {
+	if !strings.Contains(md, "| Total (sum of current scores) | **+1.30** | -2.05 |") {
 		t.Error("the scoreboard does not use the totals scores.json gives")
+	}
+}
+
+// TestHeadlineNamesEachSidesStrongest checks that the reasons under the
+// verdict treat the sides alike: each side's strongest argument, the
+// proposition first, whichever side leads, and never one side's weakest.
+func TestHeadlineNamesEachSidesStrongest(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(deb *debate.Debate)
+	}{
+		{"the proposition leads", func(*debate.Debate) {}},
+		{"the opposition leads", func(deb *debate.Debate) {
+			rec, _ := deb.Scores.Get("opp_000c")
+			rec.CurrentScore = 3
+			rec.History[len(rec.History)-1].Score = 3
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			deb := load(t, hostileDir)
+			tc.edit(deb)
+			// Each side's best, worked out from scores.json.
+			best := map[sm.Side]string{}
+			top := map[sm.Side]float64{}
+			for _, id := range deb.Scores.IDs() {
+				pid, _ := sm.ParseID(id)
+				rec, _ := deb.Scores.Get(id)
+				if _, seen := best[pid.Side]; !seen || rec.CurrentScore > top[pid.Side] {
+					best[pid.Side], top[pid.Side] = id, rec.CurrentScore
+				}
+			}
+			md := string(report.Build(deb, nil).Markdown())
+			head := md[:strings.Index(md, "## Scoreboard")]
+			var reasons []string
+			for _, l := range strings.Split(head, "\n") {
+				if strings.HasPrefix(l, "- **Strongest") || strings.HasPrefix(l, "- **Weakest") {
+					reasons = append(reasons, l)
+				}
+			}
+			if len(reasons) != 2 {
+				t.Fatalf("the headline names %d arguments, want each side's strongest:\n%s", len(reasons), strings.Join(reasons, "\n"))
+			}
+			for i, side := range sm.Sides {
+				want := "- **Strongest for the " + side.Name() + ":** " + best[side] + " "
+				if !strings.HasPrefix(reasons[i], want) {
+					t.Errorf("reason %d is %q, want it to start %q", i+1, reasons[i], want)
+				}
+			}
+		})
+	}
+}
+
+// TestTotalsSayWhatTheyAre checks the scoreboard's totals row: it says the
+// figures are each side's sum of current scores, and notes when rescores
+// have made them something other than opposites.
+func TestTotalsSayWhatTheyAre(t *testing.T) {
+	const note = "The totals are not opposites"
+	for _, tc := range []struct {
+		name     string
+		edit     func(deb *debate.Debate)
+		row      string
+		wantNote bool
+	}{
+		{"after rescores", func(*debate.Debate) {}, "| Total (sum of current scores) | **+1.30** | -2.05 |", true},
+		{"opposites", func(deb *debate.Debate) {
+			// Give opp_000c what makes the opposition's sum -1.30.
+			rec, _ := deb.Scores.Get("opp_000c")
+			rec.CurrentScore = 0.05
+			rec.History[len(rec.History)-1].Score = 0.05
+		}, "| Total (sum of current scores) | **+1.30** | -1.30 |", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			deb := load(t, hostileDir)
+			tc.edit(deb)
+			md := string(report.Build(deb, nil).Markdown())
+			if !strings.Contains(md, tc.row) {
+				t.Errorf("the scoreboard lacks the row %q", tc.row)
+			}
+			if strings.Contains(md, "zero-sum") {
+				t.Error("the report still calls the totals zero-sum")
+			}
+			if got := strings.Contains(md, note); got != tc.wantNote {
+				t.Errorf("note %q shown: %v, want %v", note, got, tc.wantNote)
+			}
+		})
 	}
 }
