@@ -45,6 +45,7 @@ svg .zero { stroke: #8c959f; stroke-width: 1.2; }
 svg .tick { fill: #57606a; }
 svg .axis, svg .exchange { fill: #57606a; font-weight: 600; }
 svg .legend text, svg text.legend { fill: #1f2328; }
+svg .region { font-weight: 600; }
 svg .lane { font-weight: 700; font-size: 13px; }
 svg .node-id { font-weight: 700; fill: #1f2328; }
 svg .node-title { fill: #1f2328; }

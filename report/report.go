@@ -484,7 +484,7 @@ func (r *Report) trajectory(w *writer) {
 		w.flush(noFigure)
 		return
 	}
-	w.p("Each side's cumulative total after the judgment of each exchange. A rescore counts in the exchange whose judgment made it.")
+	w.p("The margin after the judgment of each exchange: the proposition's total minus the opposition's, above zero while the proposition leads. A rescore counts in the exchange whose judgment made it.")
 	w.flush(noFigure)
 	w.b.WriteString(TrajectoryChart(tr))
 	w.b.WriteString("\n")
@@ -509,15 +509,16 @@ func (r *Report) trajectory(w *writer) {
 	w.flush(noFigure)
 }
 
-// TrajectoryChart returns the trajectory as a mermaid xychart-beta line
-// chart in a fenced block: the proposition's line green, the opposition's
-// red.
+// TrajectoryChart returns the margin after each exchange (the
+// proposition's total minus the opposition's) as a mermaid xychart-beta
+// line chart in a fenced block: one line, above zero while the proposition
+// leads.
 func TrajectoryChart(tr []Point) string {
 	var b strings.Builder
 	b.WriteString("```mermaid\n")
-	b.WriteString("%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#2e7d32, #c62828\"}}}}%%\n")
+	b.WriteString("%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#424a53\"}}}}%%\n")
 	b.WriteString("xychart-beta\n")
-	b.WriteString("    title \"Cumulative score: proposition (green), opposition (red)\"\n")
+	b.WriteString("    title \"Margin: proposition total minus opposition total (above 0: the proposition leads)\"\n")
 	if len(tr) <= 40 {
 		labels := make([]string, len(tr))
 		for i, p := range tr {
@@ -529,24 +530,18 @@ func TrajectoryChart(tr []Point) string {
 	}
 	lo, hi := 0.0, 0.0
 	for _, p := range tr {
-		lo, hi = math.Min(lo, math.Min(p.Prop, p.Opp)), math.Max(hi, math.Max(p.Prop, p.Opp))
+		lo, hi = math.Min(lo, p.Margin()), math.Max(hi, p.Margin())
 	}
 	lo, hi = math.Floor(lo*2)/2, math.Ceil(hi*2)/2
 	if lo == hi {
 		lo, hi = lo-0.5, hi+0.5
 	}
-	fmt.Fprintf(&b, "    y-axis \"total\" %s --> %s\n", num(lo), num(hi))
-	for _, side := range sm.Sides {
-		vals := make([]string, len(tr))
-		for i, p := range tr {
-			v := p.Prop
-			if side == sm.Opp {
-				v = p.Opp
-			}
-			vals[i] = num(v)
-		}
-		fmt.Fprintf(&b, "    line [%s]\n", strings.Join(vals, ", "))
+	fmt.Fprintf(&b, "    y-axis \"margin\" %s --> %s\n", num(lo), num(hi))
+	vals := make([]string, len(tr))
+	for i, p := range tr {
+		vals[i] = num(p.Margin())
 	}
+	fmt.Fprintf(&b, "    line [%s]\n", strings.Join(vals, ", "))
 	b.WriteString("```\n")
 	return b.String()
 }

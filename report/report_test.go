@@ -533,3 +533,63 @@ func TestTotalsSayWhatTheyAre(t *testing.T) {
 		})
 	}
 }
+
+// TestTrajectoryDrawsTheMargin checks that both trajectory charts, the
+// mermaid one in README.md and the SVG in report.html, draw one line: the
+// proposition's total minus the opposition's after each exchange.
+func TestTrajectoryDrawsTheMargin(t *testing.T) {
+	r := report.Build(load(t, hostileDir), nil)
+	tr := r.Analysis().Trajectory
+	margins := make([]float64, len(tr))
+	for i, p := range tr {
+		margins[i] = p.Prop - p.Opp
+	}
+	t.Run("README.md", func(t *testing.T) {
+		md := string(r.Markdown())
+		lines := regexp.MustCompile(`(?m)^    line \[(.*)\]$`).FindAllStringSubmatch(md, -1)
+		if len(lines) != 1 {
+			t.Fatalf("the chart has %d lines, want 1 (the margin)", len(lines))
+		}
+		vals := strings.Split(lines[0][1], ", ")
+		if len(vals) != len(margins) {
+			t.Fatalf("the line has %d values, want %d", len(vals), len(margins))
+		}
+		for i, v := range vals {
+			got, err := strconv.ParseFloat(v, 64)
+			if err != nil || math.Abs(got-margins[i]) > 1e-9 {
+				t.Errorf("after exchange %d the line is at %q, want the margin %g", i, v, margins[i])
+			}
+		}
+	})
+	t.Run("report.html", func(t *testing.T) {
+		svg := report.TrajectorySVG(tr)
+		lines := regexp.MustCompile(`<polyline [^>]*points="([^"]*)"`).FindAllStringSubmatch(svg, -1)
+		if len(lines) != 1 {
+			t.Fatalf("the chart has %d lines, want 1 (the margin)", len(lines))
+		}
+		pts := strings.Fields(lines[0][1])
+		if len(pts) != len(margins) {
+			t.Fatalf("the line has %d points, want %d", len(pts), len(margins))
+		}
+		ys := make([]float64, len(pts))
+		for i, p := range pts {
+			_, y, _ := strings.Cut(p, ",")
+			ys[i], _ = strconv.ParseFloat(y, 64)
+		}
+		// SVG's y grows downwards: a larger margin is drawn higher, and
+		// equal margins level. The scale is linear, so the drawn heights
+		// are proportional to the margins' differences.
+		for i := 1; i < len(ys); i++ {
+			dm, dy := margins[i]-margins[0], ys[0]-ys[i]
+			scale := (ys[0] - ys[len(ys)-1]) / (margins[len(ys)-1] - margins[0])
+			if math.Abs(dy-dm*scale) > 0.2 {
+				t.Errorf("point %d is at y %g, %g above the first; the margin moved by %g (scale %g)", i, ys[i], dy, dm, scale)
+			}
+		}
+		for _, want := range []string{"proposition ahead", "opposition ahead"} {
+			if !strings.Contains(svg, want) {
+				t.Errorf("the chart does not say which side of zero is %q", want)
+			}
+		}
+	})
+}

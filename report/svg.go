@@ -18,6 +18,7 @@ const (
 	oppFill       = "#ffebee"
 	attackColour  = "#ef6c00"
 	defenceColour = "#1e88e5"
+	marginColour  = "#424a53"
 )
 
 // svgText escapes debate text for an SVG text node or attribute.
@@ -36,8 +37,10 @@ func niceStep(span float64) float64 {
 	return math.Pow(10, math.Ceil(math.Log10(span/8)))
 }
 
-// TrajectorySVG draws both sides' cumulative totals after each exchange:
-// exchanges left to right, a line per side, the zero line marked.
+// TrajectorySVG draws the margin after each exchange (the proposition's
+// total minus the opposition's) as one line: exchanges left to right, above
+// the zero line the proposition leads, below it the opposition. Each point
+// is coloured by the side ahead and its tooltip gives both totals.
 func TrajectorySVG(tr []Point) string {
 	const (
 		width, height            = 800.0, 320.0
@@ -46,7 +49,7 @@ func TrajectorySVG(tr []Point) string {
 	plotW, plotH := width-left-right, height-top-bottom
 	lo, hi := 0.0, 0.0
 	for _, p := range tr {
-		lo, hi = math.Min(lo, math.Min(p.Prop, p.Opp)), math.Max(hi, math.Max(p.Prop, p.Opp))
+		lo, hi = math.Min(lo, p.Margin()), math.Max(hi, p.Margin())
 	}
 	step := niceStep(math.Max(hi-lo, 0.5))
 	lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
@@ -63,7 +66,7 @@ func TrajectorySVG(tr []Point) string {
 	y := func(v float64) float64 { return top + (hi-v)/(hi-lo)*plotH }
 
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart trajectory" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-label="Cumulative score of each side after each exchange">`,
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart trajectory" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-label="Margin after each exchange: the proposition's total minus the opposition's">`,
 		f(width), f(height), f(width), f(height))
 	b.WriteString("\n")
 	// Grid and axes.
@@ -83,41 +86,28 @@ func TrajectorySVG(tr []Point) string {
 		}
 	}
 	fmt.Fprintf(&b, `<text class="axis" x="%s" y="%s" text-anchor="middle">exchange</text>`+"\n", f(left+plotW/2), f(height-8))
-	// Legend.
-	for i, side := range sm.Sides {
-		c := propColour
-		if side == sm.Opp {
-			c = oppColour
-		}
-		lx := left + float64(i)*140
-		fmt.Fprintf(&b, `<line x1="%s" y1="16" x2="%s" y2="16" stroke="%s" stroke-width="3"/><text class="legend" x="%s" y="20">%s</text>`+"\n",
-			f(lx), f(lx+24), c, f(lx+30), side.Name())
+	// What above and below the zero line mean.
+	fmt.Fprintf(&b, `<text class="legend" x="%s" y="20">margin: proposition total minus opposition total</text>`, f(left))
+	fmt.Fprintf(&b, `<text class="region" x="%s" y="%s" text-anchor="end" fill="%s">↑ proposition ahead</text>`, f(width-right-4), f(top+14), propColour)
+	fmt.Fprintf(&b, `<text class="region" x="%s" y="%s" text-anchor="end" fill="%s">↓ opposition ahead</text>`+"\n", f(width-right-4), f(top+plotH-6), oppColour)
+	// The line and its points.
+	pts := make([]string, n)
+	for i, p := range tr {
+		pts[i] = f(x(i)) + "," + f(y(p.Margin()))
 	}
-	// Lines and points.
-	for _, side := range sm.Sides {
-		c := propColour
-		if side == sm.Opp {
-			c = oppColour
-		}
-		pts := make([]string, n)
+	fmt.Fprintf(&b, `<polyline class="margin" fill="none" stroke="%s" stroke-width="2.5" stroke-linejoin="round" points="%s"/>`+"\n", marginColour, strings.Join(pts, " "))
+	if n <= 60 {
 		for i, p := range tr {
-			v := p.Prop
-			if side == sm.Opp {
-				v = p.Opp
+			m := p.Margin()
+			c, lead := marginColour, "the sides are level"
+			switch {
+			case m > 0:
+				c, lead = propColour, "the proposition leads by "+points(m)
+			case m < 0:
+				c, lead = oppColour, "the opposition leads by "+points(m)
 			}
-			pts[i] = f(x(i)) + "," + f(y(v))
-		}
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2.5" stroke-linejoin="round" points="%s"/>`+"\n", c, strings.Join(pts, " "))
-		if n > 60 {
-			continue
-		}
-		for i, p := range tr {
-			v := p.Prop
-			if side == sm.Opp {
-				v = p.Opp
-			}
-			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="4" fill="%s"><title>exchange %d: %s %s</title></circle>`+"\n",
-				f(x(i)), f(y(v)), c, p.Exchange, side.Name(), html.EscapeString(sm.FormatScore(v)))
+			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="4" fill="%s"><title>exchange %d: %s (%s to %s)</title></circle>`+"\n",
+				f(x(i)), f(y(m)), c, p.Exchange, lead, html.EscapeString(sm.FormatScore(p.Prop)), html.EscapeString(sm.FormatScore(p.Opp)))
 		}
 	}
 	b.WriteString("</svg>\n")
