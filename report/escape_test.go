@@ -185,7 +185,7 @@ func TestGraphLines(t *testing.T) {
 }
 
 // TestTrajectoryChart checks the xychart block: one x label and one value
-// per judged exchange in each line.
+// per judged exchange in its one line, the margin.
 func TestTrajectoryChart(t *testing.T) {
 	an := report.Analyze(load(t, hostileDir))
 	c := report.TrajectoryChart(an.Trajectory)
@@ -193,8 +193,7 @@ func TestTrajectoryChart(t *testing.T) {
 		"```mermaid\n",
 		"xychart-beta\n",
 		`    x-axis "exchange" [0, 1, 2, 3]` + "\n",
-		"    line [0.4, 0.75, 1.1, 1.3]\n",
-		"    line [-0.4, -1.05, -1.45, -2.05]\n",
+		"    line [0.8, 1.8, 2.55, 3.35]\n",
 	} {
 		if !strings.Contains(c, want) {
 			t.Errorf("the chart lacks %q:\n%s", want, c)
