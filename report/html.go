@@ -39,6 +39,7 @@ code { background: #f3f4f6; padding: 0.1em 0.3em; border-radius: 4px; font-size:
 hr { border: 0; border-top: 1px solid #e5e7eb; margin: 2em 0 1em; }
 figure { margin: 0.8em 0 1.2em; overflow-x: auto; border: 1px solid #e5e7eb; border-radius: 6px; background: #fff; }
 svg.trajectory { width: 100%; height: auto; }
+svg.graph { max-width: 100%; height: auto; }
 svg.chart { display: block; font: 12px -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
 svg .grid { stroke: #eaeef2; }
 svg .zero { stroke: #8c959f; stroke-width: 1.2; }
@@ -51,6 +52,7 @@ svg .node-id { font-weight: 700; fill: #1f2328; }
 svg .node-title { fill: #1f2328; }
 svg .node:hover rect { stroke-width: 3; }
 svg path:hover { stroke-width: 3.5; }
+svg .edge-label, svg .exchange { paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
 `
 
 // HTML returns report.html: the same report as README.md, rendered, with

@@ -81,7 +81,8 @@ func TrajectorySVG(tr []Point) string {
 	}
 	every := max(1, (n+19)/20)
 	for i, p := range tr {
-		if i%every == 0 || i == n-1 {
+		// Every few exchanges, and the last, unless it would crowd the one before.
+		if (i%every == 0 && n-1-i >= (every+1)/2) || i == n-1 {
 			fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="middle">%d</text>`, f(x(i)), f(height-bottom+16), p.Exchange)
 		}
 	}
@@ -114,20 +115,54 @@ func TrajectorySVG(tr []Point) string {
 	return b.String()
 }
 
-// GraphSVG draws the argument graph: exchanges left to right (the three
-// openings of each side side by side), the proposition's lane above the
-// opposition's, attacks as orange curves between the lanes and defences as
-// blue arcs outside them, a concession dashed.
+// Layout of the argument graph, in pixels. The graph is laid out
+// vertically, so that its width does not grow with the debate: the
+// proposition's lane on the left, the opposition's on the right, a row per
+// opening argument and then a row per exchange, top to bottom. Attacks cross
+// the gap between the lanes; defences stay on the lane's outer side.
+const (
+	graphOuter  = 128.0 // beside each lane, for defences and their labels
+	graphNodeW  = 212.0
+	graphGap    = 232.0 // between the lanes, for attacks and their labels
+	graphTop    = 64.0  // legend and lane names
+	graphRowGap = 30.0  // between rows, for the exchange names
+	graphNodeH  = 64.0  // the least height of a node
+	// An edge leaves its node along a straight run that carries its label,
+	// and arrives along a short one that carries its arrowhead.
+	graphAttackRun  = 100.0
+	graphDefenceRun = 102.0
+	graphArriveRun  = 14.0
+	// Where edges meet a node's side: outgoing edges first, a label's
+	// height apart, then incoming ones, closer together.
+	graphSlotTop   = 16.0
+	graphOutStep   = 16.0
+	graphInStep    = 10.0
+	graphLabelSize = 11.0 // the edge labels' font size
+	// Attack and defence types are cut to fit their runs.
+	graphAttackChars  = 15
+	graphDefenceChars = 17
+)
+
+// GraphWidth is the width of every argument graph, however long the debate.
+const GraphWidth = 2*graphOuter + 2*graphNodeW + graphGap
+
+// graphEdge is an attack or defence drawn in the graph.
+type graphEdge struct {
+	from, to *Arg
+	link     Link
+	attack   bool
+	inner    bool // between the lanes (the sides differ), else outside
+	out, in  int  // the edge's slot among the from node's outgoing and the to node's incoming edges on that side
+}
+
+// GraphSVG draws the argument graph: the proposition's lane on the left and
+// the opposition's on the right, a row per opening argument and then per
+// exchange from the top down; attacks as orange curves between the lanes,
+// defences as blue arcs outside them, a concession dashed. Each edge is
+// labelled with its type next to the argument it comes from, so labels never
+// share a place.
 func GraphSVG(an *Analysis) string {
-	const (
-		nodeW, nodeH = 168.0, 64.0
-		colW         = 188.0
-		left, top    = 40.0, 112.0
-		laneGap      = 120.0
-		arcRoom      = 80.0
-	)
-	// Columns: the openings take one each, every later exchange one.
-	col := func(a *Arg) int {
+	row := func(a *Arg) int {
 		if sm.Opening(a.Exchange) {
 			if id, err := sm.ParseID(a.ID); err == nil && id.Letter >= 'a' {
 				return int(id.Letter - 'a')
@@ -136,123 +171,173 @@ func GraphSVG(an *Analysis) string {
 		}
 		return a.Exchange + 2
 	}
-	cols := 0
+	rows := 0
 	for _, a := range an.Args {
-		cols = max(cols, col(a)+1)
+		rows = max(rows, row(a)+1)
 	}
-	cols = max(cols, 1)
-	width := left + float64(cols)*colW + 20
-	propY := top
-	oppY := top + nodeH + laneGap
-	height := oppY + nodeH + arcRoom
-	nodeX := func(a *Arg) float64 { return left + float64(col(a))*colW }
-	nodeY := func(a *Arg) float64 {
-		if a.Side == sm.Opp {
-			return oppY
+	rows = max(rows, 1)
+
+	// Every edge, with its slots on each node's sides.
+	type face struct {
+		id    string
+		inner bool
+	}
+	outs, ins := map[face]int{}, map[face]int{}
+	var edges []graphEdge
+	for _, from := range an.Args {
+		for _, attack := range []bool{true, false} {
+			for _, l := range linksOf(from, attack) {
+				to, ok := an.byID[l.To]
+				if !ok {
+					continue
+				}
+				e := graphEdge{from: from, to: to, link: l, attack: attack, inner: from.Side != to.Side}
+				e.out = outs[face{from.ID, e.inner}]
+				outs[face{from.ID, e.inner}]++
+				e.in = ins[face{to.ID, e.inner}]
+				ins[face{to.ID, e.inner}]++
+				edges = append(edges, e)
+			}
 		}
-		return propY
+	}
+	need := func(a *Arg) float64 {
+		h := graphNodeH
+		for _, inner := range []bool{true, false} {
+			f := face{a.ID, inner}
+			h = math.Max(h, graphSlotTop+graphOutStep*float64(outs[f])+graphInStep*float64(ins[f])+4)
+		}
+		return h
+	}
+	// Rows take the height of their tallest node.
+	rowH := make([]float64, rows)
+	for _, a := range an.Args {
+		rowH[row(a)] = math.Max(rowH[row(a)], need(a))
+	}
+	rowY := make([]float64, rows+1)
+	y := graphTop
+	for r := range rowH {
+		rowH[r] = math.Max(rowH[r], graphNodeH)
+		y += graphRowGap
+		rowY[r] = y
+		y += rowH[r]
+	}
+	height := y + 24
+	propX := graphOuter
+	oppX := graphOuter + graphNodeW + graphGap
+	nodeX := func(a *Arg) float64 {
+		if a.Side == sm.Opp {
+			return oppX
+		}
+		return propX
+	}
+	nodeY := func(a *Arg) float64 { return rowY[row(a)] }
+	outY := func(a *Arg, k int) float64 { return nodeY(a) + graphSlotTop + graphOutStep*float64(k) }
+	inY := func(a *Arg, inner bool, k int) float64 {
+		return nodeY(a) + graphSlotTop + graphOutStep*float64(outs[face{a.ID, inner}]) + graphInStep*float64(k)
 	}
 
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart graph" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-label="Argument graph: attacks and defences between the arguments of each exchange">`,
-		f(width), f(height), f(width), f(height))
+		f(GraphWidth), f(height), f(GraphWidth), f(height))
 	b.WriteString("\n<defs>")
 	for _, m := range []struct{ id, c string }{{"arrow-attack", attackColour}, {"arrow-defence", defenceColour}} {
 		fmt.Fprintf(&b, `<marker id="%s" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`, m.id, m.c)
 	}
 	b.WriteString("</defs>\n")
 	// Legend and lane names.
+	lx := propX
 	fmt.Fprintf(&b, `<g class="legend"><line x1="%s" y1="14" x2="%s" y2="14" stroke="%s" stroke-width="2"/><text x="%s" y="18">attack</text>`,
-		f(left), f(left+28), attackColour, f(left+34))
+		f(lx), f(lx+28), attackColour, f(lx+34))
 	fmt.Fprintf(&b, `<line x1="%s" y1="14" x2="%s" y2="14" stroke="%s" stroke-width="2"/><text x="%s" y="18">defence</text>`,
-		f(left+100), f(left+128), defenceColour, f(left+134))
+		f(lx+100), f(lx+128), defenceColour, f(lx+134))
 	fmt.Fprintf(&b, `<line x1="%s" y1="14" x2="%s" y2="14" stroke="%s" stroke-width="2" stroke-dasharray="5 4"/><text x="%s" y="18">concede and pivot</text></g>`+"\n",
-		f(left+210), f(left+238), defenceColour, f(left+244))
+		f(lx+210), f(lx+238), defenceColour, f(lx+244))
 	for _, lane := range []struct {
 		name string
-		y    float64
+		x    float64
 		c    string
-	}{{"proposition", propY, propColour}, {"opposition", oppY, oppColour}} {
-		cy := lane.y + nodeH/2
-		fmt.Fprintf(&b, `<text class="lane" x="18" y="%s" fill="%s" text-anchor="middle" transform="rotate(-90 18 %s)">%s</text>`+"\n", f(cy), lane.c, f(cy), lane.name)
+	}{{"proposition", propX, propColour}, {"opposition", oppX, oppColour}} {
+		fmt.Fprintf(&b, `<text class="lane" x="%s" y="%s" fill="%s" text-anchor="middle">%s</text>`+"\n", f(lane.x+graphNodeW/2), f(graphTop-8), lane.c, lane.name)
 	}
-	// Exchange labels.
+	// Exchange names, in the space above each exchange's first row.
 	labelled := map[int]bool{}
 	for _, a := range an.Args {
 		if labelled[a.Exchange] {
 			continue
 		}
 		labelled[a.Exchange] = true
-		x := nodeX(a) + nodeW/2
+		name := fmt.Sprintf("exchange %d", a.Exchange)
 		if sm.Opening(a.Exchange) {
-			x = left + 1.5*colW - (colW-nodeW)/2
+			name += ": openings"
 		}
-		fmt.Fprintf(&b, `<text class="exchange" x="%s" y="40" text-anchor="middle">exchange %d</text>`+"\n", f(x), a.Exchange)
+		ry := rowY[row(a)]
+		if sm.Opening(a.Exchange) {
+			ry = rowY[0]
+		}
+		fmt.Fprintf(&b, `<line class="grid" x1="0" y1="%s" x2="%s" y2="%s"/><text class="exchange" x="4" y="%s">%s</text>`+"\n",
+			f(ry-graphRowGap/2), f(GraphWidth), f(ry-graphRowGap/2), f(ry-graphRowGap/2-3), name)
 	}
 
-	// Edges first, so that nodes sit on top of them. Each end of an edge
-	// gets its own point along the node's side, so that edges meeting at
-	// one node do not overlap.
-	ends := map[string]int{}
-	slot := func(id string, face string) float64 {
-		k := ends[id+face]
-		ends[id+face]++
-		offsets := []float64{0, -30, 30, -60, 60, -15, 15, -45, 45}
-		return offsets[k%len(offsets)]
-	}
+	// Edges first, so that nodes sit on top of them; then their labels.
+	var labels strings.Builder
 	b.WriteString(`<g class="edges">` + "\n")
-	for _, from := range an.Args {
-		for _, kind := range []struct {
-			links  []Link
-			attack bool
-		}{{linksOf(from, true), true}, {linksOf(from, false), false}} {
-			for _, l := range kind.links {
-				to, ok := an.byID[l.To]
-				if !ok {
-					continue
-				}
-				sx, tx := nodeX(from)+nodeW/2, nodeX(to)+nodeW/2
-				var d string
-				colour, marker, dash := attackColour, "arrow-attack", ""
-				if !kind.attack {
-					colour, marker = defenceColour, "arrow-defence"
-					if l.Type == "concede_and_pivot" {
-						dash = ` stroke-dasharray="5 4"`
-					}
-				}
-				switch {
-				case from.Side != to.Side:
-					// Between the lanes: leave from the face towards the
-					// other lane, arrive on the target's face towards it.
-					var sy, ty, dy float64
-					if from.Side == sm.Prop {
-						sy, ty, dy = propY+nodeH, oppY, laneGap/2
-					} else {
-						sy, ty, dy = oppY, propY+nodeH, -laneGap/2
-					}
-					sx += slot(from.ID, "in")
-					tx += slot(to.ID, "in")
-					d = fmt.Sprintf("M%s,%s C%s,%s %s,%s %s,%s", f(sx), f(sy), f(sx), f(sy+dy), f(tx), f(ty-dy), f(tx), f(ty))
-				default:
-					// Within a lane: an arc on the outer side.
-					y0, dir := propY, -1.0
-					if from.Side == sm.Opp {
-						y0, dir = oppY+nodeH, 1.0
-					}
-					sx += slot(from.ID, "out")
-					tx += slot(to.ID, "out")
-					rise := math.Min(arcRoom-12, 24+math.Abs(sx-tx)/12)
-					d = fmt.Sprintf("M%s,%s C%s,%s %s,%s %s,%s", f(sx), f(y0), f(sx), f(y0+dir*rise), f(tx), f(y0+dir*rise), f(tx), f(y0))
-				}
-				verb := "attacks"
-				if !kind.attack {
-					verb = "defends"
-				}
-				fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="%s" stroke-width="1.8"%s marker-end="url(#%s)"><title>%s %s %s (%s)</title></path>`+"\n",
-					d, colour, dash, marker, html.EscapeString(from.ID), verb, html.EscapeString(to.ID), svgText(typeName(l.Type)))
+	for i, e := range edges {
+		colour, marker, dash := attackColour, "arrow-attack", ""
+		name := truncate(typeName(e.link.Type), graphAttackChars)
+		if !e.attack {
+			colour, marker = defenceColour, "arrow-defence"
+			name = truncate(typeName(e.link.Type), graphDefenceChars)
+			if e.link.Type == "concede_and_pivot" {
+				dash = ` stroke-dasharray="5 4"`
 			}
 		}
+		sy, ty := outY(e.from, e.out), inY(e.to, e.inner, e.in)
+		var d string
+		var lx float64
+		anchor := "start"
+		if e.inner {
+			// Out of the side facing the other lane, across the gap, into
+			// the target's side facing back.
+			sx, dir := propX+graphNodeW, 1.0
+			if e.from.Side == sm.Opp {
+				sx, dir = oppX, -1.0
+			}
+			tx := oppX
+			if e.to.Side == sm.Prop {
+				tx = propX + graphNodeW
+			}
+			x1, x2 := sx+dir*graphAttackRun, tx-dir*graphArriveRun
+			c := math.Abs(x2-x1) / 2
+			d = fmt.Sprintf("M%s,%s H%s C%s,%s %s,%s %s,%s H%s", f(sx), f(sy), f(x1), f(x1+dir*c), f(sy), f(x2-dir*c), f(ty), f(x2), f(ty), f(tx))
+			lx = sx + dir*5
+			if dir < 0 {
+				anchor = "end"
+			}
+		} else {
+			// Out of the lane's outer side and back into it.
+			fx, dir := propX, -1.0
+			if e.from.Side == sm.Opp {
+				fx, dir = oppX+graphNodeW, 1.0
+			}
+			x1 := fx + dir*graphDefenceRun
+			xv := x1 + dir*(4+4*float64(i%5))
+			d = fmt.Sprintf("M%s,%s H%s C%s,%s %s,%s %s,%s H%s", f(fx), f(sy), f(x1), f(xv), f(sy), f(xv), f(ty), f(x1), f(ty), f(fx))
+			lx = fx + dir*5
+			if dir < 0 {
+				anchor = "end"
+			}
+		}
+		verb := "attacks"
+		if !e.attack {
+			verb = "defends"
+		}
+		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="%s" stroke-width="1.6"%s marker-end="url(#%s)"><title>%s %s %s (%s)</title></path>`+"\n",
+			d, colour, dash, marker, html.EscapeString(e.from.ID), verb, html.EscapeString(e.to.ID), svgText(typeName(e.link.Type)))
+		fmt.Fprintf(&labels, `<text class="edge-label" x="%s" y="%s" text-anchor="%s" font-size="%s" fill="%s">%s</text>`+"\n",
+			f(lx), f(sy-4), anchor, f(graphLabelSize), colour, svgText(name))
 	}
+	b.WriteString("</g>\n<g class=\"edge-labels\">\n")
+	b.WriteString(labels.String())
 	b.WriteString("</g>\n")
 
 	// Nodes.
@@ -267,7 +352,7 @@ func GraphSVG(an *Analysis) string {
 			tip += " — " + c
 		}
 		fmt.Fprintf(&b, `<g class="node"><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" rx="6" fill="%s" stroke="%s" stroke-width="1.5"/>`,
-			svgText(tip), f(x), f(y), f(nodeW), f(nodeH), fill, stroke)
+			svgText(tip), f(x), f(y), f(graphNodeW), f(rowH[row(a)]), fill, stroke)
 		fmt.Fprintf(&b, `<text x="%s" y="%s" class="node-id">%s <tspan fill="%s">%s</tspan></text>`,
 			f(x+8), f(y+17), html.EscapeString(a.ID), stroke, html.EscapeString(scoreOf(a)))
 		for i, line := range wrap(titleOf(a), 27, 2) {
