@@ -154,7 +154,7 @@ func TestFiguresFitThePage(t *testing.T) {
 // TestGraphReads checks that the argument graph of a long debate can be
 // read: no text smaller than 11 px, node boxes apart, each node's text
 // inside its box, every attack and defence labelled with its type in
-// visible text, and no label over another label or over a node.
+// visible text, and no label or exchange name over another or over a node.
 func TestGraphReads(t *testing.T) {
 	for _, n := range []int{4, 27} {
 		t.Run(fmt.Sprintf("%d exchanges", n), func(t *testing.T) {
@@ -204,6 +204,9 @@ func TestGraphReads(t *testing.T) {
 					}
 					i := strings.LastIndex(title, "(")
 					edgeTypes = append(edgeTypes, strings.TrimSuffix(title[i+1:], ")"))
+				case n.attr("class") == "exchange":
+					// Exchange names must not meet labels or nodes either.
+					labels = append(labels, textBox(t, n, size, "exchange name"))
 				case n.attr("class") == "edge-label":
 					labels = append(labels, textBox(t, n, size, "label"))
 					labelTexts = append(labelTexts, svgTextOf(n))

@@ -259,7 +259,9 @@ func GraphSVG(an *Analysis) string {
 	}{{"proposition", propX, propColour}, {"opposition", oppX, oppColour}} {
 		fmt.Fprintf(&b, `<text class="lane" x="%s" y="%s" fill="%s" text-anchor="middle">%s</text>`+"\n", f(lane.x+graphNodeW/2), f(graphTop-8), lane.c, lane.name)
 	}
-	// Exchange names, in the space above each exchange's first row.
+	// Exchange names, in the space above each exchange's first row: the
+	// separators here, the names over the edges.
+	var names strings.Builder
 	labelled := map[int]bool{}
 	for _, a := range an.Args {
 		if labelled[a.Exchange] {
@@ -274,8 +276,8 @@ func GraphSVG(an *Analysis) string {
 		if sm.Opening(a.Exchange) {
 			ry = rowY[0]
 		}
-		fmt.Fprintf(&b, `<line class="grid" x1="0" y1="%s" x2="%s" y2="%s"/><text class="exchange" x="4" y="%s">%s</text>`+"\n",
-			f(ry-graphRowGap/2), f(GraphWidth), f(ry-graphRowGap/2), f(ry-graphRowGap/2-3), name)
+		fmt.Fprintf(&b, `<line class="grid" x1="0" y1="%s" x2="%s" y2="%s"/>`+"\n", f(ry-graphRowGap/2), f(GraphWidth), f(ry-graphRowGap/2))
+		fmt.Fprintf(&names, `<text class="exchange" x="4" y="%s">%s</text>`+"\n", f(ry-graphRowGap/2-3), name)
 	}
 
 	// Edges first, so that nodes sit on top of them; then their labels.
@@ -339,6 +341,7 @@ func GraphSVG(an *Analysis) string {
 	b.WriteString("</g>\n<g class=\"edge-labels\">\n")
 	b.WriteString(labels.String())
 	b.WriteString("</g>\n")
+	b.WriteString(names.String())
 
 	// Nodes.
 	for _, a := range an.Args {
