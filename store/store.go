@@ -613,13 +613,13 @@ func (d *Dir) Commit(files []File) error {
 	if err != nil {
 		return err
 	}
-	// The step is accepted: clear what killed writers left.
-	if err := d.sweep(); err != nil {
-		return err
-	}
 	if len(data) > MaxFileSize {
 		// Readers would refuse to read such a journal.
 		return fmt.Errorf("the step is too large: its journal would be %d MiB, over the %d MiB limit of %s", len(data)>>20, MaxFileSize>>20, JournalFile)
+	}
+	// The step is accepted: clear what killed writers left.
+	if err := d.sweep(); err != nil {
+		return err
 	}
 	if err := d.mkdirs(PrivateDir); err != nil {
 		return err
