@@ -655,7 +655,8 @@ func (e *IncompleteError) Unwrap() error { return e.Err }
 
 // Recover completes a commit that was interrupted, if there is one, by
 // writing every file of its journal again (which is harmless for those
-// already written) and then removing the journal. It needs the write lock.
+// already written) and then removing the journal; it first removes the
+// temporary files the interrupted writer left. It needs the write lock.
 func (d *Dir) Recover() error {
 	if d.lock == nil {
 		return ErrNotLocked
@@ -671,6 +672,11 @@ func (d *Dir) Recover() error {
 	var j journal
 	if err := json.Unmarshal(d.journal, &j); err != nil {
 		return fmt.Errorf("read %s: %w", JournalFile, err)
+	}
+	// The step was accepted when its journal was written: clear what the
+	// writer killed in the middle of it left.
+	if err := d.sweep(); err != nil {
+		return err
 	}
 	return d.apply(j.Files)
 }
