@@ -104,6 +104,10 @@ func (a *app) report(err error) int {
 		code = ExitBusy
 		hints = append(hints, "wait for it to finish, or add --wait to wait for it; status, check and show can read the debate meanwhile")
 	}
+	var journal *store.JournalError
+	if errors.As(err, &journal) {
+		hints = append(hints, fmt.Sprintf("the interrupted step recorded in %s cannot be completed; look at it, then remove it to drop that step and run 'moot check' again", journal.Path))
+	}
 	msg := strings.TrimSpace(err.Error())
 	if errors.Is(err, context.Canceled) {
 		code = ExitInterrupted

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -80,6 +81,8 @@ type statusJSON struct {
 	Arguments int        `json:"arguments"`
 	Pending   bool       `json:"interrupted_step_pending"`
 	Usage     run.Totals `json:"usage"`
+	// Writer is the process writing the debate now, if any.
+	Writer *store.Holder `json:"writer,omitempty"`
 }
 
 func (a *app) statusOf(dir string) (*statusJSON, error) {
@@ -97,7 +100,7 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 		Debate: h.ID, Path: dir, Motion: h.Motion.Text,
 		Exchange: h.State.Exchange, Phase: h.State.Phase,
 		Next: h.State.Action(), Totals: h.Totals, Arguments: len(deb.Arguments),
-		Pending: d.Pending(),
+		Pending: d.Pending(), Writer: d.Writer(),
 	}
 	s.Command = nextCommand(dir, h.State)
 	if s.Usage, err = run.ReadUsage(d); err != nil {
@@ -162,6 +165,9 @@ func (a *app) statusCommand() *ucli.Command {
 			if u := s.Usage; u.Calls > 0 {
 				fmt.Fprintf(w, "models    %d calls · %d tokens (%d prompt, %d completion) · %.1f s of model time\n",
 					u.Calls, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens, u.Seconds)
+			}
+			if s.Writer != nil {
+				fmt.Fprintf(w, "writer    %s\n", describeHolder(s.Writer))
 			}
 			if s.Pending {
 				fmt.Fprintf(w, "note      an interrupted step is recorded and will be completed by the next command that writes\n")
@@ -323,12 +329,12 @@ func (a *app) checkCommand() *ucli.Command {
 			}
 			d, err := openDebate(cmd)
 			if err != nil {
-				return err
+				return journalFailsCheck(err)
 			}
 			defer d.Close()
 			raw, err := engine.ReadRaw(d)
 			if err != nil {
-				return err
+				return journalFailsCheck(err)
 			}
 			problems := debate.Check(raw)
 			if cmd.Bool("json") {
@@ -355,6 +361,17 @@ func (a *app) checkCommand() *ucli.Command {
 			return nil
 		},
 	}
+}
+
+// journalFailsCheck gives a journal that can never be completed the exit
+// status of a check that found a problem: the debate is not sound, since
+// no writer can go on.
+func journalFailsCheck(err error) error {
+	var je *store.JournalError
+	if errors.As(err, &je) {
+		return withCode(ExitCheckFailed, err)
+	}
+	return err
 }
 
 func (a *app) processExchangeCommand() *ucli.Command {

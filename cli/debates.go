@@ -83,6 +83,9 @@ func (a *app) openForWrite(ctx context.Context, cmd *ucli.Command) (*store.Dir, 
 	if err != nil {
 		return nil, err
 	}
+	d.OnWait(func(h *store.Holder) {
+		fmt.Fprintf(a.io.Stderr, "moot: note: %s is %s; waiting for it to finish\n", d.Path(), describeHolder(h))
+	})
 	if _, err := d.Lock(ctx, a.holder(cmd), cmd.Bool("wait")); err != nil {
 		d.Close()
 		return nil, err
@@ -96,6 +99,19 @@ func (a *app) openForWrite(ctx context.Context, cmd *ucli.Command) (*store.Dir, 
 		fmt.Fprintf(a.io.Stderr, "moot: note: completed the interrupted step recorded in %s\n", filepath.Join(d.Path(), store.JournalFile))
 	}
 	return d, nil
+}
+
+// describeHolder says who holds a debate's lock, for status and for a
+// writer that waits: "being written by moot run demo (pid 12) since ...".
+func describeHolder(h *store.Holder) string {
+	if h == nil || h.PID == 0 {
+		return "being written by another moot process"
+	}
+	s := fmt.Sprintf("being written by %s (pid %d)", h.Command, h.PID)
+	if h.StartedAt != "" {
+		s += " since " + h.StartedAt
+	}
+	return s
 }
 
 // holder is how this process names itself in a debate's lock file: the

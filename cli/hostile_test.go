@@ -410,7 +410,41 @@ var hostile = []hostileCase{
 	{"journal that is not JSON", argued, func(e env, t *testing.T) []string {
 		e.write(t, ".moot/journal.json", []byte(`{"files": [`))
 		return []string{"check", "demo"}
-	}, ExitError, []string{".moot/journal.json"}},
+	}, ExitCheckFailed, []string{".moot/journal.json", "remove it"}},
+	{"journal naming the debate folder, check", argued, func(e env, t *testing.T) []string {
+		e.write(t, ".moot/journal.json", []byte(`{"files": [{"name": ".", "data": "eA=="}]}`))
+		return []string{"check", "demo"}
+	}, ExitCheckFailed, []string{".moot/journal.json", `entry "."`, "remove it"}},
+	{"journal naming a file inside debate.md, check", argued, func(e env, t *testing.T) []string {
+		e.write(t, ".moot/journal.json", []byte(`{"files": [{"name": "debate.md/x", "data": "eA=="}]}`))
+		return []string{"check", "demo"}
+	}, ExitCheckFailed, []string{".moot/journal.json", `entry "debate.md/x"`, "debate.md is not a directory", "remove it"}},
+	{"journal naming a file inside debate.md, step", argued, func(e env, t *testing.T) []string {
+		e.write(t, ".moot/journal.json", []byte(`{"files": [{"name": "debate.md/x", "data": "eA=="}]}`))
+		return judge0(e, t)
+	}, ExitError, []string{".moot/journal.json", `entry "debate.md/x"`, "remove it"}},
+	{"journal naming an absolute file, check", argued, func(e env, t *testing.T) []string {
+		e.write(t, ".moot/journal.json", []byte(`{"files": [{"name": "/etc/passwd", "data": "eA=="}]}`))
+		return []string{"check", "demo"}
+	}, ExitCheckFailed, []string{".moot/journal.json", `entry "/etc/passwd"`, "remove it"}},
+
+	// files written in place
+	{"lock file hard-linked outside", argued, func(e env, t *testing.T) []string {
+		outside := filepath.Join(e.outside, "precious")
+		os.WriteFile(outside, []byte("precious\n"), 0o644)
+		os.Remove(filepath.Join(e.dir, ".moot", "lock"))
+		if err := os.Link(outside, filepath.Join(e.dir, ".moot", "lock")); err != nil {
+			t.Fatal(err)
+		}
+		return judge0(e, t)
+	}, ExitError, []string{".moot/lock", "hard links"}},
+
+	// the user's own files
+	{"user files named .tmp- and a refused step", argued, func(e env, t *testing.T) []string {
+		e.write(t, ".tmp-x", []byte("mine"))
+		e.write(t, "arguments/.tmp-notes", []byte("mine"))
+		return exchange0(e, t)
+	}, ExitRefused, []string{"exchange"}},
 
 	// command lines
 	{"negative exchange argument", fresh, func(e env, t *testing.T) []string {

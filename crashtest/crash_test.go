@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moot-dev/moot/cli"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -26,8 +27,27 @@ var (
 // bin is the moot binary, built once by TestMain.
 var bin string
 
+// asMoot is set in the environment of the processes that the quick run
+// (-short) starts from its own test binary, which then runs as moot.
+const asMoot = "MOOT_CRASHTEST_AS_MOOT"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asMoot) == "1" {
+		os.Exit(cli.Main(os.Args))
+	}
 	flag.Parse()
+	if testing.Short() {
+		// The quick run starts moot from this test binary rather than
+		// linking one, which takes most of its time on a busy machine.
+		self, err := os.Executable()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		bin = self
+		os.Setenv(asMoot, "1")
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "moot-crashtest-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -43,6 +63,16 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// skipIfShort skips a long crash test in a developer's quick run (go test
+// -short); CI runs them all. The short run keeps the tests of a few
+// seconds: the busy-writer tests and the harness's own check.
+func skipIfShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("crash tests: run without -short")
+	}
 }
 
 func harness(t *testing.T) *Harness {
@@ -93,6 +123,7 @@ func script(t *testing.T, exchanges int) []Step {
 // journal), running the step again completes it without applying it
 // twice, and the rest of the debate ends as the uninterrupted run did.
 func TestExitAtEveryWrite(t *testing.T) {
+	skipIfShort(t)
 	steps := script(t, 2)
 	ref, copies := reference(t, steps)
 	final := ref.Files[len(ref.Files)-1]
@@ -176,6 +207,7 @@ func must[T any](v T, err error) T {
 // again). Each finished debate must equal the uninterrupted run file by
 // file.
 func TestRandomKills(t *testing.T) {
+	skipIfShort(t)
 	s := *seed
 	if s == 0 {
 		s = time.Now().UnixNano()

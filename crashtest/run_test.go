@@ -49,6 +49,7 @@ func withoutPrivate(files map[string]string) map[string]string {
 // history entry is doubled; running the command again finishes the same
 // debate as a run that was never killed.
 func TestRandomKillsDuringRun(t *testing.T) {
+	skipIfShort(t)
 	srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 2 * time.Millisecond}))
 	steps := runSteps(srv.URL, 3)
 	ref, _ := reference(t, steps)

@@ -51,6 +51,36 @@ func (e *BusyError) Error() string {
 	return msg
 }
 
+// LinkedError is the error of a file that moot writes in place (the lock
+// file, the usage log) but that has other hard links: writing it would
+// change, or truncate, the same file under its other names, possibly
+// outside the debate. Such files are refused as symbolic links are.
+// Files that moot replaces by renaming a new file over them are not
+// concerned (the rename replaces the name, not the file), nor are reads.
+type LinkedError struct {
+	// Name is the file's path inside the debate.
+	Name  string
+	Links uint64
+}
+
+func (e *LinkedError) Error() string {
+	return fmt.Sprintf("%s has %d hard links; moot writes it in place and does not write to a file that also exists under another name (remove the other links, or remove %s and let moot make a new one)", e.Name, e.Links, e.Name)
+}
+
+// checkLinks refuses the open file f, name inside the debate, if it has
+// more than one hard link. It checks the file already open, so that the
+// file checked is the file written.
+func checkLinks(f *os.File, name string) error {
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if n := links(info); n > 1 {
+		return &LinkedError{Name: name, Links: n}
+	}
+	return nil
+}
+
 // lockPoll is how often a waiting writer tries the lock again.
 const lockPoll = 20 * time.Millisecond
 
@@ -63,10 +93,9 @@ const holderGrace = 30 * time.Millisecond
 // as "moot process-judge demo", written into the lock file with the pid and
 // the time). If another process holds it, Lock fails at once with a
 // *BusyError naming that process, or, when wait is set, waits until the
-// lock is free or ctx is done. Once locked, Lock rereads the journal and
-// removes temporary files that a killed writer left; the caller then calls
-// Recover, loads, validates and commits, and finally calls unlock (or
-// Close). Readers never lock.
+// lock is free or ctx is done. Once locked, Lock rereads the journal; the
+// caller then calls Recover, loads, validates and commits, and finally
+// calls unlock (or Close). Readers never lock.
 func (d *Dir) Lock(ctx context.Context, command string, wait bool) (unlock func() error, err error) {
 	if d.lock != nil {
 		return nil, errors.New("the debate is already locked by this process")
@@ -76,6 +105,8 @@ func (d *Dir) Lock(ctx context.Context, command string, wait bool) (unlock func(
 	}
 	if info, err := d.root.Lstat(LockFile); err == nil && !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("lock: %s is not a regular file", LockFile)
+	} else if err == nil && links(info) > 1 {
+		return nil, fmt.Errorf("lock: %w", &LinkedError{Name: LockFile, Links: links(info)})
 	}
 	fl := flock.New(filepath.Join(d.abs, filepath.FromSlash(LockFile)),
 		flock.SetFlag(os.O_CREATE|os.O_RDWR|noFollow), flock.SetPermissions(0o644))
@@ -89,6 +120,9 @@ func (d *Dir) Lock(ctx context.Context, command string, wait bool) (unlock func(
 		}
 	}
 	if !ok {
+		if d.onWait != nil {
+			d.onWait(d.currentHolder())
+		}
 		if ok, err = fl.TryLockContext(ctx, lockPoll); err != nil {
 			return nil, fmt.Errorf("wait for the lock of %s: %w", d.path, err)
 		}
@@ -102,11 +136,36 @@ func (d *Dir) Lock(ctx context.Context, command string, wait bool) (unlock func(
 		d.unlock()
 		return nil, err
 	}
-	if err := d.sweep(); err != nil {
-		d.unlock()
-		return nil, err
-	}
 	return d.unlock, nil
+}
+
+// OnWait sets f to be called, with the lock's holder (nil if it could not
+// be read), when Lock starts waiting for the lock.
+func (d *Dir) OnWait(f func(h *Holder)) { d.onWait = f }
+
+// Writer returns the process that holds the debate's write lock, as the
+// lock file names it, or nil if the file names no living process. It takes
+// no lock and writes nothing, so it may be called by any reader.
+func (d *Dir) Writer() *Holder {
+	h := d.readHolder()
+	if h == nil || !alive(h.PID) {
+		return nil
+	}
+	return h
+}
+
+// currentHolder reads the lock's holder for a writer about to wait: like
+// busy, it gives a holder that has just taken the lock a few milliseconds
+// to write its name.
+func (d *Dir) currentHolder() *Holder {
+	deadline := time.Now().Add(holderGrace)
+	for {
+		h := d.readHolder()
+		if (h != nil && alive(h.PID)) || time.Now().After(deadline) {
+			return h
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }
 
 // Locked reports whether this Dir holds the debate's write lock.
@@ -118,7 +177,10 @@ func (d *Dir) unlock() error {
 	}
 	// Clear the holder's name first, so that a lock file left behind says
 	// nothing false; the lock itself is what counts.
-	if f, err := d.root.OpenFile(LockFile, os.O_WRONLY|os.O_TRUNC|noFollow, 0o644); err == nil {
+	if f, err := d.root.OpenFile(LockFile, os.O_WRONLY|noFollow, 0o644); err == nil {
+		if checkLinks(f, LockFile) == nil {
+			f.Truncate(0)
+		}
 		f.Close()
 	}
 	err := d.lock.Unlock()
@@ -145,7 +207,12 @@ func (d *Dir) busy(fl *flock.Flock) (ok bool, err error) {
 }
 
 func (d *Dir) readHolder() *Holder {
-	data, err := d.root.ReadFile(LockFile)
+	f, err := d.root.OpenFile(LockFile, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, err := readLimited(f, LockFile, nil)
 	if err != nil || len(strings.TrimSpace(string(data))) == 0 {
 		return nil
 	}
@@ -169,6 +236,9 @@ func (d *Dir) writeHolder(h Holder) error {
 		return fmt.Errorf("write %s: %w", LockFile, err)
 	}
 	defer f.Close()
+	if err := checkLinks(f, LockFile); err != nil {
+		return fmt.Errorf("lock: %w", err)
+	}
 	if _, err := f.WriteAt(data, 0); err != nil {
 		return fmt.Errorf("write %s: %w", LockFile, err)
 	}
@@ -179,71 +249,32 @@ func (d *Dir) writeHolder(h Holder) error {
 }
 
 // sweep removes the temporary files that a writer killed in the middle of
-// writing one left behind: ".tmp-*" regular files in the debate directory,
-// in each of its folders and in the folders of .moot. Only the lock holder
-// sweeps, so no temporary file in use is touched.
+// writing one left behind: whatever is in TempDir, where only moot writes.
+// Only the lock holder sweeps, when it commits a step, so no temporary file
+// in use is touched and a refused step changes nothing.
 func (d *Dir) sweep() error {
-	dirs := []string{"."}
-	for _, top := range []string{".", PrivateDir} {
-		sub, err := d.subdirs(top)
-		if err != nil {
-			return err
-		}
-		dirs = append(dirs, sub...)
+	entries, err := d.readDir(TempDir)
+	if err != nil {
+		return err
 	}
-	seen := map[string]bool{}
-	for _, dir := range dirs {
-		if seen[dir] {
+	for _, e := range entries {
+		if e.IsDir() {
 			continue
 		}
-		seen[dir] = true
-		entries, err := d.readDir(dir)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), ".tmp-") {
-				continue
-			}
-			name := e.Name()
-			if dir != "." {
-				name = dir + "/" + name
-			}
-			if err := d.root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("remove %s: %w", name, err)
-			}
+		name := TempDir + "/" + e.Name()
+		if err := d.root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", name, err)
 		}
 	}
 	return nil
 }
 
-// subdirs lists the real folders (not links) directly in dir.
-func (d *Dir) subdirs(dir string) ([]string, error) {
-	entries, err := d.readDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries {
-		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
-			if dir == "." {
-				out = append(out, e.Name())
-			} else {
-				out = append(out, dir+"/"+e.Name())
-			}
-		}
-	}
-	return out, nil
-}
-
 func (d *Dir) readDir(dir string) ([]fs.DirEntry, error) {
-	if dir != "." {
-		if err := d.regular(dir, true); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, nil
-			}
-			return nil, err
+	if err := d.regular(dir, true); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
 		}
+		return nil, err
 	}
 	f, err := d.root.Open(dir)
 	if err != nil {

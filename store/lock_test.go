@@ -220,28 +220,51 @@ func TestLockRefusesLinks(t *testing.T) {
 	})
 }
 
-func TestSweepRemovesOnlyTemporaryFiles(t *testing.T) {
+// TestOnlyMootsTemporaryFilesAreRemoved leaves the user's own ".tmp-"
+// files alone, through a refused step (the lock taken, nothing committed)
+// and an accepted one; what a killed writer left in TempDir is removed by
+// the accepted step only.
+func TestOnlyMootsTemporaryFilesAreRemoved(t *testing.T) {
 	dir, d := newDebate(t)
-	os.Mkdir(filepath.Join(dir, ".moot"), 0o755)
-	temps := []string{".tmp-debate.md-1", "arguments/.tmp-prop_001.md-2", ".moot/.tmp-journal.json-3"}
-	keep := []string{".hidden", "arguments/prop_001.md", ".moot/notes"}
-	for _, n := range append(append([]string{}, temps...), keep...) {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644); err != nil {
+	users := []string{".tmp-x", "arguments/.tmp-notes", ".tmp-new-notes"}
+	leftover := TempDir + "/.tmp-debate.md-0123456789ab"
+	for _, n := range append([]string{leftover}, users...) {
+		p := filepath.Join(dir, filepath.FromSlash(n))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("mine"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := d.Lock(context.Background(), "moot x", false); err != nil {
+	exists := func(n string) bool {
+		_, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(n)))
+		return err == nil
+	}
+
+	// A refused step: locked, then let go without a commit.
+	before := tree(t, dir)
+	unlock, err := d.Lock(context.Background(), "moot refused", false)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range temps {
-		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
-			t.Errorf("%s was not removed", n)
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := diffTrees(before, tree(t, dir)); len(diff) > 0 {
+		t.Fatalf("a refused step changed the debate: %v", diff)
+	}
+
+	// An accepted step.
+	lock(t, d)
+	if err := d.Commit([]File{{Name: "arguments/a.md", Data: []byte("a\n")}, {Name: "debate.md", Data: []byte("v1\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range users {
+		if !exists(n) {
+			t.Errorf("the user's %s was removed", n)
 		}
 	}
-	for _, n := range keep {
-		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
-			t.Errorf("%s was removed", n)
-		}
+	if exists(leftover) {
+		t.Errorf("the killed writer's %s was left", leftover)
 	}
 }
 

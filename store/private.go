@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 )
 
 // Private files live under .moot/ in the debate directory: failed answers,
@@ -37,7 +38,8 @@ func (d *Dir) WritePrivate(name string, data []byte) error {
 	return d.writeAtomic(full, data)
 }
 
-// AppendPrivate appends data to the private file name and syncs it.
+// AppendPrivate appends data to the private file name and syncs it. It
+// refuses a file with other hard links (see LinkedError).
 func (d *Dir) AppendPrivate(name string, data []byte) error {
 	full, err := privateName(name)
 	if err != nil {
@@ -49,8 +51,12 @@ func (d *Dir) AppendPrivate(name string, data []byte) error {
 	if info, err := d.root.Lstat(full); err == nil && !info.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file", full)
 	}
-	f, err := d.root.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := d.root.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_APPEND|noFollow, 0o644)
 	if err != nil {
+		return err
+	}
+	if err := checkLinks(f, full); err != nil {
+		f.Close()
 		return err
 	}
 	_, err = f.Write(data)
@@ -78,7 +84,7 @@ func (d *Dir) ReadPrivate(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(f, full)
+	return readLimited(f, full, nil)
 }
 
 // RemovePrivate removes the private file name; a missing file is fine.
@@ -95,7 +101,8 @@ func (d *Dir) RemovePrivate(name string) error {
 
 // ReadFolder reads the regular files directly in dir, a folder outside any
 // debate (such as one given with --templates), whose names end in suffix.
-// Links and subfolders are passed over.
+// Links and subfolders are passed over. Each file is limited to
+// MaxFileSize and all of them together to MaxDebateSize.
 func ReadFolder(dir, suffix string) (map[string][]byte, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -112,11 +119,12 @@ func ReadFolder(dir, suffix string) (map[string][]byte, error) {
 		return nil, err
 	}
 	out := map[string][]byte{}
+	b := newBudget()
 	for _, e := range entries {
 		if !e.Type().IsRegular() || path.Ext(e.Name()) != suffix {
 			continue
 		}
-		data, err := root.ReadFile(e.Name())
+		data, err := readFolderFile(root, e.Name(), filepath.Join(dir, e.Name()), b)
 		if err != nil {
 			return nil, err
 		}
@@ -125,9 +133,24 @@ func ReadFolder(dir, suffix string) (map[string][]byte, error) {
 	return out, nil
 }
 
+func readFolderFile(root *os.Root, name, full string, b *budget) ([]byte, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f, full, b)
+}
+
 // ReadDebateFolder reads the files of the folder dir inside the debate
-// whose names end in suffix; a missing folder gives none.
+// whose names end in suffix; a missing folder gives none. Inside a
+// Snapshot they count against its limit; otherwise all of them together
+// are limited to MaxDebateSize.
 func (d *Dir) ReadDebateFolder(dir, suffix string) (map[string][]byte, error) {
+	if d.budget == nil {
+		d.budget = newBudget()
+		defer func() { d.budget = nil }()
+	}
 	names, err := d.List(dir, suffix)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ package store
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -26,14 +28,59 @@ import (
 	"github.com/gofrs/flock"
 )
 
-// MaxFileSize is the largest file the store reads from a debate directory.
+// MaxFileSize is the largest file the store reads from a debate directory
+// (the journal and moot's private files included), and the largest journal
+// a commit writes.
 const MaxFileSize = 256 << 20
+
+// MaxDebateSize is the most the store reads for one load of a debate: all
+// the files that one Snapshot (or one ReadDebateFolder, or one ReadFolder)
+// reads together, the journal included.
+const MaxDebateSize = 512 << 20
+
+// debateBudget is MaxDebateSize; tests lower it to stay cheap.
+var debateBudget int64 = MaxDebateSize
+
+// SizeError is the error of a read refused because of its size: the file
+// Name is larger than Limit, or, when Total is set, reading it takes all
+// the files read for one load past Limit.
+type SizeError struct {
+	Name  string
+	Limit int64
+	Total bool
+}
+
+func (e *SizeError) Error() string {
+	if e.Total {
+		return fmt.Sprintf("%s: reading it takes the files read for the debate past %d MiB, the limit for all of them together", e.Name, e.Limit>>20)
+	}
+	return fmt.Sprintf("%s is larger than %d MiB", e.Name, e.Limit>>20)
+}
+
+// budget counts the bytes read for one load against debateBudget.
+type budget struct {
+	used, limit int64
+}
+
+func newBudget() *budget { return &budget{limit: debateBudget} }
 
 // PrivateDir holds moot's own files inside a debate directory.
 const PrivateDir = ".moot"
 
 // JournalFile is the journal of the commit in progress.
 const JournalFile = PrivateDir + "/journal.json"
+
+// CommitFile names the last commit applied: the SHA-256 of its journal. A
+// commit rewrites it after its journal is written and before it replaces
+// any file, so that a reader can tell whether a commit went on while it
+// read (see Snapshot), which the identity of files cannot tell once the
+// file system reuses a freed inode number.
+const CommitFile = PrivateDir + "/commit"
+
+// TempDir holds the temporary files of the writes in progress. Only moot
+// writes there, so whatever a killed writer left there is moot's, and the
+// next accepted commit removes it.
+const TempDir = PrivateDir + "/tmp"
 
 // File is one file of a commit: its path inside the debate directory, with
 // forward slashes, and its whole new content.
@@ -57,6 +104,11 @@ type Dir struct {
 	// seen records what the reads of a Snapshot saw, to tell afterwards
 	// whether a writer replaced any of it meanwhile.
 	seen map[string]fs.FileInfo
+	// budget, when set, counts what one load reads (see MaxDebateSize).
+	budget *budget
+	// onWait, when set, is told who holds the lock when Lock starts to
+	// wait for it.
+	onWait func(*Holder)
 }
 
 // Open opens the debate directory at dir. It must exist and hold debate.md.
@@ -129,7 +181,49 @@ func Create(dir string, dirs []string, files []File) (*Dir, error) {
 	if err := syncPath(parent); err != nil {
 		return nil, err
 	}
+	removeStaleStages(parent, time.Now())
 	return Open(dir)
+}
+
+// StaleStage is how old a staging folder of Create must be before a later
+// Create removes it: no Create takes that long, so its process was killed.
+const StaleStage = time.Hour
+
+// stageName matches the names of Create's staging folders.
+var stageName = regexp.MustCompile(`^\.tmp-new-.+-[0-9a-f]{12}$`)
+
+// removeStaleStages removes, from the debates root parent, the staging
+// folders that a killed Create left: folders (not links) named as Create
+// names them, untouched for StaleStage, and either empty or holding the
+// .moot/lock that Create writes first. Anything else is left alone, and a
+// folder that cannot be removed is passed over: this is tidying, and a
+// new debate does not fail for it.
+func removeStaleStages(parent string, now time.Time) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !stageName.MatchString(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || now.Sub(info.ModTime()) < StaleStage {
+			continue
+		}
+		stage := filepath.Join(parent, e.Name())
+		inside, err := os.ReadDir(stage)
+		if err != nil {
+			continue
+		}
+		if len(inside) > 0 {
+			lock, err := os.Lstat(filepath.Join(stage, filepath.FromSlash(LockFile)))
+			if err != nil || !lock.Mode().IsRegular() {
+				continue
+			}
+		}
+		os.RemoveAll(stage)
+	}
 }
 
 // fill writes the folders and files of a new debate into stage.
@@ -248,20 +342,43 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 			d.seen[name] = info
 		}
 	}
-	return readLimited(f, name)
+	return readLimited(f, name, d.budget)
 }
 
-// readLimited reads all of f, the file name of the debate, refusing one
-// larger than MaxFileSize.
-func readLimited(f io.Reader, name string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
+// readLimited reads all of f, the file name, refusing one larger than
+// MaxFileSize and, when b is set, one that takes what b counts past its
+// limit. Every read of the store goes through it. The size is checked
+// before reading, so that a huge (or sparse) file costs nothing, and again
+// after, for a file that grew meanwhile.
+func readLimited(f fs.File, name string, b *budget) ([]byte, error) {
+	limit := int64(MaxFileSize)
+	if b != nil {
+		limit = min(limit, b.limit-b.used)
+	}
+	tooLarge := func(n int64) error {
+		if n > MaxFileSize {
+			return &SizeError{Name: name, Limit: MaxFileSize}
+		}
+		return &SizeError{Name: name, Limit: b.limit, Total: true}
+	}
+	size := int64(0)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = info.Size()
+		if size > limit {
+			return nil, tooLarge(size)
+		}
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+512))
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, err
 	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%s is larger than %d MiB", name, MaxFileSize>>20)
+	if n := int64(buf.Len()); n > limit {
+		return nil, tooLarge(n)
 	}
-	return data, nil
+	if b != nil {
+		b.used += int64(buf.Len())
+	}
+	return buf.Bytes(), nil
 }
 
 // Exists reports whether name exists in the debate (as a file, a directory
@@ -327,6 +444,29 @@ type journal struct {
 	Files []File `json:"files"`
 }
 
+// JournalError is the error of a journal that no writer can ever
+// complete: not JSON, or an entry (Entry) that names no file moot could
+// write, such as ".", "..", an absolute name, a file under .moot, or a file
+// inside something that is not a folder ("debate.md/x"). Readers cannot
+// tell what the debate is and writers cannot go on until the journal is
+// looked at and removed by hand.
+type JournalError struct {
+	// Path is the journal's path, as the debate directory was given.
+	Path string
+	// Entry is the entry at fault, "" when the journal as a whole is.
+	Entry string
+	Err   error
+}
+
+func (e *JournalError) Error() string {
+	if e.Entry == "" {
+		return fmt.Sprintf("%s cannot be completed: %v", e.Path, e.Err)
+	}
+	return fmt.Sprintf("%s cannot be completed: entry %q: %v", e.Path, e.Entry, e.Err)
+}
+
+func (e *JournalError) Unwrap() error { return e.Err }
+
 // loadJournal reads the journal, if there is one, into pending.
 func (d *Dir) loadJournal() error {
 	d.pending, d.journal = nil, nil
@@ -334,19 +474,52 @@ func (d *Dir) loadJournal() error {
 	if err != nil || data == nil {
 		return err
 	}
+	jpath := filepath.Join(d.path, filepath.FromSlash(JournalFile))
 	var j journal
 	if err := json.Unmarshal(data, &j); err != nil {
-		return fmt.Errorf("read %s: %w", JournalFile, err)
+		return &JournalError{Path: jpath, Err: fmt.Errorf("it is not a journal moot wrote: %w", err)}
+	}
+	if name, err := d.checkStep(j.Files); err != nil {
+		return &JournalError{Path: jpath, Entry: name, Err: err}
 	}
 	pending := map[string][]byte{}
 	for _, f := range j.Files {
-		if err := checkName(f.Name); err != nil || isPrivate(f.Name) {
-			return fmt.Errorf("read %s: %q is not a debate file", JournalFile, f.Name)
-		}
 		pending[f.Name] = f.Data
 	}
 	d.pending, d.journal = pending, data
 	return nil
+}
+
+// checkStep checks that every file of a step can be written, as a commit
+// does before writing its journal and a reader does with a journal it
+// finds: a name inside the debate and outside .moot, not the debate folder
+// itself, no file inside another file of the step, and nothing on disk in
+// the way (see checkWritable). It returns the name at fault.
+func (d *Dir) checkStep(files []File) (string, error) {
+	names := map[string]bool{}
+	for _, f := range files {
+		names[f.Name] = true
+	}
+	for _, f := range files {
+		if err := checkName(f.Name); err != nil {
+			return f.Name, err
+		}
+		if f.Name == "." {
+			return f.Name, fmt.Errorf("%q names the debate folder itself, not a file in it", f.Name)
+		}
+		if isPrivate(f.Name) {
+			return f.Name, fmt.Errorf("%q is not a debate file", f.Name)
+		}
+		for dir := path.Dir(f.Name); dir != "."; dir = path.Dir(dir) {
+			if names[dir] {
+				return f.Name, fmt.Errorf("%q is inside %s, which the same step writes as a file", f.Name, dir)
+			}
+		}
+		if err := d.checkWritable(f.Name); err != nil {
+			return f.Name, err
+		}
+	}
+	return "", nil
 }
 
 // readJournal returns the journal file's content, nil if there is none.
@@ -357,10 +530,15 @@ func (d *Dir) readJournal() ([]byte, error) {
 		}
 		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
 	}
-	data, err := d.root.ReadFile(JournalFile)
+	f, err := d.root.Open(JournalFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+	}
+	defer f.Close()
+	data, err := readLimited(f, JournalFile, d.budget)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
 	}
@@ -421,13 +599,10 @@ func (d *Dir) Commit(files []File) error {
 	if err := d.Recover(); err != nil {
 		return err
 	}
+	if _, err := d.checkStep(files); err != nil {
+		return err
+	}
 	for _, f := range files {
-		if isPrivate(f.Name) {
-			return fmt.Errorf("%q is not a debate file", f.Name)
-		}
-		if err := d.checkWritable(f.Name); err != nil {
-			return err
-		}
 		// Refuse a link on the way before the journal is written: once it
 		// is, readers take the commit as made.
 		if err := d.regular(f.Name, false); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -436,6 +611,14 @@ func (d *Dir) Commit(files []File) error {
 	}
 	data, err := json.Marshal(journal{Files: files})
 	if err != nil {
+		return err
+	}
+	if len(data) > MaxFileSize {
+		// Readers would refuse to read such a journal.
+		return fmt.Errorf("the step is too large: its journal would be %d MiB, over the %d MiB limit of %s", len(data)>>20, MaxFileSize>>20, JournalFile)
+	}
+	// The step is accepted: clear what killed writers left.
+	if err := d.sweep(); err != nil {
 		return err
 	}
 	if err := d.mkdirs(PrivateDir); err != nil {
@@ -472,7 +655,8 @@ func (e *IncompleteError) Unwrap() error { return e.Err }
 
 // Recover completes a commit that was interrupted, if there is one, by
 // writing every file of its journal again (which is harmless for those
-// already written) and then removing the journal. It needs the write lock.
+// already written) and then removing the journal; it first removes the
+// temporary files the interrupted writer left. It needs the write lock.
 func (d *Dir) Recover() error {
 	if d.lock == nil {
 		return ErrNotLocked
@@ -483,14 +667,16 @@ func (d *Dir) Recover() error {
 	if len(d.pending) == 0 {
 		return nil
 	}
+	// loadJournal has checked that every file of the journal can be
+	// written.
 	var j journal
 	if err := json.Unmarshal(d.journal, &j); err != nil {
 		return fmt.Errorf("read %s: %w", JournalFile, err)
 	}
-	for _, f := range j.Files {
-		if err := d.checkWritable(f.Name); err != nil {
-			return fmt.Errorf("complete the interrupted step in %s: %w", JournalFile, err)
-		}
+	// The step was accepted when its journal was written: clear what the
+	// writer killed in the middle of it left.
+	if err := d.sweep(); err != nil {
+		return err
 	}
 	return d.apply(j.Files)
 }
@@ -499,6 +685,9 @@ func (d *Dir) apply(files []File) error {
 	// Each file is replaced atomically; the folders are synced once each,
 	// after the last rename and before the journal goes, since until then
 	// the journal can redo any rename the disk did not keep.
+	if err := d.markCommit(); err != nil {
+		return err
+	}
 	var dirs []string
 	for _, f := range files {
 		if err := d.mkdirs(path.Dir(f.Name)); err != nil {
@@ -529,6 +718,64 @@ func (d *Dir) apply(files []File) error {
 	return nil
 }
 
+// markCommit writes CommitFile for the commit whose journal d holds. It
+// is not synced: it matters only to readers running while this process
+// writes, none of which outlives a crash of the machine, and replaying the
+// journal writes the same content again.
+func (d *Dir) markCommit() error {
+	sum := sha256.Sum256(d.journal)
+	f, tmp, err := d.tempFile(path.Base(CommitFile))
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(hex.EncodeToString(sum[:]) + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.root.Rename(tmp, CommitFile)
+	}
+	if err != nil {
+		d.root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", CommitFile, err)
+	}
+	return nil
+}
+
+// readCommit returns the content of CommitFile, nil if there is none.
+func (d *Dir) readCommit() ([]byte, error) {
+	if err := d.regular(CommitFile, false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("read %s: %w", CommitFile, err)
+	}
+	f, err := d.root.Open(CommitFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", CommitFile, err)
+	}
+	defer f.Close()
+	return readLimited(f, CommitFile, nil)
+}
+
+// tempFile creates a new temporary file in TempDir, named after base, and
+// returns it with its name inside the debate.
+func (d *Dir) tempFile(base string) (*os.File, string, error) {
+	if err := d.mkdirs(TempDir); err != nil {
+		return nil, "", err
+	}
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return nil, "", err
+	}
+	tmp := path.Join(TempDir, ".tmp-"+base+"-"+hex.EncodeToString(rnd[:]))
+	f, err := d.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	return f, tmp, err
+}
+
 // mkdirs makes dir and its parents inside the debate, refusing links.
 func (d *Dir) mkdirs(dir string) error {
 	if dir == "." {
@@ -553,8 +800,8 @@ func (d *Dir) mkdirs(dir string) error {
 	return nil
 }
 
-// writeAtomic replaces name with data: a temporary file in the same
-// directory, fsync, rename over name, fsync of the directory.
+// writeAtomic replaces name with data: a temporary file in TempDir, fsync,
+// rename over name, fsync of the directory.
 func (d *Dir) writeAtomic(name string, data []byte) error {
 	if err := d.replace(name, data); err != nil {
 		return err
@@ -563,21 +810,16 @@ func (d *Dir) writeAtomic(name string, data []byte) error {
 }
 
 // replace is writeAtomic without the sync of the folder, for callers that
-// sync it themselves.
+// sync it themselves. The temporary file is in TempDir, not beside name,
+// so that moot never has to guess which files of the debate are its own.
 func (d *Dir) replace(name string, data []byte) error {
 	if err := d.hooks.at("write " + name); err != nil {
 		return err
 	}
-	dir := path.Dir(name)
 	if info, err := d.root.Lstat(name); err == nil && !info.Mode().IsRegular() {
 		return fmt.Errorf("%s exists and is not a regular file", name)
 	}
-	var rnd [6]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return err
-	}
-	tmp := path.Join(dir, ".tmp-"+path.Base(name)+"-"+hex.EncodeToString(rnd[:]))
-	f, err := d.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, tmp, err := d.tempFile(path.Base(name))
 	if err != nil {
 		return err
 	}
@@ -623,26 +865,41 @@ func (d *Dir) Mkdir(name string) error {
 
 // Snapshot runs read, which reads the debate through d, so that it sees
 // the debate as one commit left it even while another process writes: it
-// notes the journal and every file and folder read, and if a writer
-// replaced any of them meanwhile it runs read again, a few times before
-// it gives up. Readers take no lock and wait for nobody; a writer's
-// commit replaces the file recording the state last, so a reader that
-// reads that file first and finds it unchanged at the end has seen no
-// half of a commit.
+// notes CommitFile, the journal and every file and folder read, and if a
+// writer committed or replaced any of them meanwhile it runs read again, a
+// few times before it gives up. Readers take no lock and wait for nobody.
+//
+// CommitFile is read before the journal and compared after read: a commit
+// writes its journal, then CommitFile, then its files, then removes the
+// journal, so a read that overlaps the replacement of any file sees either
+// the journal appear or go, or CommitFile change. The identity of the
+// files read (device and inode) is compared too, but cannot be relied on
+// alone, since a file system reuses the inode of a file a commit removed.
+//
+// Everything one call of read reads, the journal included, counts against
+// MaxDebateSize.
 func (d *Dir) Snapshot(read func() error) error {
+	d.budget = newBudget()
+	defer func() { d.budget = nil }()
 	if d.lock != nil {
 		// Nobody else writes while this Dir holds the lock.
 		return read()
 	}
 	const attempts = 40
 	for i := 0; ; i++ {
+		d.budget = newBudget()
+		commit, err := d.readCommit()
+		if err != nil {
+			return err
+		}
 		if err := d.loadJournal(); err != nil {
 			return err
 		}
 		before := d.journal
 		d.seen = map[string]fs.FileInfo{}
-		err := read()
-		stable := d.unchanged(before)
+		err = read()
+		d.budget = nil
+		stable := d.unchanged(commit, before)
 		d.seen = nil
 		if stable {
 			return err
@@ -654,11 +911,15 @@ func (d *Dir) Snapshot(read func() error) error {
 	}
 }
 
-// unchanged reports whether the journal is still journal and every file
-// and folder that was read is still the same one.
-func (d *Dir) unchanged(journal []byte) bool {
+// unchanged reports whether CommitFile still holds commit, the journal is
+// still journal, and every file and folder that was read is still the
+// same one.
+func (d *Dir) unchanged(commit, journal []byte) bool {
 	now, err := d.readJournal()
 	if err != nil || !bytes.Equal(now, journal) {
+		return false
+	}
+	if now, err := d.readCommit(); err != nil || !bytes.Equal(now, commit) {
 		return false
 	}
 	for name, was := range d.seen {

@@ -47,10 +47,11 @@ func openDir(t *testing.T, dir string) *Dir {
 }
 
 // readTree reads the files and links under dir, as fixture.Tree does,
-// without folders and without the lock file.
+// without folders, the lock file and CommitFile, which record moot's own
+// bookkeeping rather than anything of the debate.
 func readTree(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	return fixture.Without(tree(t, dir), func(p string) bool { return fixture.Folder(p) || fixture.LockFile(p) })
+	return fixture.Without(tree(t, dir), func(p string) bool { return fixture.Folder(p) || fixture.LockFile(p) || p == CommitFile })
 }
 
 func sameTree(t *testing.T, got, want map[string]string) {

@@ -1,0 +1,338 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sparse makes name inside dir a file of size bytes that takes no room.
+func sparse(t *testing.T, dir, name string, size int64) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEveryReadIsLimited puts a file over MaxFileSize (sparse, so cheap)
+// where each read of the store looks, the journal and moot's private
+// files included: each read is refused with an error naming the file.
+func TestEveryReadIsLimited(t *testing.T) {
+	tests := []struct {
+		name string
+		file string
+		size int64
+		read func(t *testing.T, dir string) error
+	}{
+		{"journal just over the limit", JournalFile, MaxFileSize + 1, func(t *testing.T, dir string) error {
+			d, err := Open(dir)
+			if err == nil {
+				d.Close()
+			}
+			return err
+		}},
+		{"journal of 6 GiB", JournalFile, 6 << 30, func(t *testing.T, dir string) error {
+			d, err := Open(dir)
+			if err == nil {
+				d.Close()
+			}
+			return err
+		}},
+		{"debate file", "arguments/a.md", 6 << 30, func(t *testing.T, dir string) error {
+			_, err := open(t, dir).ReadFile("arguments/a.md")
+			return err
+		}},
+		{"private file", ".moot/answers/x.json", 6 << 30, func(t *testing.T, dir string) error {
+			_, err := open(t, dir).ReadPrivate("answers/x.json")
+			return err
+		}},
+		{"template in the debate", "templates/judge.md", MaxFileSize + 1, func(t *testing.T, dir string) error {
+			_, err := open(t, dir).ReadDebateFolder("templates", ".md")
+			return err
+		}},
+		{"template folder outside", "templates/judge.md", MaxFileSize + 1, func(t *testing.T, dir string) error {
+			_, err := ReadFolder(filepath.Join(dir, "templates"), ".md")
+			return err
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, d := newDebate(t)
+			d.Close()
+			sparse(t, dir, tc.file, tc.size)
+			start := time.Now()
+			err := tc.read(t, dir)
+			var se *SizeError
+			if !errors.As(err, &se) || se.Total || !strings.Contains(err.Error(), filepath.Base(tc.file)) {
+				t.Fatalf("got %v, want a size error naming %s", err, tc.file)
+			}
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("refusing took %v: the file was read", took)
+			}
+		})
+	}
+}
+
+// TestADebateAsAWholeIsLimited gives a debate argument files that are
+// each under MaxFileSize but together over the limit of one load (lowered
+// here so that the test reads little): the load stops at the file that
+// crosses it, naming that file and the limit.
+func TestADebateAsAWholeIsLimited(t *testing.T) {
+	defer func(was int64) { debateBudget = was }(debateBudget)
+	debateBudget = 3 << 20
+	dir, d := newDebate(t)
+	d.Close()
+	for _, n := range []string{"a", "b", "c", "d"} {
+		sparse(t, dir, "arguments/"+n+".md", 1<<20)
+	}
+	r := open(t, dir)
+	var read []string
+	err := r.Snapshot(func() error {
+		read = nil
+		if _, err := r.ReadFile("debate.md"); err != nil {
+			return err
+		}
+		names, err := r.List("arguments", ".md")
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if _, err := r.ReadFile("arguments/" + n); err != nil {
+				return err
+			}
+			read = append(read, n)
+		}
+		return nil
+	})
+	var se *SizeError
+	if !errors.As(err, &se) || !se.Total || se.Name != "arguments/c.md" || !strings.Contains(err.Error(), "3 MiB") {
+		t.Fatalf("got %v, want the limit of the whole debate crossed by arguments/c.md", err)
+	}
+	if strings.Join(read, " ") != "a.md b.md" {
+		t.Errorf("read %v before stopping, want a.md and b.md", read)
+	}
+	// The limit is per load: the next one starts again.
+	if _, err := r.ReadFile("arguments/d.md"); err != nil {
+		t.Errorf("a read outside the load: %v", err)
+	}
+	if _, err := r.ReadDebateFolder("arguments", ".md"); !errors.As(err, &se) || !se.Total {
+		t.Errorf("ReadDebateFolder of 4 MiB: %v, want the limit of the whole debate", err)
+	}
+}
+
+// TestInPlaceWritesRefuseHardLinks links the files moot writes in place
+// (the lock file, the usage log) to a file outside the debate: the write
+// is refused naming the file, and the outside file keeps its content.
+// Reads, and files replaced by rename, are not concerned.
+func TestInPlaceWritesRefuseHardLinks(t *testing.T) {
+	tests := []struct {
+		name  string
+		file  string
+		write func(d *Dir) error
+	}{
+		{"lock file", LockFile, func(d *Dir) error {
+			_, err := d.Lock(context.Background(), "moot test", false)
+			return err
+		}},
+		{"usage log", PrivateDir + "/usage.jsonl", func(d *Dir) error {
+			return d.AppendPrivate("usage.jsonl", []byte("{}\n"))
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, d := newDebate(t)
+			d.Close()
+			outside := filepath.Join(t.TempDir(), "precious")
+			if err := os.WriteFile(outside, []byte("precious\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, filepath.FromSlash(tc.file))
+			os.Remove(p)
+			if err := os.Link(outside, p); err != nil {
+				t.Fatal(err)
+			}
+			err := tc.write(open(t, dir))
+			var le *LinkedError
+			if !errors.As(err, &le) || le.Name != tc.file || !strings.Contains(err.Error(), tc.file) {
+				t.Fatalf("got %v, want a refusal naming %s", err, tc.file)
+			}
+			if b, _ := os.ReadFile(outside); string(b) != "precious\n" {
+				t.Fatalf("the file outside now holds %q", b)
+			}
+		})
+	}
+	t.Run("reads and replaced files", func(t *testing.T) {
+		dir, d := newDebate(t)
+		d.Close()
+		outside := filepath.Join(t.TempDir(), "shared.md")
+		os.WriteFile(outside, []byte("shared\n"), 0o644)
+		if err := os.Link(outside, filepath.Join(dir, "arguments", "a.md")); err != nil {
+			t.Fatal(err)
+		}
+		w := openDir(t, dir)
+		if b, err := w.ReadFile("arguments/a.md"); err != nil || string(b) != "shared\n" {
+			t.Fatalf("reading a hard-linked file: %q, %v", b, err)
+		}
+		if err := w.Commit([]File{{Name: "arguments/a.md", Data: []byte("new\n")}}); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(outside); string(b) != "shared\n" {
+			t.Fatalf("a commit changed the other name of a replaced file: %q", b)
+		}
+	})
+}
+
+// TestSnapshotSeesCommitsWhenInodesAreReused pauses a reader between two
+// reads while a commit happens, and then gives debate.md back the inode
+// the reader saw, with the new content, as a file system that reuses a
+// freed inode does: the reader must notice the commit and read again, so
+// that it never returns the old debate.md with a new argument.
+func TestSnapshotSeesCommitsWhenInodesAreReused(t *testing.T) {
+	dir, d := newDebate(t)
+	d.Close()
+	w := openDir(t, dir)
+	if err := w.Commit([]File{{Name: "arguments/a.md", Data: []byte("1")}, {Name: "debate.md", Data: []byte("1")}}); err != nil {
+		t.Fatal(err)
+	}
+	r := open(t, dir)
+	keep := filepath.Join(t.TempDir(), "debate.md")
+	attempts := 0
+	var state, arg []byte
+	err := r.Snapshot(func() error {
+		attempts++
+		var err error
+		if state, err = r.ReadFile("debate.md"); err != nil {
+			return err
+		}
+		if attempts == 1 {
+			// The reader pauses; a writer commits.
+			if err := os.Link(filepath.Join(dir, "debate.md"), keep); err != nil {
+				return err
+			}
+			if err := w.Commit([]File{{Name: "arguments/a.md", Data: []byte("2")}, {Name: "debate.md", Data: []byte("2")}}); err != nil {
+				return err
+			}
+			// The new debate.md gets the inode of the old one.
+			if err := os.WriteFile(keep, []byte("2"), 0o644); err != nil {
+				return err
+			}
+			if err := os.Rename(keep, filepath.Join(dir, "debate.md")); err != nil {
+				return err
+			}
+		}
+		arg, err = r.ReadFile("arguments/a.md")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(state) != string(arg) {
+		t.Fatalf("the reader saw half of a commit: debate.md %q, arguments/a.md %q", state, arg)
+	}
+	if attempts != 2 {
+		t.Errorf("read %d times, want 2", attempts)
+	}
+}
+
+// TestJournalThatCannotBeCompleted writes journals that name no file a
+// writer could ever write: opening the debate fails, for readers and
+// writers alike, with a *JournalError naming the journal and the entry,
+// and a commit with such a file is refused before anything is written.
+func TestJournalThatCannotBeCompleted(t *testing.T) {
+	tests := []struct {
+		name, entry string
+		also        string // a second entry, written first
+	}{
+		{"the debate folder", ".", ""},
+		{"inside debate.md", "debate.md/x", ""},
+		{"absolute", "/etc/passwd", ""},
+		{"climbing out", "..", ""},
+		{"climbing out further", "../x", ""},
+		{"under .moot", ".moot/lock", ""},
+		{"inside another file of the step", "graph/x.mmd", "graph"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, d := newDebate(t)
+			d.Close()
+			var files []File
+			if tc.also != "" {
+				files = append(files, File{Name: tc.also, Data: []byte("x")})
+			}
+			files = append(files, File{Name: tc.entry, Data: []byte("x")})
+			j, _ := json.Marshal(journal{Files: files})
+			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(JournalFile)), j, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Open(dir)
+			var je *JournalError
+			if !errors.As(err, &je) || je.Entry != tc.entry || !strings.Contains(err.Error(), filepath.Join(dir, ".moot", "journal.json")) {
+				t.Fatalf("Open: %v, want a journal error naming the journal and %q", err, tc.entry)
+			}
+
+			os.Remove(filepath.Join(dir, filepath.FromSlash(JournalFile)))
+			w := openDir(t, dir)
+			before := tree(t, dir)
+			if err := w.Commit(append(files, File{Name: "debate.md", Data: []byte("v1\n")})); err == nil {
+				t.Fatal("Commit accepted the step")
+			}
+			if diff := diffTrees(before, tree(t, dir)); len(diff) > 0 {
+				t.Fatalf("a refused commit changed the debate: %v", diff)
+			}
+		})
+	}
+}
+
+// TestStaleStagesAreRemoved leaves, beside where Create makes a debate,
+// the staging folders of killed Creates and look-alikes: only the stale
+// ones that are clearly Create's go.
+func TestStaleStagesAreRemoved(t *testing.T) {
+	root := t.TempDir()
+	old := time.Now().Add(-2 * StaleStage)
+	mk := func(name string, files []string, mtime time.Time) {
+		p := filepath.Join(root, name)
+		for _, f := range files {
+			sparse(t, p, f, 0)
+		}
+		os.MkdirAll(p, 0o755)
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk(".tmp-new-a-0123456789ab", []string{LockFile, "debate.md"}, old) // killed before its rename
+	mk(".tmp-new-b-0123456789ab", nil, old)                             // killed right after its mkdir
+	mk(".tmp-new-c-0123456789ab", []string{LockFile}, time.Now())       // perhaps still being made
+	mk(".tmp-new-d-0123456789ab", []string{"notes.txt"}, old)           // not moot's
+	mk(".tmp-new-mine", []string{LockFile}, old)                        // not named as moot names
+	gone := []string{".tmp-new-a-0123456789ab", ".tmp-new-b-0123456789ab"}
+	kept := []string{".tmp-new-c-0123456789ab", ".tmp-new-d-0123456789ab", ".tmp-new-mine"}
+	d, err := Create(filepath.Join(root, "demo"), nil, []File{{Name: "debate.md", Data: []byte("x\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	for _, n := range gone {
+		if _, err := os.Lstat(filepath.Join(root, n)); err == nil {
+			t.Errorf("%s was left", n)
+		}
+	}
+	for _, n := range kept {
+		if _, err := os.Lstat(filepath.Join(root, n)); err != nil {
+			t.Errorf("%s was removed", n)
+		}
+	}
+}
