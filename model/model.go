@@ -198,3 +198,8 @@ func redactURL(s string) string {
 	}
 	return u.Redacted()
 }
+
+// Mask replaces the API key the client sends wherever it appears in s,
+// so that text a server sent back (an answer, a model name) can be written
+// or shown without it.
+func (c *Client) Mask(s string) string { return c.mask(s) }
