@@ -213,8 +213,12 @@ func TestNoCallOutlivesItsStep(t *testing.T) {
 
 func TestBothDebatersFailing(t *testing.T) {
 	srv := modeltest.NewServer(t, modeltest.ByRole(
-		func(modeltest.Request) modeltest.Reply { return modeltest.Reply{Status: 404, ErrorMessage: "no model prop-x"} },
-		func(modeltest.Request) modeltest.Reply { return modeltest.Reply{Status: 400, ErrorMessage: "context too long for opp-y"} },
+		func(modeltest.Request) modeltest.Reply {
+			return modeltest.Reply{Status: 404, ErrorMessage: "no model prop-x"}
+		},
+		func(modeltest.Request) modeltest.Reply {
+			return modeltest.Reply{Status: 400, ErrorMessage: "context too long for opp-y"}
+		},
 		nil))
 	d := newDebate(t)
 	_, err := run.Run(context.Background(), d, run.Goal{Steps: 1}, options(client(t, srv)))
