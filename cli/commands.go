@@ -160,8 +160,8 @@ func (a *app) statusCommand() *ucli.Command {
 			}
 			fmt.Fprintf(w, "arguments %d\n", s.Arguments)
 			if u := s.Usage; u.Calls > 0 {
-				fmt.Fprintf(w, "models    %d calls · %d tokens (%d prompt, %d completion) · %.1f s of model time\n",
-					u.Calls, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens, u.Seconds)
+				fmt.Fprintf(w, "models    %d model calls in all runs (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s of model time\n",
+					u.Calls, u.Failed, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens, u.Seconds)
 			}
 			if s.Pending {
 				fmt.Fprintf(w, "note      an interrupted step is recorded and will be completed by the next command that writes\n")
