@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -82,5 +84,33 @@ func TestClosedPortFailsFastWithAHint(t *testing.T) {
 	}
 	if code == 0 || !strings.Contains(stderr, "is the server running?") || !strings.Contains(stderr, "OPENAI_BASE_URL") {
 		t.Errorf("exit %d, stderr:\n%s\nwant a failure asking whether the server runs and naming OPENAI_BASE_URL", code, stderr)
+	}
+}
+
+func TestNarrativeEchoingTheKeyIsMasked(t *testing.T) {
+	const key = "sk-test-NARRATIVE-5150"
+	good := sparring.Handler(sparring.Options{})
+	srv := modeltest.NewServer(t, func(r modeltest.Request) modeltest.Reply {
+		if modeltest.RoleOf(r) != "" {
+			return good(r)
+		}
+		return modeltest.Reply{Content: sparring.Narrative + " " + key}
+	})
+	dir := t.TempDir()
+	env := map[string]string{"OPENAI_API_KEY": key, "OPENAI_BASE_URL": srv.URL}
+	var out, errb bytes.Buffer
+	io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
+		Getenv: func(k string) string { return env[k] }}
+	for _, args := range [][]string{{"new", "d", "--motion", "M."}, {"run", "d"}, {"report", "d", "--narrative"}} {
+		if code := cli.Run(context.Background(), append([]string{"moot", "--dir", dir}, args...), io); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "d", "narrative.md"))
+	if err != nil || !strings.Contains(string(b), "The proposition framed") {
+		t.Fatalf("narrative.md = %q, %v", b, err)
+	}
+	if strings.Contains(string(b), key) || strings.Contains(out.String()+errb.String(), key) {
+		t.Errorf("the key was written: %s", b)
 	}
 }
