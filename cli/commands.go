@@ -163,8 +163,8 @@ func (a *app) statusCommand() *ucli.Command {
 			}
 			fmt.Fprintf(w, "arguments %d\n", s.Arguments)
 			if u := s.Usage; u.Calls > 0 {
-				fmt.Fprintf(w, "models    %d calls · %d tokens (%d prompt, %d completion) · %.1f s of model time\n",
-					u.Calls, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens, u.Seconds)
+				fmt.Fprintf(w, "models    %d model calls in all runs (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s of model time\n",
+					u.Calls, u.Failed, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens, u.Seconds)
 			}
 			if s.Writer != nil {
 				fmt.Fprintf(w, "writer    %s\n", describeHolder(s.Writer))

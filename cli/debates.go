@@ -14,6 +14,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/debate"
+	"github.com/moot-dev/moot/engine"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -174,5 +175,5 @@ func readAnswer(path, flag string) ([]byte, error) {
 	return data, nil
 }
 
-// MaxAnswerSize is the largest answer moot reads: 1 MiB.
-const MaxAnswerSize = 1 << 20
+// MaxAnswerSize is the largest answer moot reads: engine.MaxAnswerSize.
+const MaxAnswerSize = engine.MaxAnswerSize

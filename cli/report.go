@@ -49,7 +49,7 @@ func (n narrator) Narrative(ctx context.Context, prompt string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	return resp.Text, nil
+	return n.c.Mask(resp.Text), nil
 }
 
 // errNoModel is what --narrative says when no model is configured.

@@ -245,7 +245,7 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start sm.State, sum run.S
 	if cmd.Bool("json") {
 		return writeJSONLine(a.io.Stdout, map[string]any{
 			"event": "summary", "debate": h.ID, "exchange": h.State.Exchange, "phase": h.State.Phase,
-			"cumulative_scores": h.Totals, "calls": sum.Calls, "prompt_tokens": sum.PromptTokens,
+			"cumulative_scores": h.Totals, "calls": sum.Calls, "failed_calls": sum.Failed, "prompt_tokens": sum.PromptTokens,
 			"completion_tokens": sum.CompletionTokens, "seconds": sum.Elapsed.Seconds(), "warnings": append([]string{}, sum.Warnings...),
 		})
 	}
@@ -259,8 +259,8 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start sm.State, sum run.S
 	fmt.Fprintf(w, "  proposition %s (%d scored) · opposition %s (%d scored)\n",
 		sm.FormatScore(h.Totals.Proposition.Total), h.Totals.Proposition.Count,
 		sm.FormatScore(h.Totals.Opposition.Total), h.Totals.Opposition.Count)
-	fmt.Fprintf(w, "  %d model calls · %d tokens (%d prompt, %d completion) · %.1f s\n",
-		sum.Calls, sum.PromptTokens+sum.CompletionTokens, sum.PromptTokens, sum.CompletionTokens, sum.Elapsed.Seconds())
+	fmt.Fprintf(w, "  %d model calls in this run (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s\n",
+		sum.Calls, sum.Failed, sum.PromptTokens+sum.CompletionTokens, sum.PromptTokens, sum.CompletionTokens, sum.Elapsed.Seconds())
 	for _, warn := range sum.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
@@ -362,6 +362,8 @@ func (p *progress) event(e run.Event) {
 		fmt.Fprintf(w, "exchange %d · %s's answer sent back: %s\n", e.Exchange, e.Role, e.Message)
 	case run.EventReused:
 		fmt.Fprintf(w, "exchange %d · %s: %s\n", e.Exchange, e.Role, e.Message)
+	case run.EventRetry:
+		fmt.Fprintf(w, "exchange %d · %s (%s): %s\n", e.Exchange, e.Role, e.Model, e.Message)
 	}
 	p.status()
 }

@@ -177,6 +177,21 @@ func Create(dir, slug string, m debate.Motion) (*store.Dir, error) {
 	return d, nil
 }
 
+// MaxAnswerSize is the largest answer a debater or judge may hand in, by
+// any path (a file given to process-exchange or process-judge, or a
+// model's answer in moot run): 1 MiB.
+const MaxAnswerSize = 1 << 20
+
+// CheckSize refuses an answer of role (proposition, opposition or judge)
+// over MaxAnswerSize, before any time is spent parsing it.
+func CheckSize(role string, answer []byte) error {
+	if len(answer) > MaxAnswerSize {
+		return &Refused{Reasons: []string{fmt.Sprintf("the %s's answer is %d bytes, over the %d-byte (1 MiB) limit for an answer",
+			role, len(answer), MaxAnswerSize)}}
+	}
+	return nil
+}
+
 // Exchange is an exchange's accepted arguments, ready to commit.
 type Exchange struct {
 	Arguments []*debate.Argument
@@ -188,6 +203,11 @@ type Exchange struct {
 func CheckExchange(deb *debate.Debate, exchange int, answers map[sm.Side][]byte) (*Exchange, error) {
 	if err := deb.Header.State.AcceptArguments(exchange); err != nil {
 		return nil, &Refused{Reasons: []string{err.Error()}}
+	}
+	for _, side := range sm.Sides {
+		if err := CheckSize(side.Name(), answers[side]); err != nil {
+			return nil, err
+		}
 	}
 	known := deb.Known()
 	var all sm.Problems
@@ -239,6 +259,9 @@ func commit(d *store.Dir, deb *debate.Debate, files []store.File) error {
 func CheckJudgment(deb *debate.Debate, answer []byte) (sm.Judgment, sm.Problems, error) {
 	if err := deb.Header.State.AcceptJudgment(); err != nil {
 		return sm.Judgment{}, sm.Problems{}, &Refused{Reasons: []string{err.Error()}}
+	}
+	if err := CheckSize("judge", answer); err != nil {
+		return sm.Judgment{}, sm.Problems{}, err
 	}
 	j, p := sm.ParseJudgment(answer, deb.Header.State.Exchange, deb.Known(), deb.Scores.Current())
 	if !p.OK() {

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -225,6 +226,8 @@ func TestRefusedStepsChangeNothing(t *testing.T) {
 		{name: "judgment missing a score", judging: true, step: judgeWith(mustJSON(map[string]any{"scores": []map[string]any{{"argument_id": "prop_001", "score": 0, "reasoning": "r"}}})), msg: "missing scores for opp_001"},
 		{name: "judgment with a huge score", judging: true, step: judgeWith([]byte(`{"scores": [{"argument_id": "prop_001", "score": 1e999, "reasoning": "r"}, {"argument_id": "opp_001", "score": 0, "reasoning": "r"}]}`)), msg: "must be a finite number"},
 		{name: "rescore too far", judging: true, step: judgeWith(bad(judgment(), "rescores", []map[string]any{{"argument_id": "opp_000a", "new_score": 0.9, "reasoning": "r"}})), msg: "a rescore moves at most 0.5"},
+		{name: "answer over 1 MiB", step: exchange(1, goodProp, append(bytes.Clone(goodOpp), bytes.Repeat([]byte(" "), engine.MaxAnswerSize)...)), msg: "the opposition's answer is"},
+		{name: "judgment over 1 MiB", judging: true, step: judgeWith(append(judgeAnswer(1, nil), bytes.Repeat([]byte("\n"), engine.MaxAnswerSize)...)), msg: "over the 1048576-byte (1 MiB) limit"},
 		{name: "rescore of the current exchange", judging: true, step: judgeWith(bad(judgment(), "rescores", []map[string]any{{"argument_id": "opp_001", "new_score": 0, "reasoning": "r"}})), msg: "only arguments of earlier exchanges"},
 	}
 	// Build each starting point once; every case works on a copy.

@@ -10,7 +10,9 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -87,6 +89,20 @@ type Request struct {
 	SchemaName string
 	// Schema is the JSON schema of the expected answer, used in ModeSchema.
 	Schema map[string]any
+	// OnRetry, when set, is called before each retry of a failed attempt,
+	// so that a caller can say why it waits.
+	OnRetry func(Retry)
+}
+
+// Retry describes a failed attempt that is about to be tried again.
+type Retry struct {
+	// Attempt is the number of the attempt that failed, from 1, and Of the
+	// most attempts there will be.
+	Attempt, Of int
+	// Wait is the pause before the next attempt.
+	Wait time.Duration
+	// Reason says what went wrong, without the API key.
+	Reason string
 }
 
 // Response is a completed chat answer.
@@ -102,6 +118,9 @@ type Response struct {
 	// Latency is the wall time from the call of Complete to the answer,
 	// including retries and fallbacks.
 	Latency time.Duration
+	// Attempts is the number of requests sent, retries and fallbacks
+	// included.
+	Attempts int
 	// Model is the model name the server reported (the requested one when
 	// it reported none).
 	Model string
@@ -135,13 +154,24 @@ const (
 // The error is an *APIError when the server answered with an error status,
 // wraps ErrEmptyCompletion or ErrRefusal when it answered without text, and
 // wraps ctx's error (such as context.Canceled) when ctx ended first. The
-// API key never appears in it.
+// API key never appears in it. With an error, the Response still has
+// Latency and Attempts, so that a failed call can be accounted for.
+//
+// An answer larger than MaxResponseSize, compressed or not, is refused
+// with an error wrapping a *TooLargeError before it is read further.
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
-	resp, err := c.complete(ctx, req, time.Now())
+	start := time.Now()
+	cl := &call{model: req.Model, onRetry: req.OnRetry}
+	resp, err := c.complete(ctx, req, cl, start)
+	if err != nil {
+		resp = Response{}
+	}
+	resp.Latency = time.Since(start)
+	resp.Attempts = cl.attempts
 	return resp, c.scrub(err)
 }
 
-func (c *Client) complete(ctx context.Context, req Request, start time.Time) (Response, error) {
+func (c *Client) complete(ctx context.Context, req Request, cl *call, start time.Time) (Response, error) {
 	msgs, err := req.messages()
 	if err != nil {
 		return Response{}, err
@@ -159,7 +189,7 @@ func (c *Client) complete(ctx context.Context, req Request, start time.Time) (Re
 	}
 	switchedTokenField := false
 	for {
-		comp, err := c.send(ctx, c.params(req, msgs, v), req.Model)
+		comp, err := c.send(ctx, c.params(req, msgs, v), cl)
 		if err == nil {
 			return c.response(req, v.mode, comp, start)
 		}
@@ -263,60 +293,149 @@ func (c *Client) params(req Request, msgs []openai.ChatCompletionMessageParamUni
 	return p
 }
 
+// call is the state of one Complete call, shared by the requests it sends.
+type call struct {
+	model    string
+	attempts int // requests sent so far
+	onRetry  func(Retry)
+}
+
 // send makes one request, with retries, and turns its failure into an
-// error for the caller.
-func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, model string) (*openai.ChatCompletion, error) {
-	budget := c.maxRetries + 1 // attempts left, shared with openai-go's retries
+// error for the caller. Every retry is made here rather than in openai-go,
+// so that each can be counted and announced.
+func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, cl *call) (*openai.ChatCompletion, error) {
+	budget := c.maxRetries + 1 // attempts left
+	refused := 0
 	for retry := 0; ; retry++ {
-		attempts := 0
+		sent := false
 		var httpRes *http.Response
 		comp, err := c.chat.New(ctx, params,
-			option.WithMaxRetries(budget-1),
+			option.WithMaxRetries(0),
 			option.WithResponseInto(&httpRes),
 			option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-				attempts++
+				sent = true
 				res, err := next(r)
-				if err == nil {
-					stopQuotaRetries(res)
+				if err != nil {
+					return res, err
 				}
-				return res, err
+				if res.ContentLength > MaxResponseSize {
+					res.Body.Close()
+					return nil, &TooLargeError{Limit: MaxResponseSize}
+				}
+				res.Body = limitBody(res.Body, MaxResponseSize)
+				stopQuotaRetries(res)
+				return res, nil
 			}),
 		)
-		budget -= max(attempts, 1)
+		if sent {
+			cl.attempts++
+			budget--
+		}
 		if err == nil {
 			return comp, nil
 		}
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("request to model %q stopped: %w", model, ctx.Err())
+			return nil, fmt.Errorf("request to model %q stopped: %w", cl.model, ctx.Err())
 		}
-		if attempts == 0 {
+		if !sent {
 			// Nothing was sent: the request could not be built, and
 			// trying again would not change that.
-			return nil, fmt.Errorf("building the request for model %q: %w", model, err)
+			return nil, fmt.Errorf("building the request for model %q: %w", cl.model, err)
 		}
+		var tooLarge *TooLargeError
+		if errors.As(err, &tooLarge) {
+			return nil, fmt.Errorf("model %q via %s: %w", cl.model, c.BaseURL(), tooLarge)
+		}
+		var failure error
+		var retryable bool
+		var wait time.Duration
 		var sdkErr *openai.Error
 		if errors.As(err, &sdkErr) {
 			msg := sdkErr.Message
 			if msg == "" && sdkErr.Response != nil {
 				// Not OpenAI's error JSON: a proxy's page or a plain
 				// "404 page not found". Show its start instead.
-				msg = bodyText(sdkErr.Response)
+				msg = c.bodyText(sdkErr.Response)
 			}
-			return nil, c.apiError(sdkErr.StatusCode, msg, sdkErr.Type, sdkErr.Code, sdkErr.Param, model)
+			failure = c.apiError(sdkErr.StatusCode, msg, sdkErr.Type, sdkErr.Code, sdkErr.Param, cl.model)
+			retryable = retryableStatus(sdkErr.Response)
+		} else if errors.Is(err, syscall.ECONNREFUSED) {
+			// Nothing listens there: one quick second try covers a server
+			// that is just starting, and more would only make people wait.
+			refused++
+			failure = &UnreachableError{BaseURL: c.BaseURL(), Err: err}
+			retryable, wait = refused == 1, refusedRetryWait
+		} else {
+			failure, retryable = c.transportFailure(err, httpRes, cl.model)
 		}
-		failure, retryable := c.transportFailure(err, httpRes, model)
+		if wait == 0 {
+			var ok bool
+			if wait, ok = retryAfter(httpRes); !ok {
+				wait = c.backoff(retry)
+			}
+		}
 		if !retryable || budget <= 0 {
 			return nil, failure
 		}
-		if err := sleep(ctx, c.backoff(retry)); err != nil {
-			return nil, fmt.Errorf("request to model %q stopped: %w", model, err)
+		if cl.onRetry != nil {
+			cl.onRetry(Retry{Attempt: cl.attempts, Of: cl.attempts + budget, Wait: wait, Reason: c.mask(failure.Error())})
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, fmt.Errorf("request to model %q stopped: %w", cl.model, err)
 		}
 	}
 }
 
+// refusedRetryWait is the wait before the one retry of a refused connection.
+const refusedRetryWait = 200 * time.Millisecond
+
+// retryableStatus reports whether an error answer may go better if asked
+// again: a timeout, conflict, rate limit or server error, unless the server
+// says otherwise with X-Should-Retry (see stopQuotaRetries).
+func retryableStatus(res *http.Response) bool {
+	if res == nil {
+		return false
+	}
+	switch res.Header.Get("X-Should-Retry") {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	s := res.StatusCode
+	return s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500
+}
+
+// maxRetryAfter is the longest wait a server may ask for and be obeyed;
+// beyond it the usual backoff applies.
+const maxRetryAfter = time.Minute
+
+// retryAfter reads the wait a server asks for in Retry-After-Ms or
+// Retry-After (seconds or an HTTP date).
+func retryAfter(res *http.Response) (time.Duration, bool) {
+	if res == nil {
+		return 0, false
+	}
+	var d time.Duration
+	ok := false
+	if ms, err := strconv.ParseFloat(res.Header.Get("Retry-After-Ms"), 64); err == nil {
+		d, ok = time.Duration(ms*float64(time.Millisecond)), true
+	} else if v := res.Header.Get("Retry-After"); v != "" {
+		if secs, err := strconv.ParseFloat(v, 64); err == nil {
+			d, ok = time.Duration(secs*float64(time.Second)), true
+		} else if t, err := http.ParseTime(v); err == nil {
+			d, ok = time.Until(t), true
+		}
+	}
+	if !ok || d < 0 || d > maxRetryAfter {
+		return 0, false
+	}
+	return d, true
+}
+
 // stopQuotaRetries marks a 429 that says the account is out of credit
-// (code insufficient_quota) as not worth retrying, using the
-// X-Should-Retry header openai-go obeys: waiting would not help.
+// (code insufficient_quota) as not worth retrying, with the X-Should-Retry
+// header: waiting would not help.
 func stopQuotaRetries(res *http.Response) {
 	if res == nil || res.StatusCode != http.StatusTooManyRequests || res.Body == nil {
 		return
@@ -337,7 +456,7 @@ func (c *Client) transportFailure(err error, res *http.Response, model string) (
 	if res != nil && res.StatusCode >= 400 {
 		// An error status whose body is not OpenAI's error JSON, such as a
 		// proxy's page or a plain "404 page not found".
-		return c.apiError(res.StatusCode, bodyText(res), "", "", "", model), false
+		return c.apiError(res.StatusCode, c.bodyText(res), "", "", "", model), retryableStatus(res)
 	}
 	if res != nil && !isJSON(res.Header.Get("Content-Type")) {
 		return fmt.Errorf("%s answered with %q instead of JSON: check that the base URL is the API root, usually ending in /v1",
@@ -367,7 +486,7 @@ func (c *Client) apiError(status int, message, typ, code, param, model string) *
 
 // bodyText returns the start of a textual error body as one line, or ""
 // for bodies that are not plain text or JSON.
-func bodyText(res *http.Response) string {
+func (c *Client) bodyText(res *http.Response) string {
 	if res.Body == nil {
 		return ""
 	}
@@ -376,7 +495,9 @@ func bodyText(res *http.Response) string {
 		return ""
 	}
 	b, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
-	s := strings.Join(strings.Fields(string(b)), " ")
+	// The key is masked before the cut, so that no part of it survives
+	// at the edge.
+	s := c.mask(strings.Join(strings.Fields(string(b)), " "))
 	const limit = 300
 	if len(s) > limit {
 		cut := limit

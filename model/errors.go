@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 )
@@ -117,3 +118,60 @@ func (c *Client) mask(s string) string {
 	}
 	return strings.ReplaceAll(s, c.apiKey, "[redacted]")
 }
+
+// MaxResponseSize is the largest response body Complete reads, counted
+// after any decompression: 4 MiB, room for the largest answer moot
+// accepts (1 MiB) even with every character escaped in JSON.
+const MaxResponseSize = 4 << 20
+
+// TooLargeError is a response body over its limit. Complete stops reading
+// at the limit, so a huge or endless answer never fills memory.
+type TooLargeError struct {
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("the answer is over the %d MiB limit of a response", e.Limit>>20)
+}
+
+// limitBody returns body reading at most limit bytes; reading more gives a
+// *TooLargeError instead of quietly cutting the answer short.
+func limitBody(body io.ReadCloser, limit int64) io.ReadCloser {
+	return &limitedBody{body: body, left: limit, limit: limit}
+}
+
+type limitedBody struct {
+	body  io.ReadCloser
+	left  int64
+	limit int64
+}
+
+func (l *limitedBody) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, &TooLargeError{Limit: l.limit}
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.body.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return 0, &TooLargeError{Limit: l.limit}
+	}
+	return n, err
+}
+
+func (l *limitedBody) Close() error { return l.body.Close() }
+
+// UnreachableError is a server that refused the connection: nothing
+// listens at the base URL.
+type UnreachableError struct {
+	BaseURL string
+	Err     error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach %s: connection refused (is the server running? OPENAI_BASE_URL says where moot sends requests)", e.BaseURL)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }

@@ -2,13 +2,15 @@
 // any OpenAI-compatible Chat Completions endpoint: OpenAI itself,
 // OpenRouter, Ollama, vLLM or a llama.cpp server.
 //
-// It is built on github.com/openai/openai-go. The SDK's own retry loop
-// handles rate limits (429, honouring Retry-After), server errors (5xx) and
-// connection failures; this package adds retries for what the SDK gives up
-// on at once (an attempt that hits Config.Timeout, an answer cut short),
-// falls back to weaker ways of asking for JSON when a server refuses one,
-// and turns failures into errors that say what to fix without ever
-// showing the API key.
+// It is built on github.com/openai/openai-go, with the SDK's own retries
+// turned off: this package retries rate limits (429, honouring
+// Retry-After), server errors (5xx), attempts that hit Config.Timeout and
+// answers cut short itself, so that each retry is counted and can be
+// announced (Request.OnRetry), while a refused connection gets one quick
+// second try only. It reads at most MaxResponseSize of a response, falls
+// back to weaker ways of asking for JSON when a server refuses one, and
+// turns failures into errors that say what to fix without ever showing the
+// API key.
 package model
 
 import (
@@ -198,3 +200,8 @@ func redactURL(s string) string {
 	}
 	return u.Redacted()
 }
+
+// Mask replaces the API key the client sends wherever it appears in s,
+// so that text a server sent back (an answer, a model name) can be written
+// or shown without it.
+func (c *Client) Mask(s string) string { return c.mask(s) }

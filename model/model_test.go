@@ -37,7 +37,7 @@ func chat(model string) Request {
 	return Request{
 		Model: model,
 		Messages: []Message{
-			{Role: "system", Content: "moot-role: judge"},
+			{Role: "system", Content: "You are the judge."},
 			{Role: "user", Content: "Who won? Answer in JSON."},
 		},
 	}
@@ -169,7 +169,7 @@ func TestCompleteSendsRequest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Complete: %v", err)
 	}
-	want := Response{Text: `{"winner":"proposition"}`, Mode: ModeSchema, PromptTokens: 31, CompletionTokens: 7, Model: "m-2024"}
+	want := Response{Text: `{"winner":"proposition"}`, Mode: ModeSchema, PromptTokens: 31, CompletionTokens: 7, Model: "m-2024", Attempts: 1}
 	got := resp
 	got.Latency = 0
 	if got != want {
@@ -670,7 +670,7 @@ func TestConcurrentCompletes(t *testing.T) {
 		}
 		wg.Go(func() {
 			req := chat("m")
-			req.Messages[0].Content = "moot-role: " + role
+			req.Messages[0].Content = "You are a debater arguing for the " + role + "."
 			resp, err := c.Complete(context.Background(), req)
 			if err != nil || resp.Text != want {
 				t.Errorf("%s: got %q, %v, want %q", role, resp.Text, err, want)

@@ -2,16 +2,13 @@ package modeltest
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
 )
 
-// RoleMarker starts the line of a system message that names the role a
-// request is for, as in "moot-role: judge".
-const RoleMarker = "moot-role:"
-
-// The roles moot puts after RoleMarker.
+// The roles of moot's requests, as RoleOf names them.
 const (
 	Proposition = "proposition"
 	Opposition  = "opposition"
@@ -46,23 +43,31 @@ func Script(replies ...Reply) Handler {
 	}
 }
 
-// RoleOf returns the role named by the first RoleMarker line found in the
-// request's system (or developer) messages, trimmed and lower-cased, or ""
-// when there is none.
+// RoleOf returns the role a request from moot is for, read from what its
+// system (or developer) message says to any model: "arguing for the
+// proposition" or "arguing for the opposition" for a debater, "You are the
+// judge" for the judge. It returns "" when no such message says either.
+// Nothing is added to moot's prompts for the sake of tests: a real model
+// gets exactly what the fake does.
 func RoleOf(req Request) string {
 	for _, m := range req.Messages {
 		if m.Role != "system" && m.Role != "developer" {
 			continue
 		}
-		for line := range strings.SplitSeq(m.Content, "\n") {
-			line = strings.TrimSpace(line)
-			if rest, ok := strings.CutPrefix(line, RoleMarker); ok {
-				return strings.ToLower(strings.TrimSpace(rest))
-			}
+		if sub := debaterRe.FindStringSubmatch(m.Content); sub != nil {
+			return strings.ToLower(sub[1])
+		}
+		if judgeRe.MatchString(m.Content) {
+			return Judge
 		}
 	}
 	return ""
 }
+
+var (
+	debaterRe = regexp.MustCompile(`(?i)\barguing for the (proposition|opposition)\b`)
+	judgeRe   = regexp.MustCompile(`(?i)\byou are the judge\b`)
+)
 
 // Roles returns a Handler that passes each request to the handler of its
 // role (see RoleOf). A request for a role without a handler, or without a
@@ -78,7 +83,7 @@ func Roles(handlers map[string]Handler) Handler {
 		h := handlers[role]
 		if h == nil {
 			if role == "" {
-				return Failf("request without a %q line in its system message (want one of %v)", RoleMarker, known)
+				return Failf("request whose system message names no role (want one of %v)", known)
 			}
 			return Failf("no handler for role %q (have %v)", role, known)
 		}

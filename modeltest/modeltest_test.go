@@ -250,7 +250,7 @@ func TestServerErrors(t *testing.T) {
 func TestScriptExhausted(t *testing.T) {
 	rec := &recorder{TB: t}
 	s := modeltest.NewServer(rec, modeltest.Script(modeltest.Reply{Content: "a"}, modeltest.Reply{Content: "b"}))
-	body := `{"model":"m","messages":[{"role":"system","content":"moot-role: judge"}]}`
+	body := `{"model":"m","messages":[{"role":"system","content":"You are the judge of a debate."}]}`
 	for i, want := range []string{"a", "b"} {
 		status, _, out := post(t, s.URL+"/chat/completions", body)
 		content := out["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)["content"]
@@ -280,12 +280,14 @@ func TestRoleOf(t *testing.T) {
 		messages []modeltest.Message
 		want     string
 	}{
-		{"judge", []modeltest.Message{{Role: "system", Content: "You judge.\nmoot-role: judge\nBe fair."}}, "judge"},
-		{"spaces and case", []modeltest.Message{{Role: "system", Content: "  moot-role:   Proposition  "}}, "proposition"},
-		{"second system message", []modeltest.Message{{Role: "system", Content: "rules"}, {Role: "system", Content: "moot-role: opposition"}}, "opposition"},
-		{"developer message", []modeltest.Message{{Role: "developer", Content: "moot-role: judge"}}, "judge"},
-		{"only in user message", []modeltest.Message{{Role: "user", Content: "moot-role: judge"}}, ""},
-		{"not at line start", []modeltest.Message{{Role: "system", Content: "say moot-role: judge"}}, ""},
+		{"judge", []modeltest.Message{{Role: "system", Content: "You are the judge of a formal debate.\nBe fair."}}, "judge"},
+		{"proposition", []modeltest.Message{{Role: "system", Content: "You are a debater arguing for the proposition in a debate."}}, "proposition"},
+		{"case", []modeltest.Message{{Role: "system", Content: "You are a debater Arguing for the Opposition."}}, "opposition"},
+		{"second system message", []modeltest.Message{{Role: "system", Content: "rules"}, {Role: "system", Content: "You are a debater arguing for the opposition."}}, "opposition"},
+		{"developer message", []modeltest.Message{{Role: "developer", Content: "You are the judge."}}, "judge"},
+		{"only in user message", []modeltest.Message{{Role: "user", Content: "You are the judge."}}, ""},
+		{"a debater mentioning the judge", []modeltest.Message{{Role: "system", Content: "You are a debater arguing for the proposition; you are the judge's favourite."}}, "proposition"},
+		{"not a whole word", []modeltest.Message{{Role: "system", Content: "arguing for the propositions"}}, ""},
 		{"none", nil, ""},
 	}
 	for _, tt := range tests {
@@ -317,8 +319,12 @@ func TestByRole(t *testing.T) {
 			rec := &recorder{TB: t}
 			s := modeltest.NewServer(rec, modeltest.ByRole(answer("for"), answer("against"), nil))
 			system := "You debate.\n"
-			if tt.role != "" {
-				system += modeltest.RoleMarker + " " + tt.role
+			switch tt.role {
+			case "judge":
+				system = "You are the judge."
+			case "":
+			default:
+				system = "You are a debater arguing for the " + tt.role + "."
 			}
 			body, _ := json.Marshal(map[string]any{"model": "m", "messages": []any{map[string]string{"role": "system", "content": system}}})
 			status, _, out := post(t, s.URL+"/chat/completions", string(body))

@@ -87,8 +87,8 @@ func TestDebaterPrompts(t *testing.T) {
 				t.Errorf("the %s was shown the judge's reasoning %q", side.Name(), reasoning)
 			}
 		}
-		if !strings.Contains(p.Messages[0].Content, "moot-role: "+side.Name()) {
-			t.Errorf("the %s's system prompt lacks its role line", side.Name())
+		if !strings.Contains(p.Messages[0].Content, "arguing for the "+side.Name()) {
+			t.Errorf("the %s's system prompt does not name its side", side.Name())
 		}
 		if p.SchemaName != "rebuttal" {
 			t.Errorf("schema %q, want rebuttal", p.SchemaName)

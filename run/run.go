@@ -56,6 +56,8 @@ const (
 	EventScored   = "scored"   // an argument was scored
 	EventRescored = "rescored" // an earlier argument was rescored
 	EventDone     = "exchange" // an exchange was completed
+	EventAnswer   = "answer"   // a model answered
+	EventRetry    = "retry"    // a request failed and is tried again
 )
 
 // Options configure a run.
@@ -72,12 +74,18 @@ type Options struct {
 	// Emit receives progress events; Warn receives notices for people.
 	Emit func(Event)
 	Warn func(string)
+	// Mask hides secrets (the API key) in text before anything is written
+	// or shown. nil means the client's Mask method when it has one.
+	Mask func(string) string
 }
 
 // Summary is what a run did.
 type Summary struct {
-	Steps            int           `json:"steps"`
+	Steps int `json:"steps"`
+	// Calls counts every model call of the run, Failed those of them
+	// that got no answer (the same count as ReadUsage's).
 	Calls            int           `json:"calls"`
+	Failed           int           `json:"failed_calls"`
 	PromptTokens     int           `json:"prompt_tokens"`
 	CompletionTokens int           `json:"completion_tokens"`
 	Elapsed          time.Duration `json:"-"`
@@ -140,6 +148,19 @@ func Run(ctx context.Context, d *store.Dir, goal Goal, opts Options) (Summary, e
 	if r.opts.Warn == nil {
 		r.opts.Warn = func(string) {}
 	}
+	if r.opts.Mask == nil {
+		if m, ok := opts.Client.(interface{ Mask(string) string }); ok {
+			r.opts.Mask = m.Mask
+		} else {
+			r.opts.Mask = func(s string) string { return s }
+		}
+	}
+	emit, warn := r.opts.Emit, r.opts.Warn
+	r.opts.Emit = func(e Event) { emit(r.maskEvent(e)) }
+	r.opts.Warn = func(s string) { warn(r.opts.Mask(s)) }
+	if err := prompt.Validate(r.opts.Templates); err != nil {
+		return r.sum, err
+	}
 	deb, err := engine.Load(d)
 	if err != nil {
 		return r.sum, err
@@ -197,32 +218,46 @@ func (r *runner) storeSettings(deb *debate.Debate) error {
 func (r *runner) argue(ctx context.Context, deb *debate.Debate) error {
 	x := deb.Header.State.Exchange
 	known := deb.Known()
-	answers := map[sm.Side][]byte{}
-	errs := map[sm.Side]error{}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
+	// Both prompts are built before either side is asked, so that a
+	// template failing for one side costs no call for the other.
+	prompts := map[sm.Side]prompt.Prompt{}
 	for _, side := range sm.Sides {
 		p, err := prompt.Debater(r.opts.Templates, deb, side)
 		if err != nil {
 			return err
 		}
-		wg.Add(1)
-		go func(side sm.Side, p prompt.Prompt) {
-			defer wg.Done()
-			text, err := r.ask(ctx, p, x, func(text []byte) sm.Problems {
+		prompts[side] = p
+	}
+	answers := map[sm.Side][]byte{}
+	errs := map[sm.Side]error{}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for _, side := range sm.Sides {
+		wg.Go(func() {
+			text, err := r.ask(ctx, prompts[side], x, func(text []byte) sm.Problems {
 				_, probs := sm.ParseSubmissions(Unwrap(text), side, x, known)
 				return probs
 			})
 			mu.Lock()
 			defer mu.Unlock()
 			answers[side], errs[side] = Unwrap(text), err
-		}(side, p)
+		})
 	}
+	// A side that fails does not stop the other: its answer is being paid
+	// for, and is kept for the next run. Either way no call outlives the
+	// step: the step waits for both (an interruption cancels both).
 	wg.Wait()
+	var failed []error
 	for _, side := range sm.Sides {
 		if errs[side] != nil {
-			return errs[side]
+			failed = append(failed, errs[side])
 		}
+	}
+	if err := ctx.Err(); err != nil && len(failed) > 0 {
+		return err
+	}
+	if len(failed) > 0 {
+		return errors.Join(failed...)
 	}
 	ex, err := engine.CheckExchange(deb, x, answers)
 	if err != nil {
@@ -334,17 +369,33 @@ func (r *runner) ask(ctx context.Context, p prompt.Prompt, x int, check func([]b
 	var attempts []failedAttempt
 	for try := 0; try <= r.opts.Repairs; try++ {
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAsk, Exchange: x, Role: string(p.Role), Model: rs.Model})
+		start := time.Now()
 		resp, err := r.opts.Client.Complete(ctx, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
 			Mode: mode, SchemaName: p.SchemaName, Schema: p.Schema,
+			OnRetry: func(rt model.Retry) {
+				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRetry, Exchange: x, Role: string(p.Role), Model: rs.Model,
+					Seconds: rt.Wait.Seconds(),
+					Message: fmt.Sprintf("attempt %d of %d failed (%s); trying again in %.1f s", rt.Attempt, rt.Of, rt.Reason, rt.Wait.Seconds())})
+			},
 		})
+		// The call's whole time, retries included, whatever the client
+		// reports.
+		resp.Latency = max(resp.Latency, time.Since(start))
+		if err == nil {
+			err = engine.CheckSize(string(p.Role), []byte(resp.Text))
+			if err != nil {
+				resp.Text = ""
+			}
+		}
+		resp.Text, resp.Model = r.opts.Mask(resp.Text), r.opts.Mask(resp.Model)
 		r.logUsage(x, p.Role, rs.Model, resp, err)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			saved := r.saveFailed(x, p.Role, attempts)
-			return nil, &RoleError{Role: p.Role, Exchange: x, Err: err, Saved: saved}
+			return nil, &RoleError{Role: p.Role, Exchange: x, Err: maskedError{err, r.opts.Mask}, Saved: saved}
 		}
 		r.mu.Lock()
 		if resp.Mode != "" && string(resp.Mode) != r.settings.ResponseFormat {
@@ -379,6 +430,23 @@ func (r *runner) ask(ctx context.Context, p prompt.Prompt, x int, check func([]b
 	return nil, errors.New("unreachable")
 }
 
+// maskedError hides secrets in the message of the error it wraps, which
+// stays reachable by errors.Is and errors.As.
+type maskedError struct {
+	err  error
+	mask func(string) string
+}
+
+func (e maskedError) Error() string { return e.mask(e.err.Error()) }
+func (e maskedError) Unwrap() error { return e.err }
+
+// maskEvent hides secrets in every text of e.
+func (r *runner) maskEvent(e Event) Event {
+	m := r.opts.Mask
+	e.Role, e.Model, e.ID, e.Title, e.Message = m(e.Role), m(e.Model), m(e.ID), m(e.Title), m(e.Message)
+	return e
+}
+
 type failedAttempt struct {
 	Answer string   `json:"answer"`
 	Errors []string `json:"errors"`
@@ -393,7 +461,7 @@ func (r *runner) saveFailed(x int, role prompt.Role, attempts []failedAttempt) s
 	name := fmt.Sprintf("failed/%s-%05d-%s.json", r.opts.Now().UTC().Format("20060102T150405.000000Z"), x, role)
 	data, err := doc.Marshal(map[string]any{"exchange": x, "role": role, "attempts": attempts})
 	if err == nil {
-		err = r.d.WritePrivate(name, data)
+		err = r.d.WritePrivate(name, []byte(r.opts.Mask(string(data))))
 	}
 	if err != nil {
 		r.opts.Warn(fmt.Sprintf("cannot keep the failed answers: %v", err))
@@ -407,43 +475,52 @@ const UsageFile = "usage.jsonl"
 
 // Usage is one line of the usage log.
 type Usage struct {
-	Time             string  `json:"time"`
-	Exchange         int     `json:"exchange"`
-	Role             string  `json:"role"`
-	Model            string  `json:"model"`
-	PromptTokens     int     `json:"prompt_tokens"`
-	CompletionTokens int     `json:"completion_tokens"`
-	Seconds          float64 `json:"seconds"`
-	OK               bool    `json:"ok"`
+	Time             string `json:"time"`
+	Exchange         int    `json:"exchange"`
+	Role             string `json:"role"`
+	Model            string `json:"model"`
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+	// Seconds is the call's whole wall time, retries included, and
+	// Attempts the requests it took.
+	Seconds  float64 `json:"seconds"`
+	Attempts int     `json:"attempts,omitempty"`
+	OK       bool    `json:"ok"`
 }
 
 func (r *runner) logUsage(x int, role prompt.Role, modelName string, resp model.Response, err error) {
 	u := Usage{
 		Time: r.opts.Now().UTC().Format(time.RFC3339), Exchange: x, Role: string(role), Model: modelName,
 		PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens,
-		Seconds: resp.Latency.Seconds(), OK: err == nil,
+		Seconds: resp.Latency.Seconds(), Attempts: resp.Attempts, OK: err == nil,
 	}
 	if resp.Model != "" {
 		u.Model = resp.Model
 	}
 	r.mu.Lock()
 	r.sum.Calls++
+	if err != nil {
+		r.sum.Failed++
+	}
 	r.sum.PromptTokens += resp.PromptTokens
 	r.sum.CompletionTokens += resp.CompletionTokens
 	r.mu.Unlock()
 	line, _ := json.Marshal(u)
+	line = []byte(r.opts.Mask(string(line)))
 	if werr := r.d.AppendPrivate(UsageFile, append(line, '\n')); werr != nil {
 		r.opts.Warn(fmt.Sprintf("cannot log usage: %v", werr))
 	}
 	if err == nil {
-		r.opts.Emit(Event{Time: r.opts.Now(), Kind: "answer", Exchange: x, Role: string(role), Model: u.Model,
+		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAnswer, Exchange: x, Role: string(role), Model: u.Model,
 			Seconds: resp.Latency.Seconds(), Tokens: resp.PromptTokens + resp.CompletionTokens})
 	}
 }
 
-// Totals sums the usage log of a debate.
+// Totals sums the usage log of a debate, over all its runs: Calls counts
+// every model call, Failed those that got no answer.
 type Totals struct {
 	Calls            int     `json:"calls"`
+	Failed           int     `json:"failed_calls"`
 	PromptTokens     int     `json:"prompt_tokens"`
 	CompletionTokens int     `json:"completion_tokens"`
 	Seconds          float64 `json:"seconds"`
@@ -465,6 +542,9 @@ func ReadUsage(d *store.Dir) (Totals, error) {
 			continue
 		}
 		t.Calls++
+		if !u.OK {
+			t.Failed++
+		}
 		t.PromptTokens += u.PromptTokens
 		t.CompletionTokens += u.CompletionTokens
 		t.Seconds += u.Seconds

@@ -93,6 +93,12 @@ func TestRunThreeExchanges(t *testing.T) {
 		t.Fatalf("state = %+v, want exchange 3 awaiting arguments", got)
 	}
 	mustCheck(t, d)
+	// Nothing that exists only for the fake server reaches a model.
+	for _, req := range srv.Requests() {
+		if strings.Contains(strings.ToLower(string(req.Body)), "moot-role") {
+			t.Errorf("a request carries a moot-role line meant for tests: %.200s", req.Body)
+		}
+	}
 	if sum.Calls != 9 || sum.Steps != 6 {
 		t.Errorf("calls, steps = %d, %d; want 9, 6", sum.Calls, sum.Steps)
 	}

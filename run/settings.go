@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/moot-dev/moot/debate"
 	"github.com/moot-dev/moot/prompt"
@@ -67,8 +68,10 @@ type Overrides struct {
 	MaxTokens   map[prompt.Role]int
 }
 
-// Merge applies o to s and describes each change a person should be told
-// of: a setting that replaces a different stored one.
+// Merge applies o to s and describes each setting a flag set or changed,
+// for a person to be told of: a value that replaces a different stored
+// one, or one stored where there was none. The same change for several
+// roles is described once.
 func (s Settings) Merge(o Overrides, defaultModel string) (Settings, []string) {
 	out := Settings{
 		Models:         map[prompt.Role]string{},
@@ -85,11 +88,11 @@ func (s Settings) Merge(o Overrides, defaultModel string) (Settings, []string) {
 	for k, v := range s.MaxTokens {
 		out.MaxTokens[k] = v
 	}
-	var changes []string
+	var n notices
 	for _, r := range Roles {
 		if m, ok := o.Models[r]; ok && m != "" {
-			if old := out.Models[r]; old != "" && old != m {
-				changes = append(changes, fmt.Sprintf("%s model changes from %s to %s", r, old, m))
+			if old := out.Models[r]; old != m {
+				n.add(r, "model", "changes", old, m)
 			}
 			out.Models[r] = m
 		}
@@ -97,18 +100,62 @@ func (s Settings) Merge(o Overrides, defaultModel string) (Settings, []string) {
 			out.Models[r] = defaultModel
 		}
 		if t, ok := o.Temperature[r]; ok {
-			if old, had := out.Temperature[r]; had && old != t {
-				changes = append(changes, fmt.Sprintf("%s temperature changes from %g to %g", r, old, t))
+			if old, had := out.Temperature[r]; !had || old != t {
+				n.add(r, "temperature", "changes", formatIf(had, "%g", old), fmt.Sprintf("%g", t))
 			}
 			out.Temperature[r] = t
 		}
-		if n, ok := o.MaxTokens[r]; ok {
-			if old, had := out.MaxTokens[r]; had && old != n {
-				changes = append(changes, fmt.Sprintf("%s max tokens change from %d to %d", r, old, n))
+		if t, ok := o.MaxTokens[r]; ok {
+			if old, had := out.MaxTokens[r]; !had || old != t {
+				n.add(r, "max tokens", "change", formatIf(had, "%d", old), fmt.Sprint(t))
 			}
-			out.MaxTokens[r] = n
+			out.MaxTokens[r] = t
 		}
 	}
-	sort.Strings(changes)
-	return out, changes
+	return out, n.lines()
+}
+
+func formatIf(ok bool, format string, v any) string {
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(format, v)
+}
+
+// notices collects setting changes, merging those that differ only in
+// their role.
+type notices struct {
+	list []*notice
+}
+
+type notice struct {
+	roles                []string
+	what, verb, from, to string
+}
+
+func (n *notices) add(r prompt.Role, what, verb, from, to string) {
+	for _, c := range n.list {
+		if c.what == what && c.from == from && c.to == to {
+			c.roles = append(c.roles, string(r))
+			return
+		}
+	}
+	n.list = append(n.list, &notice{roles: []string{string(r)}, what: what, verb: verb, from: from, to: to})
+}
+
+func (n *notices) lines() []string {
+	var out []string
+	for _, c := range n.list {
+		who := c.roles[0]
+		if k := len(c.roles); k > 1 {
+			who = strings.Join(c.roles[:k-1], ", ") + " and " + c.roles[k-1]
+		}
+		if c.from == "" {
+			out = append(out, fmt.Sprintf("%s %s set to %s", who, c.what, c.to))
+		} else {
+			out = append(out, fmt.Sprintf("%s %s %s from %s to %s", who, c.what, c.verb, c.from, c.to))
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -104,6 +104,24 @@ func (s *Set) parse(name string) (*template.Template, error) {
 	return t, nil
 }
 
+// Parse parses the template name together with the shared definitions of
+// partials.md, for callers that inspect a template without executing it.
+func (s *Set) Parse(name string) (*template.Template, error) {
+	if _, ok := s.text[name]; !ok {
+		return nil, fmt.Errorf("no template %q", name)
+	}
+	return s.parse(name)
+}
+
+// File names where the template name comes from: its path when a file
+// replaced it, else name itself followed by "(built in)".
+func (s *Set) File(name string) string {
+	if s.from[name] == Builtin || s.from[name] == "" {
+		return name + " (" + Builtin + ")"
+	}
+	return path.Join(s.from[name], name)
+}
+
 // Render executes the template name with data.
 func (s *Set) Render(name string, data any) (string, error) {
 	if _, ok := s.text[name]; !ok {
