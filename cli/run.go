@@ -141,6 +141,9 @@ func (a *app) runCommand() *ucli.Command {
 					return usageError("N %q is not a whole number of exchanges from 1 to %d", cmd.Args().Get(1), sm.MaxExchange)
 				}
 				n = v
+				if cmd.IsSet("until") {
+					return usageError("run takes N exchanges or --until E, not both: give one of them")
+				}
 			}
 			return a.drive(ctx, cmd, func(st sm.State) run.Goal {
 				if cmd.IsSet("until") {
