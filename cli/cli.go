@@ -30,7 +30,8 @@ const (
 	ExitCheckFailed = 4   // moot check found problems
 	ExitBusy        = 5   // another moot process is writing the debate
 	ExitModel       = 6   // a model could not give a valid answer, or the endpoint failed
-	ExitInterrupted = 130 // interrupted (Ctrl-C); the step in progress was not applied
+	ExitInterrupted = 130 // interrupted (Ctrl-C, SIGINT); the step in progress was not applied
+	ExitTerminated  = 143 // stopped by SIGTERM; the step in progress was not applied
 )
 
 // Version is moot's version, set at build time with -ldflags.
@@ -67,11 +68,53 @@ type IO struct {
 	Getenv func(string) string
 }
 
-// Main runs moot with os.Args and returns the exit code.
+// Main runs moot with os.Args and returns the exit code. The first SIGINT
+// or SIGTERM cancels the command, which stops at once without applying the
+// step in progress; a second one exits there and then.
 func Main(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go watchSignals(sigs, cancel, os.Stderr, os.Exit)
 	return Run(ctx, args, IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now, Getenv: os.Getenv})
+}
+
+// signalError is the cause of a command cancelled by a signal.
+type signalError struct {
+	sig os.Signal
+}
+
+func (e *signalError) Error() string { return "stopped by " + e.sig.String() }
+
+// signalCode is the exit code of a command stopped by sig: 128 plus the
+// signal's number, as shells report it (130 for SIGINT, 143 for SIGTERM).
+func signalCode(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return ExitTerminated
+	}
+	return ExitInterrupted
+}
+
+// watchSignals cancels the command at the first signal from sigs, and
+// calls exit at the second without waiting for the command to wind down:
+// that is safe at any instant, since a step cut short is either not
+// recorded at all or recorded in the journal, which the next command that
+// writes completes, and the kernel releases the lock with the process.
+func watchSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr io.Writer, exit func(int)) {
+	first, ok := <-sigs
+	if !ok {
+		return
+	}
+	cancel(&signalError{first})
+	second, ok := <-sigs
+	if !ok {
+		return
+	}
+	fmt.Fprintf(stderr, "moot: error: stopped again (%s); quitting at once\n", second)
+	fmt.Fprintf(stderr, "moot: hint: a step cut short is either not written or completed by the next command that writes; 'moot check' tells\n")
+	exit(signalCode(second))
 }
 
 // Run runs moot with args (args[0] is the program name) and returns the
@@ -84,10 +127,10 @@ func Run(ctx context.Context, args []string, io IO) int {
 	if err == nil {
 		return ExitOK
 	}
-	return app.report(err)
+	return app.report(ctx, err)
 }
 
-func (a *app) report(err error) int {
+func (a *app) report(ctx context.Context, err error) int {
 	code := ExitError
 	var hints []string
 	var ee *exitError
@@ -106,9 +149,14 @@ func (a *app) report(err error) int {
 	}
 	msg := strings.TrimSpace(err.Error())
 	if errors.Is(err, context.Canceled) {
-		code = ExitInterrupted
-		msg = "interrupted"
-		hints = append(hints, "nothing of the interrupted step was written; run the same command again to carry on")
+		code, msg = ExitInterrupted, "interrupted"
+		var sig *signalError
+		if errors.As(context.Cause(ctx), &sig) && signalCode(sig.sig) == ExitTerminated {
+			code, msg = ExitTerminated, "terminated"
+		}
+		if len(hints) == 0 {
+			hints = append(hints, "nothing of the interrupted step was written; run the same command again to carry on")
+		}
 	}
 	if code == ExitUsage && len(hints) == 0 {
 		hints = append(hints, "'moot --help' lists the commands, 'moot COMMAND --help' the arguments and flags of one")
