@@ -221,6 +221,10 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, goal func(sm.State) 
 		Warn:         p.warn,
 	})
 	p.stop()
+	if err != nil && errors.Is(err, context.Canceled) {
+		return withCode(ExitInterrupted, err, "nothing of the interrupted step was written",
+			"to finish what was asked, run: "+resumeCommand(cmd, d.Path(), g))
+	}
 	if err != nil {
 		var re *run.RoleError
 		if errors.As(err, &re) {
@@ -237,6 +241,49 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, goal func(sm.State) 
 		return err
 	}
 	return a.summary(d, cmd, startState, sum)
+}
+
+// resumeCommand is the command line that completes what an interrupted
+// run or step was asked to do: the goal as an exchange to reach, so that
+// running it again does not overshoot, with the flags the user gave.
+// --fresh is left out: answers kept by the interrupted run are its own, and
+// asking for them again would pay twice.
+func resumeCommand(cmd *ucli.Command, dir string, g run.Goal) string {
+	args := []string{"moot", cmd.Name, shellQuote(dir)}
+	if g.Steps == 0 {
+		args = append(args, "--until", strconv.Itoa(g.Exchange))
+	}
+	for _, f := range cmd.Flags {
+		name := f.Names()[0]
+		if name == "until" || name == "fresh" || !cmd.IsSet(name) {
+			continue
+		}
+		switch v := cmd.Value(name).(type) {
+		case bool:
+			if v {
+				args = append(args, "--"+name)
+			}
+		case float64:
+			args = append(args, "--"+name, strconv.FormatFloat(v, 'g', -1, 64))
+		case string:
+			args = append(args, "--"+name, shellQuote(v))
+		default:
+			if fv, ok := f.(interface{ flagArg() string }); ok {
+				args = append(args, fv.flagArg())
+			} else {
+				args = append(args, "--"+name, shellQuote(fmt.Sprint(v)))
+			}
+		}
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@%+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (a *app) summary(d *store.Dir, cmd *ucli.Command, start sm.State, sum run.Summary) error {
