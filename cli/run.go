@@ -131,6 +131,7 @@ func (a *app) runCommand() *ucli.Command {
 		}, modelFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			a.jsonEvents = cmd.Bool("json")
 			if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
 				return usageError("run takes a debate and an optional number of exchanges")
 			}
@@ -163,6 +164,7 @@ func (a *app) stepCommand() *ucli.Command {
 		Flags:        modelFlags(),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			a.jsonEvents = cmd.Bool("json")
 			if cmd.Args().Len() != 1 {
 				return usageError("step takes one debate")
 			}
@@ -380,7 +382,7 @@ func (p *progress) event(e run.Event) {
 		p.asking[e.Role] = e.Model
 		p.status()
 		return
-	case "answer":
+	case run.EventAnswer:
 		delete(p.asking, e.Role)
 		p.last[e.Role] = e
 		p.clear()
@@ -406,7 +408,7 @@ func (p *progress) event(e run.Event) {
 		fmt.Fprintf(w, "exchange %d · judge scored %s %s\n", e.Exchange, e.ID, p.score(*e.Score))
 	case run.EventRescored:
 		fmt.Fprintf(w, "exchange %d · judge rescored %s to %s\n", e.Exchange, e.ID, p.score(*e.Score))
-	case run.EventDone:
+	case run.EventExchange:
 		fmt.Fprintf(w, "exchange %d · judged%s · %s\n", e.Exchange, cost("judge"), e.Message)
 	case run.EventRepair:
 		fmt.Fprintf(w, "exchange %d · %s's answer sent back: %s\n", e.Exchange, e.Role, e.Message)
