@@ -18,6 +18,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/engine"
+	"github.com/moot-dev/moot/run"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -158,6 +159,9 @@ func (a *app) report(ctx context.Context, err error) int {
 			hints = append(hints, "nothing of the interrupted step was written; run the same command again to carry on")
 		}
 	}
+	if a.jsonEvents {
+		a.errorEvent(err, code, msg, hints)
+	}
 	if code == ExitUsage && len(hints) == 0 {
 		hints = append(hints, "'moot --help' lists the commands, 'moot COMMAND --help' the arguments and flags of one")
 	}
@@ -170,6 +174,48 @@ func (a *app) report(ctx context.Context, err error) int {
 
 type app struct {
 	io IO
+	// jsonEvents is set by run and step --json: an error then also ends
+	// the stream of events on stdout.
+	jsonEvents bool
+}
+
+// errorEvent writes the last event of a failed run --json: the exit code,
+// the message, the problems one per item, and the hints.
+func (a *app) errorEvent(err error, code int, msg string, hints []string) {
+	problems := problemsOf(err)
+	if len(problems) > 0 {
+		// The message then lists them on the lines after its first.
+		first, _, _ := strings.Cut(msg, "\n")
+		msg = strings.TrimSuffix(strings.TrimSpace(first), ":")
+	}
+	ev := map[string]any{"time": a.io.Now(), "event": "error", "code": code, "message": msg,
+		"problems": append([]string{}, problems...), "hints": append([]string{}, hints...)}
+	var re *run.RoleError
+	if errors.As(err, &re) {
+		ev["exchange"], ev["role"] = re.Exchange, re.Role
+	}
+	writeJSONLine(a.io.Stdout, ev)
+}
+
+// problemsOf lists the problems an error carries: the errors of an answer
+// refused after every repair, the reasons of a refused step, or the
+// problems of a debate that fails check.
+func problemsOf(err error) []string {
+	var re *run.RoleError
+	var refused *engine.Refused
+	var broken *engine.Broken
+	var bad *brokenDebate
+	switch {
+	case errors.As(err, &re):
+		return re.Problems
+	case errors.As(err, &refused):
+		return refused.Reasons
+	case errors.As(err, &broken):
+		return problemStrings(broken.Problems)
+	case errors.As(err, &bad):
+		return problemStrings(bad.problems)
+	}
+	return nil
 }
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)

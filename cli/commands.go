@@ -88,7 +88,7 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 		return nil, err
 	}
 	defer d.Close()
-	deb, err := engine.Load(d)
+	deb, err := loadChecked(d, "status")
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +242,7 @@ func (a *app) showCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			deb, err := engine.Load(d)
+			deb, err := loadChecked(d, "show")
 			if err != nil {
 				return err
 			}

@@ -11,7 +11,6 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/debate"
-	"github.com/moot-dev/moot/engine"
 	"github.com/moot-dev/moot/model"
 	"github.com/moot-dev/moot/report"
 	"github.com/moot-dev/moot/store"
@@ -76,7 +75,7 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			deb, err := engine.Load(d)
+			deb, err := loadChecked(d, "report")
 			if err != nil {
 				return err
 			}
@@ -201,7 +200,7 @@ func (a *app) exportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			deb, err := engine.Load(d)
+			deb, err := loadChecked(d, "export")
 			if err != nil {
 				return err
 			}
