@@ -55,4 +55,3 @@ func (d *Dir) writeGitignore() error {
 	}
 	return nil
 }
-
