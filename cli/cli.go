@@ -124,7 +124,7 @@ func watchSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr 
 func Run(ctx context.Context, args []string, io IO) int {
 	app := &app{io: io}
 	root := app.command()
-	err := root.Run(ctx, args)
+	err := root.Run(ctx, joinWait(args))
 	if err == nil {
 		return ExitOK
 	}

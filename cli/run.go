@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -269,12 +270,14 @@ func resumeCommand(cmd *ucli.Command, dir string, g run.Goal) string {
 			args = append(args, "--"+name, strconv.FormatFloat(v, 'g', -1, 64))
 		case string:
 			args = append(args, "--"+name, shellQuote(v))
-		default:
-			if fv, ok := f.(interface{ flagArg() string }); ok {
-				args = append(args, fv.flagArg())
+		case time.Duration:
+			if name == "wait" {
+				args = append(args, "--wait="+v.String())
 			} else {
-				args = append(args, "--"+name, shellQuote(fmt.Sprint(v)))
+				args = append(args, "--"+name, v.String())
 			}
+		default:
+			args = append(args, "--"+name, shellQuote(fmt.Sprint(v)))
 		}
 	}
 	return strings.Join(args, " ")
