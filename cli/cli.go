@@ -18,6 +18,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/engine"
+	"github.com/moot-dev/moot/run"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -30,7 +31,8 @@ const (
 	ExitCheckFailed = 4   // moot check found problems
 	ExitBusy        = 5   // another moot process is writing the debate
 	ExitModel       = 6   // a model could not give a valid answer, or the endpoint failed
-	ExitInterrupted = 130 // interrupted (Ctrl-C); the step in progress was not applied
+	ExitInterrupted = 130 // interrupted (Ctrl-C, SIGINT); the step in progress was not applied
+	ExitTerminated  = 143 // stopped by SIGTERM; the step in progress was not applied
 )
 
 // Version is moot's version, set at build time with -ldflags.
@@ -67,11 +69,53 @@ type IO struct {
 	Getenv func(string) string
 }
 
-// Main runs moot with os.Args and returns the exit code.
+// Main runs moot with os.Args and returns the exit code. The first SIGINT
+// or SIGTERM cancels the command, which stops at once without applying the
+// step in progress; a second one exits there and then.
 func Main(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go watchSignals(sigs, cancel, os.Stderr, os.Exit)
 	return Run(ctx, args, IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now, Getenv: os.Getenv})
+}
+
+// signalError is the cause of a command cancelled by a signal.
+type signalError struct {
+	sig os.Signal
+}
+
+func (e *signalError) Error() string { return "stopped by " + e.sig.String() }
+
+// signalCode is the exit code of a command stopped by sig: 128 plus the
+// signal's number, as shells report it (130 for SIGINT, 143 for SIGTERM).
+func signalCode(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return ExitTerminated
+	}
+	return ExitInterrupted
+}
+
+// watchSignals cancels the command at the first signal from sigs, and
+// calls exit at the second without waiting for the command to wind down:
+// that is safe at any instant, since a step cut short is either not
+// recorded at all or recorded in the journal, which the next command that
+// writes completes, and the kernel releases the lock with the process.
+func watchSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr io.Writer, exit func(int)) {
+	first, ok := <-sigs
+	if !ok {
+		return
+	}
+	cancel(&signalError{first})
+	second, ok := <-sigs
+	if !ok {
+		return
+	}
+	fmt.Fprintf(stderr, "moot: error: stopped again (%s); quitting at once\n", second)
+	fmt.Fprintf(stderr, "moot: hint: a step cut short is either not written or completed by the next command that writes; 'moot check' tells\n")
+	exit(signalCode(second))
 }
 
 // Run runs moot with args (args[0] is the program name) and returns the
@@ -80,14 +124,14 @@ func Main(args []string) int {
 func Run(ctx context.Context, args []string, io IO) int {
 	app := &app{io: io}
 	root := app.command()
-	err := root.Run(ctx, args)
+	err := root.Run(ctx, joinWait(args))
 	if err == nil {
 		return ExitOK
 	}
-	return app.report(err)
+	return app.report(ctx, err)
 }
 
-func (a *app) report(err error) int {
+func (a *app) report(ctx context.Context, err error) int {
 	code := ExitError
 	var hints []string
 	var ee *exitError
@@ -110,9 +154,17 @@ func (a *app) report(err error) int {
 	}
 	msg := strings.TrimSpace(err.Error())
 	if errors.Is(err, context.Canceled) {
-		code = ExitInterrupted
-		msg = "interrupted"
-		hints = append(hints, "nothing of the interrupted step was written; run the same command again to carry on")
+		code, msg = ExitInterrupted, "interrupted"
+		var sig *signalError
+		if errors.As(context.Cause(ctx), &sig) && signalCode(sig.sig) == ExitTerminated {
+			code, msg = ExitTerminated, "terminated"
+		}
+		if len(hints) == 0 {
+			hints = append(hints, "nothing of the interrupted step was written; run the same command again to carry on")
+		}
+	}
+	if a.jsonEvents {
+		a.errorEvent(err, code, msg, hints)
 	}
 	if code == ExitUsage && len(hints) == 0 {
 		hints = append(hints, "'moot --help' lists the commands, 'moot COMMAND --help' the arguments and flags of one")
@@ -126,6 +178,48 @@ func (a *app) report(err error) int {
 
 type app struct {
 	io IO
+	// jsonEvents is set by run and step --json: an error then also ends
+	// the stream of events on stdout.
+	jsonEvents bool
+}
+
+// errorEvent writes the last event of a failed run --json: the exit code,
+// the message, the problems one per item, and the hints.
+func (a *app) errorEvent(err error, code int, msg string, hints []string) {
+	problems := problemsOf(err)
+	if len(problems) > 0 {
+		// The message then lists them on the lines after its first.
+		first, _, _ := strings.Cut(msg, "\n")
+		msg = strings.TrimSuffix(strings.TrimSpace(first), ":")
+	}
+	ev := map[string]any{"time": a.io.Now(), "event": "error", "code": code, "message": msg,
+		"problems": append([]string{}, problems...), "hints": append([]string{}, hints...)}
+	var re *run.RoleError
+	if errors.As(err, &re) {
+		ev["exchange"], ev["role"] = re.Exchange, re.Role
+	}
+	writeJSONLine(a.io.Stdout, ev)
+}
+
+// problemsOf lists the problems an error carries: the errors of an answer
+// refused after every repair, the reasons of a refused step, or the
+// problems of a debate that fails check.
+func problemsOf(err error) []string {
+	var re *run.RoleError
+	var refused *engine.Refused
+	var broken *engine.Broken
+	var bad *brokenDebate
+	switch {
+	case errors.As(err, &re):
+		return re.Problems
+	case errors.As(err, &refused):
+		return refused.Reasons
+	case errors.As(err, &broken):
+		return problemStrings(broken.Problems)
+	case errors.As(err, &bad):
+		return problemStrings(bad.problems)
+	}
+	return nil
 }
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)

@@ -91,7 +91,7 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 		return nil, err
 	}
 	defer d.Close()
-	deb, err := engine.Load(d)
+	deb, err := loadChecked(d, "status")
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +248,7 @@ func (a *app) showCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			deb, err := engine.Load(d)
+			deb, err := loadChecked(d, "show")
 			if err != nil {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -68,10 +69,82 @@ func openDebate(cmd *ucli.Command) (*store.Dir, error) {
 	return store.Open(dir)
 }
 
+// DefaultWait is how long a bare --wait waits for another writer.
+const DefaultWait = 5 * time.Minute
+
 // waitFlag returns the --wait flag of every command that writes a debate
 // (a new one each time: a flag keeps its parsed value).
-func waitFlag() *ucli.BoolFlag {
-	return &ucli.BoolFlag{Name: "wait", Usage: "if another moot process is writing the debate, wait for it to finish instead of failing"}
+func waitFlag() ucli.Flag {
+	return &ucli.GenericFlag{Name: "wait", Value: &waitValue{},
+		Usage: "if another moot process is writing the debate, wait up to `DURATION` for it instead of failing (alone: 5m)"}
+}
+
+// waitValue is the value of --wait: how long to wait for the lock, 0 for
+// not at all. The flag works alone (--wait, DefaultWait) or with a
+// duration after "=" (--wait=10m); Run joins "--wait 10m" into that form.
+type waitValue struct {
+	d time.Duration
+}
+
+// Set takes "true" (the flag alone), "false", or a positive duration.
+func (w *waitValue) Set(s string) error {
+	switch s {
+	case "true":
+		w.d = DefaultWait
+	case "false":
+		w.d = 0
+	default:
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("--wait takes a duration such as 30s or 10m, not %q", s)
+		}
+		w.d = d
+	}
+	return nil
+}
+
+func (w *waitValue) String() string {
+	if w.d == 0 {
+		return ""
+	}
+	return w.d.String()
+}
+
+// Get returns the time to wait, a time.Duration.
+func (w *waitValue) Get() any { return w.d }
+
+// IsBoolFlag lets --wait stand alone, without a value.
+func (w *waitValue) IsBoolFlag() bool { return true }
+
+// joinWait rewrites "--wait D" as "--wait=D" when D is a duration with a
+// unit (10m, 90s), so that --wait takes its bound either way. Anything
+// else after --wait (a debate, a number of exchanges) is left as it is.
+func joinWait(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if (a == "--wait" || a == "-wait") && i+1 < len(args) && isDuration(args[i+1]) {
+			out = append(out, a+"="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isDuration(s string) bool {
+	d, err := time.ParseDuration(s)
+	return err == nil && d > 0 && strings.ContainsAny(s, "hmsuµn")
+}
+
+// waitFor is how long the command's --wait says to wait for the lock.
+func waitFor(cmd *ucli.Command) time.Duration {
+	d, _ := cmd.Value("wait").(time.Duration)
+	return d
 }
 
 // openForWrite opens the debate named by the first argument for a command
@@ -87,7 +160,18 @@ func (a *app) openForWrite(ctx context.Context, cmd *ucli.Command) (*store.Dir, 
 	d.OnWait(func(h *store.Holder) {
 		fmt.Fprintf(a.io.Stderr, "moot: note: %s is %s; waiting for it to finish\n", d.Path(), describeHolder(h))
 	})
-	if _, err := d.Lock(ctx, a.holder(cmd), cmd.Bool("wait")); err != nil {
+	wait := waitFor(cmd)
+	lockCtx, cancel := ctx, context.CancelFunc(func() {})
+	if wait > 0 {
+		lockCtx, cancel = context.WithTimeout(ctx, wait)
+	}
+	_, err = d.Lock(lockCtx, a.holder(cmd), wait > 0)
+	cancel()
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			err = withCode(ExitBusy, &store.BusyError{Dir: d.Path(), Holder: d.Writer()},
+				fmt.Sprintf("waited %s for it; --wait=DURATION waits longer", wait))
+		}
 		d.Close()
 		return nil, err
 	}

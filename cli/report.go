@@ -11,7 +11,6 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/debate"
-	"github.com/moot-dev/moot/engine"
 	"github.com/moot-dev/moot/model"
 	"github.com/moot-dev/moot/report"
 	"github.com/moot-dev/moot/store"
@@ -76,20 +75,29 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			deb, err := engine.Load(d)
+			deb, err := loadChecked(d, "report")
 			if err != nil {
 				return err
 			}
 			var files []store.File
 			var narrative *report.Narrative
+			// narrativeErr is a model that failed to write the narrative: the
+			// report is written all the same, and the command then fails.
+			var narrativeErr error
 			if cmd.Bool("narrative") {
 				// A new narrative replaces the stored one, readable or not.
 				n, data, err := a.writeNarrative(ctx, deb)
-				if err != nil {
+				var ee *exitError
+				switch {
+				case err == nil:
+					narrative = n
+					files = append(files, store.File{Name: report.NarrativeFile, Data: data})
+				case errors.As(err, &ee) && ee.code == ExitModel:
+					narrative, _ = readNarrative(d) // an unreadable one is left out
+					narrativeErr = narrativeFailed(d.Path(), narrative != nil, err)
+				default:
 					return err
 				}
-				narrative = n
-				files = append(files, store.File{Name: report.NarrativeFile, Data: data})
 			} else if narrative, err = readNarrative(d); err != nil {
 				return err
 			}
@@ -111,8 +119,10 @@ func (a *app) reportCommand() *ucli.Command {
 				if page != nil {
 					out = page
 				}
-				_, err := a.io.Stdout.Write(out)
-				return err
+				if _, err := a.io.Stdout.Write(out); err != nil {
+					return err
+				}
+				return narrativeErr
 			}
 			files = append(files,
 				store.File{Name: report.ReadmeFile, Data: r.Markdown()},
@@ -127,9 +137,21 @@ func (a *app) reportCommand() *ucli.Command {
 			for _, f := range files {
 				fmt.Fprintf(a.io.Stdout, "wrote %s\n", filepath.Join(d.Path(), f.Name))
 			}
-			return nil
+			return narrativeErr
 		},
 	}
+}
+
+// narrativeFailed is the error of a --narrative whose model failed, once
+// the report is written: without a narrative, or with the one stored
+// before (kept) when there is one.
+func narrativeFailed(dir string, kept bool, err error) error {
+	what := "without a narrative"
+	if kept {
+		what = "with the narrative written before (" + report.NarrativeFile + " is unchanged)"
+	}
+	return withCode(ExitModel, fmt.Errorf("the report was written %s: %w", what, err),
+		fmt.Sprintf("run 'moot report %s --narrative' again to retry the narrative", dir))
 }
 
 // readNarrative reads the stored narrative, if there is one.
@@ -166,7 +188,7 @@ func (a *app) writeNarrative(ctx context.Context, deb *debate.Debate) (*report.N
 		if errors.Is(err, context.Canceled) {
 			return nil, nil, err
 		}
-		return nil, nil, withCode(ExitModel, fmt.Errorf("narrative: %w", err), "nothing was written; run the command again to retry")
+		return nil, nil, withCode(ExitModel, fmt.Errorf("the narrative failed: %w", err))
 	}
 	if warning != "" {
 		fmt.Fprintf(a.io.Stderr, "moot: warning: %s\n", warning)
@@ -201,7 +223,7 @@ func (a *app) exportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			deb, err := engine.Load(d)
+			deb, err := loadChecked(d, "export")
 			if err != nil {
 				return err
 			}

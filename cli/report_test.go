@@ -271,3 +271,40 @@ func TestExportCommand(t *testing.T) {
 		t.Error("export wrote into the debate")
 	}
 }
+
+// TestReportNarrativeFails checks that a failed --narrative still writes
+// the report, and says that it lacks the narrative.
+func TestReportNarrativeFails(t *testing.T) {
+	root, dir := reportFixture(t)
+	useWriter(t, &fakeWriter{fail: errors.New("the endpoint is down")})
+	res := moot(t, "--dir", root, "report", "hostile", "--narrative")
+	if res.code != ExitModel || !strings.Contains(res.stderr, "the endpoint is down") ||
+		!strings.Contains(res.stderr, "the report was written without a narrative") {
+		t.Errorf("exit %d, stderr %q; want exit %d saying the report was written without a narrative", res.code, res.stderr, ExitModel)
+	}
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil || !bytes.HasPrefix(readme, []byte("# This house would ban cars")) || bytes.Contains(readme, []byte("## Analysis")) {
+		t.Errorf("README.md: %v; want the report without an analysis", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "narrative.md")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("narrative.md written by a failed --narrative: %v", err)
+	}
+
+	res = moot(t, "--dir", root, "report", "hostile", "--narrative", "--stdout")
+	if res.code != ExitModel || !bytes.Equal([]byte(res.stdout), readme) {
+		t.Errorf("--stdout: exit %d, stdout %d bytes; want exit %d and the report", res.code, len(res.stdout), ExitModel)
+	}
+
+	// With a narrative from an earlier run, the report keeps it and says so.
+	useWriter(t, &fakeWriter{})
+	if res := moot(t, "--dir", root, "report", "hostile", "--narrative"); res.code != ExitOK {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	stored, _ := os.ReadFile(filepath.Join(dir, "narrative.md"))
+	useWriter(t, &fakeWriter{fail: errors.New("the endpoint is down")})
+	res = moot(t, "--dir", root, "report", "hostile", "--narrative")
+	again, _ := os.ReadFile(filepath.Join(dir, "narrative.md"))
+	if res.code != ExitModel || !strings.Contains(res.stderr, "with the narrative written before") || !bytes.Equal(again, stored) {
+		t.Errorf("exit %d, stderr %q; want exit %d, the earlier narrative kept", res.code, res.stderr, ExitModel)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -131,6 +132,7 @@ func (a *app) runCommand() *ucli.Command {
 		}, modelFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			a.jsonEvents = cmd.Bool("json")
 			if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
 				return usageError("run takes a debate and an optional number of exchanges")
 			}
@@ -141,6 +143,9 @@ func (a *app) runCommand() *ucli.Command {
 					return usageError("N %q is not a whole number of exchanges from 1 to %d", cmd.Args().Get(1), sm.MaxExchange)
 				}
 				n = v
+				if cmd.IsSet("until") {
+					return usageError("run takes N exchanges or --until E, not both: give one of them")
+				}
 			}
 			return a.drive(ctx, cmd, func(st sm.State) run.Goal {
 				if cmd.IsSet("until") {
@@ -160,6 +165,7 @@ func (a *app) stepCommand() *ucli.Command {
 		Flags:        modelFlags(),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			a.jsonEvents = cmd.Bool("json")
 			if cmd.Args().Len() != 1 {
 				return usageError("step takes one debate")
 			}
@@ -218,6 +224,10 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, goal func(sm.State) 
 		Warn:         p.warn,
 	})
 	p.stop()
+	if err != nil && errors.Is(err, context.Canceled) {
+		return withCode(ExitInterrupted, err, "nothing of the interrupted step was written",
+			"to finish what was asked, run: "+resumeCommand(cmd, d.Path(), g))
+	}
 	if err != nil {
 		var re *run.RoleError
 		if errors.As(err, &re) {
@@ -234,6 +244,51 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, goal func(sm.State) 
 		return err
 	}
 	return a.summary(d, cmd, startState, sum)
+}
+
+// resumeCommand is the command line that completes what an interrupted
+// run or step was asked to do: the goal as an exchange to reach, so that
+// running it again does not overshoot, with the flags the user gave.
+// --fresh is left out: answers kept by the interrupted run are its own, and
+// asking for them again would pay twice.
+func resumeCommand(cmd *ucli.Command, dir string, g run.Goal) string {
+	args := []string{"moot", cmd.Name, shellQuote(dir)}
+	if g.Steps == 0 {
+		args = append(args, "--until", strconv.Itoa(g.Exchange))
+	}
+	for _, f := range cmd.Flags {
+		name := f.Names()[0]
+		if name == "until" || name == "fresh" || !cmd.IsSet(name) {
+			continue
+		}
+		switch v := cmd.Value(name).(type) {
+		case bool:
+			if v {
+				args = append(args, "--"+name)
+			}
+		case float64:
+			args = append(args, "--"+name, strconv.FormatFloat(v, 'g', -1, 64))
+		case string:
+			args = append(args, "--"+name, shellQuote(v))
+		case time.Duration:
+			if name == "wait" {
+				args = append(args, "--wait="+v.String())
+			} else {
+				args = append(args, "--"+name, v.String())
+			}
+		default:
+			args = append(args, "--"+name, shellQuote(fmt.Sprint(v)))
+		}
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@%+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (a *app) summary(d *store.Dir, cmd *ucli.Command, start sm.State, sum run.Summary) error {
@@ -330,7 +385,7 @@ func (p *progress) event(e run.Event) {
 		p.asking[e.Role] = e.Model
 		p.status()
 		return
-	case "answer":
+	case run.EventAnswer:
 		delete(p.asking, e.Role)
 		p.last[e.Role] = e
 		p.clear()
@@ -356,7 +411,7 @@ func (p *progress) event(e run.Event) {
 		fmt.Fprintf(w, "exchange %d · judge scored %s %s\n", e.Exchange, e.ID, p.score(*e.Score))
 	case run.EventRescored:
 		fmt.Fprintf(w, "exchange %d · judge rescored %s to %s\n", e.Exchange, e.ID, p.score(*e.Score))
-	case run.EventDone:
+	case run.EventExchange:
 		fmt.Fprintf(w, "exchange %d · judged%s · %s\n", e.Exchange, cost("judge"), e.Message)
 	case run.EventRepair:
 		fmt.Fprintf(w, "exchange %d · %s's answer sent back: %s\n", e.Exchange, e.Role, e.Message)

@@ -32,7 +32,9 @@ type Completer interface {
 	Complete(ctx context.Context, req model.Request) (model.Response, error)
 }
 
-// Event is one thing that happened during a run, for progress output.
+// Event is one thing that happened during a run, for progress output and
+// for `moot run --json`, which prints each as one line of JSON. The README
+// lists the events and their keys.
 type Event struct {
 	Time     time.Time `json:"time"`
 	Kind     string    `json:"event"`
@@ -42,21 +44,48 @@ type Event struct {
 	ID       string    `json:"id,omitempty"`
 	Title    string    `json:"title,omitempty"`
 	Score    *float64  `json:"score,omitempty"`
-	Seconds  float64   `json:"seconds,omitempty"`
-	Tokens   int       `json:"tokens,omitempty"`
-	Message  string    `json:"message,omitempty"`
+	// IDs and Scores are the arguments a judgment scored and their scores,
+	// in the same order; Rescored the earlier arguments it rescored.
+	IDs      []string   `json:"ids,omitempty"`
+	Scores   []float64  `json:"scores,omitempty"`
+	Rescored []string   `json:"rescored,omitempty"`
+	Totals   *sm.Totals `json:"cumulative_scores,omitempty"`
+	// Calls, Seconds and Tokens are the model calls of an answer, or of an
+	// exchange in this run, their model time and their tokens.
+	Calls   int     `json:"calls,omitempty"`
+	Seconds float64 `json:"seconds,omitempty"`
+	Tokens  int     `json:"tokens,omitempty"`
+	Message string  `json:"message,omitempty"`
+	// Problems are the errors of a refused answer, one per item.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// MarshalJSON writes the event; an exchange event always has its calls,
+// seconds and tokens, even when they are zero (answers kept from an
+// earlier run cost nothing).
+func (e Event) MarshalJSON() ([]byte, error) {
+	type plain Event
+	if e.Kind != EventExchange {
+		return json.Marshal(plain(e))
+	}
+	return json.Marshal(struct {
+		plain
+		Calls   int     `json:"calls"`
+		Seconds float64 `json:"seconds"`
+		Tokens  int     `json:"tokens"`
+	}{plain(e), e.Calls, e.Seconds, e.Tokens})
 }
 
 // Event kinds.
 const (
 	EventAsk      = "ask"      // a role is being asked
+	EventAnswer   = "answer"   // a model answered, before the answer is checked
 	EventRepair   = "repair"   // an answer was refused and sent back
 	EventReused   = "reused"   // an answer already paid for was used again
 	EventArgued   = "argued"   // an argument was accepted and written
 	EventScored   = "scored"   // an argument was scored
 	EventRescored = "rescored" // an earlier argument was rescored
-	EventDone     = "exchange" // an exchange was completed
-	EventAnswer   = "answer"   // a model answered
+	EventExchange = "exchange" // an exchange was judged: it is complete
 	EventRetry    = "retry"    // a request failed and is tried again
 )
 
@@ -117,6 +146,8 @@ type runner struct {
 	mu       sync.Mutex
 	settings Settings
 	sum      Summary
+	// spent is what the model calls of each exchange cost in this run.
+	spent map[int]*Event
 }
 
 // Goal says when a run stops: after Steps phases when Steps > 0, else
@@ -138,7 +169,7 @@ func (g Goal) reached(st sm.State, steps int) bool {
 // failure, leaving the debate at the last completed step.
 func Run(ctx context.Context, d *store.Dir, goal Goal, opts Options) (Summary, error) {
 	start := time.Now()
-	r := &runner{opts: opts, d: d}
+	r := &runner{opts: opts, d: d, spent: map[int]*Event{}}
 	if r.opts.Now == nil {
 		r.opts.Now = time.Now
 	}
@@ -313,8 +344,23 @@ func (r *runner) judge(ctx context.Context, deb *debate.Debate) error {
 		score := rs.NewScore
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRescored, Exchange: x, Role: string(prompt.Judge), ID: rs.ArgumentID, Score: &score})
 	}
-	r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventDone, Exchange: x,
-		Message: fmt.Sprintf("proposition %s · opposition %s", sm.FormatScore(deb.Header.Totals.Proposition.Total), sm.FormatScore(deb.Header.Totals.Opposition.Total))})
+	done := Event{Time: r.opts.Now(), Kind: EventExchange, Exchange: x, IDs: []string{}, Scores: []float64{},
+		Message: fmt.Sprintf("proposition %s · opposition %s", sm.FormatScore(deb.Header.Totals.Proposition.Total), sm.FormatScore(deb.Header.Totals.Opposition.Total))}
+	for _, s := range j.Scores {
+		done.IDs, done.Scores = append(done.IDs, s.ArgumentID), append(done.Scores, s.Score)
+	}
+	for _, rs := range j.Rescores {
+		done.Rescored = append(done.Rescored, rs.ArgumentID)
+	}
+	totals := deb.Header.Totals
+	done.Totals = &totals
+	r.mu.Lock()
+	if sp := r.spent[x]; sp != nil {
+		done.Calls, done.Seconds, done.Tokens = sp.Calls, sp.Seconds, sp.Tokens
+	}
+	delete(r.spent, x)
+	r.mu.Unlock()
+	r.opts.Emit(done)
 	r.forget(x, prompt.Judge)
 	return nil
 }
@@ -420,7 +466,7 @@ func (r *runner) ask(ctx context.Context, p prompt.Prompt, x int, check func([]b
 			return nil, &RoleError{Role: p.Role, Exchange: x, Problems: probs.Errors, Saved: saved}
 		}
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRepair, Exchange: x, Role: string(p.Role),
-			Message: fmt.Sprintf("%d problem(s): %s", len(probs.Errors), probs.Errors[0])})
+			Message: fmt.Sprintf("%d problem(s): %s", len(probs.Errors), probs.Errors[0]), Problems: probs.Errors})
 		repair, err := prompt.Repair(r.opts.Templates, probs.Errors)
 		if err != nil {
 			return nil, err
@@ -504,6 +550,14 @@ func (r *runner) logUsage(x int, role prompt.Role, modelName string, resp model.
 	}
 	r.sum.PromptTokens += resp.PromptTokens
 	r.sum.CompletionTokens += resp.CompletionTokens
+	sp := r.spent[x]
+	if sp == nil {
+		sp = &Event{}
+		r.spent[x] = sp
+	}
+	sp.Calls++
+	sp.Seconds += resp.Latency.Seconds()
+	sp.Tokens += resp.PromptTokens + resp.CompletionTokens
 	r.mu.Unlock()
 	line, _ := json.Marshal(u)
 	line = []byte(r.opts.Mask(string(line)))

@@ -136,6 +136,10 @@ func (d *Dir) Lock(ctx context.Context, command string, wait bool) (unlock func(
 		d.unlock()
 		return nil, err
 	}
+	if err := d.writeGitignore(); err != nil {
+		d.unlock()
+		return nil, err
+	}
 	return d.unlock, nil
 }
 

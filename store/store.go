@@ -242,6 +242,9 @@ func fill(stage string, dirs []string, files []File) error {
 	if err := root.WriteFile(LockFile, nil, 0o644); err != nil {
 		return err
 	}
+	if err := root.WriteFile(GitignoreFile, []byte(Gitignore), 0o644); err != nil {
+		return err
+	}
 	for _, dir := range dirs {
 		if err := d.Mkdir(dir); err != nil {
 			return err

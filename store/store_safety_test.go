@@ -206,7 +206,7 @@ func TestCreateIsAllOrNothing(t *testing.T) {
 	if len(entries) != 1 || entries[0].Name() != "demo" {
 		t.Fatalf("the root holds %v, want only demo", entries)
 	}
-	if got := tree(t, dir); got["debate.md"] != "x\n" || got[LockFile] != "" || len(got) != 5 { // .moot/, .moot/lock, .moot/tmp/, arguments/, debate.md
+	if got := tree(t, dir); got["debate.md"] != "x\n" || got[LockFile] != "" || got[GitignoreFile] != Gitignore || len(got) != 6 { // .moot/, .moot/lock, .moot/.gitignore, .moot/tmp/, arguments/, debate.md
 		t.Fatalf("the new debate holds %v", got)
 	}
 	before := tree(t, dir)
