@@ -15,6 +15,7 @@ import (
 	"github.com/moot-dev/moot/debate"
 	"github.com/moot-dev/moot/doc"
 	"github.com/moot-dev/moot/engine"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/run"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
@@ -347,7 +348,7 @@ func (a *app) checkCommand() *ucli.Command {
 				fmt.Fprintf(a.io.Stderr, "moot: note: an interrupted step is recorded in %s; it was checked as completed, and the next command that writes completes it\n", filepath.Join(d.Path(), ".moot", "journal.json"))
 			}
 			if len(problems) > 0 {
-				return withCode(ExitCheckFailed, fmt.Errorf("%s: %d problem(s) found", d.Path(), len(problems)))
+				return withCode(ExitCheckFailed, fmt.Errorf("%s: %s found", d.Path(), english.Count(len(problems), "problem")))
 			}
 			if !cmd.Bool("json") {
 				fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%d argument files)\n", d.Path(), len(raw.Arguments))

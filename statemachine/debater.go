@@ -3,6 +3,8 @@ package statemachine
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/moot-dev/moot/internal/english"
 )
 
 // Ground is one piece of evidence for a claim.
@@ -232,6 +234,6 @@ func checkTarget(p *Problems, lp, verb, whose, target string, side Side, exchang
 		return
 	}
 	if a.Side != side {
-		p.errorf("%starget_id: %s is a %s argument; you can only %s %s arguments", lp, target, a.Side.Name(), verb, whose)
+		p.errorf("%starget_id: %s is %s; you can only %s %s arguments", lp, target, english.A(a.Side.Name()+" argument"), verb, whose)
 	}
 }
