@@ -28,8 +28,8 @@ func (a *app) newCommand() *ucli.Command {
 		ArgsUsage: "<slug>",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "motion", Usage: "the motion `TEXT` (required)"},
-			&ucli.StringSliceFlag{Name: "definition", Usage: "a defined term, as `\"term: meaning\"` (repeatable)"},
-			&ucli.StringFlag{Name: "scope", Usage: "what the debate covers and leaves out"},
+			&ucli.StringSliceFlag{Name: "definition", Usage: "a `DEFINITION` of a term, written \"term: meaning\" (repeatable)"},
+			&ucli.StringFlag{Name: "scope", Usage: "the `SCOPE`: what the debate covers and leaves out"},
 		},
 		DisableSliceFlagSeparator: true,
 		OnUsageError:              usageOnError,

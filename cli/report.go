@@ -184,7 +184,7 @@ func (a *app) exportCommand() *ucli.Command {
 		Usage:     "print one row per argument as JSON or CSV, for analysis (pandas, R, a spreadsheet)",
 		ArgsUsage: "<debate>",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "format", Value: "json", Usage: "`json` (an array of objects) or csv (RFC 4180, with a header)"},
+			&ucli.StringFlag{Name: "format", Value: "json", Usage: "the `FORMAT`: json (an array of objects) or csv (RFC 4180, with a header)"},
 			&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` instead of standard output"},
 		},
 		OnUsageError: usageOnError,

@@ -40,15 +40,15 @@ func modelFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "prop-model", Usage: "model `NAME` for the proposition"},
 		&ucli.StringFlag{Name: "opp-model", Usage: "model `NAME` for the opposition"},
 		&ucli.StringFlag{Name: "judge-model", Usage: "model `NAME` for the judge"},
-		&ucli.FloatFlag{Name: "temperature", HideDefault: true, Usage: "sampling temperature for every role (default: the server's)"},
-		&ucli.FloatFlag{Name: "debater-temperature", HideDefault: true, Usage: "sampling temperature for the debaters"},
-		&ucli.FloatFlag{Name: "judge-temperature", HideDefault: true, Usage: "sampling temperature for the judge"},
-		&ucli.IntFlag{Name: "max-tokens", HideDefault: true, Usage: "cap on each answer's length in tokens, every role (default: the server's)"},
-		&ucli.IntFlag{Name: "debater-max-tokens", HideDefault: true, Usage: "cap on each debater answer's length"},
-		&ucli.IntFlag{Name: "judge-max-tokens", HideDefault: true, Usage: "cap on each judgment's length"},
-		&ucli.IntFlag{Name: "repairs", Value: 2, Usage: "how many times a refused answer is sent back for correction"},
-		&ucli.DurationFlag{Name: "timeout", Value: model.DefaultTimeout, Usage: "time limit of each request"},
-		&ucli.IntFlag{Name: "retries", Value: model.DefaultMaxRetries, Usage: "retries of a request after a rate limit, server error or timeout"},
+		&ucli.FloatFlag{Name: "temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for every role (default: the server's)"},
+		&ucli.FloatFlag{Name: "debater-temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for the debaters"},
+		&ucli.FloatFlag{Name: "judge-temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for the judge"},
+		&ucli.IntFlag{Name: "max-tokens", HideDefault: true, Usage: "cap on each answer's length in `TOKENS`, every role (default: the server's)"},
+		&ucli.IntFlag{Name: "debater-max-tokens", HideDefault: true, Usage: "cap on each debater answer's length in `TOKENS`"},
+		&ucli.IntFlag{Name: "judge-max-tokens", HideDefault: true, Usage: "cap on each judgment's length in `TOKENS`"},
+		&ucli.IntFlag{Name: "repairs", Value: 2, Usage: "send a refused answer back for correction up to `N` times"},
+		&ucli.DurationFlag{Name: "timeout", Value: model.DefaultTimeout, Usage: "time limit of each request, a `DURATION` such as 90s or 5m"},
+		&ucli.IntFlag{Name: "retries", Value: model.DefaultMaxRetries, Usage: "retry a request up to `N` times after a rate limit, server error or timeout"},
 		&ucli.StringFlag{Name: "templates", Usage: "`DIR` of prompt templates that replace the built-in ones by name"},
 		&ucli.BoolFlag{Name: "fresh", Usage: "ask again even where an answer from an interrupted run is kept"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors and the final summary"},
@@ -127,7 +127,7 @@ func (a *app) runCommand() *ucli.Command {
 		Usage:     "complete N exchanges with models (default 1), resuming from wherever the debate stands",
 		ArgsUsage: "<debate> [N]",
 		Flags: append([]ucli.Flag{
-			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until exchange `E` is reached (every exchange before it judged)"},
+			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged)"},
 		}, modelFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -430,8 +430,11 @@ func (a *app) templatesCommand() *ucli.Command {
 			}
 			if name := cmd.String("print"); name != "" {
 				text, ok := set.Text(name)
+				if !ok && !strings.HasSuffix(name, ".md") {
+					text, ok = set.Text(name + ".md")
+				}
 				if !ok {
-					return usageError("no template %q; 'moot templates' lists them", name)
+					return templateNotFound(set, name)
 				}
 				fmt.Fprint(a.io.Stdout, text)
 				return nil
