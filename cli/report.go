@@ -12,6 +12,7 @@ import (
 
 	"github.com/moot-dev/moot/debate"
 	"github.com/moot-dev/moot/engine"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/model"
 	"github.com/moot-dev/moot/report"
 	"github.com/moot-dev/moot/store"
@@ -218,7 +219,7 @@ func (a *app) exportCommand() *ucli.Command {
 				if err := writeOutput(path, out); err != nil {
 					return fmt.Errorf("write -o %s: %w", path, err)
 				}
-				fmt.Fprintf(a.io.Stderr, "moot: wrote %d arguments to %s\n", len(deb.Arguments), path)
+				fmt.Fprintf(a.io.Stderr, "moot: wrote %s to %s\n", english.Count(len(deb.Arguments), "argument"), path)
 				return nil
 			}
 			_, err = a.io.Stdout.Write(out)

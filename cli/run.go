@@ -13,6 +13,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/engine"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/model"
 	"github.com/moot-dev/moot/prompt"
 	"github.com/moot-dev/moot/run"
@@ -250,23 +251,36 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start sm.State, sum run.S
 		})
 	}
 	w := a.io.Stderr
-	done := h.State.Exchange - start.Exchange
-	what := fmt.Sprintf("%d step(s)", sum.Steps)
-	if h.State.Phase == sm.AwaitingArguments && done > 0 {
-		what = fmt.Sprintf("%d exchange(s)", done)
-	}
+	what := stepsDone(start, h.State, sum.Steps)
 	fmt.Fprintf(w, "done: %s of %s; now at exchange %d, %s\n", what, h.ID, h.State.Exchange, strings.ReplaceAll(string(h.State.Phase), "_", " "))
 	fmt.Fprintf(w, "  proposition %s (%d scored) · opposition %s (%d scored)\n",
 		sm.FormatScore(h.Totals.Proposition.Total), h.Totals.Proposition.Count,
 		sm.FormatScore(h.Totals.Opposition.Total), h.Totals.Opposition.Count)
-	fmt.Fprintf(w, "  %d model calls · %d tokens (%d prompt, %d completion) · %.1f s\n",
-		sum.Calls, sum.PromptTokens+sum.CompletionTokens, sum.PromptTokens, sum.CompletionTokens, sum.Elapsed.Seconds())
+	fmt.Fprintf(w, "  %s · %d tokens (%d prompt, %d completion) · %.1f s\n",
+		english.Count(sum.Calls, "model call"), sum.PromptTokens+sum.CompletionTokens, sum.PromptTokens, sum.CompletionTokens, sum.Elapsed.Seconds())
 	for _, warn := range sum.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
-	fmt.Fprintf(w, "next:\n  moot run %s 3      three more exchanges\n  moot report %s    the report, in %s\n",
-		d.Path(), d.Path(), filepath.Join(d.Path(), "README.md"))
+	more, rep := "moot run "+d.Path()+" 3", "moot report "+d.Path()
+	width := max(len(more), len(rep))
+	fmt.Fprintf(w, "next:\n  %-*s  three more exchanges\n  %-*s  the report, in %s\n",
+		width, more, width, rep, filepath.Join(d.Path(), "README.md"))
 	return nil
+}
+
+// stepsDone says what a run of steps took the debate through, from
+// start to end: "argued exchange 2", "judged exchange 3", "3 exchanges",
+// or else the number of steps.
+func stepsDone(start, end sm.State, steps int) string {
+	switch {
+	case steps == 1 && start.Phase == sm.AwaitingJudgment:
+		return fmt.Sprintf("judged exchange %d", start.Exchange)
+	case steps == 1:
+		return fmt.Sprintf("argued exchange %d", start.Exchange)
+	case start.Phase == sm.AwaitingArguments && end.Phase == sm.AwaitingArguments && end.Exchange > start.Exchange:
+		return english.Count(end.Exchange-start.Exchange, "exchange")
+	}
+	return english.Count(steps, "step")
 }
 
 // progress prints run events: a line per event on stderr (with a live
