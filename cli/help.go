@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -253,9 +254,9 @@ func flagError(cmd *ucli.Command, err error) error {
 		name := strings.TrimLeft(strings.TrimPrefix(msg, "flag needs an argument: "), "-")
 		msg = fmt.Sprintf("%s needs a value", dashed(name))
 	case strings.HasPrefix(msg, "invalid value ") && strings.Contains(msg, " for flag -"):
-		before, after, _ := strings.Cut(strings.TrimPrefix(msg, "invalid value "), " for flag -")
-		name, why, _ := strings.Cut(after, ": ")
-		msg = fmt.Sprintf("%s %s is not a valid value: %s", dashed(name), before, why)
+		value, after, _ := strings.Cut(strings.TrimPrefix(msg, "invalid value "), " for flag -")
+		name, _, _ := strings.Cut(after, ": ")
+		msg = fmt.Sprintf("%s %s is not %s", dashed(name), value, valueKind(cmd, name))
 	}
 	if cmd.Root() == cmd {
 		hints = append(hints, "'moot help' lists the commands and the global flags")
@@ -278,6 +279,28 @@ func templateNotFound(set *templates.Set, name string) error {
 	}
 	hints = append(hints, "'moot templates' lists them")
 	return badUsage(fmt.Errorf("no template %q", name), hints...)
+}
+
+// valueKind says what kind of value the flag name of cmd takes.
+func valueKind(cmd *ucli.Command, name string) string {
+	for _, c := range cmd.Lineage() {
+		for _, f := range c.Flags {
+			if !slices.Contains(f.Names(), name) {
+				continue
+			}
+			switch f.(type) {
+			case *ucli.BoolFlag:
+				return "true or false"
+			case *ucli.IntFlag:
+				return "a whole number"
+			case *ucli.FloatFlag:
+				return "a number"
+			case *ucli.DurationFlag:
+				return "a duration such as 90s or 5m"
+			}
+		}
+	}
+	return "a valid value"
 }
 
 // dashed writes a flag name as it is typed: --name, or -n for one letter.

@@ -143,6 +143,9 @@ func (a *app) runCommand() *ucli.Command {
 				}
 				n = v
 			}
+			if u := cmd.Int("until"); cmd.IsSet("until") && (u < 0 || u > sm.MaxExchange) {
+				return usageError("--until %d is not an exchange from 0 to %d", u, sm.MaxExchange)
+			}
 			return a.drive(ctx, cmd, func(st sm.State) run.Goal {
 				if cmd.IsSet("until") {
 					return run.Goal{Exchange: cmd.Int("until")}

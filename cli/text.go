@@ -91,7 +91,8 @@ func wrapLines(s string, width int) []string {
 // nearest returns the candidate closest to word by edit distance, if one
 // is close enough to be a likely slip: at most a third of the word's
 // length (at least 1, at most 3) edits away, or word with spaces and
-// underscores turned into hyphens, or a prefix of only one candidate.
+// underscores turned into hyphens, or the beginning of one candidate
+// shorter than all the others it begins.
 // Ties go to the earliest candidate.
 func nearest(word string, candidates []string) (string, bool) {
 	if word == "" {
@@ -120,10 +121,17 @@ func nearest(word string, candidates []string) (string, bool) {
 	if best != "" {
 		return best, true
 	}
-	if len(prefixed) == 1 && prefixed[0] != word {
-		return prefixed[0], true
+	// Of the candidates word begins, the shortest, if only one is.
+	short := ""
+	for _, c := range prefixed {
+		switch {
+		case short == "" || len(c) < len(short):
+			short = c
+		case len(c) == len(short):
+			return "", false
+		}
 	}
-	return "", false
+	return short, short != "" && short != word
 }
 
 // editDistance is the Levenshtein distance between a and b, counted in
