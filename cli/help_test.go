@@ -14,7 +14,7 @@ import (
 
 func TestVisible(t *testing.T) {
 	for _, tc := range []struct {
-		name, in string
+		name, in     string
 		keepNewlines bool
 		want         string
 	}{

@@ -131,7 +131,7 @@ func parseSubmission(p *Problems, path string, raw json.RawMessage, side Side, e
 	s.Qualifier = f.str(p, path, "qualifier", false)
 
 	if n := words(s.Title); s.Title != "" && (n < 5 || n > 7) {
-		p.warnf("%stitle: %d words, outside the soft limit of 5-7", path, n)
+		p.warnf("%stitle: %s, outside the soft limit of 5-7", path, english.Count(n, "word"))
 	}
 	softMax(p, path, "claim", s.Claim, 25)
 	softMax(p, path, "warrant", s.Warrant, 50)

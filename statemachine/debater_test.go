@@ -218,6 +218,7 @@ func TestParseSubmissions(t *testing.T) {
 
 		// Soft limits warn and accept.
 		{name: "title too short", exchange: 2, answer: js(t, with(sub(), "title", "Pause now")), warns: []string{"title: 2 words, outside the soft limit of 5-7"}},
+		{name: "title of one word", exchange: 2, answer: js(t, with(sub(), "title", "Pause")), warns: []string{"title: 1 word, outside the soft limit of 5-7"}},
 		{name: "title too long", exchange: 2, answer: js(t, with(sub(), "title", words(8))), warns: []string{"title: 8 words"}},
 		{name: "title of five and seven words", exchange: 2, answer: js(t, []any{with(sub(), "title", words(5))}), warns: []string{"expected a JSON object"}},
 		{name: "claim at its limit", exchange: 2, answer: js(t, with(sub(), "title", words(7), "claim", words(25))), noWarn: true},
