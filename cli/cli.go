@@ -35,14 +35,20 @@ const (
 	ExitTerminated  = 143 // stopped by SIGTERM; the step in progress was not applied
 )
 
-// Version is moot's version, set at build time with -ldflags.
-var Version = "dev"
+// Version is moot's version, set at build time with -ldflags. When it is
+// not set, the version comes from the build information Go records (see
+// versionOf).
+var Version = ""
 
-// exitError carries an exit code and optional hints with an error.
+// exitError carries an exit code and optional hints with an error. usage
+// marks an error in the command line itself, which alone earns a pointer
+// to the help of cmd, the command it was given to.
 type exitError struct {
 	code  int
 	err   error
 	hints []string
+	usage bool
+	cmd   string
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -55,8 +61,25 @@ func withCode(code int, err error, hints ...string) error {
 	return &exitError{code: code, err: err, hints: hints}
 }
 
+// usageError is an error in the command line: exit 2, with a pointer to
+// the command's help when it has no hint of its own.
 func usageError(format string, args ...any) error {
-	return withCode(ExitUsage, fmt.Errorf(format, args...))
+	return badUsage(fmt.Errorf(format, args...))
+}
+
+// badUsage makes err an error in the command line, with hints.
+func badUsage(err error, hints ...string) error {
+	return &exitError{code: ExitUsage, err: err, hints: hints, usage: true}
+}
+
+// forCommand records that err, if it is a usage error, was made by the
+// command name, so that its hint points at that command's help.
+func forCommand(err error, name string) error {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.usage && ee.cmd == "" {
+		ee.cmd = name
+	}
+	return err
 }
 
 // IO is where a command reads and writes, and how it learns the time and
@@ -166,12 +189,16 @@ func (a *app) report(ctx context.Context, err error) int {
 	if a.jsonEvents {
 		a.errorEvent(err, code, msg, hints)
 	}
-	if code == ExitUsage && len(hints) == 0 {
-		hints = append(hints, "'moot --help' lists the commands, 'moot COMMAND --help' the arguments and flags of one")
+	if ee != nil && ee.usage && len(hints) == 0 {
+		if ee.cmd != "" {
+			hints = append(hints, fmt.Sprintf("'moot help %s' shows its arguments, flags and examples", ee.cmd))
+		} else {
+			hints = append(hints, "'moot help' lists the commands, 'moot help COMMAND' the arguments and flags of one")
+		}
 	}
-	fmt.Fprintf(a.io.Stderr, "moot: error: %s\n", msg)
+	fmt.Fprintf(a.io.Stderr, "moot: error: %s\n", visible(msg, true))
 	for _, h := range hints {
-		fmt.Fprintf(a.io.Stderr, "moot: hint: %s\n", h)
+		fmt.Fprintf(a.io.Stderr, "moot: hint: %s\n", visible(h, false))
 	}
 	return code
 }
@@ -235,10 +262,10 @@ func (a *app) command() *ucli.Command {
 		Value:   "debates",
 		Sources: ucli.EnvVars("MOOT_DIR"),
 	}
-	return &ucli.Command{
+	root := &ucli.Command{
 		Name:                  "moot",
 		Usage:                 "structured debates between language models, kept as plain files",
-		Version:               Version,
+		Version:               version(),
 		Writer:                a.io.Stdout,
 		ErrWriter:             a.io.Stderr,
 		Reader:                a.io.Stdin,
@@ -246,8 +273,8 @@ func (a *app) command() *ucli.Command {
 		EnableShellCompletion: false,
 		Flags:                 []ucli.Flag{dirFlag},
 		ExitErrHandler:        func(context.Context, *ucli.Command, error) {},
-		OnUsageError: func(_ context.Context, _ *ucli.Command, err error, _ bool) error {
-			return withCode(ExitUsage, err, "run 'moot --help' for the commands and flags")
+		OnUsageError: func(_ context.Context, cmd *ucli.Command, err error, _ bool) error {
+			return flagError(cmd, err)
 		},
 		CommandNotFound: nil,
 		Commands: []*ucli.Command{
@@ -263,17 +290,20 @@ func (a *app) command() *ucli.Command {
 			a.templatesCommand(),
 			a.reportCommand(),
 			a.exportCommand(),
+			a.helpCommand(),
 		},
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return withCode(ExitUsage, fmt.Errorf("unknown command %q", cmd.Args().First()), "run 'moot --help' for the commands")
+				return unknownCommand(cmd, cmd.Args().First())
 			}
 			return ucli.ShowRootCommandHelp(cmd)
 		},
 	}
+	addHelp(root)
+	return root
 }
 
 // usageOnError makes flag errors of a subcommand usage errors.
 func usageOnError(_ context.Context, cmd *ucli.Command, err error, _ bool) error {
-	return withCode(ExitUsage, err, fmt.Sprintf("run 'moot %s --help' for its arguments and flags", cmd.Name))
+	return flagError(cmd, err)
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/moot-dev/moot/debate"
 	"github.com/moot-dev/moot/doc"
 	"github.com/moot-dev/moot/engine"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/run"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
@@ -28,8 +31,8 @@ func (a *app) newCommand() *ucli.Command {
 		ArgsUsage: "<slug>",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "motion", Usage: "the motion `TEXT` (required)"},
-			&ucli.StringSliceFlag{Name: "definition", Usage: "a defined term, as `\"term: meaning\"` (repeatable)"},
-			&ucli.StringFlag{Name: "scope", Usage: "what the debate covers and leaves out"},
+			&ucli.StringSliceFlag{Name: "definition", Usage: "a `DEFINITION` of a term, written \"term: meaning\" (repeatable)"},
+			&ucli.StringFlag{Name: "scope", Usage: "the `SCOPE`: what the debate covers and leaves out"},
 		},
 		DisableSliceFlagSeparator: true,
 		OnUsageError:              usageOnError,
@@ -39,17 +42,17 @@ func (a *app) newCommand() *ucli.Command {
 			}
 			slug := cmd.Args().First()
 			if !ValidSlug(slug) {
-				return withCode(ExitUsage, fmt.Errorf("%q is not a valid slug", slug),
+				return badUsage(fmt.Errorf("%q is not a valid slug", slug),
 					"a slug is lowercase letters, digits and hyphens, starting with a letter or digit, at most 64 characters: climate-policy")
 			}
 			m := debate.Motion{Text: strings.TrimSpace(cmd.String("motion")), Scope: strings.TrimSpace(cmd.String("scope"))}
 			if m.Text == "" {
-				return withCode(ExitUsage, fmt.Errorf("the motion is empty"), `give it with --motion "This house would ..."`)
+				return badUsage(fmt.Errorf("the motion is empty"), `give it with --motion "This house would ..."`)
 			}
 			for _, def := range cmd.StringSlice("definition") {
 				term, meaning, ok := strings.Cut(def, ":")
 				if !ok || strings.TrimSpace(term) == "" || strings.TrimSpace(meaning) == "" {
-					return withCode(ExitUsage, fmt.Errorf("--definition %q is not \"term: meaning\"", def))
+					return badUsage(fmt.Errorf("--definition %q is not \"term: meaning\"", def))
 				}
 				m.Definitions = append(m.Definitions, debate.Definition{Term: strings.TrimSpace(term), Meaning: strings.TrimSpace(meaning)})
 			}
@@ -114,11 +117,29 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 	return s, nil
 }
 
+// nextCommand is the command line that takes, by hand, the step st waits
+// for in the debate at dir.
 func nextCommand(dir string, st sm.State) string {
+	line := fmt.Sprintf("moot %s %s", st.Command(), dir)
 	if st.Phase == sm.AwaitingJudgment {
-		return fmt.Sprintf("moot process-judge %s --json-file JUDGMENT.json", dir)
+		return line + " --json-file JUDGMENT.json"
 	}
-	return fmt.Sprintf("moot process-exchange %s %d --prop-file PROP.json --opp-file OPP.json", dir, st.Exchange)
+	return fmt.Sprintf("%s %d --prop-file PROP.json --opp-file OPP.json", line, st.Exchange)
+}
+
+// withNextCommand adds to err, when it is a step refused because the
+// debate waits for another step (accepts says whether the state would
+// take the one asked for), a hint naming the command accepted now.
+func withNextCommand(d *store.Dir, err error, accepts func(sm.State) error) error {
+	var refused *engine.Refused
+	if !errors.As(err, &refused) {
+		return err
+	}
+	deb, lerr := engine.Load(d)
+	if lerr != nil || accepts(deb.Header.State) == nil {
+		return err
+	}
+	return withCode(ExitRefused, err, "the debate accepts now: "+nextCommand(d.Path(), deb.Header.State))
 }
 
 func (a *app) statusCommand() *ucli.Command {
@@ -147,12 +168,22 @@ func (a *app) statusCommand() *ucli.Command {
 				return writeJSON(a.io.Stdout, s)
 			}
 			w := a.io.Stdout
-			fmt.Fprintf(w, "debate    %s\n", s.Debate)
-			fmt.Fprintf(w, "motion    %s\n", oneLine(s.Motion, 100))
+			fmt.Fprintf(w, "debate    %s\n", visible(s.Debate, false))
+			// The whole motion, wrapped: status of one debate never cuts it.
+			for i, line := range wrapLines(visible(s.Motion, false), 90) {
+				label := "motion"
+				if i > 0 {
+					label = ""
+				}
+				fmt.Fprintf(w, "%-9s %s\n", label, line)
+			}
 			fmt.Fprintf(w, "exchange  %d, %s\n", s.Exchange, strings.ReplaceAll(string(s.Phase), "_", " "))
 			fmt.Fprintf(w, "next      %s\n", s.Next)
-			fmt.Fprintf(w, "          moot run %s       with models\n", s.Path)
-			fmt.Fprintf(w, "          %s   by hand\n", s.Command)
+			byModel := "moot run " + visible(s.Path, false)
+			byHand := visible(s.Command, false)
+			width := max(len(byModel), len(byHand))
+			fmt.Fprintf(w, "          %-*s  with models\n", width, byModel)
+			fmt.Fprintf(w, "          %-*s  by hand\n", width, byHand)
 			fmt.Fprintf(w, "scores    proposition %s (%d scored) · opposition %s (%d scored)\n",
 				sm.FormatScore(s.Totals.Proposition.Total), s.Totals.Proposition.Count,
 				sm.FormatScore(s.Totals.Opposition.Total), s.Totals.Opposition.Count)
@@ -163,8 +194,8 @@ func (a *app) statusCommand() *ucli.Command {
 			}
 			fmt.Fprintf(w, "arguments %d\n", s.Arguments)
 			if u := s.Usage; u.Calls > 0 {
-				fmt.Fprintf(w, "models    %d model calls in all runs (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s of model time\n",
-					u.Calls, u.Failed, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens, u.Seconds)
+				fmt.Fprintf(w, "models    %s in all runs (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s of model time\n",
+					english.Count(u.Calls, "model call"), u.Failed, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens, u.Seconds)
 			}
 			if s.Writer != nil {
 				fmt.Fprintf(w, "writer    %s\n", describeHolder(s.Writer))
@@ -205,7 +236,7 @@ func (a *app) listDebates(cmd *ucli.Command, asJSON bool) error {
 			if asJSON {
 				all = append(all, map[string]string{"debate": n, "path": dir, "error": err.Error()})
 			} else {
-				fmt.Fprintf(a.io.Stdout, "%-28s unreadable: %s\n", n, oneLine(err.Error(), 80))
+				fmt.Fprintf(a.io.Stdout, "%-28s unreadable: %s\n", visible(n, false), oneLine(visible(err.Error(), false), 80))
 			}
 			continue
 		}
@@ -213,8 +244,8 @@ func (a *app) listDebates(cmd *ucli.Command, asJSON bool) error {
 			all = append(all, s)
 			continue
 		}
-		fmt.Fprintf(a.io.Stdout, "%-28s exchange %-3d %-19s prop %-7s opp %-7s %s\n", n, s.Exchange, s.Phase,
-			sm.FormatScore(s.Totals.Proposition.Total), sm.FormatScore(s.Totals.Opposition.Total), oneLine(s.Motion, 60))
+		fmt.Fprintf(a.io.Stdout, "%-28s exchange %-3d %-19s prop %-7s opp %-7s %s\n", visible(n, false), s.Exchange, s.Phase,
+			sm.FormatScore(s.Totals.Proposition.Total), sm.FormatScore(s.Totals.Opposition.Total), oneLine(visible(s.Motion, false), 60))
 	}
 	if asJSON {
 		if all == nil {
@@ -231,20 +262,21 @@ func (a *app) listDebates(cmd *ucli.Command, asJSON bool) error {
 func (a *app) showCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:         "show",
-		Usage:        "show an argument with its scores and their history",
-		ArgsUsage:    "<debate> <argument-id>",
+		Usage:        "list a debate's arguments, or show one with its scores and their history",
+		ArgsUsage:    "<debate> [<argument-id>]",
 		Flags:        []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}},
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
-			if cmd.Args().Len() != 2 {
-				return usageError("show takes a debate and an argument id")
+			if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
+				return usageError("show takes a debate and, to show one argument, its id")
 			}
 			id := cmd.Args().Get(1)
-			if _, err := sm.ParseID(id); err != nil {
-				return withCode(ExitUsage, err)
-			}
+			_, idErr := sm.ParseID(id)
 			d, err := openDebate(cmd)
 			if err != nil {
+				if idErr != nil && cmd.Args().Len() == 2 {
+					return badUsage(idErr)
+				}
 				return err
 			}
 			defer d.Close()
@@ -252,9 +284,15 @@ func (a *app) showCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
+			if cmd.Args().Len() == 1 {
+				return a.listArguments(deb, cmd.Bool("json"))
+			}
+			if idErr != nil {
+				return badUsage(idErr, argumentHints(d.Path(), deb, id)...)
+			}
 			arg, ok := deb.Argument(id)
 			if !ok {
-				return withCode(ExitError, fmt.Errorf("%s has no argument %s", d.Path(), id), "'moot status' shows how far the debate has got")
+				return withCode(ExitError, fmt.Errorf("%s has no argument %s", d.Path(), id), argumentHints(d.Path(), deb, id)...)
 			}
 			rec, scored := deb.Scores.Get(id)
 			if cmd.Bool("json") {
@@ -285,28 +323,96 @@ func (a *app) showCommand() *ucli.Command {
 			}
 			w := a.io.Stdout
 			fmt.Fprintf(w, "%s · %s · exchange %d\n", arg.ID, arg.Side.Name(), arg.Exchange)
-			fmt.Fprintf(w, "%s\n\n", arg.Title)
+			fmt.Fprintf(w, "%s\n\n", visible(arg.Title, false))
 			if !scored {
 				fmt.Fprintf(w, "score: not scored yet\n")
 			} else {
 				fmt.Fprintf(w, "score: %s\n", sm.FormatScore(rec.CurrentScore))
 				for _, e := range rec.History {
 					if e.PreviousScore != nil {
-						fmt.Fprintf(w, "  %s  rescored %s → %s", e.ScoredAt, sm.FormatScore(*e.PreviousScore), sm.FormatScore(e.Score))
+						fmt.Fprintf(w, "  %s  rescored %s → %s", visible(e.ScoredAt, false), sm.FormatScore(*e.PreviousScore), sm.FormatScore(e.Score))
 						if e.TriggeredBy != "" {
-							fmt.Fprintf(w, " after %s", e.TriggeredBy)
+							fmt.Fprintf(w, " after %s", visible(e.TriggeredBy, false))
 						}
 						fmt.Fprintln(w)
 					} else {
-						fmt.Fprintf(w, "  %s  scored %s\n", e.ScoredAt, sm.FormatScore(e.Score))
+						fmt.Fprintf(w, "  %s  scored %s\n", visible(e.ScoredAt, false), sm.FormatScore(e.Score))
 					}
-					fmt.Fprintf(w, "      %s\n", e.Reasoning)
+					fmt.Fprintf(w, "      %s\n", visible(e.Reasoning, false))
 				}
 			}
-			fmt.Fprintf(w, "\n%s\n", strings.TrimRight(arg.Body, "\n"))
+			fmt.Fprintf(w, "\n%s\n", visible(strings.TrimRight(arg.Body, "\n"), true))
 			return nil
 		},
 	}
+}
+
+// listArguments prints every argument of deb, a line each: id, side,
+// exchange, current score and title.
+func (a *app) listArguments(deb *debate.Debate, asJSON bool) error {
+	if asJSON {
+		out := []map[string]any{}
+		for _, arg := range deb.Arguments {
+			row := map[string]any{"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "score": nil, "title": arg.Title}
+			if rec, ok := deb.Scores.Get(arg.ID); ok {
+				row["score"] = rec.CurrentScore
+			}
+			out = append(out, row)
+		}
+		return writeJSON(a.io.Stdout, out)
+	}
+	w := a.io.Stdout
+	if len(deb.Arguments) == 0 {
+		fmt.Fprintf(a.io.Stderr, "moot: %s has no arguments yet; 'moot status %s' says what it waits for\n", visible(deb.Header.ID, false), visible(deb.Header.ID, false))
+		return nil
+	}
+	fmt.Fprintf(w, "%-10s %-12s %-9s %-6s %s\n", "id", "side", "exchange", "score", "title")
+	for _, arg := range deb.Arguments {
+		score := "-"
+		if rec, ok := deb.Scores.Get(arg.ID); ok {
+			score = sm.FormatScore(rec.CurrentScore)
+		}
+		fmt.Fprintf(w, "%-10s %-12s %-9d %-6s %s\n", arg.ID, arg.Side.Name(), arg.Exchange, score, visible(arg.Title, false))
+	}
+	return nil
+}
+
+// argumentHints are the hints for an id that deb does not hold: the
+// argument meant, if one is near (prop_1 for prop_001), and how to list
+// them all.
+func argumentHints(dir string, deb *debate.Debate, id string) []string {
+	var ids []string
+	for _, arg := range deb.Arguments {
+		ids = append(ids, arg.ID)
+	}
+	var hints []string
+	if near, ok := nearestID(id, ids); ok {
+		hints = append(hints, fmt.Sprintf("did you mean %s?", near))
+	}
+	return append(hints, fmt.Sprintf("'moot show %s' lists its arguments", dir))
+}
+
+// looseID reads ids as people type them: any case, any number of
+// leading zeros, a dash for the underscore (Prop-1, opp_0a).
+var looseID = regexp.MustCompile(`^(?i)(prop|opp)[_-]?0*([0-9]{1,5})([a-c]?)$`)
+
+// nearestID returns the id among ids that id most likely means.
+func nearestID(id string, ids []string) (string, bool) {
+	if m := looseID.FindStringSubmatch(strings.TrimSpace(id)); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		want := fmt.Sprintf("%s_%03d%s", strings.ToLower(m[1]), n, strings.ToLower(m[3]))
+		for _, c := range ids {
+			if c == want {
+				return c, true
+			}
+		}
+		if n == 0 && m[3] == "" {
+			if c := want + "a"; slices.Contains(ids, c) {
+				return c, true
+			}
+		}
+	}
+	return nearest(id, ids)
 }
 
 func nonNilTargets(t []debate.Target) []debate.Target {
@@ -346,17 +452,17 @@ func (a *app) checkCommand() *ucli.Command {
 				}
 			} else {
 				for _, p := range problems {
-					fmt.Fprintf(a.io.Stdout, "%s: %s\n", filepath.Join(d.Path(), p.File), p.Message)
+					fmt.Fprintf(a.io.Stdout, "%s: %s\n", visible(filepath.Join(d.Path(), p.File), false), visible(p.Message, false))
 				}
 			}
 			if d.Pending() && !cmd.Bool("json") {
 				fmt.Fprintf(a.io.Stderr, "moot: note: an interrupted step is recorded in %s; it was checked as completed, and the next command that writes completes it\n", filepath.Join(d.Path(), ".moot", "journal.json"))
 			}
 			if len(problems) > 0 {
-				return withCode(ExitCheckFailed, fmt.Errorf("%s: %d problem(s) found", d.Path(), len(problems)))
+				return withCode(ExitCheckFailed, fmt.Errorf("%s: %s found", d.Path(), english.Count(len(problems), "problem")))
 			}
 			if !cmd.Bool("json") {
-				fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%d argument files)\n", d.Path(), len(raw.Arguments))
+				fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s)\n", d.Path(), english.Count(len(raw.Arguments), "argument file"))
 			}
 			return nil
 		},
@@ -415,7 +521,7 @@ func (a *app) processExchangeCommand() *ucli.Command {
 			if werr := writeJSON(a.io.Stdout, res); werr != nil && err == nil {
 				err = werr
 			}
-			return err
+			return withNextCommand(d, err, func(st sm.State) error { return st.AcceptArguments(exchange) })
 		},
 	}
 }
@@ -447,7 +553,7 @@ func (a *app) processJudgeCommand() *ucli.Command {
 			if werr := writeJSON(a.io.Stdout, res); werr != nil && err == nil {
 				err = werr
 			}
-			return err
+			return withNextCommand(d, err, sm.State.AcceptJudgment)
 		},
 	}
 }

@@ -45,11 +45,17 @@ func debateDir(cmd *ucli.Command, arg string) (string, error) {
 		if _, err := os.Stat(filepath.Join(arg, debate.HeaderFile)); err == nil {
 			return arg, nil
 		}
-		if !ValidSlug(arg) {
-			return "", withCode(ExitUsage, fmt.Errorf("%q is not a debate slug (lowercase letters, digits and hyphens) nor a debate directory", arg))
+		var hints []string
+		if names, err := listDebates(root(cmd)); err == nil {
+			if near, ok := nearest(arg, names); ok {
+				hints = append(hints, fmt.Sprintf("did you mean '%s'?", near))
+			}
 		}
-		return "", withCode(ExitError, fmt.Errorf("no debate %q under %s", arg, root(cmd)),
-			"'moot list' shows the debates there; '--dir DIR' or MOOT_DIR points elsewhere")
+		if !ValidSlug(arg) {
+			return "", badUsage(fmt.Errorf("%q is not a debate slug (lowercase letters, digits and hyphens) nor a debate directory", arg), hints...)
+		}
+		hints = append(hints, "'moot list' shows the debates there; '--dir DIR' or MOOT_DIR points elsewhere")
+		return "", withCode(ExitError, fmt.Errorf("no debate %q under %s", arg, root(cmd)), hints...)
 	}
 	if _, err := os.Stat(filepath.Join(arg, debate.HeaderFile)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -11,6 +11,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/debate"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/model"
 	"github.com/moot-dev/moot/report"
 	"github.com/moot-dev/moot/store"
@@ -206,7 +207,7 @@ func (a *app) exportCommand() *ucli.Command {
 		Usage:     "print one row per argument as JSON or CSV, for analysis (pandas, R, a spreadsheet)",
 		ArgsUsage: "<debate>",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "format", Value: "json", Usage: "`json` (an array of objects) or csv (RFC 4180, with a header)"},
+			&ucli.StringFlag{Name: "format", Value: "json", Usage: "the `FORMAT`: json (an array of objects) or csv (RFC 4180, with a header)"},
 			&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` instead of standard output"},
 		},
 		OnUsageError: usageOnError,
@@ -240,7 +241,7 @@ func (a *app) exportCommand() *ucli.Command {
 				if err := writeOutput(path, out); err != nil {
 					return fmt.Errorf("write -o %s: %w", path, err)
 				}
-				fmt.Fprintf(a.io.Stderr, "moot: wrote %d arguments to %s\n", len(deb.Arguments), path)
+				fmt.Fprintf(a.io.Stderr, "moot: wrote %s to %s\n", english.Count(len(deb.Arguments), "argument"), path)
 				return nil
 			}
 			_, err = a.io.Stdout.Write(out)

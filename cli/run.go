@@ -14,6 +14,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/engine"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/model"
 	"github.com/moot-dev/moot/prompt"
 	"github.com/moot-dev/moot/run"
@@ -41,15 +42,15 @@ func modelFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "prop-model", Usage: "model `NAME` for the proposition"},
 		&ucli.StringFlag{Name: "opp-model", Usage: "model `NAME` for the opposition"},
 		&ucli.StringFlag{Name: "judge-model", Usage: "model `NAME` for the judge"},
-		&ucli.FloatFlag{Name: "temperature", HideDefault: true, Usage: "sampling temperature for every role (default: the server's)"},
-		&ucli.FloatFlag{Name: "debater-temperature", HideDefault: true, Usage: "sampling temperature for the debaters"},
-		&ucli.FloatFlag{Name: "judge-temperature", HideDefault: true, Usage: "sampling temperature for the judge"},
-		&ucli.IntFlag{Name: "max-tokens", HideDefault: true, Usage: "cap on each answer's length in tokens, every role (default: the server's)"},
-		&ucli.IntFlag{Name: "debater-max-tokens", HideDefault: true, Usage: "cap on each debater answer's length"},
-		&ucli.IntFlag{Name: "judge-max-tokens", HideDefault: true, Usage: "cap on each judgment's length"},
-		&ucli.IntFlag{Name: "repairs", Value: 2, Usage: "how many times a refused answer is sent back for correction"},
-		&ucli.DurationFlag{Name: "timeout", Value: model.DefaultTimeout, Usage: "time limit of each request"},
-		&ucli.IntFlag{Name: "retries", Value: model.DefaultMaxRetries, Usage: "retries of a request after a rate limit, server error or timeout"},
+		&ucli.FloatFlag{Name: "temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for every role (default: the server's)"},
+		&ucli.FloatFlag{Name: "debater-temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for the debaters"},
+		&ucli.FloatFlag{Name: "judge-temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for the judge"},
+		&ucli.IntFlag{Name: "max-tokens", HideDefault: true, Usage: "cap on each answer's length in `TOKENS`, every role (default: the server's)"},
+		&ucli.IntFlag{Name: "debater-max-tokens", HideDefault: true, Usage: "cap on each debater answer's length in `TOKENS`"},
+		&ucli.IntFlag{Name: "judge-max-tokens", HideDefault: true, Usage: "cap on each judgment's length in `TOKENS`"},
+		&ucli.IntFlag{Name: "repairs", Value: 2, Usage: "send a refused answer back for correction up to `N` times"},
+		&ucli.DurationFlag{Name: "timeout", Value: model.DefaultTimeout, Usage: "time limit of each request, a `DURATION` such as 90s or 5m"},
+		&ucli.IntFlag{Name: "retries", Value: model.DefaultMaxRetries, Usage: "retry a request up to `N` times after a rate limit, server error or timeout"},
 		&ucli.StringFlag{Name: "templates", Usage: "`DIR` of prompt templates that replace the built-in ones by name"},
 		&ucli.BoolFlag{Name: "fresh", Usage: "ask again even where an answer from an interrupted run is kept"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors and the final summary"},
@@ -128,7 +129,7 @@ func (a *app) runCommand() *ucli.Command {
 		Usage:     "complete N exchanges with models (default 1), resuming from wherever the debate stands",
 		ArgsUsage: "<debate> [N]",
 		Flags: append([]ucli.Flag{
-			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until exchange `E` is reached (every exchange before it judged)"},
+			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged)"},
 		}, modelFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -146,6 +147,9 @@ func (a *app) runCommand() *ucli.Command {
 				if cmd.IsSet("until") {
 					return usageError("run takes N exchanges or --until E, not both: give one of them")
 				}
+			}
+			if u := cmd.Int("until"); cmd.IsSet("until") && (u < 0 || u > sm.MaxExchange) {
+				return usageError("--until %d is not an exchange from 0 to %d", u, sm.MaxExchange)
 			}
 			return a.drive(ctx, cmd, func(st sm.State) run.Goal {
 				if cmd.IsSet("until") {
@@ -305,23 +309,36 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start sm.State, sum run.S
 		})
 	}
 	w := a.io.Stderr
-	done := h.State.Exchange - start.Exchange
-	what := fmt.Sprintf("%d step(s)", sum.Steps)
-	if h.State.Phase == sm.AwaitingArguments && done > 0 {
-		what = fmt.Sprintf("%d exchange(s)", done)
-	}
+	what := stepsDone(start, h.State, sum.Steps)
 	fmt.Fprintf(w, "done: %s of %s; now at exchange %d, %s\n", what, h.ID, h.State.Exchange, strings.ReplaceAll(string(h.State.Phase), "_", " "))
 	fmt.Fprintf(w, "  proposition %s (%d scored) · opposition %s (%d scored)\n",
 		sm.FormatScore(h.Totals.Proposition.Total), h.Totals.Proposition.Count,
 		sm.FormatScore(h.Totals.Opposition.Total), h.Totals.Opposition.Count)
-	fmt.Fprintf(w, "  %d model calls in this run (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s\n",
-		sum.Calls, sum.Failed, sum.PromptTokens+sum.CompletionTokens, sum.PromptTokens, sum.CompletionTokens, sum.Elapsed.Seconds())
+	fmt.Fprintf(w, "  %s in this run (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s\n",
+		english.Count(sum.Calls, "model call"), sum.Failed, sum.PromptTokens+sum.CompletionTokens, sum.PromptTokens, sum.CompletionTokens, sum.Elapsed.Seconds())
 	for _, warn := range sum.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
-	fmt.Fprintf(w, "next:\n  moot run %s 3      three more exchanges\n  moot report %s    the report, in %s\n",
-		d.Path(), d.Path(), filepath.Join(d.Path(), "README.md"))
+	more, rep := "moot run "+d.Path()+" 3", "moot report "+d.Path()
+	width := max(len(more), len(rep))
+	fmt.Fprintf(w, "next:\n  %-*s  three more exchanges\n  %-*s  the report, in %s\n",
+		width, more, width, rep, filepath.Join(d.Path(), "README.md"))
 	return nil
+}
+
+// stepsDone says what a run of steps took the debate through, from
+// start to end: "argued exchange 2", "judged exchange 3", "3 exchanges",
+// or else the number of steps.
+func stepsDone(start, end sm.State, steps int) string {
+	switch {
+	case steps == 1 && start.Phase == sm.AwaitingJudgment:
+		return fmt.Sprintf("judged exchange %d", start.Exchange)
+	case steps == 1:
+		return fmt.Sprintf("argued exchange %d", start.Exchange)
+	case start.Phase == sm.AwaitingArguments && end.Phase == sm.AwaitingArguments && end.Exchange > start.Exchange:
+		return english.Count(end.Exchange-start.Exchange, "exchange")
+	}
+	return english.Count(steps, "step")
 }
 
 // progress prints run events: a line per event on stderr (with a live
@@ -487,8 +504,11 @@ func (a *app) templatesCommand() *ucli.Command {
 			}
 			if name := cmd.String("print"); name != "" {
 				text, ok := set.Text(name)
+				if !ok && !strings.HasSuffix(name, ".md") {
+					text, ok = set.Text(name + ".md")
+				}
 				if !ok {
-					return usageError("no template %q; 'moot templates' lists them", name)
+					return templateNotFound(set, name)
 				}
 				fmt.Fprint(a.io.Stdout, text)
 				return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/moot-dev/moot/debate"
 	"github.com/moot-dev/moot/doc"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/report"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
@@ -148,7 +149,7 @@ func (b *Broken) Error() string {
 	for i, p := range b.Problems {
 		lines[i] = p.String()
 	}
-	return fmt.Sprintf("the debate has %d problem(s), so no step is taken until they are fixed:\n  %s", len(lines), strings.Join(lines, "\n  "))
+	return fmt.Sprintf("the debate has %s, so no step is taken until they are fixed:\n  %s", english.Count(len(lines), "problem"), strings.Join(lines, "\n  "))
 }
 
 // Create makes a new debate directory at dir for slug and motion and

@@ -290,7 +290,7 @@ func TestWarningsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(res.Warnings, "\n"); !strings.Contains(got, "opposition: title: 1 words") || !strings.Contains(got, `opposition: ignored unknown key "mood"`) {
+	if got := strings.Join(res.Warnings, "\n"); !strings.Contains(got, "opposition: title: 1 word,") || !strings.Contains(got, `opposition: ignored unknown key "mood"`) {
 		t.Errorf("warnings %q", res.Warnings)
 	}
 	// The unknown key is kept out of the file.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/moot-dev/moot/debate"
 	"github.com/moot-dev/moot/doc"
+	"github.com/moot-dev/moot/internal/english"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -178,10 +179,10 @@ func WriteNarrative(ctx context.Context, d *debate.Debate, w Writer, model strin
 	text = strings.TrimSpace(stripFence(text))
 	words := len(strings.Fields(text))
 	if words < narrativeHardMin || words > narrativeHardMax {
-		return nil, "", fmt.Errorf("the model's narrative has %d words; %d to %d were asked for", words, NarrativeMinWords, NarrativeMaxWords)
+		return nil, "", fmt.Errorf("the model's narrative has %s; %d to %d were asked for", english.Count(words, "word"), NarrativeMinWords, NarrativeMaxWords)
 	}
 	if words < NarrativeMinWords || words > NarrativeMaxWords {
-		warning = fmt.Sprintf("the narrative has %d words, outside the %d to %d asked for; it is kept", words, NarrativeMinWords, NarrativeMaxWords)
+		warning = fmt.Sprintf("the narrative has %s, outside the %d to %d asked for; it is kept", english.Count(words, "word"), NarrativeMinWords, NarrativeMaxWords)
 	}
 	return &Narrative{Model: model, Judged: d.Header.State.Exchange, Phase: d.Header.State.Phase, Text: text}, warning, nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/moot-dev/moot/debate"
 	"github.com/moot-dev/moot/doc"
 	"github.com/moot-dev/moot/engine"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/model"
 	"github.com/moot-dev/moot/prompt"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -466,7 +467,7 @@ func (r *runner) ask(ctx context.Context, p prompt.Prompt, x int, check func([]b
 			return nil, &RoleError{Role: p.Role, Exchange: x, Problems: probs.Errors, Saved: saved}
 		}
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRepair, Exchange: x, Role: string(p.Role),
-			Message: fmt.Sprintf("%d problem(s): %s", len(probs.Errors), probs.Errors[0]), Problems: probs.Errors})
+			Message: fmt.Sprintf("%s: %s", english.Count(len(probs.Errors), "problem"), probs.Errors[0]), Problems: probs.Errors})
 		repair, err := prompt.Repair(r.opts.Templates, probs.Errors)
 		if err != nil {
 			return nil, err

@@ -3,6 +3,8 @@ package statemachine
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/moot-dev/moot/internal/english"
 )
 
 // Ground is one piece of evidence for a claim.
@@ -129,7 +131,7 @@ func parseSubmission(p *Problems, path string, raw json.RawMessage, side Side, e
 	s.Qualifier = f.str(p, path, "qualifier", false)
 
 	if n := words(s.Title); s.Title != "" && (n < 5 || n > 7) {
-		p.warnf("%stitle: %d words, outside the soft limit of 5-7", path, n)
+		p.warnf("%stitle: %s, outside the soft limit of 5-7", path, english.Count(n, "word"))
 	}
 	softMax(p, path, "claim", s.Claim, 25)
 	softMax(p, path, "warrant", s.Warrant, 50)
@@ -232,6 +234,6 @@ func checkTarget(p *Problems, lp, verb, whose, target string, side Side, exchang
 		return
 	}
 	if a.Side != side {
-		p.errorf("%starget_id: %s is a %s argument; you can only %s %s arguments", lp, target, a.Side.Name(), verb, whose)
+		p.errorf("%starget_id: %s is %s; you can only %s %s arguments", lp, target, english.A(a.Side.Name()+" argument"), verb, whose)
 	}
 }

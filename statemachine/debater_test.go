@@ -203,9 +203,9 @@ func TestParseSubmissions(t *testing.T) {
 
 		// Targets.
 		{name: "attack own side", exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack("prop_001", "claim_attack")})), errs: []string{"attacks[0].target_id: prop_001 is a proposition argument; you can only attack an opponent's arguments"}},
-		{name: "opposition attacks own side", side: sm.Opp, exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack("opp_000c", "claim_attack")})), errs: []string{"opp_000c is a opposition argument"}},
+		{name: "opposition attacks own side", side: sm.Opp, exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack("opp_000c", "claim_attack")})), errs: []string{"opp_000c is an opposition argument"}},
 		{name: "opposition attacks proposition", side: sm.Opp, exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack("prop_000c", "claim_attack")}))},
-		{name: "defend opponent", exchange: 2, answer: js(t, with(sub(), "defends", []any{defend("opp_001", "reinforce")})), errs: []string{"defends[0].target_id: opp_001 is a opposition argument; you can only defend your own side's arguments"}},
+		{name: "defend opponent", exchange: 2, answer: js(t, with(sub(), "defends", []any{defend("opp_001", "reinforce")})), errs: []string{"defends[0].target_id: opp_001 is an opposition argument; you can only defend your own side's arguments"}},
 		{name: "attack unknown argument", exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack("opp_000d", "claim_attack")})), errs: []string{"attacks[0].target_id:", "not an argument id"}},
 		{name: "attack argument that does not exist", exchange: 3, answer: js(t, with(sub(), "attacks", []any{attack("opp_002", "claim_attack")})), errs: []string{"opp_002 does not exist"}},
 		{name: "attack a path", exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack("../debate", "claim_attack")})), errs: []string{"not an argument id"}},
@@ -218,6 +218,7 @@ func TestParseSubmissions(t *testing.T) {
 
 		// Soft limits warn and accept.
 		{name: "title too short", exchange: 2, answer: js(t, with(sub(), "title", "Pause now")), warns: []string{"title: 2 words, outside the soft limit of 5-7"}},
+		{name: "title of one word", exchange: 2, answer: js(t, with(sub(), "title", "Pause")), warns: []string{"title: 1 word, outside the soft limit of 5-7"}},
 		{name: "title too long", exchange: 2, answer: js(t, with(sub(), "title", words(8))), warns: []string{"title: 8 words"}},
 		{name: "title of five and seven words", exchange: 2, answer: js(t, []any{with(sub(), "title", words(5))}), warns: []string{"expected a JSON object"}},
 		{name: "claim at its limit", exchange: 2, answer: js(t, with(sub(), "title", words(7), "claim", words(25))), noWarn: true},

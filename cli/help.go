@@ -1,0 +1,384 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/moot-dev/moot/templates"
+)
+
+// commandHelp is what a command's help shows after its flags: examples,
+// and the environment variables the command reads.
+type commandHelp struct {
+	examples []string // a command line, two spaces, what it does
+	env      []string // names from envDoc
+}
+
+// envDoc says what each environment variable moot reads is for.
+var envDoc = map[string]string{
+	"MOOT_DIR":        "the debates root when --dir is not given (default ./debates)",
+	"MOOT_MODEL":      "the model of a role that neither a flag nor the debate names (default " + DefaultModel + ")",
+	"OPENAI_BASE_URL": "the OpenAI-compatible endpoint (default OpenAI's); a local server needs no key",
+	"OPENAI_API_KEY":  "the key for the endpoint",
+	"NO_COLOR":        "no colour in progress lines, even on a terminal",
+}
+
+// envOrder is the order in which help lists environment variables.
+var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "NO_COLOR"}
+
+// modelEnv is what commands that ask models read.
+var modelEnv = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "NO_COLOR"}
+
+// helpFor holds every command's examples and environment, by name; the
+// root's is under "".
+var helpFor = map[string]commandHelp{
+	"": {
+		examples: []string{
+			"moot new sugar-tax --motion 'This house would tax sugary drinks.'  create a debate",
+			"OPENAI_BASE_URL=http://localhost:11434/v1 moot run sugar-tax 3  three exchanges with a local model",
+			"moot status sugar-tax  where it stands and the next command",
+			"moot report sugar-tax  write its README.md",
+			"moot help run  the flags and examples of one command",
+		},
+		env: modelEnv,
+	},
+	"help": {
+		examples: []string{
+			"moot help  every command",
+			"moot help run  the arguments, flags, examples and environment of run",
+		},
+	},
+	"new": {
+		examples: []string{
+			"moot new sugar-tax --motion 'This house would tax sugary drinks.'",
+			"moot new sugar-tax --motion 'This house would tax sugary drinks.' --definition 'sugary drink: a drink with added sugar' --scope 'Rich countries.'",
+			"moot --dir ~/debates new tea --motion 'This house prefers tea.'  create it under another root",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+	"status": {
+		examples: []string{
+			"moot status  every debate, a line each",
+			"moot status sugar-tax  one debate: phase, next command, scores, model usage",
+			"moot status sugar-tax --json  the same for scripts",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+	"list": {
+		examples: []string{
+			"moot list  the debates under the root",
+			"moot list --json  the same for scripts",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+	"show": {
+		examples: []string{
+			"moot show sugar-tax  every argument: id, side, exchange, score, title",
+			"moot show sugar-tax prop_001  one argument with its score history",
+			"moot show sugar-tax opp_000a --json  the same for scripts",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+	"check": {
+		examples: []string{
+			"moot check sugar-tax  verify every invariant (exit 4 if any is broken)",
+			"moot check ./path/to/debate --json",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+	"process-exchange": {
+		examples: []string{
+			"moot process-exchange sugar-tax 0 --prop-file prop.json --opp-file opp.json  the opening",
+			"moot process-exchange sugar-tax 1 --prop-file prop.json --opp-file opp.json  a rebuttal each",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+	"process-judge": {
+		examples: []string{
+			"moot process-judge sugar-tax --json-file judgment.json",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+	"run": {
+		examples: []string{
+			"moot run sugar-tax  one exchange",
+			"moot run sugar-tax 3 --model gpt-4o --judge-model o3-mini  three exchanges",
+			"moot run sugar-tax --until 5  up to exchange 5",
+			"OPENAI_BASE_URL=http://localhost:11434/v1 MOOT_MODEL=llama3.1 moot run sugar-tax  with a local Ollama",
+		},
+		env: modelEnv,
+	},
+	"step": {
+		examples: []string{
+			"moot step sugar-tax  the arguments of the current exchange, or its judgment",
+			"moot step sugar-tax --judge-model o3-mini --json",
+		},
+		env: modelEnv,
+	},
+	"templates": {
+		examples: []string{
+			"moot templates  the built-in prompt templates",
+			"moot templates sugar-tax  those in force for a debate, and where each comes from",
+			"moot templates --print judge  print one (the .md may be left out)",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+	"report": {
+		examples: []string{
+			"moot report sugar-tax  write README.md and argument-graph.mmd",
+			"moot report sugar-tax --html  also report.html",
+			"moot report sugar-tax --narrative  ask the judge's model for a written analysis",
+		},
+		env: []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL"},
+	},
+	"export": {
+		examples: []string{
+			"moot export sugar-tax  JSON on standard output",
+			"moot export sugar-tax --format csv -o sugar-tax.csv",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+}
+
+// helpSections renders the EXAMPLES and ENVIRONMENT sections of h.
+func helpSections(h commandHelp) string {
+	var b strings.Builder
+	if len(h.examples) > 0 {
+		b.WriteString("\nEXAMPLES:\n")
+		for _, e := range h.examples {
+			line, what, ok := strings.Cut(e, "  ")
+			b.WriteString("   " + line + "\n")
+			if ok {
+				b.WriteString("       " + what + "\n")
+			}
+		}
+	}
+	if len(h.env) > 0 {
+		b.WriteString("\nENVIRONMENT:\n")
+		width := 0
+		for _, name := range h.env {
+			width = max(width, len(name))
+		}
+		for _, name := range envOrder {
+			for _, n := range h.env {
+				if n == name {
+					fmt.Fprintf(&b, "   %-*s  %s\n", width, name, envDoc[name])
+				}
+			}
+		}
+	}
+	return b.String()
+}
+
+// escapeTemplate makes text literal inside a text/template.
+func escapeTemplate(s string) string {
+	return strings.ReplaceAll(s, "{{", `{{"{{"}}`)
+}
+
+// addHelp gives root and each of its commands the help sections of
+// helpFor, and marks usage errors of each command with its name.
+func addHelp(root *ucli.Command) {
+	root.CustomRootCommandHelpTemplate = ucli.RootCommandHelpTemplate + escapeTemplate(helpSections(helpFor[""]))
+	for _, c := range root.Commands {
+		c.CustomHelpTemplate = ucli.CommandHelpTemplate + escapeTemplate(helpSections(helpFor[c.Name]))
+		if act := c.Action; act != nil {
+			name := c.Name
+			c.Action = func(ctx context.Context, cmd *ucli.Command) error {
+				return forCommand(act(ctx, cmd), name)
+			}
+		}
+	}
+}
+
+// helpCommand is "moot help [COMMAND]": the same page as --help.
+func (a *app) helpCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:         "help",
+		Usage:        "show the commands, or the arguments, flags, examples and environment of one",
+		ArgsUsage:    "[<command>]",
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			root := cmd.Root()
+			switch cmd.Args().Len() {
+			case 0:
+				return ucli.ShowRootCommandHelp(root)
+			case 1:
+			default:
+				return usageError("help takes at most one command")
+			}
+			name := cmd.Args().First()
+			if root.Command(name) == nil {
+				return unknownCommand(root, name)
+			}
+			return ucli.ShowCommandHelp(ctx, root, name)
+		},
+	}
+}
+
+// unknownCommand is the usage error for a command moot does not have,
+// suggesting the nearest one.
+func unknownCommand(root *ucli.Command, name string) error {
+	var names []string
+	for _, c := range root.Commands {
+		names = append(names, c.Name)
+	}
+	hints := []string{}
+	if near, ok := nearest(name, names); ok {
+		hints = append(hints, fmt.Sprintf("did you mean '%s'?", near))
+	}
+	hints = append(hints, "'moot help' lists the commands")
+	return &exitError{code: ExitUsage, usage: true, err: fmt.Errorf("unknown command %q", name), hints: hints}
+}
+
+// flagError turns an error of urfave/cli's flag parsing into moot's own
+// usage error: the flag named as typed on the command line (--bogus, not
+// -bogus), the nearest flag suggested, and the help of the command named.
+// urfave/cli gives these errors no type, so its messages are read here,
+// in this one place.
+func flagError(cmd *ucli.Command, err error) error {
+	msg := err.Error()
+	var hints []string
+	switch {
+	case strings.HasPrefix(msg, "flag provided but not defined: -"):
+		name := strings.TrimPrefix(msg, "flag provided but not defined: -")
+		msg = fmt.Sprintf("unknown flag %s", dashed(name))
+		if near, ok := nearest(name, flagNames(cmd)); ok {
+			hints = append(hints, fmt.Sprintf("did you mean %s?", dashed(near)))
+		}
+	case strings.HasPrefix(msg, "flag needs an argument: "):
+		name := strings.TrimLeft(strings.TrimPrefix(msg, "flag needs an argument: "), "-")
+		msg = fmt.Sprintf("%s needs a value", dashed(name))
+	case strings.HasPrefix(msg, "invalid value ") && strings.Contains(msg, " for flag -"):
+		value, after, _ := strings.Cut(strings.TrimPrefix(msg, "invalid value "), " for flag -")
+		name, reason, _ := strings.Cut(after, ": ")
+		if kind := valueKind(cmd, name); kind != "" || reason == "" {
+			msg = fmt.Sprintf("%s %s is not %s", dashed(name), value, cmp.Or(kind, "a valid value"))
+		} else {
+			// A flag of moot's own type explains itself: keep its words.
+			msg = reason
+		}
+	}
+	if cmd.Root() == cmd {
+		hints = append(hints, "'moot help' lists the commands and the global flags")
+	} else {
+		hints = append(hints, fmt.Sprintf("'moot help %s' shows its arguments, flags and examples", cmd.Name))
+	}
+	return &exitError{code: ExitUsage, usage: true, err: fmt.Errorf("%s", msg), hints: hints}
+}
+
+// templateNotFound is the usage error of --print NAME for a template
+// that set does not hold, suggesting the nearest name.
+func templateNotFound(set *templates.Set, name string) error {
+	var names []string
+	for _, s := range set.List() {
+		names = append(names, strings.TrimSuffix(s.Name, ".md"))
+	}
+	hints := []string{}
+	if near, ok := nearest(strings.TrimSuffix(name, ".md"), names); ok {
+		hints = append(hints, fmt.Sprintf("did you mean --print %s?", near))
+	}
+	hints = append(hints, "'moot templates' lists them")
+	return badUsage(fmt.Errorf("no template %q", name), hints...)
+}
+
+// valueKind says what kind of value the flag name of cmd takes, or "" for a
+// flag of moot's own type, whose parser says it itself.
+func valueKind(cmd *ucli.Command, name string) string {
+	for _, c := range cmd.Lineage() {
+		for _, f := range c.Flags {
+			if !slices.Contains(f.Names(), name) {
+				continue
+			}
+			switch f.(type) {
+			case *ucli.BoolFlag:
+				return "true or false"
+			case *ucli.IntFlag:
+				return "a whole number"
+			case *ucli.FloatFlag:
+				return "a number"
+			case *ucli.DurationFlag:
+				return "a duration such as 90s or 5m"
+			}
+		}
+	}
+	return ""
+}
+
+// dashed writes a flag name as it is typed: --name, or -n for one letter.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// flagNames lists the long names of the flags cmd accepts, its own and
+// the global ones.
+func flagNames(cmd *ucli.Command) []string {
+	var names []string
+	for _, c := range cmd.Lineage() {
+		for _, f := range c.Flags {
+			for _, n := range f.Names() {
+				if len(n) > 1 {
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	return append(names, "help")
+}
+
+// version is moot's version: the one set with -ldflags, else the module
+// version of a `go install`, else the commit of a local build.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	return versionOf(Version, info, ok)
+}
+
+// versionOf computes version from what the build left: set (from
+// -ldflags) wins, then the main module's version, then the VCS settings
+// Go stamps into local builds (revision, time, and whether the tree had
+// changes), else "dev".
+func versionOf(set string, info *debug.BuildInfo, ok bool) string {
+	if set != "" {
+		return set
+	}
+	if !ok || info == nil {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, at string
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	v := "dev " + rev
+	if dirty {
+		v += " with local changes"
+	}
+	if at != "" {
+		v += " (" + at + ")"
+	}
+	return v
+}

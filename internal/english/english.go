@@ -1,0 +1,43 @@
+// Package english writes the small pieces of English that messages share:
+// a count with its noun in the right number, and a noun with "a" or "an".
+package english
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Count writes n and noun, the noun in the plural unless n is 1 or -1:
+// "1 exchange", "3 exchanges", "0 model calls". A noun of several words
+// is made plural on its last word ("argument file" → "argument files").
+func Count(n int, noun string) string {
+	if n == 1 || n == -1 {
+		return strconv.Itoa(n) + " " + noun
+	}
+	return strconv.Itoa(n) + " " + Plural(noun)
+}
+
+// Plural returns the regular English plural of noun: "problem" →
+// "problems", "match" → "matches", "reply" → "replies".
+func Plural(noun string) string {
+	switch {
+	case noun == "":
+		return noun
+	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "z"),
+		strings.HasSuffix(noun, "ch"), strings.HasSuffix(noun, "sh"):
+		return noun + "es"
+	case strings.HasSuffix(noun, "y") && len(noun) > 1 && !strings.ContainsRune("aeiou", rune(noun[len(noun)-2])):
+		return noun[:len(noun)-1] + "ies"
+	}
+	return noun + "s"
+}
+
+// A returns phrase after the indefinite article its first sound takes:
+// "a proposition argument", "an opposition argument". It goes by the
+// first letter, which is right for the words moot puts there.
+func A(phrase string) string {
+	if phrase != "" && strings.ContainsRune("aeiouAEIOU", rune(phrase[0])) {
+		return "an " + phrase
+	}
+	return "a " + phrase
+}
