@@ -83,7 +83,13 @@ func (a *app) openForWrite(ctx context.Context, cmd *ucli.Command) (*store.Dir, 
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.Lock(ctx, a.holder(cmd), cmd.Bool("wait")); err != nil {
+	return a.lock(ctx, d, a.holder(cmd), cmd.Bool("wait"))
+}
+
+// lock takes the write lock of the open debate d as openForWrite does, and
+// closes d if it cannot.
+func (a *app) lock(ctx context.Context, d *store.Dir, holder string, wait bool) (*store.Dir, error) {
+	if _, err := d.Lock(ctx, holder, wait); err != nil {
 		d.Close()
 		return nil, err
 	}

@@ -81,6 +81,9 @@ type Refused struct {
 	// without the side's name in front.
 	Side        sm.Side
 	SideReasons []string
+	// Answer is set when an answer broke a rule, as opposed to a step that
+	// came at the wrong time.
+	Answer bool
 }
 
 func (r *Refused) Error() string {
@@ -224,7 +227,7 @@ func CheckExchange(deb *debate.Debate, exchange int, answers map[sm.Side][]byte)
 	}
 	x.Warnings, x.Soft = all.Warnings, all.Soft
 	if !all.OK() {
-		refused.Reasons = all.Errors
+		refused.Reasons, refused.Answer = all.Errors, true
 		return x, refused
 	}
 	return x, nil
@@ -265,7 +268,7 @@ func CheckJudgment(deb *debate.Debate, answer []byte) (sm.Judgment, sm.Problems,
 	}
 	j, p := sm.ParseJudgment(answer, deb.Header.State.Exchange, deb.Known(), deb.Scores.Current())
 	if !p.OK() {
-		return j, p, &Refused{Reasons: p.Errors}
+		return j, p, &Refused{Reasons: p.Errors, Answer: true}
 	}
 	return j, p, nil
 }
