@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -195,13 +197,14 @@ func (a *app) opsJudge(ctx context.Context, args []string) int {
 	} else {
 		// One argument gives one id and one score, several give lists; a
 		// score of 0 alone is left out, as debate_ops left it out.
+		scores := pyScores(answer, res.Score)
 		if len(res.ArgumentID) == 1 {
 			out = append(out, pyField{"argument_id", res.ArgumentID[0]})
 			if res.Score[0] != 0 {
-				out = append(out, pyField{"score", res.Score[0]})
+				out = append(out, pyField{"score", scores[0]})
 			}
 		} else {
-			out = append(out, pyField{"argument_id", res.ArgumentID}, pyField{"score", res.Score})
+			out = append(out, pyField{"argument_id", res.ArgumentID}, pyField{"score", scores})
 		}
 		if len(res.Rescored) > 0 {
 			out = append(out, pyField{"rescored", res.Rescored})
@@ -216,6 +219,52 @@ func (a *app) opsJudge(ctx context.Context, args []string) int {
 	}
 	return ExitOK
 }
+
+// pyScores returns the scores of an accepted judgment as debate_ops printed
+// them: a score the judge wrote as a whole number (1, 0) stays one, as
+// Python's json module reads it; any other is a float. scores are the
+// values moot read, in the judge's order.
+func pyScores(answer []byte, scores []float64) []any {
+	out := make([]any, len(scores))
+	for i, s := range scores {
+		out[i] = s
+	}
+	body, err := sm.ExtractJSON(answer)
+	if err != nil {
+		return out
+	}
+	type score struct {
+		Score json.Number `json:"score"`
+	}
+	var j struct {
+		Scores []score `json:"scores"`
+		score
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&j); err != nil {
+		return out
+	}
+	given := j.Scores
+	if given == nil {
+		given = []score{j.score}
+	}
+	if len(given) != len(scores) {
+		return out
+	}
+	for i, g := range given {
+		if strings.ContainsAny(g.Score.String(), ".eE") {
+			continue
+		}
+		if n, err := strconv.ParseInt(g.Score.String(), 10, 64); err == nil {
+			out[i] = pyInt(n)
+		}
+	}
+	return out
+}
+
+// pyInt is a whole number that Python holds as an int.
+type pyInt int64
 
 // opsOpen opens the debate at dir, a path relative to the working
 // directory as debate_ops took it, and takes its write lock without
@@ -320,6 +369,10 @@ func pyEncode(b *strings.Builder, v any, indent bool, depth int) {
 		pyString(b, x)
 	case float64:
 		b.WriteString(pyFloat(x))
+	case pyInt:
+		b.WriteString(strconv.FormatInt(int64(x), 10))
+	case []any:
+		list(len(x), func(i int) { pyEncode(b, x[i], indent, depth+1) })
 	case []string:
 		list(len(x), func(i int) { pyString(b, x[i]) })
 	case []float64:

@@ -538,13 +538,14 @@ func compareTrees(t *testing.T, step, mootDir, pyDir string, graph, mootWrote bo
 	}
 }
 
-// normalJSON decodes a JSON document, numbers as float64 and keys in their
-// order, and writes it again: escapes and layout no longer matter. With
+// normalJSON decodes a JSON document, keys in their order and numbers as
+// written, and writes it again: escapes and layout no longer matter. With
 // noTimes, every "scored_at" is dropped.
 func normalJSON(t *testing.T, s string, noTimes bool) string {
 	t.Helper()
 	var b strings.Builder
 	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
 	var walk func() error
 	walk = func() error {
 		tok, err := dec.Token()
@@ -586,8 +587,8 @@ func normalJSON(t *testing.T, s string, noTimes bool) string {
 				return err
 			}
 			b.WriteString(end.(json.Delim).String())
-		case float64:
-			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		case json.Number:
+			b.WriteString(v.String())
 		default:
 			fmt.Fprintf(&b, "%q", fmt.Sprint(v))
 		}

@@ -26,6 +26,7 @@ func TestPyDumps(t *testing.T) {
 		{"floats as Python writes them", []float64{0.3, 1, -0.35, 0, 1e-05, 0.0001, 2.05, 1e16}, false, `[0.3, 1.0, -0.35, 0.0, 1e-05, 0.0001, 2.05, 1e+16]`},
 		{"special floats", []float64{math.NaN(), math.Inf(1), math.Inf(-1)}, false, `[NaN, Infinity, -Infinity]`},
 		{"empty object", pyObject{}, true, `{}`},
+		{"ints beside floats", []any{pyInt(1), 0.0, pyInt(0), -0.5}, true, "[\n  1,\n  0.0,\n  0,\n  -0.5\n]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,8 +62,8 @@ func TestDebateOps(t *testing.T) {
 		return errors.Is(err, fs.ErrNotExist)
 	}
 	judge0 := `{"scores": [` +
-		`{"argument_id": "prop_000a", "score": 0.3, "reasoning": "r"}, {"argument_id": "prop_000b", "score": 0.1, "reasoning": "r"}, {"argument_id": "prop_000c", "score": -0.2, "reasoning": "r"},` +
-		`{"argument_id": "opp_000a", "score": 0.1, "reasoning": "r"}, {"argument_id": "opp_000b", "score": -0.2, "reasoning": "r"}, {"argument_id": "opp_000c", "score": -0.1, "reasoning": "r"}]}`
+		`{"argument_id": "opp_000a", "score": 0.1, "reasoning": "r"}, {"argument_id": "opp_000b", "score": -0.2, "reasoning": "r"}, {"argument_id": "opp_000c", "score": -0.7, "reasoning": "r"},` +
+		`{"argument_id": "prop_000a", "score": 1, "reasoning": "r"}, {"argument_id": "prop_000b", "score": 0.0, "reasoning": "r"}, {"argument_id": "prop_000c", "score": -0.2, "reasoning": "r"}]}`
 	steps := []struct {
 		name           string
 		args           []string
@@ -124,26 +125,27 @@ func TestDebateOps(t *testing.T) {
 			removed: []string{"j.json"},
 		},
 		{
+			// Whole numbers stay whole, as Python's json read them.
 			name:  "a judgment prints ids and scores in the judge's order",
 			args:  []string{"process-judge", "tea", "--json-file", "j.json"},
 			files: map[string]string{"j.json": judge0},
 			stdout: `{
   "success": true,
   "argument_id": [
-    "prop_000a",
-    "prop_000b",
-    "prop_000c",
     "opp_000a",
     "opp_000b",
-    "opp_000c"
+    "opp_000c",
+    "prop_000a",
+    "prop_000b",
+    "prop_000c"
   ],
   "score": [
-    0.3,
     0.1,
     -0.2,
-    0.1,
-    -0.2,
-    -0.1
+    -0.7,
+    1,
+    0.0,
+    -0.2
   ]
 }
 `,
