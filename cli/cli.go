@@ -54,6 +54,12 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// quietExit ends a command with an exit code after the command has said
+// all it had to say itself (moot debate-ops prints JSON, not "moot: error:").
+type quietExit struct{ code int }
+
+func (e *quietExit) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
 func withCode(code int, err error, hints ...string) error {
 	if err == nil {
 		return nil
@@ -155,6 +161,10 @@ func Run(ctx context.Context, args []string, io IO) int {
 }
 
 func (a *app) report(ctx context.Context, err error) int {
+	var q *quietExit
+	if errors.As(err, &q) {
+		return q.code
+	}
 	code := ExitError
 	var hints []string
 	var ee *exitError
@@ -285,6 +295,7 @@ func (a *app) command() *ucli.Command {
 			a.checkCommand(),
 			a.processExchangeCommand(),
 			a.processJudgeCommand(),
+			a.debateOpsCommand(),
 			a.runCommand(),
 			a.stepCommand(),
 			a.templatesCommand(),

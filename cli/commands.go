@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -483,7 +484,7 @@ func journalFailsCheck(err error) error {
 func (a *app) processExchangeCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "process-exchange",
-		Usage:     "take both sides' arguments for an exchange (JSON), as dialectic's debate_ops does",
+		Usage:     "take both sides' arguments for an exchange (JSON files, which are kept); prints moot's result object",
 		ArgsUsage: "<debate> <exchange>",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "prop-file", Usage: "the proposition's answer (JSON `FILE`)"},
@@ -504,32 +505,63 @@ func (a *app) processExchangeCommand() *ucli.Command {
 			if cmd.Args().Len() > 2 {
 				return usageError("process-exchange takes a debate and an exchange number, got also %q", cmd.Args().Slice()[2:])
 			}
-			prop, err := readAnswer(cmd.String("prop-file"), "prop-file")
-			if err != nil {
-				return err
+			propFile, oppFile := cmd.String("prop-file"), cmd.String("opp-file")
+			for _, f := range []struct{ name, path string }{{"prop-file", propFile}, {"opp-file", oppFile}} {
+				if f.path == "" {
+					return usageError("--%s is required", f.name)
+				}
 			}
-			opp, err := readAnswer(cmd.String("opp-file"), "opp-file")
-			if err != nil {
-				return err
+			res, err := a.processExchange(ctx, cmd, exchange, propFile, oppFile)
+			if err != nil && res.Errors == nil {
+				res = engine.Failure(false, err)
 			}
-			d, err := a.openForWrite(ctx, cmd)
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			res, err := engine.ProcessExchange(d, exchange, prop, opp)
 			if werr := writeJSON(a.io.Stdout, res); werr != nil && err == nil {
 				err = werr
 			}
-			return withNextCommand(d, err, func(st sm.State) error { return st.AcceptArguments(exchange) })
+			return err
 		},
 	}
+}
+
+// processExchange reads both answers and hands them to the engine. A
+// result without Errors means the step failed before the engine had it.
+func (a *app) processExchange(ctx context.Context, cmd *ucli.Command, exchange int, propFile, oppFile string) (engine.Result, error) {
+	prop, err := readAnswer(propFile, "prop-file")
+	if err != nil {
+		return engine.Result{}, err
+	}
+	opp, err := readAnswer(oppFile, "opp-file")
+	if err != nil {
+		return engine.Result{}, err
+	}
+	d, err := a.openForWrite(ctx, cmd)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	defer d.Close()
+	res, err := engine.ProcessExchange(d, exchange, prop, opp)
+	if w := sameFile(propFile, oppFile); w != "" {
+		res.Warnings = append(res.Warnings, w)
+		fmt.Fprintf(a.io.Stderr, "moot: warning: %s\n", w)
+	}
+	return res, withNextCommand(d, err, func(st sm.State) error { return st.AcceptArguments(exchange) })
+}
+
+// sameFile returns a warning when both sides' answers are the same file:
+// one side's answer was most likely handed in for both.
+func sameFile(propFile, oppFile string) string {
+	p, err1 := os.Stat(propFile)
+	o, err2 := os.Stat(oppFile)
+	if err1 != nil || err2 != nil || !os.SameFile(p, o) {
+		return ""
+	}
+	return fmt.Sprintf("--prop-file and --opp-file are the same file (%s): both sides handed in the same answer", oppFile)
 }
 
 func (a *app) processJudgeCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "process-judge",
-		Usage:     "take the judge's scores for the current exchange (JSON), as dialectic's debate_ops does",
+		Usage:     "take the judge's scores for the current exchange (a JSON file, which is kept); prints moot's result object",
 		ArgsUsage: "<debate>",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "json-file", Usage: "the judge's answer (JSON `FILE`)"},
@@ -540,22 +572,33 @@ func (a *app) processJudgeCommand() *ucli.Command {
 			if cmd.Args().Len() != 1 {
 				return usageError("process-judge takes one debate")
 			}
-			answer, err := readAnswer(cmd.String("json-file"), "json-file")
-			if err != nil {
-				return err
+			if cmd.String("json-file") == "" {
+				return usageError("--json-file is required")
 			}
-			d, err := a.openForWrite(ctx, cmd)
-			if err != nil {
-				return err
+			res, err := a.processJudge(ctx, cmd)
+			if err != nil && res.Errors == nil {
+				res = engine.Failure(true, err)
 			}
-			defer d.Close()
-			res, err := engine.ProcessJudge(d, answer, a.io.Now())
 			if werr := writeJSON(a.io.Stdout, res); werr != nil && err == nil {
 				err = werr
 			}
-			return withNextCommand(d, err, sm.State.AcceptJudgment)
+			return err
 		},
 	}
+}
+
+func (a *app) processJudge(ctx context.Context, cmd *ucli.Command) (engine.Result, error) {
+	answer, err := readAnswer(cmd.String("json-file"), "json-file")
+	if err != nil {
+		return engine.Result{}, err
+	}
+	d, err := a.openForWrite(ctx, cmd)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	defer d.Close()
+	res, err := engine.ProcessJudge(d, answer, a.io.Now())
+	return res, withNextCommand(d, err, sm.State.AcceptJudgment)
 }
 
 // writeJSONLine writes v as one line of JSON, for streams of events.

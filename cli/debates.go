@@ -163,15 +163,21 @@ func (a *app) openForWrite(ctx context.Context, cmd *ucli.Command) (*store.Dir, 
 	if err != nil {
 		return nil, err
 	}
+	return a.lock(ctx, d, a.holder(cmd), waitFor(cmd))
+}
+
+// lock takes the write lock of the open debate d as openForWrite does,
+// waiting up to wait for another writer (not at all when wait is 0), and
+// closes d if it cannot.
+func (a *app) lock(ctx context.Context, d *store.Dir, holder string, wait time.Duration) (*store.Dir, error) {
 	d.OnWait(func(h *store.Holder) {
 		fmt.Fprintf(a.io.Stderr, "moot: note: %s is %s; waiting for it to finish\n", d.Path(), describeHolder(h))
 	})
-	wait := waitFor(cmd)
 	lockCtx, cancel := ctx, context.CancelFunc(func() {})
 	if wait > 0 {
 		lockCtx, cancel = context.WithTimeout(ctx, wait)
 	}
-	_, err = d.Lock(lockCtx, a.holder(cmd), wait > 0)
+	_, err := d.Lock(lockCtx, holder, wait > 0)
 	cancel()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {

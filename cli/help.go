@@ -99,6 +99,12 @@ var helpFor = map[string]commandHelp{
 		},
 		env: []string{"MOOT_DIR"},
 	},
+	"debate-ops": {
+		examples: []string{
+			"moot debate-ops process-exchange debates/sugar-tax 1 --prop-file /tmp/prop.json --opp-file /tmp/opp.json  as dialectic's plugin calls it",
+			"moot debate-ops process-judge debates/sugar-tax --json-file /tmp/judge.json",
+		},
+	},
 	"process-judge": {
 		examples: []string{
 			"moot process-judge sugar-tax --json-file judgment.json",

@@ -71,7 +71,14 @@ func (a *app) reportCommand() *ucli.Command {
 			if cmd.Args().Len() != 1 {
 				return usageError("report takes one debate")
 			}
-			d, err := a.openForWrite(ctx, cmd)
+			// A report to stdout writes nothing, unless it pays for a new
+			// narrative: it reads as status does, without the lock, and
+			// never waits for a writer.
+			open := a.openForWrite
+			if cmd.Bool("stdout") && !cmd.Bool("narrative") {
+				open = func(context.Context, *ucli.Command) (*store.Dir, error) { return openDebate(cmd) }
+			}
+			d, err := open(ctx, cmd)
 			if err != nil {
 				return err
 			}

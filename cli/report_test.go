@@ -10,11 +10,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/moot-dev/moot/report"
+	"github.com/moot-dev/moot/store"
 )
 
 // reportFixture copies the report package's hostile debate into a temporary
@@ -120,6 +122,55 @@ func TestReportCommand(t *testing.T) {
 			t.Errorf("report.html: %v, %d bytes", err, len(page))
 		}
 	})
+}
+
+// TestReportStdoutReadsOnly checks that a report to stdout is a reader: it
+// takes no lock, so it creates neither .moot/ nor .moot/lock, leaves the
+// tree byte for byte as it was, and prints at once while another process
+// writes the debate.
+func TestReportStdoutReadsOnly(t *testing.T) {
+	root, dir := reportFixture(t)
+	if _, err := os.Stat(filepath.Join(dir, ".moot")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the fixture already has .moot/")
+	}
+	before, err := fixture.Tree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := moot(t, "--dir", root, "report", "hostile", "--stdout")
+	if res.code != ExitOK || !strings.HasPrefix(res.stdout, "# This house would ban cars") {
+		t.Fatalf("exit %d, stdout starts %q: %s", res.code, res.stdout[:min(40, len(res.stdout))], res.stderr)
+	}
+	after, err := fixture.Tree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(after, before) {
+		for name := range after {
+			if _, ok := before[name]; !ok {
+				t.Errorf("report --stdout created %s", name)
+			}
+		}
+		t.Errorf("report --stdout changed the tree")
+	}
+
+	// Another process holds the write lock (a second open file description
+	// conflicts with it just like another process).
+	d, err := store.OpenForWrite(context.Background(), dir, "moot run hostile", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	done := make(chan result, 1)
+	go func() { done <- moot(t, "--dir", root, "report", "hostile", "--stdout") }()
+	select {
+	case res := <-done:
+		if res.code != ExitOK || !strings.HasPrefix(res.stdout, "# This house would ban cars") {
+			t.Errorf("with the lock held: exit %d: %s", res.code, res.stderr)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("report --stdout waited for the writer")
+	}
 }
 
 func TestReportErrors(t *testing.T) {

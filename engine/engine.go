@@ -20,20 +20,31 @@ import (
 	"github.com/moot-dev/moot/store"
 )
 
-// Result is what process-exchange and process-judge print, key for key the
-// object the original tool's debate_ops printed: argument_id is one id or a
-// list, score one number or a list (judge only), rescored the rescored ids
-// (judge only).
+// Result is what process-exchange and process-judge print: moot's own
+// result object. Its lists are never null: on failure argument_id, score
+// and rescored are empty lists, and errors and warnings hold one problem
+// each. (moot debate-ops prints dialectic's object instead; see
+// cli/debateops.go.)
 type Result struct {
-	Success    bool
-	ArgumentID any
-	Score      any
-	Rescored   []string
-	Warnings   []string
-	Errors     []string
+	Success bool
+	// ArgumentID lists the arguments the step wrote (proposition first) or
+	// scored (in the order the judge gave them).
+	ArgumentID []string
+	// Score is the score of each argument of ArgumentID (judgment only).
+	Score []float64
+	// Rescored lists the arguments a judgment rescored.
+	Rescored []string
+	Warnings []string
+	Errors   []string
 	// Judge marks the result of a judgment, which also has score and
 	// rescored.
 	Judge bool
+	// Soft holds the warnings of Warnings that only say a text is over a
+	// soft length limit. It is not printed.
+	Soft []string
+	// Sides holds, for an exchange, the ids each side's answer became. It
+	// is not printed.
+	Sides map[sm.Side][]string
 }
 
 // MarshalJSON writes the result with its keys in a fixed order; a
@@ -41,14 +52,14 @@ type Result struct {
 func (r Result) MarshalJSON() ([]byte, error) {
 	var o doc.Object
 	o.SetValue("success", r.Success)
-	o.SetValue("argument_id", r.ArgumentID)
+	o.SetValue("argument_id", nonNil(r.ArgumentID))
 	if r.Judge {
-		o.SetValue("score", r.Score)
-		rescored := r.Rescored
-		if rescored == nil {
-			rescored = []string{}
+		score := r.Score
+		if score == nil {
+			score = []float64{}
 		}
-		o.SetValue("rescored", rescored)
+		o.SetValue("score", score)
+		o.SetValue("rescored", nonNil(r.Rescored))
 	}
 	o.SetValue("warnings", nonNil(r.Warnings))
 	o.SetValue("errors", nonNil(r.Errors))
@@ -66,6 +77,14 @@ func nonNil(s []string) []string {
 // time. Nothing was written.
 type Refused struct {
 	Reasons []string
+	// Side is set when a side's answer broke a rule: the first such side,
+	// proposition first. SideReasons are then that side's problems alone,
+	// without the side's name in front.
+	Side        sm.Side
+	SideReasons []string
+	// Answer is set when an answer broke a rule, as opposed to a step that
+	// came at the wrong time.
+	Answer bool
 }
 
 func (r *Refused) Error() string {
@@ -197,6 +216,8 @@ func CheckSize(role string, answer []byte) error {
 type Exchange struct {
 	Arguments []*debate.Argument
 	Warnings  []string
+	// Soft holds the warnings of Warnings about soft length limits.
+	Soft []string
 }
 
 // CheckExchange puts both sides' answers for exchange through the rules
@@ -213,17 +234,22 @@ func CheckExchange(deb *debate.Debate, exchange int, answers map[sm.Side][]byte)
 	known := deb.Known()
 	var all sm.Problems
 	x := &Exchange{}
+	refused := &Refused{}
 	for _, side := range sm.Sides {
 		subs, p := sm.ParseSubmissions(answers[side], side, exchange, known)
 		all.Add(side.Name()+": ", p)
+		if !p.OK() && refused.Side == "" {
+			refused.Side, refused.SideReasons = side, p.Errors
+		}
 		ids := sm.ArgumentIDs(exchange, side)
 		for i, s := range subs {
 			x.Arguments = append(x.Arguments, debate.NewArgument(ids[i], side, exchange, s))
 		}
 	}
-	x.Warnings = all.Warnings
+	x.Warnings, x.Soft = all.Warnings, all.Soft
 	if !all.OK() {
-		return x, &Refused{Reasons: all.Errors}
+		refused.Reasons, refused.Answer = all.Errors, true
+		return x, refused
 	}
 	return x, nil
 }
@@ -266,7 +292,7 @@ func CheckJudgment(deb *debate.Debate, answer []byte) (sm.Judgment, sm.Problems,
 	}
 	j, p := sm.ParseJudgment(answer, deb.Header.State.Exchange, deb.Known(), deb.Scores.Current())
 	if !p.OK() {
-		return j, p, &Refused{Reasons: p.Errors}
+		return j, p, &Refused{Reasons: p.Errors, Answer: true}
 	}
 	return j, p, nil
 }
@@ -296,6 +322,7 @@ func ProcessExchange(d *store.Dir, exchange int, prop, opp []byte) (Result, erro
 	x, err := CheckExchange(deb, exchange, map[sm.Side][]byte{sm.Prop: prop, sm.Opp: opp})
 	if x != nil {
 		res.Warnings = append(res.Warnings, x.Warnings...)
+		res.Soft = x.Soft
 	}
 	if err != nil {
 		return fail(res, err)
@@ -303,12 +330,12 @@ func ProcessExchange(d *store.Dir, exchange int, prop, opp []byte) (Result, erro
 	if err := CommitExchange(d, deb, x); err != nil {
 		return fail(res, err)
 	}
-	ids := make([]string, 0, len(x.Arguments))
-	for _, a := range x.Arguments {
-		ids = append(ids, a.ID)
-	}
 	res.Success = true
-	res.ArgumentID = ids
+	res.Sides = map[sm.Side][]string{}
+	for _, a := range x.Arguments {
+		res.ArgumentID = append(res.ArgumentID, a.ID)
+		res.Sides[a.Side] = append(res.Sides[a.Side], a.ID)
+	}
 	return res, nil
 }
 
@@ -321,6 +348,7 @@ func ProcessJudge(d *store.Dir, answer []byte, now time.Time) (Result, error) {
 	}
 	j, p, err := CheckJudgment(deb, answer)
 	res.Warnings = append(res.Warnings, p.Warnings...)
+	res.Soft = p.Soft
 	if err != nil {
 		return fail(res, err)
 	}
@@ -328,16 +356,9 @@ func ProcessJudge(d *store.Dir, answer []byte, now time.Time) (Result, error) {
 		return fail(res, err)
 	}
 	res.Success = true
-	ids := make([]string, 0, len(j.Scores))
-	scores := make([]float64, 0, len(j.Scores))
 	for _, s := range j.Scores {
-		ids = append(ids, s.ArgumentID)
-		scores = append(scores, s.Score)
-	}
-	if len(ids) == 1 {
-		res.ArgumentID, res.Score = ids[0], scores[0]
-	} else {
-		res.ArgumentID, res.Score = ids, scores
+		res.ArgumentID = append(res.ArgumentID, s.ArgumentID)
+		res.Score = append(res.Score, s.Score)
 	}
 	res.Rescored = []string{}
 	for _, r := range j.Rescores {
@@ -346,12 +367,29 @@ func ProcessJudge(d *store.Dir, answer []byte, now time.Time) (Result, error) {
 	return res, nil
 }
 
+// Failure returns the result object of a step that failed with err before
+// the engine could take it (an answer file that cannot be read, a debate
+// another process is writing); judge tells a judgment's object.
+func Failure(judge bool, err error) Result {
+	res, _ := fail(Result{Warnings: []string{}, Errors: []string{}, Judge: judge}, err)
+	return res
+}
+
+// fail records err in res as a list of single problems: a refusal's
+// reasons, a broken debate's problems, or the one error.
 func fail(res Result, err error) (Result, error) {
 	res.Success = false
+	res.ArgumentID, res.Score, res.Rescored = []string{}, nil, []string{}
 	var r *Refused
-	if errors.As(err, &r) {
+	var b *Broken
+	switch {
+	case errors.As(err, &r):
 		res.Errors = append(res.Errors, r.Reasons...)
-	} else {
+	case errors.As(err, &b):
+		for _, p := range b.Problems {
+			res.Errors = append(res.Errors, p.String())
+		}
+	default:
 		res.Errors = append(res.Errors, err.Error())
 	}
 	return res, err

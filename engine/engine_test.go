@@ -81,7 +81,7 @@ func TestProcessSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids, ok := res.ArgumentID.([]string); !res.Success || !ok || strings.Join(ids, " ") != strings.Join(sm.ExchangeIDs(0), " ") {
+	if !res.Success || strings.Join(res.ArgumentID, " ") != strings.Join(sm.ExchangeIDs(0), " ") {
 		t.Errorf("exchange result %+v", res)
 	}
 	deb, err := engine.Load(d)
@@ -140,10 +140,10 @@ func TestResultJSON(t *testing.T) {
 		res  engine.Result
 		want string
 	}{
-		{engine.Result{}, `{"success":false,"argument_id":null,"warnings":[],"errors":[]}`},
+		{engine.Result{}, `{"success":false,"argument_id":[],"warnings":[],"errors":[]}`},
 		{engine.Result{Success: true, ArgumentID: []string{"prop_001", "opp_001"}, Warnings: []string{"w"}}, `{"success":true,"argument_id":["prop_001","opp_001"],"warnings":["w"],"errors":[]}`},
-		{engine.Result{Judge: true, Success: true, ArgumentID: "prop_001", Score: 0.5}, `{"success":true,"argument_id":"prop_001","score":0.5,"rescored":[],"warnings":[],"errors":[]}`},
-		{engine.Result{Judge: true, Errors: []string{"<bad> & \"worse\""}}, `{"success":false,"argument_id":null,"score":null,"rescored":[],"warnings":[],"errors":["<bad> & \"worse\""]}`},
+		{engine.Result{Judge: true, Success: true, ArgumentID: []string{"prop_001"}, Score: []float64{0.5}}, `{"success":true,"argument_id":["prop_001"],"score":[0.5],"rescored":[],"warnings":[],"errors":[]}`},
+		{engine.Result{Judge: true, Errors: []string{"<bad> & \"worse\""}}, `{"success":false,"argument_id":[],"score":[],"rescored":[],"warnings":[],"errors":["<bad> & \"worse\""]}`},
 	}
 	for _, tc := range tests {
 		// As the command line prints it: no HTML escaping.
@@ -425,5 +425,52 @@ func sameRaw(t *testing.T, got, want debate.Raw) {
 		if string(got.Arguments[name]) != string(data) {
 			t.Errorf("arguments/%s reads differently", name)
 		}
+	}
+}
+
+// TestFailureResult checks the result object of a failed step: the same
+// keys as on success, argument_id, score and rescored empty lists, and each
+// problem of a broken debate its own entry in errors.
+func TestFailureResult(t *testing.T) {
+	dir := newDebate(t, t.TempDir(), 1, false)
+	// Two problems: two argument files that scores.json and debate.md need.
+	for _, id := range []string{"prop_000a", "opp_000b"} {
+		if err := os.Remove(filepath.Join(dir, debate.ArgumentFile(id))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		step func(d *store.Dir) (engine.Result, error)
+		want string
+	}{
+		{"exchange", func(d *store.Dir) (engine.Result, error) {
+			return engine.ProcessExchange(d, 1, rebuttalAnswer(sm.Prop, 1), rebuttalAnswer(sm.Opp, 1))
+		}, `{"success":false,"argument_id":[],"warnings":[],"errors":[`},
+		{"judgment", func(d *store.Dir) (engine.Result, error) {
+			return engine.ProcessJudge(d, judgeAnswer(1, nil), fixedNow)
+		}, `{"success":false,"argument_id":[],"score":[],"rescored":[],"warnings":[],"errors":[`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := openDir(t, dir)
+			res, err := tc.step(d)
+			var broken *engine.Broken
+			if !errors.As(err, &broken) {
+				t.Fatalf("error %v, want a broken debate", err)
+			}
+			if len(res.Errors) != len(broken.Problems) || len(res.Errors) < 2 {
+				t.Errorf("errors %q, want one entry per problem of %d", res.Errors, len(broken.Problems))
+			}
+			for _, e := range res.Errors {
+				if strings.Contains(e, "\n") {
+					t.Errorf("error %q holds several lines", e)
+				}
+			}
+			out, err := json.Marshal(res)
+			if err != nil || !strings.HasPrefix(string(out), tc.want) {
+				t.Errorf("result %s, %v\nwant it to start %s", out, err, tc.want)
+			}
+		})
 	}
 }

@@ -16,6 +16,10 @@ import (
 type Problems struct {
 	Errors   []string
 	Warnings []string
+	// Soft holds the warnings that only say a text is over a soft limit of
+	// length; each of them is also in Warnings. dialectic had no such
+	// warnings, and moot debate-ops keeps them out of its result object.
+	Soft []string
 }
 
 // OK reports whether there are no errors.
@@ -36,6 +40,9 @@ func (p *Problems) Add(prefix string, q Problems) {
 	}
 	for _, w := range q.Warnings {
 		p.Warnings = append(p.Warnings, prefix+w)
+	}
+	for _, w := range q.Soft {
+		p.Soft = append(p.Soft, prefix+w)
 	}
 }
 
@@ -252,6 +259,7 @@ func words(s string) int { return len(strings.Fields(s)) }
 func softMax(p *Problems, path, key, s string, max int) {
 	if n := words(s); n > max {
 		p.warnf("%s%s: %d words, over the soft limit of %d", path, key, n, max)
+		p.Soft = append(p.Soft, p.Warnings[len(p.Warnings)-1])
 	}
 }
 

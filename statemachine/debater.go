@@ -90,6 +90,16 @@ func ParseSubmissions(data []byte, side Side, exchange int, known Known) ([]Subm
 		}
 	case "an object":
 		items = []json.RawMessage{raw}
+		if want > 1 {
+			// moot's opening template asks for {"arguments": [three]}:
+			// an object holding nothing but that array is the opening.
+			if inner, ok := argumentsArray(raw); ok {
+				if err := json.Unmarshal(inner, &items); err != nil {
+					p.errorf("arguments: invalid JSON array: %s", err)
+					return nil, p
+				}
+			}
+		}
 	default:
 		p.errorf("the answer must be a JSON object or array, found %s", kind(raw))
 		return nil, p
@@ -116,6 +126,20 @@ func ParseSubmissions(data []byte, side Side, exchange int, known Known) ([]Subm
 	return subs, p
 }
 
+// argumentsArray returns the array of an object whose one key is
+// "arguments" and holds an array.
+func argumentsArray(raw json.RawMessage) (json.RawMessage, bool) {
+	f, err := decodeObject(raw)
+	if err != nil || len(f.keys) != 1 || !f.present("arguments") {
+		return nil, false
+	}
+	v := f.vals["arguments"]
+	if kind(v) != "an array" {
+		return nil, false
+	}
+	return v, true
+}
+
 func parseSubmission(p *Problems, path string, raw json.RawMessage, side Side, exchange int, known Known) Submission {
 	var s Submission
 	f, err := decodeObject(raw)
@@ -132,6 +156,7 @@ func parseSubmission(p *Problems, path string, raw json.RawMessage, side Side, e
 
 	if n := words(s.Title); s.Title != "" && (n < 5 || n > 7) {
 		p.warnf("%stitle: %s, outside the soft limit of 5-7", path, english.Count(n, "word"))
+		p.Soft = append(p.Soft, p.Warnings[len(p.Warnings)-1])
 	}
 	softMax(p, path, "claim", s.Claim, 25)
 	softMax(p, path, "warrant", s.Warrant, 50)

@@ -125,6 +125,13 @@ func TestParseSubmissions(t *testing.T) {
 		{name: "opening array of four", exchange: 0, answer: opening(sub(), sub(), sub(), sub()), errs: []string{"exactly 3 arguments, found 4"}},
 		{name: "opening as one object", exchange: 0, answer: js(t, sub()), errs: []string{"exactly 3 arguments, found 1"}},
 		{name: "opening empty array", exchange: 0, answer: "[]", errs: []string{"found 0"}},
+		// moot's opening template asks for {"arguments": [three]}.
+		{name: "opening as arguments object", exchange: 0, answer: js(t, map[string]any{"arguments": []any{sub(), sub(), sub()}}), noWarn: true},
+		{name: "opening as arguments object in a fence", exchange: 0, answer: "```json\n" + js(t, map[string]any{"arguments": []any{sub(), sub(), sub()}}) + "\n```", noWarn: true},
+		{name: "opening as arguments object of two", exchange: 0, answer: js(t, map[string]any{"arguments": []any{sub(), sub()}}), errs: []string{"exactly 3 arguments, found 2"}},
+		{name: "opening as arguments object with more keys", exchange: 0, answer: js(t, map[string]any{"arguments": []any{sub(), sub(), sub()}, "note": "x"}), errs: []string{"exactly 3 arguments, found 1"}},
+		{name: "opening arguments element not an object", exchange: 0, answer: js(t, map[string]any{"arguments": []any{sub(), 7, sub()}}), errs: []string{"argument 2: must be a JSON object"}},
+		{name: "rebuttal as arguments object", exchange: 2, answer: js(t, map[string]any{"arguments": []any{sub()}}), errs: []string{"title: is required"}},
 		// Shape: a rebuttal is one object; an array of one is taken with a warning.
 		{name: "rebuttal object", exchange: 2, answer: js(t, sub()), noWarn: true},
 		{name: "rebuttal array of one", exchange: 2, answer: js(t, []any{sub()}), warns: []string{"expected a JSON object"}},
@@ -375,5 +382,28 @@ func TestExtractJSON(t *testing.T) {
 				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestSoftWarnings checks that warnings about soft length limits are told
+// apart from the others: moot debate-ops leaves them out of the result
+// object it prints as dialectic did.
+func TestSoftWarnings(t *testing.T) {
+	long := strings.Repeat("word ", 30)
+	answer := js(t, with(with(sub(), "claim", long), "extra", 1))
+	_, p := sm.ParseSubmissions([]byte(answer), sm.Prop, 2, debateKnown())
+	if !p.OK() {
+		t.Fatalf("refused: %q", p.Errors)
+	}
+	if len(p.Soft) != 1 || !strings.Contains(p.Soft[0], "claim: 30 words") {
+		t.Errorf("soft warnings %q, want the claim's length only", p.Soft)
+	}
+	if len(p.Warnings) != 2 {
+		t.Errorf("warnings %q, want the unknown key and the claim's length", p.Warnings)
+	}
+	var q sm.Problems
+	q.Add("proposition: ", p)
+	if len(q.Soft) != 1 || !strings.HasPrefix(q.Soft[0], "proposition: claim") {
+		t.Errorf("Add gives soft warnings %q", q.Soft)
 	}
 }
