@@ -330,17 +330,24 @@ func (a *app) checkCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			problems := debate.Check(raw)
+			found := debate.Check(raw)
+			problems, warnings := found.Problems, found.Warnings
 			if cmd.Bool("json") {
 				if problems == nil {
 					problems = []debate.Problem{}
 				}
-				if err := writeJSON(a.io.Stdout, map[string]any{"ok": len(problems) == 0, "problems": problems, "interrupted_step_pending": d.Pending()}); err != nil {
+				if warnings == nil {
+					warnings = []debate.Problem{}
+				}
+				if err := writeJSON(a.io.Stdout, map[string]any{"ok": len(problems) == 0, "problems": problems, "warnings": warnings, "interrupted_step_pending": d.Pending()}); err != nil {
 					return err
 				}
 			} else {
 				for _, p := range problems {
 					fmt.Fprintf(a.io.Stdout, "%s: %s\n", filepath.Join(d.Path(), p.File), p.Message)
+				}
+				for _, w := range warnings {
+					fmt.Fprintf(a.io.Stdout, "%s: warning: %s\n", filepath.Join(d.Path(), w.File), w.Message)
 				}
 			}
 			if d.Pending() && !cmd.Bool("json") {
@@ -350,7 +357,11 @@ func (a *app) checkCommand() *ucli.Command {
 				return withCode(ExitCheckFailed, fmt.Errorf("%s: %d problem(s) found", d.Path(), len(problems)))
 			}
 			if !cmd.Bool("json") {
-				fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%d argument files)\n", d.Path(), len(raw.Arguments))
+				if len(warnings) > 0 {
+					fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%d argument files, %d warning(s))\n", d.Path(), len(raw.Arguments), len(warnings))
+				} else {
+					fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%d argument files)\n", d.Path(), len(raw.Arguments))
+				}
 			}
 			return nil
 		},

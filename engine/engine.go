@@ -130,7 +130,7 @@ func Load(d *store.Dir) (*debate.Debate, error) {
 		return nil, fmt.Errorf("read %s: the file is missing", debate.ScoresFile)
 	}
 	if d.Locked() {
-		if ps := deb.Check(); len(ps) > 0 {
+		if ps := deb.Check().Problems; len(ps) > 0 {
 			return nil, &Broken{Problems: ps}
 		}
 	}
