@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -51,6 +52,17 @@ func (a *app) newCommand() *ucli.Command {
 					return withCode(ExitUsage, fmt.Errorf("--definition %q is not \"term: meaning\"", def))
 				}
 				m.Definitions = append(m.Definitions, debate.Definition{Term: strings.TrimSpace(term), Meaning: strings.TrimSpace(meaning)})
+			}
+			if err := debate.CheckMotion(m); err != nil {
+				flag, hint := "--motion", "close the fence or comment, or leave it out"
+				var me *debate.MotionError
+				if errors.As(err, &me) && me.Field != "motion" {
+					flag = "--" + me.Field
+					if me.Field == "definition" {
+						hint = "write the term without \"**\" and without a final \":\""
+					}
+				}
+				return withCode(ExitUsage, fmt.Errorf("%s: %w", flag, err), hint)
 			}
 			dir := filepath.Join(root(cmd), slug)
 			d, err := engine.Create(dir, slug, m)

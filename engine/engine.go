@@ -157,6 +157,9 @@ func Create(dir, slug string, m debate.Motion) (*store.Dir, error) {
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, errors.New("the motion is empty")
 	}
+	if err := debate.CheckMotion(m); err != nil {
+		return nil, err
+	}
 	h := debate.NewHeader(slug, m)
 	header, err := h.Render()
 	if err != nil {
