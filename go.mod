@@ -3,7 +3,6 @@ module github.com/moot-dev/moot
 go 1.26.0
 
 require (
-	github.com/adrg/frontmatter v0.2.0
 	github.com/gofrs/flock v0.13.1
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/rogpeppe/go-internal v1.16.0
@@ -13,12 +12,10 @@ require (
 )
 
 require (
-	github.com/BurntSushi/toml v0.3.1 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
 	golang.org/x/tools v0.26.0 // indirect
-	gopkg.in/yaml.v2 v2.3.0 // indirect
 )

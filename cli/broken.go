@@ -49,7 +49,7 @@ func loadChecked(d *store.Dir, command string) (*debate.Debate, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ps := debate.Check(raw); len(ps) > 0 {
+	if ps := debate.Check(raw).Problems; len(ps) > 0 {
 		return nil, withCode(ExitCheckFailed, &brokenDebate{dir: d.Path(), command: command, problems: ps},
 			fmt.Sprintf("fix the files (or restore them, with git for instance), then 'moot check %s' to see that it passes", d.Path()))
 	}

@@ -57,6 +57,17 @@ func (a *app) newCommand() *ucli.Command {
 				}
 				m.Definitions = append(m.Definitions, debate.Definition{Term: strings.TrimSpace(term), Meaning: strings.TrimSpace(meaning)})
 			}
+			if err := debate.CheckMotion(m); err != nil {
+				flag, hint := "--motion", "close the fence or comment, or leave it out"
+				var me *debate.MotionError
+				if errors.As(err, &me) && me.Field != "motion" {
+					flag = "--" + me.Field
+					if me.Field == "definition" {
+						hint = "write the term without \"**\" and without a final \":\""
+					}
+				}
+				return withCode(ExitUsage, fmt.Errorf("%s: %w", flag, err), hint)
+			}
 			dir := filepath.Join(root(cmd), slug)
 			d, err := engine.Create(dir, slug, m)
 			if err != nil {
@@ -443,17 +454,24 @@ func (a *app) checkCommand() *ucli.Command {
 			if err != nil {
 				return journalFailsCheck(err)
 			}
-			problems := debate.Check(raw)
+			found := debate.Check(raw)
+			problems, warnings := found.Problems, found.Warnings
 			if cmd.Bool("json") {
 				if problems == nil {
 					problems = []debate.Problem{}
 				}
-				if err := writeJSON(a.io.Stdout, map[string]any{"ok": len(problems) == 0, "problems": problems, "interrupted_step_pending": d.Pending()}); err != nil {
+				if warnings == nil {
+					warnings = []debate.Problem{}
+				}
+				if err := writeJSON(a.io.Stdout, map[string]any{"ok": len(problems) == 0, "problems": problems, "warnings": warnings, "interrupted_step_pending": d.Pending()}); err != nil {
 					return err
 				}
 			} else {
 				for _, p := range problems {
 					fmt.Fprintf(a.io.Stdout, "%s: %s\n", visible(filepath.Join(d.Path(), p.File), false), visible(p.Message, false))
+				}
+				for _, w := range warnings {
+					fmt.Fprintf(a.io.Stdout, "%s: warning: %s\n", visible(filepath.Join(d.Path(), w.File), false), visible(w.Message, false))
 				}
 			}
 			if d.Pending() && !cmd.Bool("json") {
@@ -463,7 +481,11 @@ func (a *app) checkCommand() *ucli.Command {
 				return withCode(ExitCheckFailed, fmt.Errorf("%s: %s found", d.Path(), english.Count(len(problems), "problem")))
 			}
 			if !cmd.Bool("json") {
-				fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s)\n", d.Path(), english.Count(len(raw.Arguments), "argument file"))
+				if len(warnings) > 0 {
+					fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s, %s)\n", d.Path(), english.Count(len(raw.Arguments), "argument file"), english.Count(len(warnings), "warning"))
+				} else {
+					fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s)\n", d.Path(), english.Count(len(raw.Arguments), "argument file"))
+				}
 			}
 			return nil
 		},

@@ -83,7 +83,7 @@ func TestDebateOps(t *testing.T) {
 			name:  "a refused answer is removed, both files",
 			args:  []string{"process-exchange", "tea", "0", "--prop-file", "p.json", "--opp-file", "o.json"},
 			files: map[string]string{"p.json": "{\"title\": ", "o.json": openingJSON("coffee")},
-			code:  1, stderr: `{"success": false, "side": "proposition", "errors": ["invalid JSON: unexpected EOF"], "warnings": null}` + "\n",
+			code:  1, stderr: `{"success": false, "side": "proposition", "errors": ["invalid JSON at line 1, column 10: the JSON ends before it is complete"], "warnings": null}` + "\n",
 			removed: []string{"p.json", "o.json"},
 		},
 		{

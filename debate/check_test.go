@@ -135,8 +135,8 @@ func editHeader(t *testing.T, raw *debate.Raw, f func(h *debate.Header)) {
 
 func TestCheckHealthy(t *testing.T) {
 	raw := healthy(t)
-	if ps := debate.Check(raw); len(ps) != 0 {
-		t.Fatalf("healthy debate has problems:\n%v", ps)
+	if f := debate.Check(raw); len(f.Problems)+len(f.Warnings) != 0 {
+		t.Fatalf("healthy debate has findings:\n%v", f)
 	}
 	d, err := debate.Load(raw)
 	if err != nil {
@@ -172,14 +172,14 @@ func TestCheckHealthyMidExchange(t *testing.T) {
 	add(debate.NewArgument("prop_003", sm.Prop, 3, simple("Three", nil, nil)))
 	add(debate.NewArgument("opp_003", sm.Opp, 3, simple("Three", []sm.Link{{TargetID: "prop_002", Type: "claim_attack", Content: "x"}}, nil)))
 	editHeader(t, &raw, func(h *debate.Header) { h.State.Phase = sm.AwaitingJudgment })
-	if ps := debate.Check(raw); len(ps) != 0 {
-		t.Fatalf("awaiting judgment: %v", ps)
+	if f := debate.Check(raw); len(f.Problems)+len(f.Warnings) != 0 {
+		t.Fatalf("awaiting judgment: %v", f)
 	}
 
 	fresh := debate.Raw{Scores: []byte("{}\n"), Arguments: map[string][]byte{}}
 	fresh.Header, _ = debate.NewHeader("new", debate.Motion{Text: "M."}).Render()
-	if ps := debate.Check(fresh); len(ps) != 0 {
-		t.Fatalf("new debate: %v", ps)
+	if f := debate.Check(fresh); len(f.Problems)+len(f.Warnings) != 0 {
+		t.Fatalf("new debate: %v", f)
 	}
 }
 
@@ -196,13 +196,17 @@ func TestCheckProblems(t *testing.T) {
 		break_ func(t *testing.T, raw *debate.Raw)
 		file   string
 		msg    string
+		// warn: the finding is a warning, and there is no problem.
+		warn bool
+		// only: the finding is the only one.
+		only bool
 	}{
 		{
 			name: "id and file name differ",
 			break_: func(t *testing.T, raw *debate.Raw) {
 				editArgument(t, *raw, "prop_000a.md", func(a *debate.Argument) { a.ID = "prop_000b" })
 			},
-			file: "arguments/prop_000a.md", msg: `field "id" is prop_000b but the file is named prop_000a.md`,
+			file: "arguments/prop_000a.md", msg: `field "id" is prop_000b but the file is named prop_000a.md`, only: true,
 		},
 		{
 			name: "id not canonical",
@@ -216,14 +220,14 @@ func TestCheckProblems(t *testing.T) {
 			break_: func(t *testing.T, raw *debate.Raw) {
 				editArgument(t, *raw, "prop_001.md", func(a *debate.Argument) { a.Side = sm.Opp })
 			},
-			file: "arguments/prop_001.md", msg: `field "side" is "opp" but the id prop_001 says "prop"`,
+			file: "arguments/prop_001.md", msg: `field "side" is "opp" but the id prop_001 says "prop"`, only: true,
 		},
 		{
 			name: "exchange and id differ",
 			break_: func(t *testing.T, raw *debate.Raw) {
 				editArgument(t, *raw, "opp_001.md", func(a *debate.Argument) { a.Exchange = 2 })
 			},
-			file: "arguments/opp_001.md", msg: `field "exchange" is 2 but the id opp_001 says 1`,
+			file: "arguments/opp_001.md", msg: `field "exchange" is 2 but the id opp_001 says 1`, only: true,
 		},
 		{
 			name:   "argument file of a past exchange missing",
@@ -356,14 +360,14 @@ func TestCheckProblems(t *testing.T) {
 					record(t, s, "prop_000a").History[1].PreviousScore = &p
 				})
 			},
-			file: "scores.json", msg: "prop_000a.history[1]: previous_score 0.25 is not the score before it (0.3)",
+			file: "scores.json", msg: "prop_000a.history[1]: previous_score 0.25 is not the score before it (0.3)", warn: true,
 		},
 		{
 			name: "previous_score missing on a rescore",
 			break_: func(t *testing.T, raw *debate.Raw) {
 				editScores(t, raw, func(s *debate.Scores) { record(t, s, "prop_000a").History[1].PreviousScore = nil })
 			},
-			file: "scores.json", msg: "prop_000a.history[1]: a rescore needs previous_score",
+			file: "scores.json", msg: "prop_000a.history[1]: a rescore without previous_score (the score before it is 0.3)", warn: true, only: true,
 		},
 		{
 			name: "diff wrong",
@@ -373,7 +377,7 @@ func TestCheckProblems(t *testing.T) {
 					record(t, s, "prop_000a").History[1].Diff = &d
 				})
 			},
-			file: "scores.json", msg: "prop_000a.history[1]: diff 0.2 is not -0.2",
+			file: "scores.json", msg: "prop_000a.history[1]: diff 0.2 is not -0.2", warn: true, only: true,
 		},
 		{
 			name: "rescore by more than 0.5",
@@ -383,15 +387,47 @@ func TestCheckProblems(t *testing.T) {
 					d := -0.6
 					r.History[1].Score, r.History[1].Diff, r.CurrentScore = -0.3, &d, -0.3
 				})
+				retotal(t, raw)
 			},
-			file: "scores.json", msg: "prop_000a.history[1]: a rescore moved the score by -0.6, more than 0.5",
+			file: "scores.json", msg: "prop_000a.history[1]: a rescore moved the score by -0.6, more than 0.5", warn: true, only: true,
+		},
+		{
+			// dialectic writes the judge's old_score as previous_score and
+			// computes diff from it.
+			name: "previous_score is the judge's old_score, as dialectic wrote it",
+			break_: func(t *testing.T, raw *debate.Raw) {
+				editScores(t, raw, func(s *debate.Scores) {
+					p, d := 0.25, -0.15
+					e := &record(t, s, "prop_000a").History[1]
+					e.PreviousScore, e.Diff = &p, &d
+				})
+			},
+			file: "scores.json", msg: "prop_000a.history[1]: previous_score 0.25 is not the score before it (0.3)", warn: true, only: true,
+		},
+		{
+			// dialectic writes neither when the judge gave no old_score.
+			name: "rescore with neither previous_score nor diff",
+			break_: func(t *testing.T, raw *debate.Raw) {
+				editScores(t, raw, func(s *debate.Scores) {
+					e := &record(t, s, "prop_000a").History[1]
+					e.PreviousScore, e.Diff = nil, nil
+				})
+			},
+			file: "scores.json", msg: "prop_000a.history[1]: a rescore without previous_score", warn: true, only: true,
+		},
+		{
+			name: "rescore without diff",
+			break_: func(t *testing.T, raw *debate.Raw) {
+				editScores(t, raw, func(s *debate.Scores) { record(t, s, "prop_000a").History[1].Diff = nil })
+			},
+			file: "scores.json", msg: "prop_000a.history[1]: a rescore without diff", warn: true, only: true,
 		},
 		{
 			name: "first score marked as a rescore",
 			break_: func(t *testing.T, raw *debate.Raw) {
 				editScores(t, raw, func(s *debate.Scores) { record(t, s, "opp_000b").History[0].TriggeredBy = "opp_001" })
 			},
-			file: "scores.json", msg: "opp_000b.history[0]: the first score of an argument is not a rescore",
+			file: "scores.json", msg: "opp_000b.history[0]: the first score of an argument is marked as a rescore", warn: true, only: true,
 		},
 		{
 			name: "score outside [-1, 1]",
@@ -495,15 +531,35 @@ func TestCheckProblems(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			raw := clone(healthy(t))
 			tc.break_(t, &raw)
-			ps := debate.Check(raw)
-			for _, p := range ps {
+			f := debate.Check(raw)
+			found, other := f.Problems, f.Warnings
+			if tc.warn {
+				found, other = f.Warnings, f.Problems
+				if len(other) > 0 {
+					t.Errorf("want only a warning, got problems:\n%s", problems(other))
+				}
+			}
+			if tc.only && len(f.Problems)+len(f.Warnings) != 1 {
+				t.Errorf("want one finding, got problems:\n%swarnings:\n%s", problems(f.Problems), problems(f.Warnings))
+			}
+			for _, p := range found {
 				if p.File == tc.file && strings.Contains(p.Message, tc.msg) {
 					return
 				}
 			}
-			t.Errorf("no problem in %s saying %q; got:\n%s", tc.file, tc.msg, problems(ps))
+			t.Errorf("no finding in %s saying %q; got problems:\n%swarnings:\n%s", tc.file, tc.msg, problems(f.Problems), problems(f.Warnings))
 		})
 	}
+}
+
+// retotal makes debate.md's totals those of scores.json again.
+func retotal(t *testing.T, raw *debate.Raw) {
+	t.Helper()
+	s, err := debate.ParseScores(raw.Scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	editHeader(t, raw, func(h *debate.Header) { h.Totals = sm.Cumulative(s.Current()) })
 }
 
 func problems(ps []debate.Problem) string {

@@ -151,7 +151,8 @@ func (d *Debate) Exchange(exchange int) []*Argument {
 	return out
 }
 
-// Problem is one broken invariant found by Check.
+// Problem is one finding of Check: a broken invariant, or an irregularity
+// that is only a warning, with the file it is in.
 type Problem struct {
 	File    string `json:"file"`
 	Message string `json:"message"`
@@ -159,26 +160,49 @@ type Problem struct {
 
 func (p Problem) String() string { return p.File + ": " + p.Message }
 
+// Findings is what Check finds. Problems are broken invariants: a debate
+// with any is refused by every step, since its states or totals cannot be
+// trusted. Warnings are irregularities that change no current score, no
+// total and no state, such as a rescore in scores.json whose previous_score
+// is the judge's old_score rather than the score before it, as dialectic
+// wrote them: they are reported, and the debate goes on.
+type Findings struct {
+	Problems []Problem `json:"problems"`
+	Warnings []Problem `json:"warnings"`
+}
+
+// OK reports whether there are no problems; warnings do not count.
+func (f Findings) OK() bool { return len(f.Problems) == 0 }
+
+type findings struct{ Findings }
+
+func (f *findings) problem(file, format string, args ...any) {
+	f.Problems = append(f.Problems, Problem{File: file, Message: fmt.Sprintf(format, args...)})
+}
+
+func (f *findings) warn(file, format string, args ...any) {
+	f.Warnings = append(f.Warnings, Problem{File: file, Message: fmt.Sprintf(format, args...)})
+}
+
 // Check verifies every invariant of a debate and lists each problem with
 // its file: that every file parses, that ids match file names and
 // exchanges, that every exchange is complete up to the state, that attacks
 // and defences point at the right sides and at earlier exchanges, that each
-// judgment sums to zero, that the scores.json history is consistent and
-// that the cumulative totals equal the recomputed ones.
-func Check(raw Raw) []Problem {
-	var ps []Problem
-	add := func(file, format string, args ...any) {
-		ps = append(ps, Problem{File: file, Message: fmt.Sprintf(format, args...)})
-	}
+// judgment sums to zero, that every current score is the last of its
+// history and that the cumulative totals equal the recomputed ones. The
+// rest of the scores.json history (previous_score, diff, the size of a
+// rescore) is checked too, and what is irregular there is a warning.
+func Check(raw Raw) Findings {
+	var f findings
 	h, err := ParseHeader(raw.Header)
 	if err != nil {
-		add(HeaderFile, "%s", err)
+		f.problem(HeaderFile, "%s", err)
 	}
 	scores := NewScores()
 	if raw.Scores == nil {
-		add(ScoresFile, "is missing")
+		f.problem(ScoresFile, "is missing")
 	} else if s, err := ParseScores(raw.Scores); err != nil {
-		add(ScoresFile, "%s", err)
+		f.problem(ScoresFile, "%s", err)
 		scores = nil
 	} else {
 		scores = s
@@ -193,38 +217,47 @@ func Check(raw Raw) []Problem {
 		file := ArgumentsDir + "/" + name
 		a, err := ParseArgument(raw.Arguments[name])
 		if err != nil {
-			add(file, "%s", err)
+			f.problem(file, "%s", err)
 			continue
 		}
 		if err := checkIdentity(a, name); err != nil {
-			add(file, "%s", err)
-			continue
+			f.problem(file, "%s", err)
+			// The file is there all the same: take it as the argument its
+			// name says, so that the one wrong field is the one problem
+			// reported, not also a missing and unscored argument.
+			id, perr := sm.ParseID(strings.TrimSuffix(name, ".md"))
+			if perr != nil || !strings.HasSuffix(name, ".md") {
+				continue
+			}
+			named := *a
+			named.ID, named.Side, named.Exchange = id.String(), id.Side, id.Exchange
+			a = &named
 		}
 		args[a.ID] = a
 	}
 	if h == nil {
-		return ps
+		return f.Findings
 	}
-	return append(ps, invariants(h, scores, args)...)
+	f.invariants(h, scores, args)
+	return f.Findings
 }
 
 // Check verifies the invariants of a debate Load has already parsed; see
 // the function Check. It finds what Check would, without parsing again.
-func (d *Debate) Check() []Problem {
+func (d *Debate) Check() Findings {
 	args := make(map[string]*Argument, len(d.Arguments))
 	for _, a := range d.Arguments {
 		args[a.ID] = a
 	}
-	return invariants(d.Header, d.Scores, args)
+	var f findings
+	f.invariants(d.Header, d.Scores, args)
+	return f.Findings
 }
 
 // invariants checks parsed files against each other. scores is nil when
 // scores.json did not parse.
-func invariants(h *Header, scores *Scores, args map[string]*Argument) []Problem {
-	var ps []Problem
-	add := func(file, format string, args ...any) {
-		ps = append(ps, Problem{File: file, Message: fmt.Sprintf(format, args...)})
-	}
+func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argument) {
+	add := f.problem
 	st := h.State
 
 	// Completeness: every exchange before the current one has all its
@@ -261,9 +294,9 @@ func invariants(h *Header, scores *Scores, args map[string]*Argument) []Problem 
 	}
 
 	if scores == nil {
-		return ps
+		return
 	}
-	// scores.json: known arguments, consistent history, zero-sum judgments.
+	// scores.json: known arguments, current scores, zero-sum judgments.
 	for _, id := range scores.IDs() {
 		r, _ := scores.Get(id)
 		pid, err := sm.ParseID(id)
@@ -281,35 +314,11 @@ func invariants(h *Header, scores *Scores, args map[string]*Argument) []Problem 
 			add(ScoresFile, "%s has an empty history", id)
 			continue
 		}
-		last := r.History[len(r.History)-1]
-		if math.Abs(last.Score-r.CurrentScore) > 1e-9 {
-			add(ScoresFile, "%s: current_score %g is not the last score in its history (%g)", id, r.CurrentScore, last.Score)
+		last := len(r.History) - 1
+		if math.Abs(r.History[last].Score-r.CurrentScore) > 1e-9 {
+			add(ScoresFile, "%s: current_score %g is not the last score in its history (%g)", id, r.CurrentScore, r.History[last].Score)
 		}
-		for i, e := range r.History {
-			if e.Score < sm.MinScore-1e-9 || e.Score > sm.MaxScore+1e-9 {
-				add(ScoresFile, "%s.history[%d]: score %g is outside [-1, 1]", id, i, e.Score)
-			}
-			if i == 0 {
-				if e.PreviousScore != nil || e.TriggeredBy != "" {
-					add(ScoresFile, "%s.history[0]: the first score of an argument is not a rescore", id)
-				}
-				continue
-			}
-			prev := r.History[i-1].Score
-			if e.PreviousScore == nil {
-				add(ScoresFile, "%s.history[%d]: a rescore needs previous_score", id, i)
-				continue
-			}
-			if math.Abs(*e.PreviousScore-prev) > 1e-9 {
-				add(ScoresFile, "%s.history[%d]: previous_score %g is not the score before it (%g)", id, i, *e.PreviousScore, prev)
-			}
-			if e.Diff != nil && math.Abs(*e.Diff-sm.Round3(e.Score-prev)) > 0.0015 {
-				add(ScoresFile, "%s.history[%d]: diff %g is not %g", id, i, *e.Diff, sm.Round3(e.Score-prev))
-			}
-			if math.Abs(e.Score-prev) > sm.MaxRescoreStep+1e-9 {
-				add(ScoresFile, "%s.history[%d]: a rescore moved the score by %g, more than %g", id, i, sm.Round3(e.Score-prev), sm.MaxRescoreStep)
-			}
-		}
+		f.history(id, r)
 	}
 	// Each exchange's first scores were given in one judgment: they sum to 0.
 	perExchange := map[int]float64{}
@@ -338,7 +347,50 @@ func invariants(h *Header, scores *Scores, args map[string]*Argument) []Problem 
 			add(HeaderFile, "cumulative_scores.%s is %g over %d arguments, but scores.json gives %g over %d", side.Name(), got.Total, got.Count, exp.Total, exp.Count)
 		}
 	}
-	return ps
+}
+
+// history checks the entries of one argument's score history. Only the
+// current score counts towards totals and states: a score outside [-1, 1]
+// there is a problem, and everything else is a warning. dialectic writes a
+// rescore's previous_score as the judge's old_score, which may differ from
+// the score before it, and writes neither previous_score nor diff when the
+// judge gave no old_score.
+func (f *findings) history(id string, r *Record) {
+	last := len(r.History) - 1
+	for i, e := range r.History {
+		if e.Score < sm.MinScore-1e-9 || e.Score > sm.MaxScore+1e-9 {
+			if i == last {
+				f.problem(ScoresFile, "%s.history[%d]: score %g is outside [-1, 1]", id, i, e.Score)
+			} else {
+				f.warn(ScoresFile, "%s.history[%d]: score %g is outside [-1, 1]", id, i, e.Score)
+			}
+		}
+		if i == 0 {
+			if e.PreviousScore != nil || e.TriggeredBy != "" {
+				f.warn(ScoresFile, "%s.history[0]: the first score of an argument is marked as a rescore", id)
+			}
+			continue
+		}
+		prev := r.History[i-1].Score
+		base := prev
+		if e.PreviousScore == nil {
+			f.warn(ScoresFile, "%s.history[%d]: a rescore without previous_score (the score before it is %g)", id, i, prev)
+		} else {
+			base = *e.PreviousScore
+			if math.Abs(*e.PreviousScore-prev) > 1e-9 {
+				f.warn(ScoresFile, "%s.history[%d]: previous_score %g is not the score before it (%g)", id, i, *e.PreviousScore, prev)
+			}
+			if e.Diff == nil {
+				f.warn(ScoresFile, "%s.history[%d]: a rescore without diff", id, i)
+			}
+		}
+		if e.Diff != nil && math.Abs(*e.Diff-sm.Round3(e.Score-base)) > 0.0015 {
+			f.warn(ScoresFile, "%s.history[%d]: diff %g is not %g", id, i, *e.Diff, sm.Round3(e.Score-base))
+		}
+		if math.Abs(e.Score-prev) > sm.MaxRescoreStep+1e-9 {
+			f.warn(ScoresFile, "%s.history[%d]: a rescore moved the score by %g, more than %g", id, i, sm.Round3(e.Score-prev), sm.MaxRescoreStep)
+		}
+	}
 }
 
 func checkLinks(add func(string, string, ...any), a *Argument, args map[string]*Argument, key string, links []Target, side sm.Side, types []string) {

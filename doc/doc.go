@@ -11,10 +11,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/adrg/frontmatter"
 )
 
 // Field is one key of an Object with its value as raw JSON.
@@ -147,20 +146,14 @@ func Marshal(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// format is the frontmatter format of moot's files: "{" alone on the first
-// line, "}" alone on its line, then a blank line.
-var format = frontmatter.NewFormat("{", "}", func(data []byte, v any) error {
-	return json.Unmarshal(data, v)
-})
-
-func init() {
-	format.UnmarshalDelims = true
-	format.RequiresNewLine = true
-}
-
-// Parse splits a file into its JSON frontmatter and its markdown body. The
-// body is returned without the blank line that separates it from the
-// frontmatter.
+// Parse splits a file into its JSON frontmatter and its markdown body.
+//
+// The frontmatter is the JSON object the file starts with, read by a JSON
+// decoder: where it ends is decided by JSON, so any valid object is read,
+// whatever its layout (a nested "}" alone on a line included). The closing
+// "}" must end its line. The body is what follows that line, without the
+// one blank line that separates it from the frontmatter and without any
+// further leading line breaks.
 //
 // A file that is not valid UTF-8 is refused: decoding would replace the
 // bad bytes, and rewriting the file would then change it silently.
@@ -172,38 +165,33 @@ func Parse(data []byte) (Object, string, error) {
 	if !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
 		return obj, "", errors.New("no JSON frontmatter: the file must start with a line holding only \"{\"")
 	}
-	body, err := frontmatter.MustParse(bytes.NewReader(data), &obj, format)
-	if err != nil {
-		if errors.Is(err, frontmatter.ErrNotFound) {
-			// No "}" line followed by a blank line: a file that is only a
-			// JSON object, or whose body follows the "}" line directly.
-			return parseLoose(data)
-		}
-		return obj, "", fmt.Errorf("frontmatter: %w", jsonMessage(err))
-	}
-	return obj, strings.TrimLeft(string(body), "\r\n"), nil
-}
-
-// parseLoose reads the first JSON value of data as the frontmatter and
-// the rest, which must start on a new line, as the body.
-func parseLoose(data []byte) (Object, string, error) {
-	var obj Object
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
-		return obj, "", fmt.Errorf("frontmatter: %w", jsonMessage(err))
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return obj, "", errors.New("frontmatter: the JSON object is never closed")
+		}
+		return obj, "", fmt.Errorf("frontmatter: %w", positioned(data, err))
 	}
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return obj, "", fmt.Errorf("frontmatter: %w", jsonMessage(err))
 	}
 	rest := data[dec.InputOffset():]
-	if len(bytes.TrimSpace(rest)) == 0 {
-		return obj, "", nil
-	}
-	if !bytes.HasPrefix(rest, []byte("\n")) && !bytes.HasPrefix(rest, []byte("\r\n")) {
+	// The rest of the closing line must be blank.
+	line, after, found := bytes.Cut(rest, []byte("\n"))
+	if len(bytes.TrimSpace(line)) != 0 {
 		return obj, "", errors.New("frontmatter: the closing \"}\" must be alone on its line, with the markdown body below it")
 	}
-	return obj, strings.TrimLeft(string(rest), "\r\n"), nil
+	if !found {
+		return obj, "", nil
+	}
+	// Skip the blank line that separates frontmatter and body.
+	if line, next, found := bytes.Cut(after, []byte("\n")); found && len(bytes.TrimSpace(line)) == 0 {
+		after = next
+	} else if !found && len(bytes.TrimSpace(line)) == 0 {
+		after = nil
+	}
+	return obj, strings.TrimLeft(string(after), "\r\n"), nil
 }
 
 // Render writes obj as two-space indented frontmatter, a blank line and the
@@ -270,6 +258,34 @@ func jsonMessage(err error) error {
 		return fmt.Errorf("%s: expected %s, found JSON %s", where, typ.Type, typ.Value)
 	}
 	return err
+}
+
+// positioned is jsonMessage for an error of decoding data itself: a syntax
+// error is given by line and column.
+func positioned(data []byte, err error) error {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		// Offset counts the bytes read, the offending one included.
+		line, col := Position(data, syn.Offset-1)
+		return fmt.Errorf("invalid JSON at line %d, column %d: %s", line, col, syn.Error())
+	}
+	return jsonMessage(err)
+}
+
+// Position turns a byte offset into data, as encoding/json reports them,
+// into a line and a column, both counted from 1. The column counts
+// characters, not bytes. An offset past the end gives the end.
+func Position(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	start := bytes.LastIndexByte(before, '\n') + 1
+	return line, utf8.RuneCount(before[start:]) + 1
 }
 
 // JSONError is jsonMessage for other packages: it makes a JSON decoding

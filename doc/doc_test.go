@@ -201,7 +201,13 @@ func TestParse(t *testing.T) {
 		{name: "truncated frontmatter", in: "{\n  \"a\": 1,\n", err: "frontmatter"},
 		{name: "truncated frontmatter before body", in: "{\n  \"a\": 1,\n\n# Motion\n\nText\n", err: "frontmatter"},
 		{name: "invalid JSON inside", in: "{\n  a: 1\n}\n\nText\n", err: "invalid JSON"},
-		{name: "closing brace too early", in: "{\n  \"a\": {\n}\n  }\n}\n\nText\n", err: "frontmatter"},
+		// Where the object ends is decided by JSON, not by a line holding
+		// "}": a nested "}" at column 0, even before a blank line, is inside.
+		{name: "nested closing brace alone before a blank line", in: "{\n  \"a\": {\n    \"b\": 1\n}\n\n}\n\nText\n", keys: "a", body: "Text\n"},
+		{name: "nested closing brace alone at column 0", in: "{\n\"a\": {\n\"b\": [\n1\n]\n}\n}\n\nText\n", keys: "a", body: "Text\n"},
+		{name: "a brace after the object is body", in: "{\n  \"a\": {\n}\n  }\n}\n\nText\n", keys: "a", body: "}\n\nText\n"},
+		{name: "spaces after the closing brace", in: "{\n  \"a\": 1\n}  \n# Motion\n", keys: "a", body: "# Motion\n"},
+		{name: "syntax error names line and column", in: "{\n  \"a\": 1,\n  b: 2\n}\n\nText\n", err: "line 3, column 3"},
 		{name: "frontmatter on one line is read all the same", in: "{\"a\": 1}\n\nText\n", keys: "a", body: "Text\n"},
 	}
 	for _, tc := range tests {

@@ -64,7 +64,7 @@ func BenchmarkCheck(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if ps := debate.Check(raw); len(ps) != 0 {
+		if ps := debate.Check(raw).Problems; len(ps) != 0 {
 			b.Fatal(ps)
 		}
 		d.Close()

@@ -150,7 +150,7 @@ func Load(d *store.Dir) (*debate.Debate, error) {
 		return nil, fmt.Errorf("read %s: the file is missing", debate.ScoresFile)
 	}
 	if d.Locked() {
-		if ps := deb.Check(); len(ps) > 0 {
+		if ps := deb.Check().Problems; len(ps) > 0 {
 			return nil, &Broken{Problems: ps}
 		}
 	}
@@ -176,6 +176,9 @@ func (b *Broken) Error() string {
 func Create(dir, slug string, m debate.Motion) (*store.Dir, error) {
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, errors.New("the motion is empty")
+	}
+	if err := debate.CheckMotion(m); err != nil {
+		return nil, err
 	}
 	h := debate.NewHeader(slug, m)
 	header, err := h.Render()

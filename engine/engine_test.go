@@ -363,7 +363,7 @@ func TestFaults(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if ps := debate.Check(raw); len(ps) != 0 {
+					if ps := debate.Check(raw).Problems; len(ps) != 0 {
 						t.Errorf("%s:%d: Check: %v", mode, n, ps)
 					}
 					sameRaw(t, raw, wantRaw)

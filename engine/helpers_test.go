@@ -204,5 +204,5 @@ func checkDir(tb testing.TB, dir string) []debate.Problem {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return debate.Check(raw)
+	return debate.Check(raw).Problems
 }

@@ -111,7 +111,7 @@ func genDebate(t testing.TB, n int) debate.Raw {
 		}
 		raw.Arguments[a.ID+".md"] = data
 	}
-	if ps := debate.Check(raw); len(ps) > 0 {
+	if ps := debate.Check(raw).Problems; len(ps) > 0 {
 		t.Fatalf("the generated debate is broken: %v", ps[:min(5, len(ps))])
 	}
 	return raw

@@ -77,7 +77,7 @@ func mustCheck(t *testing.T, d *store.Dir) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps := debate.Check(raw); len(ps) > 0 {
+	if ps := debate.Check(raw).Problems; len(ps) > 0 {
 		t.Fatalf("check found problems: %v", ps)
 	}
 }

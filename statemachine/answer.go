@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/moot-dev/moot/doc"
 )
 
 // Problems collects what is wrong with an answer: errors refuse the whole
@@ -61,6 +64,22 @@ type Known map[string]Arg
 // ExtractJSON returns the JSON inside an answer: the whole text when it is
 // JSON, or the content of its first ```json (or plain ```) fence.
 func ExtractJSON(text []byte) ([]byte, error) {
+	body, _, err := extractJSON(text)
+	return body, err
+}
+
+// extractJSON is ExtractJSON that also returns where the JSON starts in
+// text, so that errors can say where they are in the answer as written.
+func extractJSON(text []byte) ([]byte, int, error) {
+	body, err := extract(text)
+	if err != nil {
+		return nil, 0, err
+	}
+	// body is a part of text: its capacity tells where it starts.
+	return body, cap(text) - cap(body), nil
+}
+
+func extract(text []byte) ([]byte, error) {
 	if n := InvalidUTF8(text); n >= 0 {
 		return nil, fmt.Errorf("the answer is not valid UTF-8 (at byte %d)", n)
 	}
@@ -263,10 +282,23 @@ func softMax(p *Problems, path, key, s string, max int) {
 	}
 }
 
-func decodeJSON(data []byte) (json.RawMessage, error) {
+// decodeJSON reads the one JSON value of data, the JSON found at offset
+// start of answer. A syntax error says where it is in answer, by line and
+// column.
+func decodeJSON(answer, data []byte, start int) (json.RawMessage, error) {
 	var raw json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&raw); err != nil {
+		var syn *json.SyntaxError
+		switch {
+		case errors.As(err, &syn):
+			// Offset counts the bytes read, the offending one included.
+			line, col := doc.Position(answer, int64(start)+syn.Offset-1)
+			return nil, fmt.Errorf("invalid JSON at line %d, column %d: %s", line, col, syn.Error())
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			line, col := doc.Position(answer, int64(start+len(data)))
+			return nil, fmt.Errorf("invalid JSON at line %d, column %d: the JSON ends before it is complete", line, col)
+		}
 		return nil, fmt.Errorf("invalid JSON: %w", err)
 	}
 	if dec.More() {

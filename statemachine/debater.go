@@ -63,12 +63,12 @@ func oneOf(s string, set []string) bool {
 // model that wrote the answer.
 func ParseSubmissions(data []byte, side Side, exchange int, known Known) ([]Submission, Problems) {
 	var p Problems
-	body, err := ExtractJSON(data)
+	body, start, err := extractJSON(data)
 	if err != nil {
 		p.errorf("%s", err)
 		return nil, p
 	}
-	raw, err := decodeJSON(body)
+	raw, err := decodeJSON(data, body, start)
 	if err != nil {
 		p.errorf("%s", err)
 		return nil, p

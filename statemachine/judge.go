@@ -51,12 +51,12 @@ const (
 func ParseJudgment(data []byte, exchange int, known Known, current map[string]float64) (Judgment, Problems) {
 	var j Judgment
 	var p Problems
-	body, err := ExtractJSON(data)
+	body, start, err := extractJSON(data)
 	if err != nil {
 		p.errorf("%s", err)
 		return j, p
 	}
-	raw, err := decodeJSON(body)
+	raw, err := decodeJSON(data, body, start)
 	if err != nil {
 		p.errorf("%s", err)
 		return j, p

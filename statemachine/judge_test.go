@@ -2,6 +2,7 @@ package statemachine_test
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,7 +69,8 @@ func TestParseJudgment(t *testing.T) {
 		{name: "single-score form names bad fields", exchange: 2, answer: js(t, map[string]any{"argument_id": "prop_002", "score": "high", "reasoning": ""}), errs: []string{"score: must be a number, found a string", "reasoning: must not be empty"}},
 		{name: "neither form", exchange: 2, answer: `{"verdict": "prop wins"}`, errs: []string{`the judgment needs "scores"`}},
 		{name: "an array", exchange: 2, answer: js(t, []any{score("prop_002", 0), score("opp_002", 0)}), errs: []string{"the judgment must be a JSON object, found an array"}},
-		{name: "invalid JSON", exchange: 2, answer: `{"scores": [}`, errs: []string{"invalid JSON"}},
+		{name: "invalid JSON", exchange: 2, answer: `{"scores": [}`, errs: []string{"invalid JSON at line 1, column 13: invalid character '}'"}},
+		{name: "invalid JSON on a later line", exchange: 2, answer: "{\"scores\": [\n  {\"argument_id\": \"prop_002\", \"score\": 0.5,},\n]}", errs: []string{"invalid JSON at line 2, column 44: invalid character '}' looking for beginning of object key string"}},
 		{name: "scores not an array", exchange: 2, answer: js(t, map[string]any{"scores": score("prop_002", 0)}), errs: []string{"scores: must be an array, found an object"}},
 		{name: "score not an object", exchange: 2, answer: js(t, scores(score("prop_002", 0), 0.5)), errs: []string{"scores[1]: must be a JSON object, found a number"}},
 		{name: "score a string", exchange: 2, answer: js(t, scores(score("prop_002", 0), with(score("opp_002", 0), "score", "0"))), errs: []string{"scores[1].score: must be a number, found a string"}},
@@ -260,6 +262,11 @@ func TestEntriesDiffRounded(t *testing.T) {
 }
 
 func TestRound3(t *testing.T) {
+	// Every want below is what Python 3 prints for round(in, 3): dialectic
+	// rounds with it, and moot must write the same totals and diffs. Python
+	// rounds the exact binary value of in, and a value that is exactly half
+	// way (0.0625 is, in binary) goes to the even digit. The one deliberate
+	// difference: Python gives -0.0 for round(-0.0001, 3), moot writes 0.
 	tests := []struct{ in, want float64 }{
 		{0.1 + 0.2, 0.3},
 		{-2.0500000000000003, -2.05},
@@ -268,11 +275,52 @@ func TestRound3(t *testing.T) {
 		{-0.0004, 0},
 		{1e-12, 0},
 		{-1e-12, 0},
+		{-0.0001, 0},
+		// Exact halves in binary: ties to even.
+		{0.0625, 0.062},
+		{-0.0625, -0.062},
+		{0.5625, 0.562},
+		{0.1875, 0.188},
+		{-0.1875, -0.188},
+		{0.3125, 0.312},
+		{0.9375, 0.938},
+		// Decimal halves that are not halves in binary: the binary value
+		// decides, above or below the half.
+		{0.0005, 0.001},
+		{-0.0005, -0.001},
+		{0.0015, 0.002},
+		{0.0025, 0.003},
+		{0.0045, 0.004},
+		{-0.0045, -0.004},
+		{0.0125, 0.013},
+		{0.0135, 0.013},
+		{0.0715, 0.071},
+		{0.0725, 0.072},
+		{0.1235, 0.123},
+		{1.0005, 1.0},
+		{-1.0005, -1.0},
+		{1.2345, 1.234},
+		{-1.2345, -1.234},
+		{2.0675, 2.067},
+		{12.3455, 12.345},
+		{0.000499, 0},
 	}
 	for _, tc := range tests {
-		got := sm.Round3(tc.in)
-		if got != tc.want || math.Signbit(got) != math.Signbit(tc.want) {
-			t.Errorf("Round3(%v) = %v, want %v", tc.in, got, tc.want)
-		}
+		t.Run(strconv.FormatFloat(tc.in, 'g', -1, 64), func(t *testing.T) {
+			got := sm.Round3(tc.in)
+			if got != tc.want || math.Signbit(got) != math.Signbit(tc.want) {
+				t.Errorf("Round3(%v) = %v, want %v (Python's round)", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCumulativeRoundsAsPython checks the totals of debate.md: one
+// argument scored 0.0625 against one scored -0.0625 gives totals of 0.062
+// and -0.062 in dialectic, so in moot too.
+func TestCumulativeRoundsAsPython(t *testing.T) {
+	got := sm.Cumulative(map[string]float64{"prop_000a": 0.0625, "opp_000a": -0.0625})
+	if got.Proposition.Total != 0.062 || got.Opposition.Total != -0.062 {
+		t.Errorf("totals %v and %v, want 0.062 and -0.062", got.Proposition.Total, got.Opposition.Total)
 	}
 }

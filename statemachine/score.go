@@ -26,9 +26,19 @@ func (t Totals) Of(side Side) Total {
 	return t.Proposition
 }
 
-// Round3 rounds x to three decimals, as every total and diff is stored.
+// Round3 rounds x to three decimals, as every total and diff is stored. It
+// rounds exactly as Python's round(x, 3), which dialectic uses: the exact
+// binary value of x is rounded, and a value exactly half way between two
+// results goes to the even one (0.0625 gives 0.062, 2.0675 gives 2.067
+// because its binary value lies below the half). strconv does the same:
+// FormatFloat rounds the exact value half to even, and ParseFloat reads the
+// result back to the nearest float64, as Python does. Unlike Python, the
+// result is never a negative zero, which would be written as -0.
 func Round3(x float64) float64 {
-	r := math.Round(x*1000) / 1000
+	r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 3, 64), 64)
+	if err != nil {
+		return x
+	}
 	if r == 0 {
 		return 0 // no negative zero in files
 	}

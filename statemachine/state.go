@@ -159,5 +159,19 @@ func (s State) AcceptJudgment() error {
 	if s.Phase != AwaitingJudgment {
 		return &StepError{State: s, Asked: "a judgment"}
 	}
+	if s.Exchange >= MaxExchange {
+		return &LimitError{Exchange: s.Exchange}
+	}
 	return nil
+}
+
+// LimitError is the refusal of the judgment of the last exchange moot can
+// record: accepting it would move the debate to exchange MaxExchange+1,
+// which no debate file may hold.
+type LimitError struct {
+	Exchange int
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("a judgment refused: exchange %d is the last exchange moot can record, and judging it would move the debate to exchange %d, past the limit of %d", e.Exchange, e.Exchange+1, MaxExchange)
 }

@@ -103,6 +103,31 @@ func TestAcceptJudgment(t *testing.T) {
 	}
 }
 
+// TestAcceptJudgmentAtTheLastExchange checks that the limits agree: the
+// judgment of exchange MaxExchange would move the debate to an exchange no
+// debate file may hold, so it is refused before anything is written, while
+// every state up to it is accepted.
+func TestAcceptJudgmentAtTheLastExchange(t *testing.T) {
+	if err := (sm.State{sm.MaxExchange - 1, sm.AwaitingJudgment}).AcceptJudgment(); err != nil {
+		t.Fatalf("the judgment of exchange %d refused: %v", sm.MaxExchange-1, err)
+	}
+	if err := (sm.State{sm.MaxExchange - 1, sm.AwaitingJudgment}).Next().Validate(); err != nil {
+		t.Fatalf("the state after exchange %d is invalid: %v", sm.MaxExchange-1, err)
+	}
+	if err := (sm.State{sm.MaxExchange, sm.AwaitingArguments}).AcceptArguments(sm.MaxExchange); err != nil {
+		t.Fatalf("the arguments of exchange %d refused: %v", sm.MaxExchange, err)
+	}
+	st := sm.State{sm.MaxExchange, sm.AwaitingJudgment}
+	err := st.AcceptJudgment()
+	var le *sm.LimitError
+	if !errors.As(err, &le) || le.Exchange != sm.MaxExchange {
+		t.Fatalf("error %v, want *LimitError for exchange %d", err, sm.MaxExchange)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "a judgment refused") || !strings.Contains(msg, "exchange 99999 is the last") || !strings.Contains(msg, "100000") {
+		t.Errorf("message %q", msg)
+	}
+}
+
 func TestStateValidate(t *testing.T) {
 	tests := []struct {
 		st sm.State
