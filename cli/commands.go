@@ -181,13 +181,17 @@ func (a *app) statusCommand() *ucli.Command {
 			}
 			w := a.io.Stdout
 			fmt.Fprintf(w, "debate    %s\n", visible(s.Debate, false))
-			// The whole motion, wrapped: status of one debate never cuts it.
-			for i, line := range wrapLines(visible(s.Motion, false), 90) {
-				label := "motion"
-				if i > 0 {
+			// The whole motion, each of its lines wrapped: status of one
+			// debate never cuts it.
+			label := "motion"
+			for _, para := range strings.Split(strings.TrimSpace(s.Motion), "\n") {
+				if strings.TrimSpace(para) == "" {
+					continue
+				}
+				for _, line := range wrapLines(visible(para, false), 90) {
+					fmt.Fprintf(w, "%-9s %s\n", label, line)
 					label = ""
 				}
-				fmt.Fprintf(w, "%-9s %s\n", label, line)
 			}
 			fmt.Fprintf(w, "exchange  %d, %s\n", s.Exchange, strings.ReplaceAll(string(s.Phase), "_", " "))
 			fmt.Fprintf(w, "next      %s\n", s.Next)

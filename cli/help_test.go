@@ -239,3 +239,21 @@ func TestTerminalControlsShownHarmless(t *testing.T) {
 		t.Errorf("status --json motion = %q (%v), want %q", st.Motion, err, motion)
 	}
 }
+
+// TestStatusKeepsMotionLines: a motion of several lines is shown line by
+// line in the status of one debate, not folded into control characters.
+func TestStatusKeepsMotionLines(t *testing.T) {
+	root := t.TempDir()
+	motion := "This house would tax sugar.\n\nThe tax is paid by makers, not shops."
+	if code, _, stderr := runMoot(t, "--dir", root, "new", "sugar", "--motion", motion); code != 0 {
+		t.Fatalf("new: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := runMoot(t, "--dir", root, "status", "sugar")
+	if code != 0 {
+		t.Fatalf("status: exit %d: %s", code, stderr)
+	}
+	want := "motion    This house would tax sugar.\n          The tax is paid by makers, not shops.\n"
+	if !strings.Contains(out, want) || strings.Contains(out, "^J") {
+		t.Errorf("status shows the motion as\n%s\nwant it to hold\n%s", out, want)
+	}
+}
