@@ -14,11 +14,11 @@ crash:
 
 # Run every fuzz target for $(FUZZTIME) each.
 fuzz:
-	go test ./doc -run "^$$" -fuzz "^FuzzParse$$" -fuzztime $(FUZZTIME)
-	go test ./statemachine -run "^$$" -fuzz "^FuzzParseSubmissions$$" -fuzztime $(FUZZTIME)
-	go test ./statemachine -run "^$$" -fuzz "^FuzzParseJudgment$$" -fuzztime $(FUZZTIME)
-	go test ./statemachine -run "^$$" -fuzz "^FuzzParseID$$" -fuzztime $(FUZZTIME)
-	go test ./cli -run "^$$" -fuzz "^FuzzValidSlug$$" -fuzztime $(FUZZTIME)
+	go test ./internal/frontmatter -run "^$$" -fuzz "^FuzzParse$$" -fuzztime $(FUZZTIME)
+	go test ./statemachine/dialectic -run "^$$" -fuzz "^FuzzParseSubmissions$$" -fuzztime $(FUZZTIME)
+	go test ./statemachine/dialectic -run "^$$" -fuzz "^FuzzParseJudgment$$" -fuzztime $(FUZZTIME)
+	go test ./statemachine/dialectic -run "^$$" -fuzz "^FuzzParseID$$" -fuzztime $(FUZZTIME)
+	go test ./internal/cli -run "^$$" -fuzz "^FuzzValidSlug$$" -fuzztime $(FUZZTIME)
 
 # Peak memory of the read commands on a 1,000-exchange debate.
 memory:
@@ -29,4 +29,4 @@ process:
 	bench/process.sh
 
 bench:
-	go test -run "^$$" -bench . ./engine ./run ./report ./store ./crashtest
+	go test -run "^$$" -bench . ./internal/driver ./internal/report ./store ./internal/testkit/crashtest

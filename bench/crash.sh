@@ -10,4 +10,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count="${1:-500}"
 shift || true
-exec go test -count=1 -timeout 60m -run '^TestRandomKills(DuringRun)?$' ./crashtest -v -kills "$count" "$@"
+exec go test -count=1 -timeout 60m -run '^TestRandomKills(DuringRun)?$' ./internal/testkit/crashtest -v -kills "$count" "$@"

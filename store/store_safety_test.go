@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/moot-dev/moot/internal/fixture"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/moot-dev/moot/internal/testkit/fixture"
 )
 
 // tree reads everything under dir, as fixture.Tree does.

@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/moot-dev/moot/internal/fixture"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/moot-dev/moot/internal/testkit/fixture"
 )
 
 // newDebate makes a debate directory holding the given files.

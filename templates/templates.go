@@ -1,5 +1,5 @@
 // Package templates holds the prompts moot sends to models, as
-// text/template files embedded in the binary. Any of them can be replaced by
+// text/template files embedded in the binary, a folder per protocol. Any of them can be replaced by
 // a file of the same name in a debate's templates/ folder or in a folder
 // given with --templates.
 package templates
@@ -14,7 +14,7 @@ import (
 	"text/template"
 )
 
-//go:embed prompts/*.md
+//go:embed */*.md
 var builtin embed.FS
 
 // partials is the file of shared definitions ("motion", "argument",
@@ -30,12 +30,17 @@ type Set struct {
 	from map[string]string
 }
 
-// Default returns the built-in templates.
-func Default() *Set {
+// Default returns the built-in templates of dialectic, the protocol of a
+// debate that names none.
+func Default() *Set { return For("dialectic") }
+
+// For returns the built-in templates of protocol: the files of the folder
+// of that name. A protocol without templates gets an empty set.
+func For(protocol string) *Set {
 	s := &Set{text: map[string]string{}, from: map[string]string{}}
-	entries, _ := fs.ReadDir(builtin, "prompts")
+	entries, _ := fs.ReadDir(builtin, protocol)
 	for _, e := range entries {
-		b, _ := fs.ReadFile(builtin, "prompts/"+e.Name())
+		b, _ := fs.ReadFile(builtin, protocol+"/"+e.Name())
 		s.text[e.Name()] = string(b)
 		s.from[e.Name()] = Builtin
 	}

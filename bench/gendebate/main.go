@@ -15,10 +15,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/moot-dev/moot/debate"
-	"github.com/moot-dev/moot/engine"
-	"github.com/moot-dev/moot/internal/fixture"
-	sm "github.com/moot-dev/moot/statemachine"
+	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/testkit/fixture"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 func main() {
@@ -48,29 +47,29 @@ func main() {
 
 func generate(dir string, exchanges int) error {
 	slug := filepath.Base(dir)
-	d, err := engine.Create(dir, slug, debate.Motion{Text: "This house would keep every debate as plain files."})
+	d, err := driver.Create(dir, slug, dialectic.Motion{Text: "This house would keep every debate as plain files."})
 	if err != nil {
 		return err
 	}
 	defer d.Close() // engine.Create hands the new debate over locked
-	deb, err := engine.Load(d)
+	deb, err := driver.Load(d)
 	if err != nil {
 		return err
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for e := 0; e < exchanges; e++ {
-		x, err := engine.CheckExchange(deb, e, map[sm.Side][]byte{sm.Prop: fixture.Answer(sm.Prop, e), sm.Opp: fixture.Answer(sm.Opp, e)})
+		x, err := driver.CheckExchange(deb, e, map[dialectic.Side][]byte{dialectic.Prop: fixture.Answer(dialectic.Prop, e), dialectic.Opp: fixture.Answer(dialectic.Opp, e)})
 		if err != nil {
 			return fmt.Errorf("exchange %d: %w", e, err)
 		}
-		if err := engine.CommitExchange(d, deb, x); err != nil {
+		if err := driver.CommitExchange(d, deb, x); err != nil {
 			return fmt.Errorf("exchange %d: %w", e, err)
 		}
-		j, _, err := engine.CheckJudgment(deb, fixture.Judgment(e))
+		j, _, err := driver.CheckJudgment(deb, fixture.Judgment(e))
 		if err != nil {
 			return fmt.Errorf("judgment %d: %w", e, err)
 		}
-		if err := engine.CommitJudgment(d, deb, j, now.Add(time.Duration(e)*time.Minute)); err != nil {
+		if err := driver.CommitJudgment(d, deb, j, now.Add(time.Duration(e)*time.Minute)); err != nil {
 			return fmt.Errorf("judgment %d: %w", e, err)
 		}
 	}
@@ -83,8 +82,8 @@ func writeAnswers(dir string, e int) error {
 		return err
 	}
 	for name, data := range map[string][]byte{
-		"prop.json":  fixture.Answer(sm.Prop, e),
-		"opp.json":   fixture.Answer(sm.Opp, e),
+		"prop.json":  fixture.Answer(dialectic.Prop, e),
+		"opp.json":   fixture.Answer(dialectic.Opp, e),
 		"judge.json": fixture.Judgment(e),
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {

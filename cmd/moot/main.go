@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/moot-dev/moot/cli"
+	"github.com/moot-dev/moot/internal/cli"
 )
 
 func main() {

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/store"
+)
+
+// brokenDebate is the error of a read command (status, show, report,
+// export) given a debate that fails moot check: what it would print could
+// be wrong, so it prints nothing and names the problems. It exits 4, as
+// check does.
+type brokenDebate struct {
+	dir      string
+	command  string
+	problems []dialectic.Problem
+}
+
+func (e *brokenDebate) Error() string {
+	lines := make([]string, len(e.problems))
+	for i, p := range e.problems {
+		lines[i] = filepath.Join(e.dir, p.File) + ": " + p.Message
+	}
+	n := "1 problem"
+	if len(lines) != 1 {
+		n = fmt.Sprintf("%d problems", len(lines))
+	}
+	return fmt.Sprintf("%s fails check with %s, and %s reads only a debate that passes it:\n  %s",
+		e.dir, n, e.command, strings.Join(lines, "\n  "))
+}
+
+// problemStrings writes each problem as "file: message".
+func problemStrings(ps []dialectic.Problem) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// loadChecked reads the debate in d for the read command command, as one
+// commit left it, and refuses it with exit 4 when it fails moot check.
+func loadChecked(d *store.Dir, command string) (*dialectic.Debate, error) {
+	raw, err := driver.ReadRaw(d)
+	if err != nil {
+		return nil, err
+	}
+	if ps := dialectic.Check(raw).Problems; len(ps) > 0 {
+		return nil, withCode(ExitCheckFailed, &brokenDebate{dir: d.Path(), command: command, problems: ps},
+			fmt.Sprintf("fix the files (or restore them, with git for instance), then 'moot check %s' to see that it passes", d.Path()))
+	}
+	deb, err := dialectic.Load(raw)
+	if err != nil {
+		return nil, fmt.Errorf("read %w", err)
+	}
+	return deb, nil
+}

@@ -1,0 +1,319 @@
+// Package cli is moot's command line: it parses arguments with
+// urfave/cli, calls the engine, and turns every error into one message on
+// stderr and an exit code that means something.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/store"
+)
+
+// Exit codes. They are documented in the README.
+const (
+	ExitOK          = 0   // success
+	ExitError       = 1   // an error: a file that cannot be read or written, a broken debate
+	ExitUsage       = 2   // the command line is wrong
+	ExitRefused     = 3   // a step was refused: wrong phase or exchange, or an answer broke a rule; nothing changed
+	ExitCheckFailed = 4   // moot check found problems
+	ExitBusy        = 5   // another moot process is writing the debate
+	ExitModel       = 6   // a model could not give a valid answer, or the endpoint failed
+	ExitInterrupted = 130 // interrupted (Ctrl-C, SIGINT); the step in progress was not applied
+	ExitTerminated  = 143 // stopped by SIGTERM; the step in progress was not applied
+)
+
+// Version is moot's version, set at build time with -ldflags. When it is
+// not set, the version comes from the build information Go records (see
+// versionOf).
+var Version = ""
+
+// exitError carries an exit code and optional hints with an error. usage
+// marks an error in the command line itself, which alone earns a pointer
+// to the help of cmd, the command it was given to.
+type exitError struct {
+	code  int
+	err   error
+	hints []string
+	usage bool
+	cmd   string
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// quietExit ends a command with an exit code after the command has said
+// all it had to say itself (moot debate-ops prints JSON, not "moot: error:").
+type quietExit struct{ code int }
+
+func (e *quietExit) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func withCode(code int, err error, hints ...string) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err, hints: hints}
+}
+
+// usageError is an error in the command line: exit 2, with a pointer to
+// the command's help when it has no hint of its own.
+func usageError(format string, args ...any) error {
+	return badUsage(fmt.Errorf(format, args...))
+}
+
+// badUsage makes err an error in the command line, with hints.
+func badUsage(err error, hints ...string) error {
+	return &exitError{code: ExitUsage, err: err, hints: hints, usage: true}
+}
+
+// forCommand records that err, if it is a usage error, was made by the
+// command name, so that its hint points at that command's help.
+func forCommand(err error, name string) error {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.usage && ee.cmd == "" {
+		ee.cmd = name
+	}
+	return err
+}
+
+// IO is where a command reads and writes, and how it learns the time and
+// the environment: the real ones in Main, fakes in tests.
+type IO struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Now    func() time.Time
+	Getenv func(string) string
+}
+
+// Main runs moot with os.Args and returns the exit code. The first SIGINT
+// or SIGTERM cancels the command, which stops at once without applying the
+// step in progress; a second one exits there and then.
+func Main(args []string) int {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go watchSignals(sigs, cancel, os.Stderr, os.Exit)
+	return Run(ctx, args, IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now, Getenv: os.Getenv})
+}
+
+// signalError is the cause of a command cancelled by a signal.
+type signalError struct {
+	sig os.Signal
+}
+
+func (e *signalError) Error() string { return "stopped by " + e.sig.String() }
+
+// signalCode is the exit code of a command stopped by sig: 128 plus the
+// signal's number, as shells report it (130 for SIGINT, 143 for SIGTERM).
+func signalCode(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return ExitTerminated
+	}
+	return ExitInterrupted
+}
+
+// watchSignals cancels the command at the first signal from sigs, and
+// calls exit at the second without waiting for the command to wind down:
+// that is safe at any instant, since a step cut short is either not
+// recorded at all or recorded in the journal, which the next command that
+// writes completes, and the kernel releases the lock with the process.
+func watchSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr io.Writer, exit func(int)) {
+	first, ok := <-sigs
+	if !ok {
+		return
+	}
+	cancel(&signalError{first})
+	second, ok := <-sigs
+	if !ok {
+		return
+	}
+	fmt.Fprintf(stderr, "moot: error: stopped again (%s); quitting at once\n", second)
+	fmt.Fprintf(stderr, "moot: hint: a step cut short is either not written or completed by the next command that writes; 'moot check' tells\n")
+	exit(signalCode(second))
+}
+
+// Run runs moot with args (args[0] is the program name) and returns the
+// exit code. Errors are printed once, here, in the form
+// "moot: error: ..." followed by "moot: hint: ..." lines.
+func Run(ctx context.Context, args []string, io IO) int {
+	app := &app{io: io}
+	root := app.command()
+	err := root.Run(ctx, joinWait(args))
+	if err == nil {
+		return ExitOK
+	}
+	return app.report(ctx, err)
+}
+
+func (a *app) report(ctx context.Context, err error) int {
+	var q *quietExit
+	if errors.As(err, &q) {
+		return q.code
+	}
+	code := ExitError
+	var hints []string
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+		hints = ee.hints
+	}
+	var refused *driver.Refused
+	if errors.As(err, &refused) && code == ExitError {
+		code = ExitRefused
+	}
+	var busy *store.BusyError
+	if errors.As(err, &busy) && code == ExitError {
+		code = ExitBusy
+		hints = append(hints, "wait for it to finish, or add --wait to wait for it; status, check and show can read the debate meanwhile")
+	}
+	var journal *store.JournalError
+	if errors.As(err, &journal) {
+		hints = append(hints, fmt.Sprintf("the interrupted step recorded in %s cannot be completed; look at it, then remove it to drop that step and run 'moot check' again", journal.Path))
+	}
+	msg := strings.TrimSpace(err.Error())
+	if errors.Is(err, context.Canceled) {
+		code, msg = ExitInterrupted, "interrupted"
+		var sig *signalError
+		if errors.As(context.Cause(ctx), &sig) && signalCode(sig.sig) == ExitTerminated {
+			code, msg = ExitTerminated, "terminated"
+		}
+		if len(hints) == 0 {
+			hints = append(hints, "nothing of the interrupted step was written; run the same command again to carry on")
+		}
+	}
+	if a.jsonEvents {
+		a.errorEvent(err, code, msg, hints)
+	}
+	if ee != nil && ee.usage && len(hints) == 0 {
+		if ee.cmd != "" {
+			hints = append(hints, fmt.Sprintf("'moot help %s' shows its arguments, flags and examples", ee.cmd))
+		} else {
+			hints = append(hints, "'moot help' lists the commands, 'moot help COMMAND' the arguments and flags of one")
+		}
+	}
+	fmt.Fprintf(a.io.Stderr, "moot: error: %s\n", visible(msg, true))
+	for _, h := range hints {
+		fmt.Fprintf(a.io.Stderr, "moot: hint: %s\n", visible(h, false))
+	}
+	return code
+}
+
+type app struct {
+	io IO
+	// jsonEvents is set by run and step --json: an error then also ends
+	// the stream of events on stdout.
+	jsonEvents bool
+}
+
+// errorEvent writes the last event of a failed run --json: the exit code,
+// the message, the problems one per item, and the hints.
+func (a *app) errorEvent(err error, code int, msg string, hints []string) {
+	problems := problemsOf(err)
+	if len(problems) > 0 {
+		// The message then lists them on the lines after its first.
+		first, _, _ := strings.Cut(msg, "\n")
+		msg = strings.TrimSuffix(strings.TrimSpace(first), ":")
+	}
+	ev := map[string]any{"time": a.io.Now(), "event": "error", "code": code, "message": msg,
+		"problems": append([]string{}, problems...), "hints": append([]string{}, hints...)}
+	var re *driver.RoleError
+	if errors.As(err, &re) {
+		ev["exchange"], ev["role"] = re.Exchange, re.Role
+	}
+	writeJSONLine(a.io.Stdout, ev)
+}
+
+// problemsOf lists the problems an error carries: the errors of an answer
+// refused after every repair, the reasons of a refused step, or the
+// problems of a debate that fails check.
+func problemsOf(err error) []string {
+	var re *driver.RoleError
+	var refused *driver.Refused
+	var broken *driver.Broken
+	var bad *brokenDebate
+	switch {
+	case errors.As(err, &re):
+		return re.Problems
+	case errors.As(err, &refused):
+		return refused.Reasons
+	case errors.As(err, &broken):
+		return problemStrings(broken.Problems)
+	case errors.As(err, &bad):
+		return problemStrings(bad.problems)
+	}
+	return nil
+}
+
+var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+
+// ValidSlug reports whether s can name a debate: lowercase letters, digits
+// and hyphens, starting with a letter or digit, at most 64 characters.
+func ValidSlug(s string) bool { return slugPattern.MatchString(s) }
+
+func (a *app) command() *ucli.Command {
+	dirFlag := &ucli.StringFlag{
+		Name:    "dir",
+		Usage:   "the debates root `DIR`",
+		Value:   "debates",
+		Sources: ucli.EnvVars("MOOT_DIR"),
+	}
+	root := &ucli.Command{
+		Name:                  "moot",
+		Usage:                 "structured debates between language models, kept as plain files",
+		Version:               version(),
+		Writer:                a.io.Stdout,
+		ErrWriter:             a.io.Stderr,
+		Reader:                a.io.Stdin,
+		HideHelpCommand:       true,
+		EnableShellCompletion: false,
+		Flags:                 []ucli.Flag{dirFlag},
+		ExitErrHandler:        func(context.Context, *ucli.Command, error) {},
+		OnUsageError: func(_ context.Context, cmd *ucli.Command, err error, _ bool) error {
+			return flagError(cmd, err)
+		},
+		CommandNotFound: nil,
+		Commands: []*ucli.Command{
+			a.newCommand(),
+			a.statusCommand(),
+			a.listCommand(),
+			a.showCommand(),
+			a.checkCommand(),
+			a.processExchangeCommand(),
+			a.processJudgeCommand(),
+			a.debateOpsCommand(),
+			a.runCommand(),
+			a.stepCommand(),
+			a.templatesCommand(),
+			a.reportCommand(),
+			a.exportCommand(),
+			a.helpCommand(),
+		},
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return unknownCommand(cmd, cmd.Args().First())
+			}
+			return ucli.ShowRootCommandHelp(cmd)
+		},
+	}
+	addHelp(root)
+	return root
+}
+
+// usageOnError makes flag errors of a subcommand usage errors.
+func usageOnError(_ context.Context, cmd *ucli.Command, err error, _ bool) error {
+	return flagError(cmd, err)
+}

@@ -1,0 +1,657 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	ucli "github.com/urfave/cli/v3"
+
+	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/store"
+)
+
+func (a *app) newCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "new",
+		Usage:     "create a debate",
+		ArgsUsage: "<slug>",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "motion", Usage: "the motion `TEXT` (required)"},
+			&ucli.StringSliceFlag{Name: "definition", Usage: "a `DEFINITION` of a term, written \"term: meaning\" (repeatable)"},
+			&ucli.StringFlag{Name: "scope", Usage: "the `SCOPE`: what the debate covers and leaves out"},
+		},
+		DisableSliceFlagSeparator: true,
+		OnUsageError:              usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() != 1 {
+				return usageError("new takes one slug, got %d arguments", cmd.Args().Len())
+			}
+			slug := cmd.Args().First()
+			if !ValidSlug(slug) {
+				return badUsage(fmt.Errorf("%q is not a valid slug", slug),
+					"a slug is lowercase letters, digits and hyphens, starting with a letter or digit, at most 64 characters: climate-policy")
+			}
+			m := dialectic.Motion{Text: strings.TrimSpace(cmd.String("motion")), Scope: strings.TrimSpace(cmd.String("scope"))}
+			if m.Text == "" {
+				return badUsage(fmt.Errorf("the motion is empty"), `give it with --motion "This house would ..."`)
+			}
+			for _, def := range cmd.StringSlice("definition") {
+				term, meaning, ok := strings.Cut(def, ":")
+				if !ok || strings.TrimSpace(term) == "" || strings.TrimSpace(meaning) == "" {
+					return badUsage(fmt.Errorf("--definition %q is not \"term: meaning\"", def))
+				}
+				m.Definitions = append(m.Definitions, dialectic.Definition{Term: strings.TrimSpace(term), Meaning: strings.TrimSpace(meaning)})
+			}
+			if err := dialectic.CheckMotion(m); err != nil {
+				flag, hint := "--motion", "close the fence or comment, or leave it out"
+				var me *dialectic.MotionError
+				if errors.As(err, &me) && me.Field != "motion" {
+					flag = "--" + me.Field
+					if me.Field == "definition" {
+						hint = "write the term without \"**\" and without a final \":\""
+					}
+				}
+				return withCode(ExitUsage, fmt.Errorf("%s: %w", flag, err), hint)
+			}
+			dir := filepath.Join(root(cmd), slug)
+			d, err := driver.Create(dir, slug, m)
+			if err != nil {
+				return withCode(ExitError, fmt.Errorf("create %s: %w", dir, err))
+			}
+			d.Close()
+			fmt.Fprintf(a.io.Stdout, "created %s\n", dir)
+			fmt.Fprintf(a.io.Stdout, "next: both sides' opening arguments (three each)\n")
+			return nil
+		},
+	}
+}
+
+// statusJSON is what status --json prints for one debate.
+type statusJSON struct {
+	Debate    string           `json:"debate"`
+	Path      string           `json:"path"`
+	Motion    string           `json:"motion"`
+	Exchange  int              `json:"exchange"`
+	Phase     dialectic.Phase  `json:"phase"`
+	Next      string           `json:"next"`
+	Command   string           `json:"command"`
+	Totals    dialectic.Totals `json:"cumulative_scores"`
+	Leader    string           `json:"leader"`
+	Margin    float64          `json:"margin"`
+	Arguments int              `json:"arguments"`
+	Pending   bool             `json:"interrupted_step_pending"`
+	Usage     driver.Totals    `json:"usage"`
+	// Writer is the process writing the debate now, if any.
+	Writer *store.Holder `json:"writer,omitempty"`
+}
+
+func (a *app) statusOf(dir string) (*statusJSON, error) {
+	d, err := store.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	deb, err := loadChecked(d, "status")
+	if err != nil {
+		return nil, err
+	}
+	h := deb.Header
+	s := &statusJSON{
+		Debate: h.ID, Path: dir, Motion: h.Motion.Text,
+		Exchange: h.State.Exchange, Phase: h.State.Phase,
+		Next: h.State.Action(), Totals: h.Totals, Arguments: len(deb.Arguments),
+		Pending: d.Pending(), Writer: d.Writer(),
+	}
+	s.Command = nextCommand(dir, h.State)
+	if s.Usage, err = driver.ReadUsage(d); err != nil {
+		return nil, fmt.Errorf("read usage log: %w", err)
+	}
+	side, margin := h.Totals.Leader()
+	s.Leader, s.Margin = side.Name(), margin
+	if side == "" {
+		s.Leader = "even"
+	}
+	return s, nil
+}
+
+// nextCommand is the command line that takes, by hand, the step st waits
+// for in the debate at dir.
+func nextCommand(dir string, st dialectic.State) string {
+	line := fmt.Sprintf("moot %s %s", st.Command(), dir)
+	if st.Phase == dialectic.AwaitingJudgment {
+		return line + " --json-file JUDGMENT.json"
+	}
+	return fmt.Sprintf("%s %d --prop-file PROP.json --opp-file OPP.json", line, st.Exchange)
+}
+
+// withNextCommand adds to err, when it is a step refused because the
+// debate waits for another step (accepts says whether the state would
+// take the one asked for), a hint naming the command accepted now.
+func withNextCommand(d *store.Dir, err error, accepts func(dialectic.State) error) error {
+	var refused *driver.Refused
+	if !errors.As(err, &refused) {
+		return err
+	}
+	deb, lerr := driver.Load(d)
+	if lerr != nil || accepts(deb.Header.State) == nil {
+		return err
+	}
+	return withCode(ExitRefused, err, "the debate accepts now: "+nextCommand(d.Path(), deb.Header.State))
+}
+
+func (a *app) statusCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:         "status",
+		Usage:        "show where a debate stands and what it waits for (all debates without an argument)",
+		ArgsUsage:    "[<debate>]",
+		Flags:        []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}},
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() > 1 {
+				return usageError("status takes at most one debate")
+			}
+			if cmd.Args().Len() == 0 {
+				return a.listDebates(cmd, cmd.Bool("json"))
+			}
+			dir, err := debateDir(cmd, cmd.Args().First())
+			if err != nil {
+				return err
+			}
+			s, err := a.statusOf(dir)
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return writeJSON(a.io.Stdout, s)
+			}
+			w := a.io.Stdout
+			fmt.Fprintf(w, "debate    %s\n", visible(s.Debate, false))
+			// The whole motion, each of its lines wrapped: status of one
+			// debate never cuts it.
+			label := "motion"
+			for _, para := range strings.Split(strings.TrimSpace(s.Motion), "\n") {
+				if strings.TrimSpace(para) == "" {
+					continue
+				}
+				for _, line := range wrapLines(visible(para, false), 90) {
+					fmt.Fprintf(w, "%-9s %s\n", label, line)
+					label = ""
+				}
+			}
+			fmt.Fprintf(w, "exchange  %d, %s\n", s.Exchange, strings.ReplaceAll(string(s.Phase), "_", " "))
+			fmt.Fprintf(w, "next      %s\n", s.Next)
+			byModel := "moot run " + visible(s.Path, false)
+			byHand := visible(s.Command, false)
+			width := max(len(byModel), len(byHand))
+			fmt.Fprintf(w, "          %-*s  with models\n", width, byModel)
+			fmt.Fprintf(w, "          %-*s  by hand\n", width, byHand)
+			fmt.Fprintf(w, "scores    proposition %s (%d scored) · opposition %s (%d scored)\n",
+				dialectic.FormatScore(s.Totals.Proposition.Total), s.Totals.Proposition.Count,
+				dialectic.FormatScore(s.Totals.Opposition.Total), s.Totals.Opposition.Count)
+			if s.Leader == "even" {
+				fmt.Fprintf(w, "leader    none: the sides are even\n")
+			} else {
+				fmt.Fprintf(w, "leader    %s by %s\n", s.Leader, strconv.FormatFloat(s.Margin, 'f', 2, 64))
+			}
+			fmt.Fprintf(w, "arguments %d\n", s.Arguments)
+			if u := s.Usage; u.Calls > 0 {
+				fmt.Fprintf(w, "models    %s in all runs (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s of model time\n",
+					english.Count(u.Calls, "model call"), u.Failed, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens, u.Seconds)
+			}
+			if s.Writer != nil {
+				fmt.Fprintf(w, "writer    %s\n", describeHolder(s.Writer))
+			}
+			if s.Pending {
+				fmt.Fprintf(w, "note      an interrupted step is recorded and will be completed by the next command that writes\n")
+			}
+			return nil
+		},
+	}
+}
+
+func (a *app) listCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:         "list",
+		Usage:        "list the debates under the debates root",
+		Flags:        []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}},
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usageError("list takes no arguments")
+			}
+			return a.listDebates(cmd, cmd.Bool("json"))
+		},
+	}
+}
+
+func (a *app) listDebates(cmd *ucli.Command, asJSON bool) error {
+	names, err := listDebates(root(cmd))
+	if err != nil {
+		return err
+	}
+	var all []any
+	for _, n := range names {
+		dir := filepath.Join(root(cmd), n)
+		s, err := a.statusOf(dir)
+		if err != nil {
+			if asJSON {
+				all = append(all, map[string]string{"debate": n, "path": dir, "error": err.Error()})
+			} else {
+				fmt.Fprintf(a.io.Stdout, "%-28s unreadable: %s\n", visible(n, false), oneLine(visible(err.Error(), false), 80))
+			}
+			continue
+		}
+		if asJSON {
+			all = append(all, s)
+			continue
+		}
+		fmt.Fprintf(a.io.Stdout, "%-28s exchange %-3d %-19s prop %-7s opp %-7s %s\n", visible(n, false), s.Exchange, s.Phase,
+			dialectic.FormatScore(s.Totals.Proposition.Total), dialectic.FormatScore(s.Totals.Opposition.Total), oneLine(visible(s.Motion, false), 60))
+	}
+	if asJSON {
+		if all == nil {
+			all = []any{}
+		}
+		return writeJSON(a.io.Stdout, all)
+	}
+	if len(names) == 0 {
+		fmt.Fprintf(a.io.Stderr, "moot: no debates under %s; create one with: moot new <slug> --motion \"...\"\n", root(cmd))
+	}
+	return nil
+}
+
+func (a *app) showCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:         "show",
+		Usage:        "list a debate's arguments, or show one with its scores and their history",
+		ArgsUsage:    "<debate> [<argument-id>]",
+		Flags:        []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}},
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
+				return usageError("show takes a debate and, to show one argument, its id")
+			}
+			id := cmd.Args().Get(1)
+			_, idErr := dialectic.ParseID(id)
+			d, err := openDebate(cmd)
+			if err != nil {
+				if idErr != nil && cmd.Args().Len() == 2 {
+					return badUsage(idErr)
+				}
+				return err
+			}
+			defer d.Close()
+			deb, err := loadChecked(d, "show")
+			if err != nil {
+				return err
+			}
+			if cmd.Args().Len() == 1 {
+				return a.listArguments(deb, cmd.Bool("json"))
+			}
+			if idErr != nil {
+				return badUsage(idErr, argumentHints(d.Path(), deb, id)...)
+			}
+			arg, ok := deb.Argument(id)
+			if !ok {
+				return withCode(ExitError, fmt.Errorf("%s has no argument %s", d.Path(), id), argumentHints(d.Path(), deb, id)...)
+			}
+			rec, scored := deb.Scores.Get(id)
+			if cmd.Bool("json") {
+				out := map[string]any{
+					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.Claim,
+					"attacks": nonNilTargets(arg.Attacks), "defends": nonNilTargets(arg.Defends), "body": arg.Body,
+					"current_score": nil, "history": []any{},
+				}
+				if scored {
+					out["current_score"] = rec.CurrentScore
+					var hist []map[string]any
+					for _, e := range rec.History {
+						h := map[string]any{"score": e.Score, "reasoning": e.Reasoning, "scored_at": e.ScoredAt}
+						if e.TriggeredBy != "" {
+							h["triggered_by"] = e.TriggeredBy
+						}
+						if e.PreviousScore != nil {
+							h["previous_score"] = *e.PreviousScore
+						}
+						if e.Diff != nil {
+							h["diff"] = *e.Diff
+						}
+						hist = append(hist, h)
+					}
+					out["history"] = hist
+				}
+				return writeJSON(a.io.Stdout, out)
+			}
+			w := a.io.Stdout
+			fmt.Fprintf(w, "%s · %s · exchange %d\n", arg.ID, arg.Side.Name(), arg.Exchange)
+			fmt.Fprintf(w, "%s\n\n", visible(arg.Title, false))
+			if !scored {
+				fmt.Fprintf(w, "score: not scored yet\n")
+			} else {
+				fmt.Fprintf(w, "score: %s\n", dialectic.FormatScore(rec.CurrentScore))
+				for _, e := range rec.History {
+					if e.PreviousScore != nil {
+						fmt.Fprintf(w, "  %s  rescored %s → %s", visible(e.ScoredAt, false), dialectic.FormatScore(*e.PreviousScore), dialectic.FormatScore(e.Score))
+						if e.TriggeredBy != "" {
+							fmt.Fprintf(w, " after %s", visible(e.TriggeredBy, false))
+						}
+						fmt.Fprintln(w)
+					} else {
+						fmt.Fprintf(w, "  %s  scored %s\n", visible(e.ScoredAt, false), dialectic.FormatScore(e.Score))
+					}
+					fmt.Fprintf(w, "      %s\n", visible(e.Reasoning, false))
+				}
+			}
+			fmt.Fprintf(w, "\n%s\n", visible(strings.TrimRight(arg.Body, "\n"), true))
+			return nil
+		},
+	}
+}
+
+// listArguments prints every argument of deb, a line each: id, side,
+// exchange, current score and title.
+func (a *app) listArguments(deb *dialectic.Debate, asJSON bool) error {
+	if asJSON {
+		out := []map[string]any{}
+		for _, arg := range deb.Arguments {
+			row := map[string]any{"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "score": nil, "title": arg.Title}
+			if rec, ok := deb.Scores.Get(arg.ID); ok {
+				row["score"] = rec.CurrentScore
+			}
+			out = append(out, row)
+		}
+		return writeJSON(a.io.Stdout, out)
+	}
+	w := a.io.Stdout
+	if len(deb.Arguments) == 0 {
+		fmt.Fprintf(a.io.Stderr, "moot: %s has no arguments yet; 'moot status %s' says what it waits for\n", visible(deb.Header.ID, false), visible(deb.Header.ID, false))
+		return nil
+	}
+	fmt.Fprintf(w, "%-10s %-12s %-9s %-6s %s\n", "id", "side", "exchange", "score", "title")
+	for _, arg := range deb.Arguments {
+		score := "-"
+		if rec, ok := deb.Scores.Get(arg.ID); ok {
+			score = dialectic.FormatScore(rec.CurrentScore)
+		}
+		fmt.Fprintf(w, "%-10s %-12s %-9d %-6s %s\n", arg.ID, arg.Side.Name(), arg.Exchange, score, visible(arg.Title, false))
+	}
+	return nil
+}
+
+// argumentHints are the hints for an id that deb does not hold: the
+// argument meant, if one is near (prop_1 for prop_001), and how to list
+// them all.
+func argumentHints(dir string, deb *dialectic.Debate, id string) []string {
+	var ids []string
+	for _, arg := range deb.Arguments {
+		ids = append(ids, arg.ID)
+	}
+	var hints []string
+	if near, ok := nearestID(id, ids); ok {
+		hints = append(hints, fmt.Sprintf("did you mean %s?", near))
+	}
+	return append(hints, fmt.Sprintf("'moot show %s' lists its arguments", dir))
+}
+
+// looseID reads ids as people type them: any case, any number of
+// leading zeros, a dash for the underscore (Prop-1, opp_0a).
+var looseID = regexp.MustCompile(`^(?i)(prop|opp)[_-]?0*([0-9]{1,5})([a-c]?)$`)
+
+// nearestID returns the id among ids that id most likely means.
+func nearestID(id string, ids []string) (string, bool) {
+	if m := looseID.FindStringSubmatch(strings.TrimSpace(id)); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		want := fmt.Sprintf("%s_%03d%s", strings.ToLower(m[1]), n, strings.ToLower(m[3]))
+		for _, c := range ids {
+			if c == want {
+				return c, true
+			}
+		}
+		if n == 0 && m[3] == "" {
+			if c := want + "a"; slices.Contains(ids, c) {
+				return c, true
+			}
+		}
+	}
+	return nearest(id, ids)
+}
+
+func nonNilTargets(t []dialectic.Target) []dialectic.Target {
+	if t == nil {
+		return []dialectic.Target{}
+	}
+	return t
+}
+
+func (a *app) checkCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:         "check",
+		Usage:        "verify every invariant of a debate (read-only)",
+		ArgsUsage:    "<debate>",
+		Flags:        []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}},
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() != 1 {
+				return usageError("check takes one debate")
+			}
+			d, err := openDebate(cmd)
+			if err != nil {
+				return journalFailsCheck(err)
+			}
+			defer d.Close()
+			raw, err := driver.ReadRaw(d)
+			if err != nil {
+				return journalFailsCheck(err)
+			}
+			found := dialectic.Check(raw)
+			problems, warnings := found.Problems, found.Warnings
+			if cmd.Bool("json") {
+				if problems == nil {
+					problems = []dialectic.Problem{}
+				}
+				if warnings == nil {
+					warnings = []dialectic.Problem{}
+				}
+				if err := writeJSON(a.io.Stdout, map[string]any{"ok": len(problems) == 0, "problems": problems, "warnings": warnings, "interrupted_step_pending": d.Pending()}); err != nil {
+					return err
+				}
+			} else {
+				for _, p := range problems {
+					fmt.Fprintf(a.io.Stdout, "%s: %s\n", visible(filepath.Join(d.Path(), p.File), false), visible(p.Message, false))
+				}
+				for _, w := range warnings {
+					fmt.Fprintf(a.io.Stdout, "%s: warning: %s\n", visible(filepath.Join(d.Path(), w.File), false), visible(w.Message, false))
+				}
+			}
+			if d.Pending() && !cmd.Bool("json") {
+				fmt.Fprintf(a.io.Stderr, "moot: note: an interrupted step is recorded in %s; it was checked as completed, and the next command that writes completes it\n", filepath.Join(d.Path(), ".moot", "journal.json"))
+			}
+			if len(problems) > 0 {
+				return withCode(ExitCheckFailed, fmt.Errorf("%s: %s found", d.Path(), english.Count(len(problems), "problem")))
+			}
+			if !cmd.Bool("json") {
+				if len(warnings) > 0 {
+					fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s, %s)\n", d.Path(), english.Count(len(raw.Arguments), "argument file"), english.Count(len(warnings), "warning"))
+				} else {
+					fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s)\n", d.Path(), english.Count(len(raw.Arguments), "argument file"))
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// journalFailsCheck gives a journal that can never be completed the exit
+// status of a check that found a problem: the debate is not sound, since
+// no writer can go on.
+func journalFailsCheck(err error) error {
+	var je *store.JournalError
+	if errors.As(err, &je) {
+		return withCode(ExitCheckFailed, err)
+	}
+	return err
+}
+
+func (a *app) processExchangeCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "process-exchange",
+		Usage:     "take both sides' arguments for an exchange (JSON files, which are kept); prints moot's result object",
+		ArgsUsage: "<debate> <exchange>",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "prop-file", Usage: "the proposition's answer (JSON `FILE`)"},
+			&ucli.StringFlag{Name: "opp-file", Usage: "the opposition's answer (JSON `FILE`)"},
+			waitFlag(),
+		},
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() < 2 {
+				return usageError("process-exchange takes a debate and an exchange number")
+			}
+			// The exchange is checked first: a negative one ends the flags
+			// and would otherwise be reported as too many arguments.
+			exchange, err := strconv.Atoi(cmd.Args().Get(1))
+			if err != nil || exchange < 0 || exchange > dialectic.MaxExchange {
+				return usageError("exchange %q is not a whole number from 0 to %d", cmd.Args().Get(1), dialectic.MaxExchange)
+			}
+			if cmd.Args().Len() > 2 {
+				return usageError("process-exchange takes a debate and an exchange number, got also %q", cmd.Args().Slice()[2:])
+			}
+			propFile, oppFile := cmd.String("prop-file"), cmd.String("opp-file")
+			for _, f := range []struct{ name, path string }{{"prop-file", propFile}, {"opp-file", oppFile}} {
+				if f.path == "" {
+					return usageError("--%s is required", f.name)
+				}
+			}
+			res, err := a.processExchange(ctx, cmd, exchange, propFile, oppFile)
+			if err != nil && res.Errors == nil {
+				res = driver.Failure(false, err)
+			}
+			if werr := writeJSON(a.io.Stdout, res); werr != nil && err == nil {
+				err = werr
+			}
+			return err
+		},
+	}
+}
+
+// processExchange reads both answers and hands them to the engine. A
+// result without Errors means the step failed before the engine had it.
+func (a *app) processExchange(ctx context.Context, cmd *ucli.Command, exchange int, propFile, oppFile string) (driver.Result, error) {
+	prop, err := readAnswer(propFile, "prop-file")
+	if err != nil {
+		return driver.Result{}, err
+	}
+	opp, err := readAnswer(oppFile, "opp-file")
+	if err != nil {
+		return driver.Result{}, err
+	}
+	d, err := a.openForWrite(ctx, cmd)
+	if err != nil {
+		return driver.Result{}, err
+	}
+	defer d.Close()
+	res, err := driver.ProcessExchange(d, exchange, prop, opp)
+	if w := sameFile(propFile, oppFile); w != "" {
+		res.Warnings = append(res.Warnings, w)
+		fmt.Fprintf(a.io.Stderr, "moot: warning: %s\n", w)
+	}
+	return res, withNextCommand(d, err, func(st dialectic.State) error { return st.AcceptArguments(exchange) })
+}
+
+// sameFile returns a warning when both sides' answers are the same file:
+// one side's answer was most likely handed in for both.
+func sameFile(propFile, oppFile string) string {
+	p, err1 := os.Stat(propFile)
+	o, err2 := os.Stat(oppFile)
+	if err1 != nil || err2 != nil || !os.SameFile(p, o) {
+		return ""
+	}
+	return fmt.Sprintf("--prop-file and --opp-file are the same file (%s): both sides handed in the same answer", oppFile)
+}
+
+func (a *app) processJudgeCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "process-judge",
+		Usage:     "take the judge's scores for the current exchange (a JSON file, which is kept); prints moot's result object",
+		ArgsUsage: "<debate>",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "json-file", Usage: "the judge's answer (JSON `FILE`)"},
+			waitFlag(),
+		},
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() != 1 {
+				return usageError("process-judge takes one debate")
+			}
+			if cmd.String("json-file") == "" {
+				return usageError("--json-file is required")
+			}
+			res, err := a.processJudge(ctx, cmd)
+			if err != nil && res.Errors == nil {
+				res = driver.Failure(true, err)
+			}
+			if werr := writeJSON(a.io.Stdout, res); werr != nil && err == nil {
+				err = werr
+			}
+			return err
+		},
+	}
+}
+
+func (a *app) processJudge(ctx context.Context, cmd *ucli.Command) (driver.Result, error) {
+	answer, err := readAnswer(cmd.String("json-file"), "json-file")
+	if err != nil {
+		return driver.Result{}, err
+	}
+	d, err := a.openForWrite(ctx, cmd)
+	if err != nil {
+		return driver.Result{}, err
+	}
+	defer d.Close()
+	res, err := driver.ProcessJudge(d, answer, a.io.Now())
+	return res, withNextCommand(d, err, dialectic.State.AcceptJudgment)
+}
+
+// writeJSONLine writes v as one line of JSON, for streams of events.
+func writeJSONLine(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := frontmatter.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// oneLine folds s onto one line of at most n characters.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

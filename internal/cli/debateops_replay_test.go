@@ -1,0 +1,654 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/testkit/fixture"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+)
+
+// sharedCompat returns ../shared/compat next to the repository, which holds
+// dialectic's own step package and a debate it wrote. A clone of moot alone
+// does not have it, and the test is then skipped.
+func sharedCompat(t *testing.T) string {
+	t.Helper()
+	dir := fixture.Shared(t, "compat")
+	for _, need := range []string{"dialectic-skill/debate_ops/__main__.py", "halt-ai-development/debate.md"} {
+		if _, err := os.Stat(filepath.Join(dir, need)); errors.Is(err, fs.ErrNotExist) {
+			t.Skipf("dialectic's debate_ops and its example debate are not at %s (they sit outside the repository, next to it)", dir)
+		}
+	}
+	return dir
+}
+
+// python3 returns the python3 that runs dialectic's debate_ops, or skips.
+// debate_ops needs Python 3.8 or later and its standard library only (json,
+// re, dataclasses, datetime, pathlib, typing).
+func python3(t *testing.T) string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH: dialectic's debate_ops cannot run")
+	}
+	out, err := exec.Command(py, "-c", "import sys, json, re, dataclasses, datetime, pathlib, typing; print(sys.version_info >= (3, 8))").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "True" {
+		t.Skipf("%s is not Python 3.8 or later with its standard library (%v, %q): dialectic's debate_ops cannot run", py, err, out)
+	}
+	return py
+}
+
+// opsStep is one step of the replay: a debate-ops command line whose
+// <prop>, <opp> and <json> stand for answer files written fresh for each
+// side of the comparison.
+type opsStep struct {
+	name    string
+	args    []string
+	answers map[string][]byte
+	// graph marks a judgment: after an accepted one both tools have
+	// redrawn the graph (debate_ops draws it at judgments only, moot at
+	// every step).
+	graph bool
+}
+
+// TestDebateOpsReplay replays dialectic's example debate through dialectic's
+// own debate_ops and through moot debate-ops, side by side, from the same
+// start, step by step, and compares what each printed (stdout, stderr,
+// exit status), which input files each removed, and the files of the two
+// debates. Normalised away are only: the final newline of a file, \uXXXX
+// escapes against raw UTF-8, the mermaid graph's styling, and timestamps.
+//
+// The inputs are rebuilt from the example: each side's answer from its
+// argument files, each judgment from the first entries of scores.json. A
+// few steps that must fail are mixed in.
+func TestDebateOpsReplay(t *testing.T) {
+	compat := sharedCompat(t)
+	py := python3(t)
+	src := filepath.Join(compat, "halt-ai-development")
+	ops := filepath.Join(compat, "dialectic-skill", "debate_ops")
+
+	const slug = "halt-ai-development"
+	work := t.TempDir()
+	pyRoot, mootRoot := filepath.Join(work, "py"), filepath.Join(work, "moot")
+	start := startOf(t, src)
+	for _, root := range []string{pyRoot, mootRoot} {
+		dir := filepath.Join(root, slug)
+		if err := os.MkdirAll(filepath.Join(dir, dialectic.ArgumentsDir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dialectic.HeaderFile), start, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dialectic.ScoresFile), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	exchange := func(name string, e int, prop, opp []byte) opsStep {
+		return opsStep{name: name, args: []string{"process-exchange", slug, strconv.Itoa(e), "--prop-file", "<prop>", "--opp-file", "<opp>"},
+			answers: map[string][]byte{"<prop>": prop, "<opp>": opp}}
+	}
+	judge := func(name string, answer []byte) opsStep {
+		return opsStep{name: name, args: []string{"process-judge", slug, "--json-file", "<json>"},
+			answers: map[string][]byte{"<json>": answer}, graph: true}
+	}
+	var steps []opsStep
+	exchanges := 5
+	for e := 0; e < exchanges; e++ {
+		prop, opp := answerOf(t, src, dialectic.Prop, e), answerOf(t, src, dialectic.Opp, e)
+		judgment := judgmentOf(t, src, e)
+		if e == 0 {
+			steps = append(steps,
+				exchange("exchange 0, the proposition's answer not JSON", 0, []byte("{\"title\": "), opp),
+				exchange("exchange 0, the proposition's argument without a warrant", 0, withoutKey(t, prop, "warrant"), opp))
+		}
+		steps = append(steps, exchange(fmt.Sprintf("exchange %d", e), e, prop, opp))
+		if e == 0 {
+			steps = append(steps,
+				judge("judgment 0 not JSON", []byte("```json\n{\"scores\": [\n```")),
+				judge("judgment 0 not zero-sum", notZeroSum(t, judgment)),
+				judge("judgment 0 with a score out of range", scoreOutOfRange(t, judgment)))
+		}
+		steps = append(steps, judge(fmt.Sprintf("judgment %d", e), judgment))
+	}
+	// Command lines debate_ops refuses before it reads anything.
+	steps = append(steps,
+		opsStep{name: "process-exchange missing --opp-file", args: []string{"process-exchange", slug, "5", "--prop-file", "<prop>", "--opp", "<opp>"},
+			answers: map[string][]byte{"<prop>": []byte("{}"), "<opp>": []byte("{}")}},
+		opsStep{name: "process-judge with too few arguments", args: []string{"process-judge", slug, "<json>"},
+			answers: map[string][]byte{"<json>": []byte("{}")}},
+		opsStep{name: "an unknown command", args: []string{"process-everything", slug}})
+
+	// Both tools find the debate relative to the working directory.
+	t.Chdir(mootRoot)
+	for i, st := range steps {
+		pyRun := runOriginal(t, py, ops, pyRoot, filepath.Join(work, fmt.Sprintf("py-in-%02d", i)), st)
+		mootRun := runOps(t, filepath.Join(work, fmt.Sprintf("moot-in-%02d", i)), st)
+		t.Logf("step %d, %s: exit %d", i, st.name, pyRun.code)
+		if pyRun.code != mootRun.code {
+			t.Errorf("step %d, %s: exit status %d, debate_ops %d\nmoot stderr: %s", i, st.name, mootRun.code, pyRun.code, mootRun.stderr)
+		}
+		if got, want := normalOutput(mootRun.stdout), normalOutput(pyRun.stdout); got != want {
+			t.Errorf("step %d, %s: stdout differs\nmoot:\n%s\ndebate_ops:\n%s", i, st.name, got, want)
+		}
+		if got, want := normalOutput(withoutMootLines(mootRun.stderr)), normalOutput(pyRun.stderr); got != want {
+			t.Errorf("step %d, %s: stderr differs\nmoot:\n%s\ndebate_ops:\n%s", i, st.name, got, want)
+		}
+		if got, want := strings.Join(mootRun.removed, " "), strings.Join(pyRun.removed, " "); got != want {
+			t.Errorf("step %d, %s: removed input files [%s], debate_ops [%s]", i, st.name, got, want)
+		}
+		compareDebates(t, fmt.Sprintf("step %d, %s", i, st.name), filepath.Join(mootRoot, slug), filepath.Join(pyRoot, slug), st.graph && pyRun.code == 0)
+		if t.Failed() {
+			t.FailNow()
+		}
+	}
+
+	// The replay rebuilt the example debate: debate_ops' own files match
+	// the ones in the example (a check of the rebuilt inputs).
+	compareTrees(t, "the example", filepath.Join(pyRoot, slug), src, true, false)
+}
+
+// TestDebateOpsWrongPhase checks moot debate-ops on steps that come at the
+// wrong time. dialectic's debate_ops did not check the phase or the
+// exchange number at all (it wrote whatever it was given); moot refuses the
+// step, writes nothing, keeps the input files, and prints an error object
+// on stderr with exit status 1, as debate_ops did for a step it could not
+// take.
+func TestDebateOpsWrongPhase(t *testing.T) {
+	root := newTestDebate(t, map[string]string{
+		"p.json": openingJSON("tea"), "o.json": openingJSON("coffee"),
+		"j.json": `{"scores": [{"argument_id": "prop_000a", "score": 0, "reasoning": "r"}]}`,
+	})
+	t.Chdir(root)
+	tests := []struct {
+		name string
+		args []string
+		keep []string
+	}{
+		{"judgment before the arguments", []string{"process-judge", "tea", "--json-file", "j.json"}, []string{"j.json"}},
+		{"arguments of the wrong exchange", []string{"process-exchange", "tea", "1", "--prop-file", "p.json", "--opp-file", "o.json"}, []string{"p.json", "o.json"}},
+		{"a debate that is not there", []string{"process-exchange", "coffee", "0", "--prop-file", "p.json", "--opp-file", "o.json"}, []string{"p.json", "o.json"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := fileSnapshot(t, root)
+			res := moot(t, append([]string{"debate-ops"}, tc.args...)...)
+			if res.code != 1 || res.stdout != "" {
+				t.Errorf("exit %d, stdout %q; want 1 and nothing", res.code, res.stdout)
+			}
+			if !regexp.MustCompile(`^\{"success": false, "error": "[^\n]+"\}\n$`).MatchString(res.stderr) {
+				t.Errorf("stderr %q is not one error object", res.stderr)
+			}
+			after := fileSnapshot(t, root)
+			if len(after) != len(before) {
+				t.Errorf("files %d, before %d", len(after), len(before))
+			}
+			for name, data := range before {
+				if after[name] != data {
+					t.Errorf("%s changed", name)
+				}
+			}
+		})
+	}
+}
+
+// startOf returns the example's debate.md as it was before exchange 0:
+// the same keys and motion, at exchange 0, awaiting arguments, no scores.
+func startOf(t *testing.T, src string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(src, dialectic.HeaderFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	front, body, err := frontmatter.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	front.SetValue("current_exchange", 0)
+	front.SetValue("current_phase", "awaiting_arguments")
+	front.Set("cumulative_scores", json.RawMessage(`{"proposition": {"total": 0, "count": 0}, "opposition": {"total": 0, "count": 0}}`))
+	out, err := frontmatter.Render(front, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// answerOf rebuilds what side handed in for exchange e from its argument
+// files: the fields of the frontmatter and the sections of the body.
+func answerOf(t *testing.T, src string, side dialectic.Side, e int) []byte {
+	t.Helper()
+	var args []map[string]any
+	for _, id := range dialectic.ArgumentIDs(e, side) {
+		data, err := os.ReadFile(filepath.Join(src, dialectic.ArgumentFile(id)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := dialectic.ParseArgument(data)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		sections := map[string]string{}
+		for _, s := range strings.Split("\n\n"+a.Body, "\n\n## ")[1:] {
+			head, text, _ := strings.Cut(s, "\n\n")
+			sections[head] = text
+		}
+		m := map[string]any{"title": a.Title, "claim": a.Claim, "warrant": sections["Warrant"]}
+		var grounds []map[string]any
+		for _, g := range strings.Split("\n\n"+sections["Grounds"], "\n\n### ")[1:] {
+			parts := strings.Split(g, "\n\n")
+			_, source, _ := strings.Cut(parts[0], ". ")
+			grounds = append(grounds, map[string]any{
+				"source":    source,
+				"content":   strings.TrimPrefix(parts[1], "> "),
+				"relevance": strings.TrimPrefix(parts[2], "**Relevance:** "),
+			})
+		}
+		m["grounds"] = grounds
+		for _, k := range []string{"Backing", "Qualifier"} {
+			if v, ok := sections[k]; ok {
+				m[strings.ToLower(k)] = v
+			}
+		}
+		links := func(section, verb, typeKey string) []map[string]any {
+			var out []map[string]any
+			for _, l := range strings.Split("\n\n"+sections[section], "\n\n### "+verb+" ")[1:] {
+				target, rest, _ := strings.Cut(l, "\n\n")
+				typ, content, _ := strings.Cut(strings.TrimPrefix(rest, "**Type:** "), "\n\n")
+				out = append(out, map[string]any{"target_id": target, typeKey: typ, "content": content})
+			}
+			return out
+		}
+		if _, ok := sections["Attacks"]; ok {
+			m["attacks"] = links("Attacks", "Attacking", "attack_type")
+		}
+		if _, ok := sections["Defends"]; ok {
+			m["defends"] = links("Defends", "Defending", "defense_type")
+		}
+		args = append(args, m)
+	}
+	if e == 0 {
+		return encode(t, args)
+	}
+	return encode(t, args[0])
+}
+
+// judgmentOf rebuilds the judgment of exchange e from the first history
+// entry of each of its arguments in scores.json, in the file's order,
+// numbers as written.
+func judgmentOf(t *testing.T, src string, e int) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(src, dialectic.ScoresFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all frontmatter.Object
+	if err := json.Unmarshal(data, &all); err != nil {
+		t.Fatal(err)
+	}
+	var scores []map[string]any
+	for _, f := range all.Fields {
+		id, err := dialectic.ParseID(f.Key)
+		if err != nil || id.Exchange != e {
+			continue
+		}
+		var rec struct {
+			History []struct {
+				Score     json.Number `json:"score"`
+				Reasoning string      `json:"reasoning"`
+			} `json:"history"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(f.Value))
+		dec.UseNumber()
+		if err := dec.Decode(&rec); err != nil {
+			t.Fatal(err)
+		}
+		scores = append(scores, map[string]any{"argument_id": f.Key, "score": rec.History[0].Score, "reasoning": rec.History[0].Reasoning})
+	}
+	return encode(t, map[string]any{"scores": scores})
+}
+
+func encode(t *testing.T, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// withoutKey drops key from the first argument of an opening.
+func withoutKey(t *testing.T, answer []byte, key string) []byte {
+	t.Helper()
+	var args []map[string]any
+	if err := json.Unmarshal(answer, &args); err != nil {
+		t.Fatal(err)
+	}
+	delete(args[0], key)
+	return encode(t, args)
+}
+
+// notZeroSum raises the first score of a judgment by 0.2.
+func notZeroSum(t *testing.T, judgment []byte) []byte {
+	t.Helper()
+	return editFirstScore(t, judgment, func(s float64) float64 { return s + 0.2 })
+}
+
+// scoreOutOfRange sets the first score to 1.5 and the second so that the
+// scores still sum to zero.
+func scoreOutOfRange(t *testing.T, judgment []byte) []byte {
+	t.Helper()
+	var j struct {
+		Scores []map[string]any `json:"scores"`
+	}
+	if err := json.Unmarshal(judgment, &j); err != nil {
+		t.Fatal(err)
+	}
+	a, b := j.Scores[0]["score"].(float64), j.Scores[1]["score"].(float64)
+	j.Scores[0]["score"], j.Scores[1]["score"] = 1.5, a+b-1.5
+	return encode(t, j)
+}
+
+func editFirstScore(t *testing.T, judgment []byte, f func(float64) float64) []byte {
+	t.Helper()
+	var j struct {
+		Scores []map[string]any `json:"scores"`
+	}
+	if err := json.Unmarshal(judgment, &j); err != nil {
+		t.Fatal(err)
+	}
+	j.Scores[0]["score"] = f(j.Scores[0]["score"].(float64))
+	return encode(t, j)
+}
+
+// opsRun is what one run of a step did.
+type opsRun struct {
+	code           int
+	stdout, stderr string
+	// removed lists the placeholders of the input files that are gone.
+	removed []string
+}
+
+// writeInputs writes the step's answer files into dir and returns the
+// command line with the placeholders replaced by their paths.
+func writeInputs(t *testing.T, dir string, st opsStep) []string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string(nil), st.args...)
+	for i, a := range args {
+		if data, ok := st.answers[a]; ok {
+			p := filepath.Join(dir, strings.Trim(a, "<>")+".json")
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args[i] = p
+		}
+	}
+	return args
+}
+
+func removedInputs(dir string, st opsStep) []string {
+	var out []string
+	for name := range st.answers {
+		if _, err := os.Stat(filepath.Join(dir, strings.Trim(name, "<>")+".json")); errors.Is(err, fs.ErrNotExist) {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// runOriginal runs dialectic's debate_ops from root, the folder holding the
+// debate, as its plugin does.
+func runOriginal(t *testing.T, py, ops, root, in string, st opsStep) opsRun {
+	t.Helper()
+	args := writeInputs(t, in, st)
+	cmd := exec.Command(py, append([]string{ops}, args...)...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "PYTHONHASHSEED=0", "PYTHONIOENCODING=utf-8")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run debate_ops: %v", err)
+	}
+	return opsRun{code, out.String(), errb.String(), removedInputs(in, st)}
+}
+
+// runOps runs moot debate-ops in process, from the working directory.
+func runOps(t *testing.T, in string, st opsStep) opsRun {
+	t.Helper()
+	args := writeInputs(t, in, st)
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), append([]string{"moot", "debate-ops"}, args...), IO{
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Now:    time.Now,
+		Getenv: func(string) string { return "" },
+	})
+	return opsRun{code, out.String(), errb.String(), removedInputs(in, st)}
+}
+
+var (
+	// The texts of errors are each tool's own; their shape is compared.
+	errorsList   = regexp.MustCompile(`"errors": \[(\s*"(?:[^"\\]|\\.)*",?)*\s*\]`)
+	errorString  = regexp.MustCompile(`"error": "(?:[^"\\]|\\.)*"`)
+	mootLineOnly = regexp.MustCompile(`(?m)^moot: (note|warning): .*\n`)
+)
+
+// normalOutput replaces the texts of errors, keeping the shape.
+func normalOutput(s string) string {
+	s = errorsList.ReplaceAllString(s, `"errors": [...]`)
+	return errorString.ReplaceAllString(s, `"error": "..."`)
+}
+
+// withoutMootLines drops moot's own notes from stderr: moot tells there
+// what dialectic did not check (answers over the soft length limits).
+func withoutMootLines(s string) string { return mootLineOnly.ReplaceAllString(s, "") }
+
+// compareDebates compares the files of the debate moot wrote with those of
+// the debate debate_ops wrote, normalised as TestDebateOpsReplay says.
+func compareDebates(t *testing.T, step, mootDir, pyDir string, graph bool) {
+	compareTrees(t, step, mootDir, pyDir, graph, true)
+}
+
+// compareTrees compares the debate at mine, written by moot when mootWrote
+// is set, with the debate at theirs written by debate_ops.
+func compareTrees(t *testing.T, step, mootDir, pyDir string, graph, mootWrote bool) {
+	t.Helper()
+	mine, err := fixture.Tree(mootDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := fixture.Tree(pyDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := func(p string) bool {
+		return fixture.Folder(p) || strings.HasPrefix(p, ".moot/") || p == dialectic.GraphFile && !graph ||
+			p == "README.md" || p == "LICENSE"
+	}
+	mine, theirs = fixture.Without(mine, skip), fixture.Without(theirs, skip)
+	var names []string
+	for name := range theirs {
+		names = append(names, name)
+	}
+	for name := range mine {
+		if _, ok := theirs[name]; !ok {
+			t.Errorf("%s: moot wrote %s, debate_ops did not", step, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		got, ok := mine[name]
+		if !ok {
+			t.Errorf("%s: debate_ops wrote %s, moot did not", step, name)
+			continue
+		}
+		want := theirs[name]
+		switch {
+		case name == dialectic.ScoresFile:
+			got, want = normalJSON(t, got, true), normalJSON(t, want, true)
+		case name == dialectic.GraphFile:
+			got, want = normalGraph(got, mootWrote), normalGraph(want, false)
+		case strings.HasSuffix(name, ".md"):
+			got, want = normalFront(t, got), normalFront(t, want)
+		}
+		if got != want {
+			t.Errorf("%s: %s differs\nmoot:\n%s\ndebate_ops:\n%s", step, name, got, want)
+		}
+	}
+}
+
+// normalJSON decodes a JSON document, keys in their order and numbers as
+// written, and writes it again: escapes and layout no longer matter. With
+// noTimes, every "scored_at" is dropped.
+func normalJSON(t *testing.T, s string, noTimes bool) string {
+	t.Helper()
+	var b strings.Builder
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var walk func() error
+	walk = func() error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			b.WriteString(v.String())
+			if v == '{' {
+				for dec.More() {
+					k, err := dec.Token()
+					if err != nil {
+						return err
+					}
+					if noTimes && k == "scored_at" {
+						var skip json.RawMessage
+						if err := dec.Decode(&skip); err != nil {
+							return err
+						}
+						continue
+					}
+					fmt.Fprintf(&b, "%q:", k)
+					if err := walk(); err != nil {
+						return err
+					}
+					b.WriteString(",")
+				}
+			} else {
+				for dec.More() {
+					if err := walk(); err != nil {
+						return err
+					}
+					b.WriteString(",")
+				}
+			}
+			end, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			b.WriteString(end.(json.Delim).String())
+		case json.Number:
+			b.WriteString(v.String())
+		default:
+			fmt.Fprintf(&b, "%q", fmt.Sprint(v))
+		}
+		return nil
+	}
+	if err := walk(); err != nil {
+		t.Fatalf("normalise JSON: %v\n%s", err, s)
+	}
+	return b.String()
+}
+
+// normalFront normalises a file of JSON frontmatter and markdown: the
+// frontmatter as normalJSON, the body without its final newline.
+func normalFront(t *testing.T, s string) string {
+	t.Helper()
+	front, body, err := frontmatter.Parse([]byte(s))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, s)
+	}
+	raw, err := front.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return normalJSON(t, string(raw), false) + "\n\n" + strings.TrimRight(body, "\n")
+}
+
+var (
+	graphNode = regexp.MustCompile(`^\s*(\w+)\["(\w+)<br/>(.*)<br/>(?:⭐ )?([-+]?[0-9.]+|unscored)"\]`)
+	graphEdge = regexp.MustCompile(`^\s*(\w+) (-->|-\.->)\|(.*)\| (\w+)\s*$`)
+	// mermaidEntity is how moot writes characters mermaid gives meaning to.
+	mermaidEntity = regexp.MustCompile(`#(\d+|quot|lt|gt|amp);`)
+)
+
+// normalGraph reduces argument-graph.mmd to what it says, whatever its
+// styling: a line per argument (id, title, score to two decimals) and per
+// edge (from, kind, to), sorted.
+func normalGraph(s string, moot bool) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if m := graphNode.FindStringSubmatch(l); m != nil {
+			title := m[3]
+			if moot {
+				title = mermaidEntity.ReplaceAllStringFunc(title, func(e string) string {
+					switch e := strings.Trim(e, "#;"); e {
+					case "quot":
+						return `"`
+					case "lt":
+						return "<"
+					case "gt":
+						return ">"
+					case "amp":
+						return "&"
+					default:
+						n, _ := strconv.Atoi(e)
+						return string(rune(n))
+					}
+				})
+			}
+			score := m[4]
+			if f, err := strconv.ParseFloat(score, 64); err == nil {
+				score = strconv.FormatFloat(f, 'f', 2, 64)
+			}
+			lines = append(lines, fmt.Sprintf("node %s %s %s", m[1], title, score))
+			continue
+		}
+		if m := graphEdge.FindStringSubmatch(l); m != nil {
+			label := m[3]
+			// debate_ops labels an edge with an emoji and the type,
+			// "claim" for claim_attack; moot with the type in words.
+			if _, rest, ok := strings.Cut(label, " "); ok && !moot {
+				label = rest
+			}
+			label = strings.TrimSuffix(strings.ReplaceAll(label, "_", " "), " attack")
+			lines = append(lines, fmt.Sprintf("edge %s %s %s %s", m[1], m[2], label, m[4]))
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,520 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/store"
+	"github.com/moot-dev/moot/templates"
+)
+
+// DefaultModel is the model asked when neither a flag, MOOT_MODEL nor the
+// debate's stored settings name one.
+const DefaultModel = "gpt-4o-mini"
+
+// defaultModel is $MOOT_MODEL, else DefaultModel.
+func defaultModel(getenv func(string) string) string {
+	if m := strings.TrimSpace(getenv("MOOT_MODEL")); m != "" {
+		return m
+	}
+	return DefaultModel
+}
+
+func modelFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "model", Usage: "model `NAME` for every role (default: the debate's stored models, else $MOOT_MODEL, else " + DefaultModel + ")"},
+		&ucli.StringFlag{Name: "debater-model", Usage: "model `NAME` for both debaters"},
+		&ucli.StringFlag{Name: "prop-model", Usage: "model `NAME` for the proposition"},
+		&ucli.StringFlag{Name: "opp-model", Usage: "model `NAME` for the opposition"},
+		&ucli.StringFlag{Name: "judge-model", Usage: "model `NAME` for the judge"},
+		&ucli.FloatFlag{Name: "temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for every role (default: the server's)"},
+		&ucli.FloatFlag{Name: "debater-temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for the debaters"},
+		&ucli.FloatFlag{Name: "judge-temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for the judge"},
+		&ucli.IntFlag{Name: "max-tokens", HideDefault: true, Usage: "cap on each answer's length in `TOKENS`, every role (default: the server's)"},
+		&ucli.IntFlag{Name: "debater-max-tokens", HideDefault: true, Usage: "cap on each debater answer's length in `TOKENS`"},
+		&ucli.IntFlag{Name: "judge-max-tokens", HideDefault: true, Usage: "cap on each judgment's length in `TOKENS`"},
+		&ucli.IntFlag{Name: "repairs", Value: 2, Usage: "send a refused answer back for correction up to `N` times"},
+		&ucli.DurationFlag{Name: "timeout", Value: model.DefaultTimeout, Usage: "time limit of each request, a `DURATION` such as 90s or 5m"},
+		&ucli.IntFlag{Name: "retries", Value: model.DefaultMaxRetries, Usage: "retry a request up to `N` times after a rate limit, server error or timeout"},
+		&ucli.StringFlag{Name: "templates", Usage: "`DIR` of prompt templates that replace the built-in ones by name"},
+		&ucli.BoolFlag{Name: "fresh", Usage: "ask again even where an answer from an interrupted run is kept"},
+		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors and the final summary"},
+		&ucli.BoolFlag{Name: "json", Usage: "print one JSON event per line on stdout"},
+		waitFlag(),
+	}
+}
+
+// overrides collects the model settings given as flags.
+func overrides(cmd *ucli.Command) driver.Overrides {
+	o := driver.Overrides{Models: map[dialectic.Role]string{}, Temperature: map[dialectic.Role]float64{}, MaxTokens: map[dialectic.Role]int{}}
+	debaters := []dialectic.Role{dialectic.Proposition, dialectic.Opposition}
+	set := func(flag string, roles ...dialectic.Role) {
+		if cmd.IsSet(flag) {
+			for _, r := range roles {
+				o.Models[r] = cmd.String(flag)
+			}
+		}
+	}
+	set("model", driver.Roles...)
+	set("debater-model", debaters...)
+	set("prop-model", dialectic.Proposition)
+	set("opp-model", dialectic.Opposition)
+	set("judge-model", dialectic.Judge)
+	temp := func(flag string, roles ...dialectic.Role) {
+		if cmd.IsSet(flag) {
+			for _, r := range roles {
+				o.Temperature[r] = cmd.Float(flag)
+			}
+		}
+	}
+	temp("temperature", driver.Roles...)
+	temp("debater-temperature", debaters...)
+	temp("judge-temperature", dialectic.Judge)
+	toks := func(flag string, roles ...dialectic.Role) {
+		if cmd.IsSet(flag) {
+			for _, r := range roles {
+				o.MaxTokens[r] = cmd.Int(flag)
+			}
+		}
+	}
+	toks("max-tokens", driver.Roles...)
+	toks("debater-max-tokens", debaters...)
+	toks("judge-max-tokens", dialectic.Judge)
+	return o
+}
+
+// loadTemplates returns the built-in templates overridden by the debate's
+// templates/ folder and then by --templates.
+func loadTemplates(d *store.Dir, dir string) (*templates.Set, error) {
+	set := templates.Default()
+	if d != nil {
+		files, err := d.ReadDebateFolder("templates", ".md")
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), "templates"), err)
+		}
+		if err := set.Override(files, filepath.Join(d.Path(), "templates")); err != nil {
+			return nil, withCode(ExitUsage, err)
+		}
+	}
+	if dir != "" {
+		files, err := store.ReadFolder(dir, ".md")
+		if err != nil {
+			return nil, withCode(ExitUsage, fmt.Errorf("read --templates: %w", err))
+		}
+		if err := set.Override(files, dir); err != nil {
+			return nil, withCode(ExitUsage, err)
+		}
+	}
+	return set, nil
+}
+
+func (a *app) runCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "run",
+		Usage:     "complete N exchanges with models (default 1), resuming from wherever the debate stands",
+		ArgsUsage: "<debate> [N]",
+		Flags: append([]ucli.Flag{
+			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged)"},
+		}, modelFlags()...),
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			a.jsonEvents = cmd.Bool("json")
+			if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
+				return usageError("run takes a debate and an optional number of exchanges")
+			}
+			n := 1
+			if cmd.Args().Len() == 2 {
+				v, err := strconv.Atoi(cmd.Args().Get(1))
+				if err != nil || v < 1 || v > dialectic.MaxExchange {
+					return usageError("N %q is not a whole number of exchanges from 1 to %d", cmd.Args().Get(1), dialectic.MaxExchange)
+				}
+				n = v
+				if cmd.IsSet("until") {
+					return usageError("run takes N exchanges or --until E, not both: give one of them")
+				}
+			}
+			if u := cmd.Int("until"); cmd.IsSet("until") && (u < 0 || u > dialectic.MaxExchange) {
+				return usageError("--until %d is not an exchange from 0 to %d", u, dialectic.MaxExchange)
+			}
+			return a.drive(ctx, cmd, func(st dialectic.State) driver.Goal {
+				if cmd.IsSet("until") {
+					return driver.Goal{Exchange: cmd.Int("until")}
+				}
+				return driver.Goal{Exchange: st.Exchange + n}
+			})
+		},
+	}
+}
+
+func (a *app) stepCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:         "step",
+		Usage:        "advance a debate by exactly one phase with models",
+		ArgsUsage:    "<debate>",
+		Flags:        modelFlags(),
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			a.jsonEvents = cmd.Bool("json")
+			if cmd.Args().Len() != 1 {
+				return usageError("step takes one debate")
+			}
+			return a.drive(ctx, cmd, func(dialectic.State) driver.Goal { return driver.Goal{Steps: 1} })
+		},
+	}
+}
+
+// drive runs a debate with models until the goal goal(state) says.
+func (a *app) drive(ctx context.Context, cmd *ucli.Command, goal func(dialectic.State) driver.Goal) error {
+	d, err := a.openForWrite(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	deb, err := driver.Load(d)
+	if err != nil {
+		return err
+	}
+	startState := deb.Header.State
+	g := goal(startState)
+	if g.Steps == 0 && (g.Exchange < startState.Exchange || (g.Exchange == startState.Exchange && startState.Phase == dialectic.AwaitingArguments)) {
+		fmt.Fprintf(a.io.Stderr, "moot: %s is already at exchange %d; nothing to run\n", d.Path(), startState.Exchange)
+		return nil
+	}
+	tmpl, err := loadTemplates(d, cmd.String("templates"))
+	if err != nil {
+		return err
+	}
+	if cmd.Int("repairs") < 0 || cmd.Int("retries") < 0 || cmd.Duration("timeout") <= 0 {
+		return usageError("--repairs and --retries take a number of 0 or more, --timeout a positive duration")
+	}
+	client, err := model.New(model.Config{
+		BaseURL: a.io.Getenv("OPENAI_BASE_URL"), APIKey: a.io.Getenv("OPENAI_API_KEY"),
+		Timeout: cmd.Duration("timeout"), MaxRetries: cmd.Int("retries"),
+	})
+	if err != nil {
+		if errors.Is(err, model.ErrNoAPIKey) {
+			return withCode(ExitModel, errors.New("no API key for the OpenAI API"),
+				"set OPENAI_API_KEY to use OpenAI (or OpenRouter with OPENAI_BASE_URL=https://openrouter.ai/api/v1)",
+				"or point OPENAI_BASE_URL at a local server that needs no key, e.g. http://localhost:11434/v1 for Ollama")
+		}
+		return withCode(ExitModel, err)
+	}
+	p := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"))
+	defer p.stop()
+	sum, err := driver.Run(ctx, d, g, driver.Options{
+		Client:       client,
+		Templates:    tmpl,
+		Overrides:    overrides(cmd),
+		DefaultModel: defaultModel(a.io.Getenv),
+		Repairs:      cmd.Int("repairs"),
+		Fresh:        cmd.Bool("fresh"),
+		Now:          a.io.Now,
+		Emit:         p.event,
+		Warn:         p.warn,
+	})
+	p.stop()
+	if err != nil && errors.Is(err, context.Canceled) {
+		return withCode(ExitInterrupted, err, "nothing of the interrupted step was written",
+			"to finish what was asked, run: "+resumeCommand(cmd, d.Path(), g))
+	}
+	if err != nil {
+		var re *driver.RoleError
+		if errors.As(err, &re) {
+			hints := []string{"nothing of the failed step was written; answers already accepted are kept and reused by the next run (--fresh asks again)"}
+			if re.Saved != "" {
+				hints = append(hints, "the refused answers are in "+filepath.Join(d.Path(), re.Saved))
+			}
+			var api *model.APIError
+			if errors.As(err, &api) && api.Hint() != "" {
+				hints = append(hints, api.Hint())
+			}
+			return withCode(ExitModel, err, hints...)
+		}
+		return err
+	}
+	return a.summary(d, cmd, startState, sum)
+}
+
+// resumeCommand is the command line that completes what an interrupted
+// run or step was asked to do: the goal as an exchange to reach, so that
+// running it again does not overshoot, with the flags the user gave.
+// --fresh is left out: answers kept by the interrupted run are its own, and
+// asking for them again would pay twice.
+func resumeCommand(cmd *ucli.Command, dir string, g driver.Goal) string {
+	args := []string{"moot", cmd.Name, shellQuote(dir)}
+	if g.Steps == 0 {
+		args = append(args, "--until", strconv.Itoa(g.Exchange))
+	}
+	for _, f := range cmd.Flags {
+		name := f.Names()[0]
+		if name == "until" || name == "fresh" || !cmd.IsSet(name) {
+			continue
+		}
+		switch v := cmd.Value(name).(type) {
+		case bool:
+			if v {
+				args = append(args, "--"+name)
+			}
+		case float64:
+			args = append(args, "--"+name, strconv.FormatFloat(v, 'g', -1, 64))
+		case string:
+			args = append(args, "--"+name, shellQuote(v))
+		case time.Duration:
+			if name == "wait" {
+				args = append(args, "--wait="+v.String())
+			} else {
+				args = append(args, "--"+name, v.String())
+			}
+		default:
+			args = append(args, "--"+name, shellQuote(fmt.Sprint(v)))
+		}
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@%+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, sum driver.Summary) error {
+	deb, err := driver.Load(d)
+	if err != nil {
+		return err
+	}
+	h := deb.Header
+	if cmd.Bool("json") {
+		return writeJSONLine(a.io.Stdout, map[string]any{
+			"event": "summary", "debate": h.ID, "exchange": h.State.Exchange, "phase": h.State.Phase,
+			"cumulative_scores": h.Totals, "calls": sum.Calls, "failed_calls": sum.Failed, "prompt_tokens": sum.PromptTokens,
+			"completion_tokens": sum.CompletionTokens, "seconds": sum.Elapsed.Seconds(), "warnings": append([]string{}, sum.Warnings...),
+		})
+	}
+	w := a.io.Stderr
+	what := stepsDone(start, h.State, sum.Steps)
+	fmt.Fprintf(w, "done: %s of %s; now at exchange %d, %s\n", what, h.ID, h.State.Exchange, strings.ReplaceAll(string(h.State.Phase), "_", " "))
+	fmt.Fprintf(w, "  proposition %s (%d scored) · opposition %s (%d scored)\n",
+		dialectic.FormatScore(h.Totals.Proposition.Total), h.Totals.Proposition.Count,
+		dialectic.FormatScore(h.Totals.Opposition.Total), h.Totals.Opposition.Count)
+	fmt.Fprintf(w, "  %s in this run (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s\n",
+		english.Count(sum.Calls, "model call"), sum.Failed, sum.PromptTokens+sum.CompletionTokens, sum.PromptTokens, sum.CompletionTokens, sum.Elapsed.Seconds())
+	for _, warn := range sum.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warn)
+	}
+	more, rep := "moot run "+d.Path()+" 3", "moot report "+d.Path()
+	width := max(len(more), len(rep))
+	fmt.Fprintf(w, "next:\n  %-*s  three more exchanges\n  %-*s  the report, in %s\n",
+		width, more, width, rep, filepath.Join(d.Path(), "README.md"))
+	return nil
+}
+
+// stepsDone says what a run of steps took the debate through, from
+// start to end: "argued exchange 2", "judged exchange 3", "3 exchanges",
+// or else the number of steps.
+func stepsDone(start, end dialectic.State, steps int) string {
+	switch {
+	case steps == 1 && start.Phase == dialectic.AwaitingJudgment:
+		return fmt.Sprintf("judged exchange %d", start.Exchange)
+	case steps == 1:
+		return fmt.Sprintf("argued exchange %d", start.Exchange)
+	case start.Phase == dialectic.AwaitingArguments && end.Phase == dialectic.AwaitingArguments && end.Exchange > start.Exchange:
+		return english.Count(end.Exchange-start.Exchange, "exchange")
+	}
+	return english.Count(steps, "step")
+}
+
+// progress prints run events: a line per event on stderr (with a live
+// status line when stderr is a terminal), or JSON lines on stdout.
+type progress struct {
+	a       *app
+	quiet   bool
+	json    bool
+	live    bool
+	mu      sync.Mutex
+	asking  map[string]string
+	last    map[string]driver.Event
+	stopped bool
+}
+
+func (a *app) newProgress(quiet, asJSON bool) *progress {
+	p := &progress{a: a, quiet: quiet, json: asJSON, asking: map[string]string{}, last: map[string]driver.Event{}}
+	if f, ok := a.io.Stderr.(*os.File); ok && !quiet && !asJSON {
+		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 && a.io.Getenv("TERM") != "dumb" {
+			p.live = true
+		}
+	}
+	return p
+}
+
+func (p *progress) color(code, s string) string {
+	if !p.live || p.a.io.Getenv("NO_COLOR") != "" {
+		return s
+	}
+	return "\033[" + code + "m" + s + "\033[0m"
+}
+
+func (p *progress) clear() {
+	if p.live {
+		fmt.Fprint(p.a.io.Stderr, "\r\033[K")
+	}
+}
+
+func (p *progress) status() {
+	if !p.live || len(p.asking) == 0 {
+		return
+	}
+	var roles []string
+	for _, r := range driver.Roles {
+		if m, ok := p.asking[string(r)]; ok {
+			roles = append(roles, fmt.Sprintf("%s (%s)", r, m))
+		}
+	}
+	fmt.Fprintf(p.a.io.Stderr, "\r\033[K… waiting for %s", strings.Join(roles, ", "))
+}
+
+func (p *progress) event(e driver.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.json {
+		writeJSONLine(p.a.io.Stdout, e)
+		return
+	}
+	switch e.Kind {
+	case driver.EventAsk:
+		p.asking[e.Role] = e.Model
+		p.status()
+		return
+	case driver.EventAnswer:
+		delete(p.asking, e.Role)
+		p.last[e.Role] = e
+		p.clear()
+		p.status()
+		return
+	}
+	if p.quiet {
+		return
+	}
+	p.clear()
+	w := p.a.io.Stderr
+	cost := func(role string) string {
+		l, ok := p.last[role]
+		if !ok {
+			return ""
+		}
+		return fmt.Sprintf(" · %.1f s · %d tok", l.Seconds, l.Tokens)
+	}
+	switch e.Kind {
+	case driver.EventArgued:
+		fmt.Fprintf(w, "exchange %d · %s argued %s %q%s\n", e.Exchange, p.side(e.Role), e.ID, e.Title, cost(e.Role))
+	case driver.EventScored:
+		fmt.Fprintf(w, "exchange %d · judge scored %s %s\n", e.Exchange, e.ID, p.score(*e.Score))
+	case driver.EventRescored:
+		fmt.Fprintf(w, "exchange %d · judge rescored %s to %s\n", e.Exchange, e.ID, p.score(*e.Score))
+	case driver.EventExchange:
+		fmt.Fprintf(w, "exchange %d · judged%s · %s\n", e.Exchange, cost("judge"), e.Message)
+	case driver.EventRepair:
+		fmt.Fprintf(w, "exchange %d · %s's answer sent back: %s\n", e.Exchange, e.Role, e.Message)
+	case driver.EventReused:
+		fmt.Fprintf(w, "exchange %d · %s: %s\n", e.Exchange, e.Role, e.Message)
+	case driver.EventRetry:
+		fmt.Fprintf(w, "exchange %d · %s (%s): %s\n", e.Exchange, e.Role, e.Model, e.Message)
+	}
+	p.status()
+}
+
+func (p *progress) side(role string) string {
+	if role == string(dialectic.Proposition) {
+		return p.color("32", role)
+	}
+	return p.color("31", role)
+}
+
+func (p *progress) score(s float64) string {
+	f := dialectic.FormatScore(s)
+	switch {
+	case s > 0:
+		return p.color("32", f)
+	case s < 0:
+		return p.color("31", f)
+	}
+	return f
+}
+
+func (p *progress) warn(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	fmt.Fprintf(p.a.io.Stderr, "moot: %s\n", msg)
+	p.status()
+}
+
+func (p *progress) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.stopped {
+		p.clear()
+		p.stopped = true
+		p.live = false
+	}
+}
+
+func (a *app) templatesCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "templates",
+		Usage:     "list the prompt templates in force and where each comes from",
+		ArgsUsage: "[<debate>]",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "templates", Usage: "`DIR` of templates that replace the built-in ones"},
+			&ucli.StringFlag{Name: "print", Usage: "print the template `NAME` instead of the list"},
+		},
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			var d *store.Dir
+			if cmd.Args().Len() > 1 {
+				return usageError("templates takes at most one debate")
+			}
+			if cmd.Args().Len() == 1 {
+				var err error
+				if d, err = openDebate(cmd); err != nil {
+					return err
+				}
+				defer d.Close()
+			}
+			set, err := loadTemplates(d, cmd.String("templates"))
+			if err != nil {
+				return err
+			}
+			if name := cmd.String("print"); name != "" {
+				text, ok := set.Text(name)
+				if !ok && !strings.HasSuffix(name, ".md") {
+					text, ok = set.Text(name + ".md")
+				}
+				if !ok {
+					return templateNotFound(set, name)
+				}
+				fmt.Fprint(a.io.Stdout, text)
+				return nil
+			}
+			for _, s := range set.List() {
+				fmt.Fprintf(a.io.Stdout, "%-22s %s\n", s.Name, s.From)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,78 @@
+package cli_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/sparring"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"moot": func() { os.Exit(cli.Main(os.Args)) },
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script against the
+// real moot binary. $FAKE is a fake OpenAI-compatible server answering as
+// the sparring partner; $SLOW answers the same after a delay.
+func TestScripts(t *testing.T) {
+	fake := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
+	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond}))
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("FAKE", fake.URL)
+			e.Setenv("SLOW", slow.URL)
+			e.Setenv("OPENAI_API_KEY", "")
+			e.Setenv("OPENAI_BASE_URL", "")
+			e.Setenv("MOOT_DIR", "")
+			e.Setenv("MOOT_MODEL", "")
+			e.Setenv("NO_COLOR", "1")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// sleep D waits for the duration D.
+			"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: sleep duration")
+				}
+				d, err := time.ParseDuration(args[0])
+				if err != nil {
+					ts.Fatalf("sleep: %v", err)
+				}
+				time.Sleep(d)
+			},
+			// code N cmd args... runs cmd and checks that it exits with N.
+			"code": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) < 2 {
+					ts.Fatalf("usage: code N command [args...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("code: %v", err)
+				}
+				err = ts.Exec(args[1], args[2:]...)
+				got := 0
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					got = ee.ExitCode()
+				} else if err != nil {
+					ts.Fatalf("code: %v", err)
+				}
+				if (got == want) == neg {
+					ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+				}
+			},
+		},
+	})
+}

@@ -1,0 +1,426 @@
+package driver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/sparring"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/templates"
+)
+
+// usageLines reads the usage log of the debate at dir.
+func usageLines(t *testing.T, dir string) []driver.Usage {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, ".moot", driver.UsageFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []driver.Usage
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var u driver.Usage
+		if err := json.Unmarshal(line, &u); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+func TestAnswerOverTheLimitIsRefused(t *testing.T) {
+	good := sparring.Handler(sparring.Options{})
+	srv := modeltest.NewServer(t, modeltest.ByRole(
+		func(r modeltest.Request) modeltest.Reply {
+			rep := good(r)
+			rep.Content += strings.Repeat(" ", driver.MaxAnswerSize) // still a valid answer, but 1 MiB too long
+			return rep
+		},
+		good, nil))
+	d := newRunDebate(t)
+	before := runSnapshot(t, d)
+	_, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, options(client(t, srv)))
+	var re *driver.RoleError
+	if !errors.As(err, &re) || re.Role != dialectic.Proposition {
+		t.Fatalf("err = %v, want the proposition's failure", err)
+	}
+	if !strings.Contains(err.Error(), "proposition") || !strings.Contains(err.Error(), "1 MiB") {
+		t.Errorf("error %q does not name the role and the limit", err)
+	}
+	if !equal(before, runSnapshot(t, d)) {
+		t.Error("an answer over the limit changed the debate")
+	}
+	if _, err := d.ReadPrivate("answers/00000-proposition.json"); err == nil {
+		t.Error("an answer over the limit was kept for the next run")
+	}
+}
+
+func TestKeyIsMaskedInEverythingWritten(t *testing.T) {
+	const key = "sk-test-ECHOED-7731"
+	good := sparring.Handler(sparring.Options{})
+	withKey := func(r modeltest.Request) modeltest.Reply {
+		rep := good(r)
+		rep.Content = strings.Replace(rep.Content, `"title": "The `, `"title": "`+key+` The `, 1)
+		rep.Model = "echo-" + key // the server reports the key as its model name
+		return rep
+	}
+	tests := []struct {
+		name    string
+		handler modeltest.Handler
+		goal    driver.Goal
+	}{
+		{"key in the model name and the accepted answers", withKey, driver.Goal{Exchange: 1}},
+		{"key in a refused answer", modeltest.ByRole(withKey, func(modeltest.Request) modeltest.Reply {
+			return modeltest.Reply{Content: "No JSON from me, " + key, Model: key}
+		}, nil), driver.Goal{Steps: 1}},
+		{"key in an error", modeltest.ByRole(withKey, func(modeltest.Request) modeltest.Reply {
+			return modeltest.Reply{Status: 400, ErrorMessage: "bad model " + key}
+		}, nil), driver.Goal{Steps: 1}},
+		{"key in retried errors", modeltest.ByRole(withKey, func(modeltest.Request) modeltest.Reply {
+			return modeltest.Reply{Status: 503, RetryAfter: "0", ErrorMessage: "overloaded for " + key}
+		}, nil), driver.Goal{Steps: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := modeltest.NewServer(t, tt.handler)
+			c, err := model.New(model.Config{BaseURL: srv.URL, APIKey: key, MaxRetries: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := newRunDebate(t)
+			var shown bytes.Buffer
+			var mu sync.Mutex
+			opts := options(c)
+			opts.Emit = func(e driver.Event) {
+				mu.Lock()
+				defer mu.Unlock()
+				json.NewEncoder(&shown).Encode(e)
+			}
+			opts.Warn = func(s string) {
+				mu.Lock()
+				defer mu.Unlock()
+				shown.WriteString(s + "\n")
+			}
+			sum, err := driver.Run(context.Background(), d, tt.goal, opts)
+			if err != nil {
+				shown.WriteString(err.Error())
+			}
+			for _, w := range sum.Warnings {
+				shown.WriteString(w)
+			}
+			if !strings.Contains(string(srv.Requests()[0].Header.Get("Authorization")), key) {
+				t.Fatal("the test does not send the key it checks for")
+			}
+			if strings.Contains(shown.String(), key) {
+				t.Errorf("the key was shown:\n%s", shown.String())
+			}
+			written := 0
+			filepath.WalkDir(d.Path(), func(p string, e fs.DirEntry, err error) error {
+				if err == nil && !e.IsDir() {
+					written++
+					if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(key)) {
+						t.Errorf("the key was written to %s", p)
+					}
+				}
+				return nil
+			})
+			if written < 4 {
+				t.Errorf("only %d files: the run wrote less than the test expects", written)
+			}
+		})
+	}
+}
+
+// blockingClient answers the opposition at once with failure and the
+// proposition only when released or cancelled, recording when its call
+// ends.
+type blockingClient struct {
+	release   chan struct{}
+	cancelled atomic.Bool
+	ended     atomic.Bool
+}
+
+func (c *blockingClient) Complete(ctx context.Context, req model.Request) (model.Response, error) {
+	if strings.Contains(req.Messages[0].Content, "arguing for the opposition") {
+		return model.Response{}, errors.New("opposition model is broken")
+	}
+	defer c.ended.Store(true)
+	select {
+	case <-c.release:
+		time.Sleep(20 * time.Millisecond) // the call's last moments
+		return model.Response{}, errors.New("proposition model is broken too")
+	case <-ctx.Done():
+		c.cancelled.Store(true)
+		time.Sleep(20 * time.Millisecond)
+		return model.Response{}, ctx.Err()
+	}
+}
+
+func TestNoCallOutlivesItsStep(t *testing.T) {
+	t.Run("a failing side waits for the other", func(t *testing.T) {
+		c := &blockingClient{release: make(chan struct{})}
+		d := newRunDebate(t)
+		done := make(chan error, 1)
+		go func() {
+			_, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, options(c))
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			t.Fatalf("Run returned (%v) while the proposition's call was still going", err)
+		case <-time.After(100 * time.Millisecond):
+		}
+		close(c.release)
+		err := <-done
+		if !c.ended.Load() {
+			t.Error("Run returned before the proposition's call ended")
+		}
+		// Both failures are reported, each with its reason.
+		for _, want := range []string{"proposition's model failed: proposition model is broken too", "opposition's model failed: opposition model is broken"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("error %v does not say %q", err, want)
+			}
+		}
+	})
+	t.Run("an interruption cancels the call and waits for it", func(t *testing.T) {
+		c := &blockingClient{release: make(chan struct{})}
+		d := newRunDebate(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		_, err := driver.Run(ctx, d, driver.Goal{Steps: 1}, options(c))
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want the interruption", err)
+		}
+		if !c.cancelled.Load() || !c.ended.Load() {
+			t.Errorf("cancelled %v, ended %v: Run returned before the call saw its cancellation and ended", c.cancelled.Load(), c.ended.Load())
+		}
+	})
+}
+
+func TestBothDebatersFailing(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.ByRole(
+		func(modeltest.Request) modeltest.Reply {
+			return modeltest.Reply{Status: 404, ErrorMessage: "no model prop-x"}
+		},
+		func(modeltest.Request) modeltest.Reply {
+			return modeltest.Reply{Status: 400, ErrorMessage: "context too long for opp-y"}
+		},
+		nil))
+	d := newRunDebate(t)
+	_, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, options(client(t, srv)))
+	for _, want := range []string{"proposition's model failed", "no model prop-x", "opposition's model failed", "context too long for opp-y"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not say %q", err, want)
+		}
+	}
+	var re *driver.RoleError
+	if !errors.As(err, &re) {
+		t.Errorf("err = %v, want a RoleError within", err)
+	}
+}
+
+// countingClient counts calls and answers nothing useful.
+type countingClient struct{ calls atomic.Int32 }
+
+func (c *countingClient) Complete(context.Context, model.Request) (model.Response, error) {
+	c.calls.Add(1)
+	return model.Response{}, errors.New("no model here")
+}
+
+func TestBadTemplateFoundBeforeAnyCall(t *testing.T) {
+	tests := []struct{ file, text string }{
+		{"judge.md", "{{.Bogus}}"},
+		{"debater-rebuttal.md", "{{range .Others}}{{.Author}}{{end}}"},
+		{"debater-system.md", `{{if eq .Side "opposition"}}{{.Nope}}{{end}}You are a debater arguing for the {{.Side}}.`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			set := templates.Default()
+			if err := set.Override(map[string][]byte{tt.file: []byte(tt.text)}, "my-templates"); err != nil {
+				t.Fatal(err)
+			}
+			c := &countingClient{}
+			opts := options(c)
+			opts.Templates = set
+			d := newRunDebate(t)
+			before := runSnapshot(t, d)
+			_, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 3}, opts)
+			var te *dialectic.TemplateError
+			if !errors.As(err, &te) || !strings.Contains(err.Error(), "my-templates/"+tt.file) || !strings.Contains(err.Error(), ".Motion") {
+				t.Fatalf("err = %v, want a template error naming the file and the fields", err)
+			}
+			if n := c.calls.Load(); n != 0 {
+				t.Errorf("%d model calls before the bad template was found", n)
+			}
+			if !equal(before, runSnapshot(t, d)) {
+				t.Error("the debate changed")
+			}
+		})
+	}
+}
+
+func TestRetriesAreReported(t *testing.T) {
+	good := sparring.Handler(sparring.Options{})
+	var n atomic.Int32
+	srv := modeltest.NewServer(t, func(r modeltest.Request) modeltest.Reply {
+		if modeltest.RoleOf(r) == modeltest.Opposition && n.Add(1) <= 2 {
+			return modeltest.Reply{Status: 429, RetryAfter: "0", ErrorMessage: "slow down", Delay: 20 * time.Millisecond}
+		}
+		return good(r)
+	})
+	d := newRunDebate(t)
+	opts := options(client(t, srv))
+	var mu sync.Mutex
+	var retries []driver.Event
+	opts.Emit = func(e driver.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Kind == driver.EventRetry {
+			retries = append(retries, e)
+		}
+	}
+	if _, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(retries) != 2 || retries[0].Role != "opposition" || !strings.Contains(retries[0].Message, "429") || !strings.Contains(retries[0].Message, "attempt 1 of 3") {
+		t.Errorf("retry events = %+v, want two for the opposition's 429s", retries)
+	}
+	for _, u := range usageLines(t, d.Path()) {
+		if u.Role == "opposition" && (u.Attempts != 3 || u.Seconds < 0.04) {
+			t.Errorf("usage of the opposition = %+v, want 3 attempts and the time of all of them", u)
+		}
+	}
+}
+
+func TestFailedCallsAreTimedAndCounted(t *testing.T) {
+	good := sparring.Handler(sparring.Options{})
+	var oppFails atomic.Bool
+	oppFails.Store(true)
+	srv := modeltest.NewServer(t, modeltest.ByRole(good, func(r modeltest.Request) modeltest.Reply {
+		if oppFails.Load() {
+			return modeltest.Reply{Status: 503, RetryAfter: "0", Delay: 30 * time.Millisecond}
+		}
+		return good(r)
+	}, nil))
+	d := newRunDebate(t)
+	first, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, options(client(t, srv)))
+	if err == nil {
+		t.Fatal("want the opposition's failure")
+	}
+	var failed *driver.Usage
+	for _, u := range usageLines(t, d.Path()) {
+		if !u.OK {
+			failed = &u
+		}
+	}
+	if failed == nil || failed.Attempts != 3 || failed.Seconds < 0.09 {
+		t.Fatalf("usage of the failed call = %+v, want 3 attempts and at least 0.09 s", failed)
+	}
+	oppFails.Store(false)
+	second, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, options(client(t, srv)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, err := driver.ReadUsage(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Failed != 1 || second.Failed != 0 || total.Calls != first.Calls+second.Calls || total.Failed != 1 {
+		t.Errorf("runs counted %d (%d failed) and %d (%d failed) calls; the log %d (%d failed)",
+			first.Calls, first.Failed, second.Calls, second.Failed, total.Calls, total.Failed)
+	}
+}
+
+func TestFlagsThatSetStoredSettingsSaySo(t *testing.T) {
+	stored := driver.Settings{
+		Models:      map[dialectic.Role]string{"proposition": "a", "opposition": "a", "judge": "j"},
+		Temperature: map[dialectic.Role]float64{"judge": 0.2},
+		MaxTokens:   map[dialectic.Role]int{"judge": 500},
+	}
+	tests := []struct {
+		name string
+		o    driver.Overrides
+		want []string
+	}{
+		{"nothing given", driver.Overrides{}, nil},
+		{"same values", driver.Overrides{Models: map[dialectic.Role]string{"judge": "j"}, Temperature: map[dialectic.Role]float64{"judge": 0.2}}, nil},
+		{"temperature for every role", driver.Overrides{Temperature: map[dialectic.Role]float64{"proposition": 0.3, "opposition": 0.3, "judge": 0.3}},
+			[]string{"judge temperature changes from 0.2 to 0.3", "proposition and opposition temperature set to 0.3"}},
+		{"max tokens", driver.Overrides{MaxTokens: map[dialectic.Role]int{"proposition": 800, "judge": 900}},
+			[]string{"judge max tokens change from 500 to 900", "proposition max tokens set to 800"}},
+		{"models", driver.Overrides{Models: map[dialectic.Role]string{"proposition": "b", "opposition": "b", "judge": "j"}},
+			[]string{"proposition and opposition model changes from a to b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, got := stored.Merge(tt.o, "default")
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("notices = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("a run with --temperature on a new debate", func(t *testing.T) {
+		srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
+		d := newRunDebate(t)
+		opts := options(client(t, srv))
+		opts.Overrides = driver.Overrides{Temperature: map[dialectic.Role]float64{"proposition": 0.3, "opposition": 0.3, "judge": 0.3}}
+		var warnings []string
+		opts.Warn = func(s string) { warnings = append(warnings, s) }
+		if _, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, opts); err != nil {
+			t.Fatal(err)
+		}
+		want := "proposition, opposition and judge temperature set to 0.3 (stored in debate.md)"
+		if len(warnings) != 1 || warnings[0] != want {
+			t.Errorf("notices = %q, want %q", warnings, want)
+		}
+		if st := state(t, d); st.Phase != dialectic.AwaitingJudgment {
+			t.Errorf("state = %+v", st)
+		}
+	})
+}
+
+// TestTemplateFailingForOneSideCostsNoCall uses a template that passes
+// the check before the run but fails for the opposition of exchange 1
+// only: the proposition must not be asked, and nothing may be written
+// once Run has returned.
+func TestTemplateFailingForOneSideCostsNoCall(t *testing.T) {
+	set := templates.Default()
+	text, _ := set.Text("debater-rebuttal.md")
+	text += `{{if and (eq .Exchange 1) (eq .Side "opposition")}}{{index .Own 5}}{{end}}`
+	if err := set.Override(map[string][]byte{"debater-rebuttal.md": []byte(text)}, "my-templates"); err != nil {
+		t.Fatal(err)
+	}
+	srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 30 * time.Millisecond}))
+	d := newRunDebate(t)
+	opts := options(client(t, srv))
+	opts.Templates = set
+	_, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 3}, opts)
+	if err == nil || !strings.Contains(err.Error(), "debater-rebuttal.md") {
+		t.Fatalf("err = %v, want the template's failure", err)
+	}
+	after := len(srv.Requests())
+	time.Sleep(100 * time.Millisecond)
+	if n := len(srv.Requests()); n != after {
+		t.Errorf("%d requests arrived after Run returned", n-after)
+	}
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.Messages[1].Content, "This is exchange 1") {
+			t.Errorf("the %s was asked for exchange 1 although the step could not go on", modeltest.RoleOf(r))
+		}
+	}
+	if _, err := d.ReadPrivate("answers/00001-proposition.json"); err == nil {
+		t.Error("an answer was written for a step that had already failed")
+	}
+}

@@ -1,0 +1,160 @@
+package driver
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/moot-dev/moot/statemachine/dialectic"
+)
+
+// SettingsKey is the debate.md frontmatter key under which moot keeps the
+// settings of its runs, so that a resumed run uses the same models.
+const SettingsKey = "moot"
+
+// RoleSettings is how one role is asked.
+type RoleSettings struct {
+	Model       string   `json:"model"`
+	Temperature *float64 `json:"temperature,omitempty"`
+	MaxTokens   int      `json:"max_tokens,omitempty"`
+}
+
+// Settings is what debate.md keeps under SettingsKey.
+type Settings struct {
+	// Models maps each role to its model; kept as its own map so that
+	// readers (the report) find the models in one place.
+	Models map[dialectic.Role]string `json:"models"`
+	// Temperature and MaxTokens are per role, set only where chosen.
+	Temperature map[dialectic.Role]float64 `json:"temperature,omitempty"`
+	MaxTokens   map[dialectic.Role]int     `json:"max_tokens,omitempty"`
+	// ResponseFormat is the structured output mode the endpoint accepted,
+	// remembered so that later runs start with it.
+	ResponseFormat string `json:"response_format,omitempty"`
+}
+
+// Roles lists the roles in the order moot reports them.
+var Roles = []dialectic.Role{dialectic.Proposition, dialectic.Opposition, dialectic.Judge}
+
+// LoadSettings reads the settings kept in debate.md; a debate never run
+// has none.
+func LoadSettings(h *dialectic.Header) (Settings, error) {
+	var s Settings
+	raw, ok := h.Setting(SettingsKey)
+	if !ok || string(raw) == "null" {
+		return s, nil
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return s, fmt.Errorf("read %s: field %q: %w", dialectic.HeaderFile, SettingsKey, err)
+	}
+	return s, nil
+}
+
+// Role returns the settings of role.
+func (s Settings) Role(r dialectic.Role) RoleSettings {
+	rs := RoleSettings{Model: s.Models[r], MaxTokens: s.MaxTokens[r]}
+	if t, ok := s.Temperature[r]; ok {
+		rs.Temperature = &t
+	}
+	return rs
+}
+
+// Overrides are the settings given on the command line; empty fields keep
+// what debate.md holds.
+type Overrides struct {
+	Models      map[dialectic.Role]string
+	Temperature map[dialectic.Role]float64
+	MaxTokens   map[dialectic.Role]int
+}
+
+// Merge applies o to s and describes each setting a flag set or changed,
+// for a person to be told of: a value that replaces a different stored
+// one, or one stored where there was none. The same change for several
+// roles is described once.
+func (s Settings) Merge(o Overrides, defaultModel string) (Settings, []string) {
+	out := Settings{
+		Models:         map[dialectic.Role]string{},
+		Temperature:    map[dialectic.Role]float64{},
+		MaxTokens:      map[dialectic.Role]int{},
+		ResponseFormat: s.ResponseFormat,
+	}
+	for k, v := range s.Models {
+		out.Models[k] = v
+	}
+	for k, v := range s.Temperature {
+		out.Temperature[k] = v
+	}
+	for k, v := range s.MaxTokens {
+		out.MaxTokens[k] = v
+	}
+	var n notices
+	for _, r := range Roles {
+		if m, ok := o.Models[r]; ok && m != "" {
+			if old := out.Models[r]; old != m {
+				n.add(r, "model", "changes", old, m)
+			}
+			out.Models[r] = m
+		}
+		if out.Models[r] == "" {
+			out.Models[r] = defaultModel
+		}
+		if t, ok := o.Temperature[r]; ok {
+			if old, had := out.Temperature[r]; !had || old != t {
+				n.add(r, "temperature", "changes", formatIf(had, "%g", old), fmt.Sprintf("%g", t))
+			}
+			out.Temperature[r] = t
+		}
+		if t, ok := o.MaxTokens[r]; ok {
+			if old, had := out.MaxTokens[r]; !had || old != t {
+				n.add(r, "max tokens", "change", formatIf(had, "%d", old), fmt.Sprint(t))
+			}
+			out.MaxTokens[r] = t
+		}
+	}
+	return out, n.lines()
+}
+
+func formatIf(ok bool, format string, v any) string {
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(format, v)
+}
+
+// notices collects setting changes, merging those that differ only in
+// their role.
+type notices struct {
+	list []*notice
+}
+
+type notice struct {
+	roles                []string
+	what, verb, from, to string
+}
+
+func (n *notices) add(r dialectic.Role, what, verb, from, to string) {
+	for _, c := range n.list {
+		if c.what == what && c.from == from && c.to == to {
+			c.roles = append(c.roles, string(r))
+			return
+		}
+	}
+	n.list = append(n.list, &notice{roles: []string{string(r)}, what: what, verb: verb, from: from, to: to})
+}
+
+func (n *notices) lines() []string {
+	var out []string
+	for _, c := range n.list {
+		who := c.roles[0]
+		if k := len(c.roles); k > 1 {
+			who = strings.Join(c.roles[:k-1], ", ") + " and " + c.roles[k-1]
+		}
+		if c.from == "" {
+			out = append(out, fmt.Sprintf("%s %s set to %s", who, c.what, c.to))
+		} else {
+			out = append(out, fmt.Sprintf("%s %s %s from %s to %s", who, c.what, c.verb, c.from, c.to))
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,293 @@
+// Package doc holds the document format every moot file shares: a JSON
+// object as frontmatter followed by a markdown body, and the JSON encoding
+// rules moot writes with (two-space indent, keys in a stable order, UTF-8
+// written as UTF-8, no HTML escaping, a trailing newline).
+//
+// It is pure: bytes in, bytes out, no file access.
+package frontmatter
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Field is one key of an Object with its value as raw JSON.
+type Field struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// Object is a JSON object that remembers the order of its keys, so that a
+// file moot rewrites keeps the keys it does not know, in place.
+type Object struct {
+	Fields []Field
+}
+
+// UnmarshalJSON reads a JSON object, keeping its keys in order. A key that
+// appears twice keeps its first place and its last value, as encoding/json
+// would for a struct.
+func (o *Object) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return errors.New("not a JSON object")
+	}
+	o.Fields = o.Fields[:0]
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return errors.New("object key is not a string")
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		o.Set(key, raw)
+	}
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON writes the object compactly with its keys in order.
+func (o Object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o.Fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := Marshal(f.Key)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(bytes.TrimSuffix(k, []byte("\n")))
+		b.WriteByte(':')
+		v := f.Value
+		if len(v) == 0 {
+			v = json.RawMessage("null")
+		}
+		if err := json.Compact(&b, v); err != nil {
+			return nil, fmt.Errorf("key %q: %w", f.Key, err)
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Get returns the raw value of key and whether it is present.
+func (o *Object) Get(key string) (json.RawMessage, bool) {
+	for _, f := range o.Fields {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Set replaces the value of key in place, or appends the key at the end.
+func (o *Object) Set(key string, value json.RawMessage) {
+	for i := range o.Fields {
+		if o.Fields[i].Key == key {
+			o.Fields[i].Value = value
+			return
+		}
+	}
+	o.Fields = append(o.Fields, Field{Key: key, Value: value})
+}
+
+// SetValue encodes v and sets it as the value of key.
+func (o *Object) SetValue(key string, v any) error {
+	raw, err := Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	o.Set(key, bytes.TrimSuffix(raw, []byte("\n")))
+	return nil
+}
+
+// Decode decodes the value of key into v. A missing key is an error that
+// names it.
+func (o *Object) Decode(key string, v any) error {
+	raw, ok := o.Get(key)
+	if !ok {
+		return fmt.Errorf("field %q is missing", key)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("field %q: %w", key, jsonMessage(err))
+	}
+	return nil
+}
+
+// Marshal encodes v as moot writes JSON: two-space indent, no HTML
+// escaping, UTF-8 as UTF-8, and a trailing newline.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Parse splits a file into its JSON frontmatter and its markdown body.
+//
+// The frontmatter is the JSON object the file starts with, read by a JSON
+// decoder: where it ends is decided by JSON, so any valid object is read,
+// whatever its layout (a nested "}" alone on a line included). The closing
+// "}" must end its line. The body is what follows that line, without the
+// one blank line that separates it from the frontmatter and without any
+// further leading line breaks.
+//
+// A file that is not valid UTF-8 is refused: decoding would replace the
+// bad bytes, and rewriting the file would then change it silently.
+func Parse(data []byte) (Object, string, error) {
+	var obj Object
+	if err := CheckUTF8(data); err != nil {
+		return obj, "", err
+	}
+	if !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
+		return obj, "", errors.New("no JSON frontmatter: the file must start with a line holding only \"{\"")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return obj, "", errors.New("frontmatter: the JSON object is never closed")
+		}
+		return obj, "", fmt.Errorf("frontmatter: %w", positioned(data, err))
+	}
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return obj, "", fmt.Errorf("frontmatter: %w", jsonMessage(err))
+	}
+	rest := data[dec.InputOffset():]
+	// The rest of the closing line must be blank.
+	line, after, found := bytes.Cut(rest, []byte("\n"))
+	if len(bytes.TrimSpace(line)) != 0 {
+		return obj, "", errors.New("frontmatter: the closing \"}\" must be alone on its line, with the markdown body below it")
+	}
+	if !found {
+		return obj, "", nil
+	}
+	// Skip the blank line that separates frontmatter and body.
+	if line, next, found := bytes.Cut(after, []byte("\n")); found && len(bytes.TrimSpace(line)) == 0 {
+		after = next
+	} else if !found && len(bytes.TrimSpace(line)) == 0 {
+		after = nil
+	}
+	return obj, strings.TrimLeft(string(after), "\r\n"), nil
+}
+
+// Render writes obj as two-space indented frontmatter, a blank line and the
+// body, ending with exactly one newline.
+func Render(obj Object, body string) ([]byte, error) {
+	compact, err := obj.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if len(obj.Fields) == 0 {
+		// json.Indent writes "{}", which is no frontmatter.
+		b.WriteString("{\n}")
+	} else if err := json.Indent(&b, compact, "", "  "); err != nil {
+		return nil, err
+	}
+	b.WriteString("\n")
+	if body = strings.TrimRight(body, "\n"); body != "" {
+		b.WriteString("\n")
+		b.WriteString(body)
+		b.WriteString("\n")
+	}
+	return b.Bytes(), nil
+}
+
+// invalidUTF8 returns the offset of the first byte of b that is not part
+// of valid UTF-8, or -1.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// CheckUTF8 returns an error naming the first byte of b that is not part
+// of valid UTF-8, or nil.
+func CheckUTF8(b []byte) error {
+	if n := invalidUTF8(b); n >= 0 {
+		return fmt.Errorf("not valid UTF-8 (at byte %d)", n)
+	}
+	return nil
+}
+
+// jsonMessage turns encoding/json's errors into short messages that say
+// where the problem is.
+func jsonMessage(err error) error {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Errorf("invalid JSON at byte %d: %s", syn.Offset, syn.Error())
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		where := typ.Field
+		if where == "" {
+			where = "value"
+		}
+		return fmt.Errorf("%s: expected %s, found JSON %s", where, typ.Type, typ.Value)
+	}
+	return err
+}
+
+// positioned is jsonMessage for an error of decoding data itself: a syntax
+// error is given by line and column.
+func positioned(data []byte, err error) error {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		// Offset counts the bytes read, the offending one included.
+		line, col := Position(data, syn.Offset-1)
+		return fmt.Errorf("invalid JSON at line %d, column %d: %s", line, col, syn.Error())
+	}
+	return jsonMessage(err)
+}
+
+// Position turns a byte offset into data, as encoding/json reports them,
+// into a line and a column, both counted from 1. The column counts
+// characters, not bytes. An offset past the end gives the end.
+func Position(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	start := bytes.LastIndexByte(before, '\n') + 1
+	return line, utf8.RuneCount(before[start:]) + 1
+}
+
+// JSONError is jsonMessage for other packages: it makes a JSON decoding
+// error short and precise.
+func JSONError(err error) error { return jsonMessage(err) }

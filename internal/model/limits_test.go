@@ -1,0 +1,190 @@
+package model
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/moot-dev/moot/internal/testkit/modeltest"
+)
+
+// completionJSON is a chat completion whose answer is content.
+func completionJSON(content string) string {
+	return fmt.Sprintf(`{"id":"x","object":"chat.completion","created":1,"model":"m",`+
+		`"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],`+
+		`"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`, content)
+}
+
+// endless writes the start of a completion and then spaces until the
+// client hangs up, counting what it wrote.
+func endless(written *atomic.Int64) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		chunk := bytes.Repeat([]byte(" "), 64<<10)
+		n, _ := w.Write([]byte(`{"id":"x","choices":[{"message":{"content":"`))
+		written.Add(int64(n))
+		for written.Load() < 1<<30 {
+			n, err := w.Write(chunk)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	}
+}
+
+func TestResponseSizeIsCapped(t *testing.T) {
+	big := completionJSON(strings.Repeat("a", MaxResponseSize))
+	tests := []struct {
+		name    string
+		handler func(*atomic.Int64) http.HandlerFunc
+	}{
+		{"endless body", endless},
+		{"body with a Content-Length over the limit", func(*atomic.Int64) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Length", fmt.Sprint(len(big)))
+				w.Write([]byte(big))
+			}
+		}},
+		{"small gzip body that inflates past the limit", func(*atomic.Int64) http.HandlerFunc {
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			zw.Write([]byte(completionJSON(strings.Repeat(" ", 64<<20))))
+			zw.Close()
+			return func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("Accept-Encoding") != "gzip" {
+					t.Errorf("Accept-Encoding = %q: the transport did not ask for gzip, so the test shows nothing", r.Header.Get("Accept-Encoding"))
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Encoding", "gzip")
+				w.Write(b.Bytes())
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var written atomic.Int64
+			var requests atomic.Int32
+			h := tt.handler(&written)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				h(w, r)
+			}))
+			defer srv.Close()
+			c, err := New(Config{BaseURL: srv.URL + "/v1", APIKey: testKey, MaxRetries: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Complete(context.Background(), chat("m"))
+			var tooLarge *TooLargeError
+			if !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), "4 MiB") {
+				t.Fatalf("error = %v, want a *TooLargeError naming the 4 MiB limit", err)
+			}
+			if n := requests.Load(); n != 1 {
+				t.Errorf("server got %d requests; an answer too large is not asked for again", n)
+			}
+			if w := written.Load(); w > 64<<20 {
+				t.Errorf("the server wrote %d bytes before the client stopped reading", w)
+			}
+		})
+	}
+}
+
+func TestKeyIsMaskedBeforeTheCut(t *testing.T) {
+	// The key starts 290 characters into the body, across the 300-character
+	// cut of a plain-text error.
+	for _, at := range []int{280, 290, 299} {
+		t.Run(fmt.Sprint(at), func(t *testing.T) {
+			body := strings.Repeat("x", at) + " " + testKey + " tail"
+			s := modeltest.NewServer(t, modeltest.Script(modeltest.Reply{Status: 400, RawBody: body, ContentType: "text/plain"}))
+			c := newClient(t, s, Config{})
+			_, err := c.Complete(context.Background(), chat("m"))
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			for i := 6; i <= len(testKey); i++ {
+				if strings.Contains(err.Error(), testKey[:i]) {
+					t.Fatalf("the error shows %d characters of the key: %v", i, err)
+				}
+			}
+		})
+	}
+}
+
+func TestConnectionRefusedFailsFast(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	c, err := New(Config{BaseURL: "http://" + addr + "/v1", APIKey: testKey, MaxRetries: DefaultMaxRetries})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	resp, err := c.Complete(context.Background(), chat("m"))
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("gave up after %s, want at once", d)
+	}
+	var unreachable *UnreachableError
+	if !errors.As(err, &unreachable) {
+		t.Fatalf("error = %v, want an *UnreachableError", err)
+	}
+	for _, want := range []string{"is the server running?", "OPENAI_BASE_URL", addr} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if resp.Attempts > 2 {
+		t.Errorf("%d attempts, want at most one retry", resp.Attempts)
+	}
+}
+
+func TestRetriesAreAnnouncedAndCounted(t *testing.T) {
+	s := modeltest.NewServer(t, modeltest.Script(
+		modeltest.Reply{Status: 429, ErrorMessage: "slow down", RetryAfter: "0"},
+		modeltest.Reply{Status: 503, ErrorMessage: "overloaded", RetryAfter: "0"},
+		modeltest.Reply{Content: "ok", Delay: 30 * time.Millisecond},
+	))
+	c := newClient(t, s, Config{MaxRetries: 4})
+	var retries []Retry
+	req := chat("m")
+	req.OnRetry = func(r Retry) { retries = append(retries, r) }
+	resp, err := c.Complete(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(retries) != 2 || retries[0].Attempt != 1 || retries[0].Of != 5 || !strings.Contains(retries[0].Reason, "429") ||
+		retries[1].Attempt != 2 || !strings.Contains(retries[1].Reason, "503") {
+		t.Errorf("retries = %+v, want one for the 429 and one for the 503", retries)
+	}
+	if resp.Attempts != 3 || resp.Latency < 30*time.Millisecond {
+		t.Errorf("attempts %d, latency %s; want 3 and the whole wait", resp.Attempts, resp.Latency)
+	}
+}
+
+func TestFailedCallStillReportsItsTime(t *testing.T) {
+	s := modeltest.NewServer(t, modeltest.Script(
+		modeltest.Reply{Status: 503, RetryAfter: "0", Delay: 20 * time.Millisecond},
+		modeltest.Reply{Status: 503, RetryAfter: "0", Delay: 20 * time.Millisecond},
+	))
+	c := newClient(t, s, Config{MaxRetries: 1})
+	resp, err := c.Complete(context.Background(), chat("m"))
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	if resp.Attempts != 2 || resp.Latency < 40*time.Millisecond {
+		t.Errorf("attempts %d, latency %s; want 2 and at least 40ms", resp.Attempts, resp.Latency)
+	}
+}

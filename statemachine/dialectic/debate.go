@@ -1,0 +1,417 @@
+package dialectic
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Names of the files of a debate directory.
+const (
+	HeaderFile   = "debate.md"
+	ScoresFile   = "scores.json"
+	ArgumentsDir = "arguments"
+	GraphFile    = "argument-graph.mmd"
+)
+
+// ArgumentFile returns the path of id's file inside the debate directory.
+func ArgumentFile(id string) string { return ArgumentsDir + "/" + id + ".md" }
+
+// Raw is the content of a debate directory as the store read it.
+type Raw struct {
+	Header []byte
+	// Scores is nil when scores.json does not exist.
+	Scores []byte
+	// Arguments maps the file names found in arguments/ to their content;
+	// only names ending in .md are read.
+	Arguments map[string][]byte
+}
+
+// Debate is a debate read and parsed.
+type Debate struct {
+	Header    *Header
+	Arguments []*Argument // in moot's order (see statemachine.ID.Less)
+	Scores    *Scores
+	byID      map[string]*Argument
+}
+
+// Error is a problem with one file of a debate.
+type Error struct {
+	File string
+	Err  error
+}
+
+func (e *Error) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Load parses a debate strictly: any file that does not parse, or an
+// argument whose id disagrees with its file name, is an error naming the file.
+func Load(raw Raw) (*Debate, error) {
+	h, err := ParseHeader(raw.Header)
+	if err != nil {
+		return nil, &Error{HeaderFile, err}
+	}
+	d := &Debate{Header: h, Scores: NewScores(), byID: map[string]*Argument{}}
+	if raw.Scores != nil {
+		if d.Scores, err = ParseScores(raw.Scores); err != nil {
+			return nil, &Error{ScoresFile, err}
+		}
+	}
+	names := make([]string, 0, len(raw.Arguments))
+	for name := range raw.Arguments {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		file := ArgumentsDir + "/" + name
+		a, err := ParseArgument(raw.Arguments[name])
+		if err != nil {
+			return nil, &Error{file, err}
+		}
+		if err := checkIdentity(a, name); err != nil {
+			return nil, &Error{file, err}
+		}
+		d.Arguments = append(d.Arguments, a)
+		d.byID[a.ID] = a
+	}
+	sortArguments(d.Arguments)
+	return d, nil
+}
+
+func sortArguments(args []*Argument) {
+	sort.SliceStable(args, func(i, j int) bool {
+		a, _ := ParseID(args[i].ID)
+		b, _ := ParseID(args[j].ID)
+		return a.Less(b)
+	})
+}
+
+// checkIdentity checks that an argument's id is canonical, matches its file
+// name, and agrees with its side and exchange fields.
+func checkIdentity(a *Argument, name string) error {
+	id, err := ParseID(a.ID)
+	if err != nil {
+		return fmt.Errorf("field \"id\": %w", err)
+	}
+	if name != a.ID+".md" {
+		return fmt.Errorf("field \"id\" is %s but the file is named %s", a.ID, name)
+	}
+	if id.Side != a.Side {
+		return fmt.Errorf("field \"side\" is %q but the id %s says %q", a.Side, a.ID, id.Side)
+	}
+	if id.Exchange != a.Exchange {
+		return fmt.Errorf("field \"exchange\" is %d but the id %s says %d", a.Exchange, a.ID, id.Exchange)
+	}
+	return nil
+}
+
+// Argument returns the argument with id.
+func (d *Debate) Argument(id string) (*Argument, bool) {
+	a, ok := d.byID[id]
+	return a, ok
+}
+
+// Known returns what the rules need to know of every argument.
+func (d *Debate) Known() Known {
+	k := make(Known, len(d.Arguments))
+	for _, a := range d.Arguments {
+		k[a.ID] = Arg{Side: a.Side, Exchange: a.Exchange, Targets: a.Targets()}
+	}
+	return k
+}
+
+// Add puts new arguments into the debate, replacing any with the same id.
+func (d *Debate) Add(args ...*Argument) {
+	for _, a := range args {
+		if _, ok := d.byID[a.ID]; ok {
+			for i := range d.Arguments {
+				if d.Arguments[i].ID == a.ID {
+					d.Arguments[i] = a
+				}
+			}
+		} else {
+			d.Arguments = append(d.Arguments, a)
+		}
+		d.byID[a.ID] = a
+	}
+	sortArguments(d.Arguments)
+}
+
+// Exchange lists the arguments of exchange, proposition first.
+func (d *Debate) Exchange(exchange int) []*Argument {
+	var out []*Argument
+	for _, a := range d.Arguments {
+		if a.Exchange == exchange {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Problem is one finding of Check: a broken invariant, or an irregularity
+// that is only a warning, with the file it is in.
+type Problem struct {
+	File    string `json:"file"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string { return p.File + ": " + p.Message }
+
+// Findings is what Check finds. Problems are broken invariants: a debate
+// with any is refused by every step, since its states or totals cannot be
+// trusted. Warnings are irregularities that change no current score, no
+// total and no state, such as a rescore in scores.json whose previous_score
+// is the judge's old_score rather than the score before it, as dialectic
+// wrote them: they are reported, and the debate goes on.
+type Findings struct {
+	Problems []Problem `json:"problems"`
+	Warnings []Problem `json:"warnings"`
+}
+
+// OK reports whether there are no problems; warnings do not count.
+func (f Findings) OK() bool { return len(f.Problems) == 0 }
+
+type findings struct{ Findings }
+
+func (f *findings) problem(file, format string, args ...any) {
+	f.Problems = append(f.Problems, Problem{File: file, Message: fmt.Sprintf(format, args...)})
+}
+
+func (f *findings) warn(file, format string, args ...any) {
+	f.Warnings = append(f.Warnings, Problem{File: file, Message: fmt.Sprintf(format, args...)})
+}
+
+// Check verifies every invariant of a debate and lists each problem with
+// its file: that every file parses, that ids match file names and
+// exchanges, that every exchange is complete up to the state, that attacks
+// and defences point at the right sides and at earlier exchanges, that each
+// judgment sums to zero, that every current score is the last of its
+// history and that the cumulative totals equal the recomputed ones. The
+// rest of the scores.json history (previous_score, diff, the size of a
+// rescore) is checked too, and what is irregular there is a warning.
+func Check(raw Raw) Findings {
+	var f findings
+	h, err := ParseHeader(raw.Header)
+	if err != nil {
+		f.problem(HeaderFile, "%s", err)
+	}
+	scores := NewScores()
+	if raw.Scores == nil {
+		f.problem(ScoresFile, "is missing")
+	} else if s, err := ParseScores(raw.Scores); err != nil {
+		f.problem(ScoresFile, "%s", err)
+		scores = nil
+	} else {
+		scores = s
+	}
+	args := map[string]*Argument{}
+	names := make([]string, 0, len(raw.Arguments))
+	for name := range raw.Arguments {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		file := ArgumentsDir + "/" + name
+		a, err := ParseArgument(raw.Arguments[name])
+		if err != nil {
+			f.problem(file, "%s", err)
+			continue
+		}
+		if err := checkIdentity(a, name); err != nil {
+			f.problem(file, "%s", err)
+			// The file is there all the same: take it as the argument its
+			// name says, so that the one wrong field is the one problem
+			// reported, not also a missing and unscored argument.
+			id, perr := ParseID(strings.TrimSuffix(name, ".md"))
+			if perr != nil || !strings.HasSuffix(name, ".md") {
+				continue
+			}
+			named := *a
+			named.ID, named.Side, named.Exchange = id.String(), id.Side, id.Exchange
+			a = &named
+		}
+		args[a.ID] = a
+	}
+	if h == nil {
+		return f.Findings
+	}
+	f.invariants(h, scores, args)
+	return f.Findings
+}
+
+// Check verifies the invariants of a debate Load has already parsed; see
+// the function Check. It finds what Check would, without parsing again.
+func (d *Debate) Check() Findings {
+	args := make(map[string]*Argument, len(d.Arguments))
+	for _, a := range d.Arguments {
+		args[a.ID] = a
+	}
+	var f findings
+	f.invariants(d.Header, d.Scores, args)
+	return f.Findings
+}
+
+// invariants checks parsed files against each other. scores is nil when
+// scores.json did not parse.
+func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argument) {
+	add := f.problem
+	st := h.State
+
+	// Completeness: every exchange before the current one has all its
+	// arguments and scores; the current one has its arguments once they
+	// have been accepted; nothing exists beyond.
+	for e := 0; e <= st.Exchange; e++ {
+		argued := e < st.Exchange || st.Phase == AwaitingJudgment
+		judged := e < st.Exchange
+		for _, id := range ExchangeIDs(e) {
+			file := ArgumentFile(id)
+			if _, ok := args[id]; !ok && argued {
+				add(file, "is missing: exchange %d is past its arguments", e)
+			}
+			if scores != nil {
+				if _, ok := scores.Get(id); !ok && judged {
+					add(ScoresFile, "%s has no score, but exchange %d has been judged", id, e)
+				}
+			}
+		}
+	}
+	ids := make([]string, 0, len(args))
+	for id := range args {
+		ids = append(ids, id)
+	}
+	SortIDs(ids)
+	for _, id := range ids {
+		a := args[id]
+		argued := a.Exchange < st.Exchange || (a.Exchange == st.Exchange && st.Phase == AwaitingJudgment)
+		if !argued {
+			add(ArgumentFile(id), "is from exchange %d, which the debate has not reached (it is at exchange %d, %s)", a.Exchange, st.Exchange, st.Phase)
+		}
+		checkLinks(add, a, args, "attacks", a.Attacks, a.Side.Other(), AttackTypes)
+		checkLinks(add, a, args, "defends", a.Defends, a.Side, DefenceTypes)
+	}
+
+	if scores == nil {
+		return
+	}
+	// scores.json: known arguments, current scores, zero-sum judgments.
+	for _, id := range scores.IDs() {
+		r, _ := scores.Get(id)
+		pid, err := ParseID(id)
+		if err != nil {
+			add(ScoresFile, "%s", err)
+			continue
+		}
+		if _, ok := args[id]; !ok {
+			add(ScoresFile, "%s is scored but has no argument file", id)
+		}
+		if pid.Exchange >= st.Exchange {
+			add(ScoresFile, "%s is scored, but exchange %d has not been judged yet", id, pid.Exchange)
+		}
+		if len(r.History) == 0 {
+			add(ScoresFile, "%s has an empty history", id)
+			continue
+		}
+		last := len(r.History) - 1
+		if math.Abs(r.History[last].Score-r.CurrentScore) > 1e-9 {
+			add(ScoresFile, "%s: current_score %g is not the last score in its history (%g)", id, r.CurrentScore, r.History[last].Score)
+		}
+		f.history(id, r)
+	}
+	// Each exchange's first scores were given in one judgment: they sum to 0.
+	perExchange := map[int]float64{}
+	for _, id := range scores.IDs() {
+		r, _ := scores.Get(id)
+		if pid, err := ParseID(id); err == nil && len(r.History) > 0 {
+			perExchange[pid.Exchange] += r.History[0].Score
+		}
+	}
+	exchanges := make([]int, 0, len(perExchange))
+	for e := range perExchange {
+		exchanges = append(exchanges, e)
+	}
+	sort.Ints(exchanges)
+	for _, e := range exchanges {
+		if math.Abs(perExchange[e]) > ZeroSumEpsilon+1e-9 {
+			add(ScoresFile, "the judgment of exchange %d sums to %g, not 0", e, Round3(perExchange[e]))
+		}
+	}
+
+	// Cumulative totals.
+	want := Cumulative(scores.Current())
+	for _, side := range Sides {
+		got, exp := h.Totals.Of(side), want.Of(side)
+		if math.Abs(got.Total-exp.Total) > 0.0015 || got.Count != exp.Count {
+			add(HeaderFile, "cumulative_scores.%s is %g over %d arguments, but scores.json gives %g over %d", side.Name(), got.Total, got.Count, exp.Total, exp.Count)
+		}
+	}
+}
+
+// history checks the entries of one argument's score history. Only the
+// current score counts towards totals and states: a score outside [-1, 1]
+// there is a problem, and everything else is a warning. dialectic writes a
+// rescore's previous_score as the judge's old_score, which may differ from
+// the score before it, and writes neither previous_score nor diff when the
+// judge gave no old_score.
+func (f *findings) history(id string, r *Record) {
+	last := len(r.History) - 1
+	for i, e := range r.History {
+		if e.Score < MinScore-1e-9 || e.Score > MaxScore+1e-9 {
+			if i == last {
+				f.problem(ScoresFile, "%s.history[%d]: score %g is outside [-1, 1]", id, i, e.Score)
+			} else {
+				f.warn(ScoresFile, "%s.history[%d]: score %g is outside [-1, 1]", id, i, e.Score)
+			}
+		}
+		if i == 0 {
+			if e.PreviousScore != nil || e.TriggeredBy != "" {
+				f.warn(ScoresFile, "%s.history[0]: the first score of an argument is marked as a rescore", id)
+			}
+			continue
+		}
+		prev := r.History[i-1].Score
+		base := prev
+		if e.PreviousScore == nil {
+			f.warn(ScoresFile, "%s.history[%d]: a rescore without previous_score (the score before it is %g)", id, i, prev)
+		} else {
+			base = *e.PreviousScore
+			if math.Abs(*e.PreviousScore-prev) > 1e-9 {
+				f.warn(ScoresFile, "%s.history[%d]: previous_score %g is not the score before it (%g)", id, i, *e.PreviousScore, prev)
+			}
+			if e.Diff == nil {
+				f.warn(ScoresFile, "%s.history[%d]: a rescore without diff", id, i)
+			}
+		}
+		if e.Diff != nil && math.Abs(*e.Diff-Round3(e.Score-base)) > 0.0015 {
+			f.warn(ScoresFile, "%s.history[%d]: diff %g is not %g", id, i, *e.Diff, Round3(e.Score-base))
+		}
+		if math.Abs(e.Score-prev) > MaxRescoreStep+1e-9 {
+			f.warn(ScoresFile, "%s.history[%d]: a rescore moved the score by %g, more than %g", id, i, Round3(e.Score-prev), MaxRescoreStep)
+		}
+	}
+}
+
+func checkLinks(add func(string, string, ...any), a *Argument, args map[string]*Argument, key string, links []Target, side Side, types []string) {
+	file := ArgumentFile(a.ID)
+	for i, l := range links {
+		at := fmt.Sprintf("%s[%d]", key, i)
+		okType := false
+		for _, t := range types {
+			okType = okType || t == l.Type
+		}
+		if !okType {
+			add(file, "%s: type %q is not one of %s", at, l.Type, strings.Join(types, ", "))
+		}
+		t, ok := args[l.TargetID]
+		if !ok {
+			add(file, "%s: target %s does not exist", at, l.TargetID)
+			continue
+		}
+		if t.Exchange >= a.Exchange {
+			add(file, "%s: target %s is not from an earlier exchange", at, l.TargetID)
+		}
+		if t.Side != side {
+			add(file, "%s: target %s is on the wrong side (a %s argument)", at, l.TargetID, t.Side.Name())
+		}
+	}
+}

@@ -1,0 +1,176 @@
+// Package prompt builds what each role of a debate is shown, as a pure
+// function of the debate's files and the templates in force. A resumed run
+// therefore asks exactly what an uninterrupted run would have asked.
+//
+// A debater sees the motion, its definitions and scope, its side, the
+// exchange, and every earlier argument of both sides in full with its id;
+// never a score, never the judge's reasoning, never the other side's
+// argument of the same exchange. The judge sees the motion, the new
+// arguments in full, and a compact index of the earlier ones with their
+// current scores, so that its prompt does not grow with the full text of
+// the whole debate.
+package dialectic
+
+import (
+	"fmt"
+
+	"github.com/moot-dev/moot/templates"
+)
+
+// Role is who a prompt is for.
+type Role string
+
+// The three roles of a dialectic debate.
+const (
+	Proposition Role = "proposition"
+	Opposition  Role = "opposition"
+	Judge       Role = "judge"
+)
+
+// RoleOf returns the debater role of side.
+func RoleOf(side Side) Role {
+	if side == Opp {
+		return Opposition
+	}
+	return Proposition
+}
+
+// Message is one chat message.
+type Message struct {
+	Role    string // "system", "user" or "assistant"
+	Content string
+}
+
+// Prompt is what one role is asked: its conversation and the JSON schema
+// of the answer expected.
+type Prompt struct {
+	Role       Role
+	Messages   []Message
+	SchemaName string
+	Schema     map[string]any
+}
+
+type argumentView struct {
+	ID       string
+	SideName string
+	Exchange int
+	Title    string
+	Body     string
+}
+
+type indexEntry struct {
+	ID       string
+	SideName string
+	Exchange int
+	Title    string
+	Claim    string
+	Score    string
+}
+
+type data struct {
+	Motion      string
+	Definitions []Definition
+	Scope       string
+	Side        string
+	Opponent    string
+	Exchange    int
+	Own         []argumentView
+	Others      []argumentView
+	Arguments   []argumentView
+	Index       []indexEntry
+	IDs         []string
+	Errors      []string
+}
+
+func base(d *Debate) data {
+	m := d.Header.Motion
+	return data{Motion: m.Text, Definitions: m.Definitions, Scope: m.Scope, Exchange: d.Header.State.Exchange}
+}
+
+func view(a *Argument) argumentView {
+	return argumentView{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Body: a.Body}
+}
+
+// Debater builds the prompt of side for the exchange the debate waits for.
+func Debater(t *templates.Set, d *Debate, side Side) (Prompt, error) {
+	x := d.Header.State.Exchange
+	v := base(d)
+	v.Side, v.Opponent = side.Name(), side.Other().Name()
+	for _, a := range d.Arguments {
+		if a.Exchange >= x {
+			continue // never the other side's argument of this exchange
+		}
+		if a.Side == side {
+			v.Own = append(v.Own, view(a))
+		} else {
+			v.Others = append(v.Others, view(a))
+		}
+	}
+	system, err := t.Render("debater-system.md", v)
+	if err != nil {
+		return Prompt{}, err
+	}
+	name := "debater-rebuttal.md"
+	schema, schemaName := RebuttalSchema(), "rebuttal"
+	if Opening(x) {
+		name = "debater-opening.md"
+		schema, schemaName = OpeningSchema(), "opening"
+	}
+	user, err := t.Render(name, v)
+	if err != nil {
+		return Prompt{}, err
+	}
+	return Prompt{
+		Role:       RoleOf(side),
+		Messages:   []Message{{"system", system}, {"user", user}},
+		SchemaName: schemaName,
+		Schema:     schema,
+	}, nil
+}
+
+// JudgePrompt builds the judge's prompt for the exchange awaiting judgment.
+func JudgePrompt(t *templates.Set, d *Debate) (Prompt, error) {
+	x := d.Header.State.Exchange
+	v := base(d)
+	current := d.Scores.Current()
+	for _, a := range d.Arguments {
+		switch {
+		case a.Exchange == x:
+			v.Arguments = append(v.Arguments, view(a))
+		case a.Exchange < x:
+			score := "none"
+			if s, ok := current[a.ID]; ok {
+				score = FormatScore(s)
+			}
+			v.Index = append(v.Index, indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.Claim, Score: score})
+		}
+	}
+	v.IDs = ExchangeIDs(x)
+	if len(v.Arguments) != len(v.IDs) {
+		return Prompt{}, fmt.Errorf("exchange %d has %d argument files, want %d", x, len(v.Arguments), len(v.IDs))
+	}
+	system, err := t.Render("judge-system.md", v)
+	if err != nil {
+		return Prompt{}, err
+	}
+	user, err := t.Render("judge.md", v)
+	if err != nil {
+		return Prompt{}, err
+	}
+	return Prompt{
+		Role:       Judge,
+		Messages:   []Message{{"system", system}, {"user", user}},
+		SchemaName: "judgment",
+		Schema:     JudgmentSchema(),
+	}, nil
+}
+
+// Repair is the message that sends a refused answer's errors back to the
+// model in the same conversation.
+func Repair(t *templates.Set, errs []string) (Message, error) {
+	s, err := t.Render("repair.md", data{Errors: errs})
+	if err != nil {
+		return Message{}, err
+	}
+	return Message{"user", s}, nil
+}
