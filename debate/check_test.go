@@ -329,6 +329,24 @@ func TestCheckProblems(t *testing.T) {
 			file: "arguments/opp_001.md", msg: "no JSON frontmatter",
 		},
 		{
+			// The file exists: it is not also missing, nor unscored, nor
+			// a target that does not exist for prop_002.
+			name: "argument frontmatter with a JSON syntax error",
+			break_: func(t *testing.T, raw *debate.Raw) {
+				data := string(raw.Arguments["opp_001.md"])
+				raw.Arguments["opp_001.md"] = []byte(strings.Replace(data, `"title":`, `"title"`, 1))
+			},
+			file: "arguments/opp_001.md", msg: "invalid JSON", only: true,
+		},
+		{
+			name: "opening argument frontmatter with a JSON syntax error",
+			break_: func(t *testing.T, raw *debate.Raw) {
+				data := string(raw.Arguments["prop_000b.md"])
+				raw.Arguments["prop_000b.md"] = []byte(strings.Replace(data, `"title":`, `"title"`, 1))
+			},
+			file: "arguments/prop_000b.md", msg: "invalid JSON", only: true,
+		},
+		{
 			name: "judgment not zero-sum",
 			break_: func(t *testing.T, raw *debate.Raw) {
 				editScores(t, raw, func(s *debate.Scores) {

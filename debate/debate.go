@@ -218,20 +218,20 @@ func Check(raw Raw) Findings {
 		a, err := ParseArgument(raw.Arguments[name])
 		if err != nil {
 			f.problem(file, "%s", err)
+			// The file is there all the same: take it as the argument its
+			// name says, with no links, so that the parse error is the one
+			// problem reported, not also a missing and unscored argument.
+			if named := namedArgument(&Argument{}, name); named != nil {
+				args[named.ID] = named
+			}
 			continue
 		}
 		if err := checkIdentity(a, name); err != nil {
 			f.problem(file, "%s", err)
-			// The file is there all the same: take it as the argument its
-			// name says, so that the one wrong field is the one problem
-			// reported, not also a missing and unscored argument.
-			id, perr := sm.ParseID(strings.TrimSuffix(name, ".md"))
-			if perr != nil || !strings.HasSuffix(name, ".md") {
+			// As above: the one wrong field is the one problem reported.
+			if a = namedArgument(a, name); a == nil {
 				continue
 			}
-			named := *a
-			named.ID, named.Side, named.Exchange = id.String(), id.Side, id.Exchange
-			a = &named
 		}
 		args[a.ID] = a
 	}
@@ -240,6 +240,18 @@ func Check(raw Raw) Findings {
 	}
 	f.invariants(h, scores, args)
 	return f.Findings
+}
+
+// namedArgument returns a copy of a with the id, side and exchange that the
+// file name says, or nil when name is not the name of an argument file.
+func namedArgument(a *Argument, name string) *Argument {
+	id, err := sm.ParseID(strings.TrimSuffix(name, ".md"))
+	if err != nil || !strings.HasSuffix(name, ".md") {
+		return nil
+	}
+	named := *a
+	named.ID, named.Side, named.Exchange = id.String(), id.Side, id.Exchange
+	return &named
 }
 
 // Check verifies the invariants of a debate Load has already parsed; see
