@@ -353,8 +353,25 @@ func TestCheckProblems(t *testing.T) {
 					r := record(t, s, "prop_002")
 					r.History[0].Score, r.CurrentScore = 0.15, 0.15
 				})
+				retotal(t, raw)
 			},
-			file: "scores.json", msg: "the judgment of exchange 2 sums to 0.3, not 0",
+			// No current score or total depends on it: a warning.
+			file: "scores.json", msg: "the judgment of exchange 2 sums to 0.3, not 0", warn: true, only: true,
+		},
+		{
+			// dialectic records an earlier argument a judge lists again
+			// under "scores" as one more entry without triggered_by, and
+			// checked that the judgment, that entry included, sums to 0.
+			name: "earlier argument scored again by a judgment",
+			break_: func(t *testing.T, raw *debate.Raw) {
+				editScores(t, raw, func(s *debate.Scores) {
+					r := record(t, s, "opp_002")
+					r.History[0].Score, r.CurrentScore = 0.25, 0.25
+					s.Apply([]sm.Entry{{ArgumentID: "opp_001", Score: -0.1, Reasoning: "r"}}, time.Date(2026, 1, 1, 2, 0, 0, 1000, time.UTC))
+				})
+				retotal(t, raw)
+			},
+			file: "scores.json", msg: `opp_001.history[1]: a second score given under "scores", not as a rescore (the score before it is -0.4)`, warn: true, only: true,
 		},
 		{
 			name: "current_score not the last history score",
