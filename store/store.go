@@ -23,6 +23,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -190,7 +191,7 @@ func Create(dir string, dirs []string, files []File) (*Dir, error) {
 const StaleStage = time.Hour
 
 // stageName matches the names of Create's staging folders.
-var stageName = regexp.MustCompile(`^\.tmp-new-.+-[0-9a-f]{12}$`)
+var stageName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.tmp-new-.+-[0-9a-f]{12}$`) })
 
 // removeStaleStages removes, from the debates root parent, the staging
 // folders that a killed Create left: folders (not links) named as Create
@@ -204,7 +205,7 @@ func removeStaleStages(parent string, now time.Time) {
 		return
 	}
 	for _, e := range entries {
-		if !e.IsDir() || !stageName.MatchString(e.Name()) {
+		if !e.IsDir() || !stageName().MatchString(e.Name()) {
 			continue
 		}
 		info, err := e.Info()

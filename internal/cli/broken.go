@@ -49,13 +49,22 @@ func loadChecked(d *store.Dir, command string) (*dialectic.Debate, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ps := dialectic.Check(raw).Problems; len(ps) > 0 {
+	// Each file is parsed once: a debate that loads is checked as loaded,
+	// and only one that does not (or that has no scores.json, which Load
+	// takes as empty) is parsed again by debate.Check to list its problems.
+	deb, loadErr := dialectic.Load(raw)
+	var ps []dialectic.Problem
+	if loadErr != nil || raw.Scores == nil {
+		ps = dialectic.Check(raw).Problems
+	} else {
+		ps = deb.Check().Problems
+	}
+	if len(ps) > 0 {
 		return nil, withCode(ExitCheckFailed, &brokenDebate{dir: d.Path(), command: command, problems: ps},
 			fmt.Sprintf("fix the files (or restore them, with git for instance), then 'moot check %s' to see that it passes", d.Path()))
 	}
-	deb, err := dialectic.Load(raw)
-	if err != nil {
-		return nil, fmt.Errorf("read %w", err)
+	if loadErr != nil {
+		return nil, fmt.Errorf("read %w", loadErr)
 	}
 	return deb, nil
 }

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -258,11 +259,11 @@ func problemsOf(err error) []string {
 	return nil
 }
 
-var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+var slugPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
 
 // ValidSlug reports whether s can name a debate: lowercase letters, digits
 // and hyphens, starting with a letter or digit, at most 64 characters.
-func ValidSlug(s string) bool { return slugPattern.MatchString(s) }
+func ValidSlug(s string) bool { return slugPattern().MatchString(s) }
 
 func (a *app) command() *ucli.Command {
 	dirFlag := &ucli.StringFlag{

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -408,11 +409,11 @@ func argumentHints(dir string, deb *dialectic.Debate, id string) []string {
 
 // looseID reads ids as people type them: any case, any number of
 // leading zeros, a dash for the underscore (Prop-1, opp_0a).
-var looseID = regexp.MustCompile(`^(?i)(prop|opp)[_-]?0*([0-9]{1,5})([a-c]?)$`)
+var looseID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i)(prop|opp)[_-]?0*([0-9]{1,5})([a-c]?)$`) })
 
 // nearestID returns the id among ids that id most likely means.
 func nearestID(id string, ids []string) (string, bool) {
-	if m := looseID.FindStringSubmatch(strings.TrimSpace(id)); m != nil {
+	if m := looseID().FindStringSubmatch(strings.TrimSpace(id)); m != nil {
 		n, _ := strconv.Atoi(m[2])
 		want := fmt.Sprintf("%s_%03d%s", strings.ToLower(m[1]), n, strings.ToLower(m[3]))
 		for _, c := range ids {

@@ -23,17 +23,46 @@ import (
 )
 
 // sharedCompat returns ../shared/compat next to the repository, which holds
-// dialectic's own step package and a debate it wrote. A clone of moot alone
-// does not have it, and the test is then skipped.
+// dialectic's own step package and the debates it wrote. A clone of moot
+// alone does not have it, and the test is then skipped.
 func sharedCompat(t *testing.T) string {
 	t.Helper()
 	dir := fixture.Shared(t, "compat")
-	for _, need := range []string{"dialectic-skill/debate_ops/__main__.py", "halt-ai-development/debate.md"} {
-		if _, err := os.Stat(filepath.Join(dir, need)); errors.Is(err, fs.ErrNotExist) {
-			t.Skipf("dialectic's debate_ops and its example debate are not at %s (they sit outside the repository, next to it)", dir)
-		}
+	if _, err := os.Stat(filepath.Join(dir, "dialectic-skill", "debate_ops", "__main__.py")); errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("dialectic's debate_ops and its example debates are not at %s (they sit outside the repository, next to it)", dir)
 	}
 	return dir
+}
+
+// exampleDebates returns the folders of compat that hold a debate written
+// by dialectic: a debate.md, a scores.json and an arguments folder. It
+// skips when there is none.
+func exampleDebates(t *testing.T, compat string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(compat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		dir := filepath.Join(compat, e.Name())
+		if !e.IsDir() || !isFile(filepath.Join(dir, dialectic.HeaderFile)) || !isFile(filepath.Join(dir, dialectic.ScoresFile)) {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(dir, dialectic.ArgumentsDir)); err != nil || !fi.IsDir() {
+			continue
+		}
+		out = append(out, e.Name())
+	}
+	if len(out) == 0 {
+		t.Skipf("no debate written by dialectic (a folder with debate.md, scores.json and arguments/) in %s", compat)
+	}
+	return out
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // python3 returns the python3 that runs dialectic's debate_ops, or skips.
@@ -65,23 +94,32 @@ type opsStep struct {
 	graph bool
 }
 
-// TestDebateOpsReplay replays dialectic's example debate through dialectic's
-// own debate_ops and through moot debate-ops, side by side, from the same
-// start, step by step, and compares what each printed (stdout, stderr,
-// exit status), which input files each removed, and the files of the two
-// debates. Normalised away are only: the final newline of a file, \uXXXX
-// escapes against raw UTF-8, the mermaid graph's styling, and timestamps.
+// TestDebateOpsReplay replays each debate dialectic wrote (every folder of
+// ../shared/compat with a debate.md, a scores.json and arguments/) through
+// dialectic's own debate_ops and through moot debate-ops, side by side,
+// from the same start, step by step, and compares what each printed
+// (stdout, stderr, exit status), which input files each removed, and the
+// files of the two debates. Normalised away are only: the final newline of
+// a file, \uXXXX escapes against raw UTF-8, the mermaid graph's styling,
+// and timestamps.
 //
 // The inputs are rebuilt from the example: each side's answer from its
-// argument files, each judgment from the first entries of scores.json. A
-// few steps that must fail are mixed in.
+// argument files, each judgment from scores.json (the first entry of each
+// argument of the exchange, and the rescores that arguments of the
+// exchange triggered). A few steps that must fail are mixed in.
 func TestDebateOpsReplay(t *testing.T) {
 	compat := sharedCompat(t)
+	debates := exampleDebates(t, compat)
 	py := python3(t)
-	src := filepath.Join(compat, "halt-ai-development")
 	ops := filepath.Join(compat, "dialectic-skill", "debate_ops")
+	for _, slug := range debates {
+		t.Run(slug, func(t *testing.T) { replayDebate(t, py, ops, filepath.Join(compat, slug), slug) })
+	}
+}
 
-	const slug = "halt-ai-development"
+// replayDebate replays the example debate at src, as TestDebateOpsReplay
+// says, under the name slug.
+func replayDebate(t *testing.T, py, ops, src, slug string) {
 	work := t.TempDir()
 	pyRoot, mootRoot := filepath.Join(work, "py"), filepath.Join(work, "moot")
 	start := startOf(t, src)
@@ -107,16 +145,19 @@ func TestDebateOpsReplay(t *testing.T) {
 			answers: map[string][]byte{"<json>": answer}, graph: true}
 	}
 	var steps []opsStep
-	exchanges := 5
+	exchanges, judged := stateOf(t, src)
 	for e := 0; e < exchanges; e++ {
 		prop, opp := answerOf(t, src, dialectic.Prop, e), answerOf(t, src, dialectic.Opp, e)
-		judgment := judgmentOf(t, src, e)
 		if e == 0 {
 			steps = append(steps,
 				exchange("exchange 0, the proposition's answer not JSON", 0, []byte("{\"title\": "), opp),
 				exchange("exchange 0, the proposition's argument without a warrant", 0, withoutKey(t, prop, "warrant"), opp))
 		}
 		steps = append(steps, exchange(fmt.Sprintf("exchange %d", e), e, prop, opp))
+		if e >= judged {
+			break
+		}
+		judgment := judgmentOf(t, src, e)
 		if e == 0 {
 			steps = append(steps,
 				judge("judgment 0 not JSON", []byte("```json\n{\"scores\": [\n```")),
@@ -127,7 +168,7 @@ func TestDebateOpsReplay(t *testing.T) {
 	}
 	// Command lines debate_ops refuses before it reads anything.
 	steps = append(steps,
-		opsStep{name: "process-exchange missing --opp-file", args: []string{"process-exchange", slug, "5", "--prop-file", "<prop>", "--opp", "<opp>"},
+		opsStep{name: "process-exchange missing --opp-file", args: []string{"process-exchange", slug, strconv.Itoa(judged), "--prop-file", "<prop>", "--opp", "<opp>"},
 			answers: map[string][]byte{"<prop>": []byte("{}"), "<opp>": []byte("{}")}},
 		opsStep{name: "process-judge with too few arguments", args: []string{"process-judge", slug, "<json>"},
 			answers: map[string][]byte{"<json>": []byte("{}")}},
@@ -287,9 +328,39 @@ func answerOf(t *testing.T, src string, side dialectic.Side, e int) []byte {
 	return encode(t, args[0])
 }
 
-// judgmentOf rebuilds the judgment of exchange e from the first history
-// entry of each of its arguments in scores.json, in the file's order,
-// numbers as written.
+// stateOf returns how many exchanges the example debate at src holds
+// arguments for, and how many of them were judged.
+func stateOf(t *testing.T, src string) (exchanges, judged int) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(src, dialectic.HeaderFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Exchange int    `json:"current_exchange"`
+		Phase    string `json:"current_phase"`
+	}
+	front, _, err := frontmatter.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := front.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Phase == string(dialectic.AwaitingJudgment) {
+		return st.Exchange + 1, st.Exchange
+	}
+	return st.Exchange, st.Exchange
+}
+
+// judgmentOf rebuilds the judgment of exchange e from scores.json: the
+// first history entry of each argument of the exchange, in the file's
+// order, and, as rescores, the later entries triggered by an argument of
+// the exchange, in the order they were written; numbers as written.
 func judgmentOf(t *testing.T, src string, e int) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(src, dialectic.ScoresFile))
@@ -300,26 +371,61 @@ func judgmentOf(t *testing.T, src string, e int) []byte {
 	if err := json.Unmarshal(data, &all); err != nil {
 		t.Fatal(err)
 	}
+	type entry struct {
+		Score         json.Number `json:"score"`
+		Reasoning     string      `json:"reasoning"`
+		ScoredAt      string      `json:"scored_at"`
+		TriggeredBy   string      `json:"triggered_by"`
+		PreviousScore json.Number `json:"previous_score"`
+	}
+	type rescore struct {
+		at string
+		v  map[string]any
+	}
 	var scores []map[string]any
+	var rescores []rescore
 	for _, f := range all.Fields {
 		id, err := dialectic.ParseID(f.Key)
-		if err != nil || id.Exchange != e {
-			continue
+		if err != nil {
+			t.Fatalf("scores.json: %v", err)
 		}
 		var rec struct {
-			History []struct {
-				Score     json.Number `json:"score"`
-				Reasoning string      `json:"reasoning"`
-			} `json:"history"`
+			History []entry `json:"history"`
 		}
 		dec := json.NewDecoder(bytes.NewReader(f.Value))
 		dec.UseNumber()
 		if err := dec.Decode(&rec); err != nil {
 			t.Fatal(err)
 		}
-		scores = append(scores, map[string]any{"argument_id": f.Key, "score": rec.History[0].Score, "reasoning": rec.History[0].Reasoning})
+		if id.Exchange == e {
+			first := rec.History[0]
+			scores = append(scores, map[string]any{"argument_id": f.Key, "score": first.Score, "reasoning": first.Reasoning})
+		}
+		for _, h := range rec.History[1:] {
+			by, err := dialectic.ParseID(h.TriggeredBy)
+			if err != nil {
+				t.Fatalf("scores.json: %s: a later entry without a valid triggered_by: %v", f.Key, err)
+			}
+			if by.Exchange != e {
+				continue
+			}
+			r := map[string]any{"argument_id": f.Key, "new_score": h.Score, "reasoning": h.Reasoning}
+			if h.PreviousScore != "" {
+				r["old_score"] = h.PreviousScore
+			}
+			rescores = append(rescores, rescore{h.ScoredAt, r})
+		}
 	}
-	return encode(t, map[string]any{"scores": scores})
+	judgment := map[string]any{"scores": scores}
+	if len(rescores) > 0 {
+		sort.SliceStable(rescores, func(i, j int) bool { return rescores[i].at < rescores[j].at })
+		var rs []map[string]any
+		for _, r := range rescores {
+			rs = append(rs, r.v)
+		}
+		judgment["rescores"] = rs
+	}
+	return encode(t, judgment)
 }
 
 func encode(t *testing.T, v any) []byte {

@@ -77,3 +77,27 @@ func TestNewRefusesMotionItCannotStore(t *testing.T) {
 		})
 	}
 }
+
+// TestNewKeepsMotionSpacing checks that moot new stores the motion exactly
+// as given apart from the blank space around it, as docs/format.md says:
+// double spaces, blank lines between paragraphs and trailing spaces inside
+// lines read back as they were.
+func TestNewKeepsMotionSpacing(t *testing.T) {
+	root := t.TempDir()
+	inner := "This  house   would act.  \nSecond  line.\n\n\n\nThird\tparagraph.\n   \nLast."
+	code, _, stderr := runMoot(t, "--dir", root, "new", "demo", "--motion", "\n \t"+inner+"  \n\n")
+	if code != 0 {
+		t.Fatalf("new: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := runMoot(t, "--dir", root, "status", "--json", "demo")
+	if code != 0 {
+		t.Fatalf("status: %s", stderr)
+	}
+	var st struct{ Motion string }
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Motion != inner {
+		t.Errorf("motion read back as %q, want %q", st.Motion, inner)
+	}
+}

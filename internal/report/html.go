@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -13,11 +14,13 @@ import (
 // htmlMarkdown renders the report's markdown. It has GFM tables and heading
 // ids, and it is not given the unsafe option: raw HTML in the markdown is
 // dropped and dangerous link targets are emptied, so nothing a debate says
-// can become markup.
-var htmlMarkdown = goldmark.New(
-	goldmark.WithExtensions(extension.Table),
-	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-)
+// can become markup. It is built on first use: only report.html needs it.
+var htmlMarkdown = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.Table),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	)
+})
 
 // pageCSS styles report.html; it is inline, so that the page needs nothing
 // but itself.
@@ -66,7 +69,7 @@ func (r *Report) HTML() ([]byte, error) {
 		if md.Len() == 0 {
 			return nil
 		}
-		err := htmlMarkdown.Convert(md.Bytes(), &body)
+		err := htmlMarkdown().Convert(md.Bytes(), &body)
 		md.Reset()
 		return err
 	}

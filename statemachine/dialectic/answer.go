@@ -92,6 +92,11 @@ func extract(text []byte) ([]byte, error) {
 		return t, nil
 	}
 	start := bytes.Index(t, []byte("```"))
+	// A string, a number, true, false or null alone is JSON too: it is
+	// returned, so that the caller can say what it expected instead.
+	if start < 0 && json.Valid(t) {
+		return t, nil
+	}
 	if start < 0 {
 		return nil, errors.New("the answer is not JSON: it must be a JSON value, alone or inside a ```json fence")
 	}

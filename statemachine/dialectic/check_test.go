@@ -328,14 +328,49 @@ func TestCheckProblems(t *testing.T) {
 			file: "arguments/opp_001.md", msg: "no JSON frontmatter",
 		},
 		{
+			// The file exists: it is not also missing, nor unscored, nor
+			// a target that does not exist for prop_002.
+			name: "argument frontmatter with a JSON syntax error",
+			break_: func(t *testing.T, raw *dialectic.Raw) {
+				data := string(raw.Arguments["opp_001.md"])
+				raw.Arguments["opp_001.md"] = []byte(strings.Replace(data, `"title":`, `"title"`, 1))
+			},
+			file: "arguments/opp_001.md", msg: "invalid JSON", only: true,
+		},
+		{
+			name: "opening argument frontmatter with a JSON syntax error",
+			break_: func(t *testing.T, raw *dialectic.Raw) {
+				data := string(raw.Arguments["prop_000b.md"])
+				raw.Arguments["prop_000b.md"] = []byte(strings.Replace(data, `"title":`, `"title"`, 1))
+			},
+			file: "arguments/prop_000b.md", msg: "invalid JSON", only: true,
+		},
+		{
 			name: "judgment not zero-sum",
 			break_: func(t *testing.T, raw *dialectic.Raw) {
 				editScores(t, raw, func(s *dialectic.Scores) {
 					r := record(t, s, "prop_002")
 					r.History[0].Score, r.CurrentScore = 0.15, 0.15
 				})
+				retotal(t, raw)
 			},
-			file: "scores.json", msg: "the judgment of exchange 2 sums to 0.3, not 0",
+			// No current score or total depends on it: a warning.
+			file: "scores.json", msg: "the judgment of exchange 2 sums to 0.3, not 0", warn: true, only: true,
+		},
+		{
+			// dialectic records an earlier argument a judge lists again
+			// under "scores" as one more entry without triggered_by, and
+			// checked that the judgment, that entry included, sums to 0.
+			name: "earlier argument scored again by a judgment",
+			break_: func(t *testing.T, raw *dialectic.Raw) {
+				editScores(t, raw, func(s *dialectic.Scores) {
+					r := record(t, s, "opp_002")
+					r.History[0].Score, r.CurrentScore = 0.25, 0.25
+					s.Apply([]dialectic.Entry{{ArgumentID: "opp_001", Score: -0.1, Reasoning: "r"}}, time.Date(2026, 1, 1, 2, 0, 0, 1000, time.UTC))
+				})
+				retotal(t, raw)
+			},
+			file: "scores.json", msg: `opp_001.history[1]: a second score given under "scores", not as a rescore (the score before it is -0.4)`, warn: true, only: true,
 		},
 		{
 			name: "current_score not the last history score",

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Names of the files of a debate directory.
@@ -216,20 +217,20 @@ func Check(raw Raw) Findings {
 		a, err := ParseArgument(raw.Arguments[name])
 		if err != nil {
 			f.problem(file, "%s", err)
+			// The file is there all the same: take it as the argument its
+			// name says, with no links, so that the parse error is the one
+			// problem reported, not also a missing and unscored argument.
+			if named := namedArgument(&Argument{}, name); named != nil {
+				args[named.ID] = named
+			}
 			continue
 		}
 		if err := checkIdentity(a, name); err != nil {
 			f.problem(file, "%s", err)
-			// The file is there all the same: take it as the argument its
-			// name says, so that the one wrong field is the one problem
-			// reported, not also a missing and unscored argument.
-			id, perr := ParseID(strings.TrimSuffix(name, ".md"))
-			if perr != nil || !strings.HasSuffix(name, ".md") {
+			// As above: the one wrong field is the one problem reported.
+			if a = namedArgument(a, name); a == nil {
 				continue
 			}
-			named := *a
-			named.ID, named.Side, named.Exchange = id.String(), id.Side, id.Exchange
-			a = &named
 		}
 		args[a.ID] = a
 	}
@@ -238,6 +239,18 @@ func Check(raw Raw) Findings {
 	}
 	f.invariants(h, scores, args)
 	return f.Findings
+}
+
+// namedArgument returns a copy of a with the id, side and exchange that the
+// file name says, or nil when name is not the name of an argument file.
+func namedArgument(a *Argument, name string) *Argument {
+	id, err := ParseID(strings.TrimSuffix(name, ".md"))
+	if err != nil || !strings.HasSuffix(name, ".md") {
+		return nil
+	}
+	named := *a
+	named.ID, named.Side, named.Exchange = id.String(), id.Side, id.Exchange
+	return &named
 }
 
 // Check verifies the invariants of a debate Load has already parsed; see
@@ -318,22 +331,11 @@ func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argume
 		}
 		f.history(id, r)
 	}
-	// Each exchange's first scores were given in one judgment: they sum to 0.
-	perExchange := map[int]float64{}
-	for _, id := range scores.IDs() {
-		r, _ := scores.Get(id)
-		if pid, err := ParseID(id); err == nil && len(r.History) > 0 {
-			perExchange[pid.Exchange] += r.History[0].Score
-		}
-	}
-	exchanges := make([]int, 0, len(perExchange))
-	for e := range perExchange {
-		exchanges = append(exchanges, e)
-	}
-	sort.Ints(exchanges)
-	for _, e := range exchanges {
-		if math.Abs(perExchange[e]) > ZeroSumEpsilon+1e-9 {
-			add(ScoresFile, "the judgment of exchange %d sums to %g, not 0", e, Round3(perExchange[e]))
+	// Each judgment's scores sum to 0. No current score, total or state
+	// depends on it, so a judgment that does not is a warning.
+	for _, z := range judgmentSums(scores) {
+		if math.Abs(z.sum) > ZeroSumEpsilon+1e-9 {
+			f.warn(ScoresFile, "the judgment of exchange %d sums to %g, not 0", z.exchange, Round3(z.sum))
 		}
 	}
 
@@ -345,6 +347,61 @@ func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argume
 			add(HeaderFile, "cumulative_scores.%s is %g over %d arguments, but scores.json gives %g over %d", side.Name(), got.Total, got.Count, exp.Total, exp.Count)
 		}
 	}
+}
+
+type judgmentSum struct {
+	exchange int
+	sum      float64
+}
+
+// judgmentSums adds up the scores each judgment gave, by exchange. The
+// first score of an argument was given by the judgment of its exchange;
+// later entries with triggered_by are rescores, which are left out. A later entry without
+// triggered_by is an argument a judge listed again under "scores", which
+// dialectic records as one more score: it belongs to the judgment whose
+// first scores were stamped nearest to it (moot stamps one judgment with
+// one time, dialectic each entry a moment after the one before). An entry
+// whose scored_at does not parse is left out.
+func judgmentSums(scores *Scores) []judgmentSum {
+	type stamp struct {
+		at       time.Time
+		exchange int
+	}
+	var firsts []stamp
+	sums := map[int]float64{}
+	for _, id := range scores.IDs() {
+		r, _ := scores.Get(id)
+		pid, err := ParseID(id)
+		if err != nil || len(r.History) == 0 {
+			continue
+		}
+		sums[pid.Exchange] += r.History[0].Score
+		if at, err := time.Parse(time.RFC3339Nano, r.History[0].ScoredAt); err == nil {
+			firsts = append(firsts, stamp{at, pid.Exchange})
+		}
+	}
+	for _, id := range scores.IDs() {
+		r, _ := scores.Get(id)
+		for _, e := range r.History[min(1, len(r.History)):] {
+			at, err := time.Parse(time.RFC3339Nano, e.ScoredAt)
+			if e.TriggeredBy != "" || err != nil || len(firsts) == 0 {
+				continue
+			}
+			best := firsts[0]
+			for _, s := range firsts[1:] {
+				if d, bd := s.at.Sub(at).Abs(), best.at.Sub(at).Abs(); d < bd || (d == bd && s.exchange > best.exchange) {
+					best = s
+				}
+			}
+			sums[best.exchange] += e.Score
+		}
+	}
+	out := make([]judgmentSum, 0, len(sums))
+	for e, sum := range sums {
+		out = append(out, judgmentSum{e, sum})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].exchange < out[j].exchange })
+	return out
 }
 
 // history checks the entries of one argument's score history. Only the
@@ -371,7 +428,9 @@ func (f *findings) history(id string, r *Record) {
 		}
 		prev := r.History[i-1].Score
 		base := prev
-		if e.PreviousScore == nil {
+		if e.PreviousScore == nil && e.TriggeredBy == "" {
+			f.warn(ScoresFile, "%s.history[%d]: a second score given under \"scores\", not as a rescore (the score before it is %g)", id, i, prev)
+		} else if e.PreviousScore == nil {
 			f.warn(ScoresFile, "%s.history[%d]: a rescore without previous_score (the score before it is %g)", id, i, prev)
 		} else {
 			base = *e.PreviousScore

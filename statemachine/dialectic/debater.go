@@ -90,18 +90,24 @@ func ParseSubmissions(data []byte, side Side, exchange int, known Known) ([]Subm
 		}
 	case "an object":
 		items = []json.RawMessage{raw}
-		if want > 1 {
-			// moot's opening template asks for {"arguments": [three]}:
-			// an object holding nothing but that array is the opening.
-			if inner, ok := argumentsArray(raw); ok {
-				if err := json.Unmarshal(inner, &items); err != nil {
-					p.errorf("arguments: invalid JSON array: %s", err)
+		// moot's opening template asks for {"arguments": [three]}: an
+		// object holding nothing but that array is the opening. Models
+		// send the same shape for a rebuttal, with one argument in it.
+		if inner, ok := argumentsArray(raw); ok {
+			if err := json.Unmarshal(inner, &items); err != nil {
+				p.errorf("arguments: invalid JSON array: %s", err)
+				return nil, p
+			}
+			if want == 1 {
+				if len(items) != 1 {
+					p.errorf("exchange %d is a rebuttal: hand in one argument as a JSON object, not \"arguments\" holding %d", exchange, len(items))
 					return nil, p
 				}
+				p.warnf("exchange %d is a rebuttal: expected a JSON object, took the one argument out of \"arguments\"", exchange)
 			}
 		}
 	default:
-		p.errorf("the answer must be a JSON object or array, found %s", kind(raw))
+		p.errorf("the answer must be a JSON object (or an array of three for the opening), found %s", kind(raw))
 		return nil, p
 	}
 	if len(items) != want {

@@ -131,14 +131,20 @@ func TestParseSubmissions(t *testing.T) {
 		{name: "opening as arguments object of two", exchange: 0, answer: js(t, map[string]any{"arguments": []any{sub(), sub()}}), errs: []string{"exactly 3 arguments, found 2"}},
 		{name: "opening as arguments object with more keys", exchange: 0, answer: js(t, map[string]any{"arguments": []any{sub(), sub(), sub()}, "note": "x"}), errs: []string{"exactly 3 arguments, found 1"}},
 		{name: "opening arguments element not an object", exchange: 0, answer: js(t, map[string]any{"arguments": []any{sub(), 7, sub()}}), errs: []string{"argument 2: must be a JSON object"}},
-		{name: "rebuttal as arguments object", exchange: 2, answer: js(t, map[string]any{"arguments": []any{sub()}}), errs: []string{"title: is required"}},
+		// Models send a rebuttal in the opening's shape: its one argument is taken.
+		{name: "rebuttal as arguments object", exchange: 2, answer: js(t, map[string]any{"arguments": []any{sub()}}), warns: []string{`took the one argument out of "arguments"`}},
+		{name: "rebuttal as arguments object of two", exchange: 2, answer: js(t, map[string]any{"arguments": []any{sub(), sub()}}), errs: []string{`exchange 2 is a rebuttal: hand in one argument as a JSON object, not "arguments" holding 2`}},
+		{name: "rebuttal as arguments object of none", exchange: 2, answer: js(t, map[string]any{"arguments": []any{}}), errs: []string{`not "arguments" holding 0`}},
 		// Shape: a rebuttal is one object; an array of one is taken with a warning.
 		{name: "rebuttal object", exchange: 2, answer: js(t, sub()), noWarn: true},
 		{name: "rebuttal array of one", exchange: 2, answer: js(t, []any{sub()}), warns: []string{"expected a JSON object"}},
 		{name: "rebuttal array of two", exchange: 2, answer: js(t, []any{sub(), sub()}), errs: []string{"one argument as a JSON object, not an array of 2"}},
 		{name: "rebuttal empty array", exchange: 2, answer: "[]", errs: []string{"not an array of 0"}},
-		{name: "a bare string", exchange: 2, answer: `"hello"`, errs: []string{"the answer is not JSON"}},
-		{name: "a string in a fence", exchange: 2, answer: "```json\n\"hello\"\n```", errs: []string{"must be a JSON object or array, found a string"}},
+		// A string or null is JSON: the message says what was expected.
+		{name: "a bare string", exchange: 2, answer: `"hello"`, errs: []string{"the answer must be a JSON object (or an array of three for the opening), found a string"}},
+		{name: "a bare null", exchange: 2, answer: "null", errs: []string{"the answer must be a JSON object (or an array of three for the opening), found null"}},
+		{name: "a bare number in the opening", exchange: 0, answer: " 42\n", errs: []string{"found a number"}},
+		{name: "a string in a fence", exchange: 2, answer: "```json\n\"hello\"\n```", errs: []string{"must be a JSON object (or an array of three for the opening), found a string"}},
 		{name: "a number in a fence", exchange: 2, answer: "```json\n42\n```", errs: []string{"found a number"}},
 		{name: "null in a fence", exchange: 2, answer: "```json\nnull\n```", errs: []string{"found null"}},
 		{name: "empty answer", exchange: 2, answer: "  \n", errs: []string{"the answer is empty"}},

@@ -2,8 +2,8 @@ package dialectic
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
+	"strings"
 )
 
 // ID is a parsed argument id.
@@ -50,23 +50,48 @@ func ExchangeIDs(exchange int) []string {
 	return append(ArgumentIDs(exchange, Prop), ArgumentIDs(exchange, Opp)...)
 }
 
-var idPattern = regexp.MustCompile(`^(prop|opp)_([0-9]{3,5})([a-c]?)$`)
+// splitID splits s as "prop" or "opp", "_", three to five digits and an
+// optional letter a to c, the shape of an argument id. Every read of a
+// debate parses every id, so this is done by hand rather than with a
+// regexp, which would also be compiled at every start.
+func splitID(s string) (side Side, digits string, letter byte, ok bool) {
+	switch {
+	case strings.HasPrefix(s, "prop_"):
+		side, s = Prop, s[len("prop_"):]
+	case strings.HasPrefix(s, "opp_"):
+		side, s = Opp, s[len("opp_"):]
+	default:
+		return "", "", 0, false
+	}
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	digits, s = s[:n], s[n:]
+	if n < 3 || n > 5 {
+		return "", "", 0, false
+	}
+	if len(s) == 1 && s[0] >= 'a' && s[0] <= 'c' {
+		letter, s = s[0], ""
+	}
+	if s != "" {
+		return "", "", 0, false
+	}
+	return side, digits, letter, true
+}
 
 // ParseID parses an argument id. Only the canonical spelling is accepted,
 // so an id is also always a safe file name.
 func ParseID(s string) (ID, error) {
-	m := idPattern.FindStringSubmatch(s)
-	if m == nil {
+	side, digits, letter, ok := splitID(s)
+	if !ok {
 		return ID{}, fmt.Errorf("%q is not an argument id (like prop_000a or opp_003)", truncate(s, 40))
 	}
-	n, err := strconv.Atoi(m[2])
+	n, err := strconv.Atoi(digits)
 	if err != nil {
 		return ID{}, fmt.Errorf("%q is not an argument id", s)
 	}
-	id := ID{Side: Side(m[1]), Exchange: n}
-	if m[3] != "" {
-		id.Letter = m[3][0]
-	}
+	id := ID{Side: side, Exchange: n, Letter: letter}
 	if id.String() != s {
 		return ID{}, fmt.Errorf("%q is not an argument id (the canonical form is %s)", s, canonicalHint(id))
 	}

@@ -68,6 +68,8 @@ func TestParseJudgment(t *testing.T) {
 		{name: "single-score form is read as one score", exchange: 2, answer: js(t, score("prop_002", 0)), errs: []string{"missing scores for opp_002"}},
 		{name: "single-score form names bad fields", exchange: 2, answer: js(t, map[string]any{"argument_id": "prop_002", "score": "high", "reasoning": ""}), errs: []string{"score: must be a number, found a string", "reasoning: must not be empty"}},
 		{name: "neither form", exchange: 2, answer: `{"verdict": "prop wins"}`, errs: []string{`the judgment needs "scores"`}},
+		{name: "a bare string", exchange: 2, answer: `"prop_002: 0.2"`, errs: []string{"the judgment must be a JSON object, found a string"}},
+		{name: "a bare null", exchange: 2, answer: "null", errs: []string{"the judgment must be a JSON object, found null"}},
 		{name: "an array", exchange: 2, answer: js(t, []any{score("prop_002", 0), score("opp_002", 0)}), errs: []string{"the judgment must be a JSON object, found an array"}},
 		{name: "invalid JSON", exchange: 2, answer: `{"scores": [}`, errs: []string{"invalid JSON at line 1, column 13: invalid character '}'"}},
 		{name: "invalid JSON on a later line", exchange: 2, answer: "{\"scores\": [\n  {\"argument_id\": \"prop_002\", \"score\": 0.5,},\n]}", errs: []string{"invalid JSON at line 2, column 44: invalid character '}' looking for beginning of object key string"}},

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -33,10 +34,14 @@ type Motion struct {
 // needs its headings and lists, and inline markup (emphasis, links, code
 // spans) is kept as written. Leaving inline parsing out also leaves out its
 // quadratic cases (a long run of unclosed links, say).
-var blocks = parser.NewParser(
-	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-)
+// It is built on first use, not at start-up: most commands never read a
+// motion.
+var blocks = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
+})
 
 // maxNesting is how deep block quotes and list items may nest in what moot
 // reads; deeper markers on a line are read as text. goldmark's work grows
@@ -46,7 +51,7 @@ const maxNesting = 32
 // parseBlocks parses src with container nesting bounded by maxNesting. The
 // tree's offsets are those of src.
 func parseBlocks(src []byte) ast.Node {
-	return blocks.Parse(text.NewReader(boundNesting(src)))
+	return blocks().Parse(text.NewReader(boundNesting(src)))
 }
 
 // boundNesting returns src, or a copy of the same length in which, on each
@@ -335,15 +340,22 @@ func CheckMotion(m Motion) error {
 	return nil
 }
 
+// The patterns below are compiled on first use, not at start-up.
 var (
 	// atxLine is a line that can be an ATX heading.
-	atxLine = regexp.MustCompile(`^ {0,3}#{1,6}(?:[ \t]|$)`)
+	atxLine = lazyRegexp(`^ {0,3}#{1,6}(?:[ \t]|$)`)
 	// underline is a line that can be a setext heading's underline.
-	underline = regexp.MustCompile(`^ {0,3}(?:=+|-+)[ \t]*$`)
+	underline = lazyRegexp(`^ {0,3}(?:=+|-+)[ \t]*$`)
 	// escapedLine is a line RenderMotion escaped, or that looks like one: a
 	// backslash before what would otherwise be a heading line.
-	escapedLine = regexp.MustCompile(`^ {0,3}\\+(?:#|=+[ \t]*$|-+[ \t]*$)`)
+	escapedLine = lazyRegexp(`^ {0,3}\\+(?:#|=+[ \t]*$|-+[ \t]*$)`)
 )
+
+// lazyRegexp returns a function that compiles expr the first time it is
+// called and returns the same regexp from then on.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // escapeLine puts a backslash after the indentation of line.
 func escapeLine(line string) string {
@@ -361,7 +373,7 @@ func escapeHeadings(text string) string {
 	lines := strings.Split(text, "\n")
 	escape := make([]bool, len(lines))
 	for i, l := range lines {
-		escape[i] = escapedLine.MatchString(l)
+		escape[i] = escapedLine().MatchString(l)
 	}
 	apply := func() string {
 		out := make([]string, len(lines))
@@ -377,7 +389,7 @@ func escapeHeadings(text string) string {
 		t := apply()
 		found := false
 		for _, i := range headingLines([]byte(t)) {
-			if !escape[i] && (atxLine.MatchString(lines[i]) || underline.MatchString(lines[i])) {
+			if !escape[i] && (atxLine().MatchString(lines[i]) || underline().MatchString(lines[i])) {
 				escape[i], found = true, true
 			}
 		}
@@ -412,7 +424,7 @@ func headingLines(src []byte) []int {
 		if i := bytes.IndexByte(firstLine, '\n'); i >= 0 {
 			firstLine = firstLine[:i]
 		}
-		if h.Lines().Len() <= 1 && atxLine.Match(firstLine) {
+		if h.Lines().Len() <= 1 && atxLine().Match(firstLine) {
 			out = append(out, lineOf(first))
 			continue
 		}
@@ -430,7 +442,7 @@ func unescapeHeadings(text string) string {
 	}
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
-		if escapedLine.MatchString(l) {
+		if escapedLine().MatchString(l) {
 			n := strings.Index(l, "\\")
 			lines[i] = l[:n] + l[n+1:]
 		}

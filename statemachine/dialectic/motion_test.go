@@ -153,3 +153,40 @@ func BenchmarkParseMotionOpenLinks(b *testing.B) {
 		dialectic.ParseMotion(body)
 	}
 }
+
+// TestMotionSpacingRoundTrips checks that a motion is stored exactly as
+// given apart from the blank space around it: spaces and tabs inside
+// lines, trailing spaces at the end of inner lines (a markdown hard break)
+// and several blank lines between paragraphs all read back as they were.
+func TestMotionSpacingRoundTrips(t *testing.T) {
+	tests := []struct {
+		name, given, want string
+	}{
+		{"double spaces", "This  house   would act.", "This  house   would act."},
+		{"blank lines between paragraphs", "First.\n\nSecond.\n\n\n\nThird.", "First.\n\nSecond.\n\n\n\nThird."},
+		{"trailing spaces inside", "A hard break  \nafter it.\nAnd a tab\t\nthen more.", "A hard break  \nafter it.\nAnd a tab\t\nthen more."},
+		{"blank line holding spaces", "One.\n   \nTwo.", "One.\n   \nTwo."},
+		{"indented inner line", "One.\n  two, indented.", "One.\n  two, indented."},
+		{"surrounding blank space trimmed", "\n\n  \t This house would act.  \n\n ", "This house would act."},
+		{"surrounding blank lines, inner kept", " \nOne.  \n\nTwo. \n\n", "One.  \n\nTwo."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := dialectic.Motion{Text: tc.given, Scope: tc.given}
+			if err := dialectic.CheckMotion(m); err != nil {
+				t.Fatalf("CheckMotion: %v", err)
+			}
+			data, err := dialectic.NewHeader("demo", m).Render()
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := dialectic.ParseHeader(data)
+			if err != nil {
+				t.Fatalf("ParseHeader: %v\n%s", err, data)
+			}
+			if back.Motion.Text != tc.want || back.Motion.Scope != tc.want {
+				t.Errorf("read back motion %q and scope %q, want %q\nfile:\n%s", back.Motion.Text, back.Motion.Scope, tc.want, data)
+			}
+		})
+	}
+}

@@ -151,6 +151,12 @@ func (s State) AcceptArguments(exchange int) error {
 	if exchange != s.Exchange {
 		return &StepError{State: s, Asked: fmt.Sprintf("arguments for exchange %d", exchange)}
 	}
+	// The judgment of exchange MaxExchange can never be accepted: taking
+	// its arguments would leave the debate waiting for a step that is
+	// always refused.
+	if exchange >= MaxExchange {
+		return &LimitError{Exchange: exchange, Arguments: true}
+	}
 	return nil
 }
 
@@ -165,13 +171,19 @@ func (s State) AcceptJudgment() error {
 	return nil
 }
 
-// LimitError is the refusal of the judgment of the last exchange moot can
-// record: accepting it would move the debate to exchange MaxExchange+1,
-// which no debate file may hold.
+// LimitError is the refusal of a step of exchange MaxExchange, the last
+// exchange a debate file may name: its judgment would move the debate to
+// exchange MaxExchange+1, which no debate file may hold, so its arguments
+// are refused too (Arguments is true), since a debate holding them would
+// wait for a judgment it can never get.
 type LimitError struct {
-	Exchange int
+	Exchange  int
+	Arguments bool
 }
 
 func (e *LimitError) Error() string {
+	if e.Arguments {
+		return fmt.Sprintf("arguments for exchange %d refused: the last exchange moot can judge is %d, since judging exchange %d would move the debate past the limit of %d", e.Exchange, MaxExchange-1, MaxExchange, MaxExchange)
+	}
 	return fmt.Sprintf("a judgment refused: exchange %d is the last exchange moot can record, and judging it would move the debate to exchange %d, past the limit of %d", e.Exchange, e.Exchange+1, MaxExchange)
 }

@@ -105,22 +105,32 @@ func TestAcceptJudgment(t *testing.T) {
 
 // TestAcceptJudgmentAtTheLastExchange checks that the limits agree: the
 // judgment of exchange MaxExchange would move the debate to an exchange no
-// debate file may hold, so it is refused before anything is written, while
-// every state up to it is accepted.
+// debate file may hold, so it is refused, and so are the arguments of
+// exchange MaxExchange, so that no debate is left waiting for a judgment
+// that is always refused. The last step accepted, the judgment of exchange
+// MaxExchange-1, leads to a state that validates.
 func TestAcceptJudgmentAtTheLastExchange(t *testing.T) {
-	if err := (dialectic.State{dialectic.MaxExchange - 1, dialectic.AwaitingJudgment}).AcceptJudgment(); err != nil {
-		t.Fatalf("the judgment of exchange %d refused: %v", dialectic.MaxExchange-1, err)
+	last := dialectic.MaxExchange - 1
+	if err := (dialectic.State{last, dialectic.AwaitingArguments}).AcceptArguments(last); err != nil {
+		t.Fatalf("the arguments of exchange %d refused: %v", last, err)
 	}
-	if err := (dialectic.State{dialectic.MaxExchange - 1, dialectic.AwaitingJudgment}).Next().Validate(); err != nil {
-		t.Fatalf("the state after exchange %d is invalid: %v", dialectic.MaxExchange-1, err)
+	if err := (dialectic.State{last, dialectic.AwaitingJudgment}).AcceptJudgment(); err != nil {
+		t.Fatalf("the judgment of exchange %d refused: %v", last, err)
 	}
-	if err := (dialectic.State{dialectic.MaxExchange, dialectic.AwaitingArguments}).AcceptArguments(dialectic.MaxExchange); err != nil {
-		t.Fatalf("the arguments of exchange %d refused: %v", dialectic.MaxExchange, err)
+	after := (dialectic.State{last, dialectic.AwaitingJudgment}).Next()
+	if err := after.Validate(); err != nil {
+		t.Fatalf("the state after exchange %d is invalid: %v", last, err)
 	}
-	st := dialectic.State{dialectic.MaxExchange, dialectic.AwaitingJudgment}
-	err := st.AcceptJudgment()
+	err := after.AcceptArguments(after.Exchange)
 	var le *dialectic.LimitError
-	if !errors.As(err, &le) || le.Exchange != dialectic.MaxExchange {
+	if !errors.As(err, &le) || le.Exchange != dialectic.MaxExchange || !le.Arguments {
+		t.Fatalf("arguments of exchange %d: error %v, want *LimitError", dialectic.MaxExchange, err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "arguments for exchange 99999 refused") || !strings.Contains(msg, "the last exchange moot can judge is 99998") {
+		t.Errorf("message %q", msg)
+	}
+	err = (dialectic.State{dialectic.MaxExchange, dialectic.AwaitingJudgment}).AcceptJudgment()
+	if !errors.As(err, &le) || le.Exchange != dialectic.MaxExchange || le.Arguments {
 		t.Fatalf("error %v, want *LimitError for exchange %d", err, dialectic.MaxExchange)
 	}
 	if msg := err.Error(); !strings.Contains(msg, "a judgment refused") || !strings.Contains(msg, "exchange 99999 is the last") || !strings.Contains(msg, "100000") {

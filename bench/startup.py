@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Start-up cost of moot as a whole process, against an empty Go binary and
+against dialectic's debate_ops, measured as the project's issue describes:
+time.perf_counter around subprocess.run, rounds interleaved, medians.
+
+Each round runs, one after the other: an empty Go binary, `moot status` and
+`moot check` on a 9-exchange debate, one deterministic step
+(`moot process-judge` on a fresh copy of the debate awaiting its judgment),
+and dialectic's `python3 debate_ops process-judge` on a fresh copy of the
+same debate. Copying is done before the clock starts. Dialectic is skipped,
+with a message, when ../shared/compat/dialectic-skill is not beside the
+repository.
+
+moot is built with the README's build command plus -trimpath (BUILD
+below), which changes only the file paths recorded in the binary; the empty
+binary with the same flags. Stripping (-ldflags="-s -w") was measured and
+made no difference to start-up, as the symbol tables it removes are never
+read at start, so the README does not use it. Exits 1 when a target is missed:
+status <= 4x the empty binary, a step <= 5x, a step >= 4x faster than
+dialectic's.
+
+    python3 bench/startup.py            # 30 rounds after 3 warm-up rounds
+    python3 bench/startup.py --runs 60
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# BUILD is the README's build command (less its -o and package) with -trimpath.
+BUILD = ["go", "build", "-trimpath"]
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DIALECTIC = os.path.join(os.path.dirname(ROOT), "shared", "compat", "dialectic-skill", "debate_ops")
+
+STATUS_MAX = 4.0  # status, as a multiple of the empty binary
+STEP_MAX = 5.0  # a step, as a multiple of the empty binary
+DIALECTIC_MIN = 4.0  # dialectic's step, as a multiple of moot's
+
+
+def run(argv, cwd=None):
+    """run runs argv to completion, failing loudly on a non-zero exit."""
+    p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        sys.exit("startup.py: %s: exit %d\n%s%s" % (" ".join(argv), p.returncode,
+                                                    p.stdout.decode(), p.stderr.decode()))
+    return p
+
+
+def timed(argv, cwd=None):
+    """timed returns the wall time in milliseconds of running argv once."""
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t1 = time.perf_counter()
+    if p.returncode != 0:
+        sys.exit("startup.py: %s: exit %d" % (" ".join(argv), p.returncode))
+    return (t1 - t0) * 1000
+
+
+def build(work):
+    """build writes the empty binary, moot and the debates into work."""
+    empty_src = os.path.join(work, "empty")
+    os.mkdir(empty_src)
+    with open(os.path.join(empty_src, "go.mod"), "w") as f:
+        f.write("module empty\n\ngo 1.21\n")
+    with open(os.path.join(empty_src, "main.go"), "w") as f:
+        f.write("package main\n\nfunc main() {}\n")
+    empty = os.path.join(work, "empty.bin")
+    run(BUILD + ["-o", empty, "."], cwd=empty_src)
+    moot = os.path.join(work, "moot")
+    run(BUILD + ["-o", moot, "./cmd/moot"], cwd=ROOT)
+    gen = os.path.join(work, "gendebate")
+    run(["go", "build", "-o", gen, "./bench/gendebate"], cwd=ROOT)
+    # Exchanges 0 to 8 argued and judged: nine exchanges.
+    nine = os.path.join(work, "nine")
+    run([gen, "-exchanges", "9", nine])
+    answers = os.path.join(work, "answers")
+    run([gen, "-print-answers", "9", answers])
+    # The same debate with exchange 9 argued, awaiting its judgment.
+    awaiting = os.path.join(work, "awaiting")
+    shutil.copytree(nine, awaiting)
+    run([moot, "process-exchange", awaiting, "9",
+         "--prop-file", os.path.join(answers, "prop.json"),
+         "--opp-file", os.path.join(answers, "opp.json")])
+    return empty, moot, nine, awaiting, os.path.join(answers, "judge.json")
+
+
+def fresh(work, awaiting, judge):
+    """fresh copies the awaiting debate and the judge's answer (dialectic
+    removes the answer it reads) and returns their paths."""
+    d = os.path.join(work, "step")
+    j = os.path.join(work, "step-judge.json")
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(awaiting, d)
+    shutil.copyfile(judge, j)
+    return d, j
+
+
+def main():
+    ap = argparse.ArgumentParser(description="start-up cost of moot against an empty Go binary and dialectic")
+    ap.add_argument("--runs", type=int, default=30, help="measured rounds (default 30)")
+    ap.add_argument("--warmup", type=int, default=3, help="rounds run first and not counted (default 3)")
+    args = ap.parse_args()
+
+    work = tempfile.mkdtemp(prefix="moot-startup-")
+    try:
+        empty, moot, nine, awaiting, judge = build(work)
+        have_dialectic = os.path.isdir(DIALECTIC)
+        if not have_dialectic:
+            print("startup.py: %s is absent: dialectic not measured" % DIALECTIC)
+
+        def step_moot():
+            d, j = fresh(work, awaiting, judge)
+            return [moot, "process-judge", d, "--json-file", j]
+
+        def step_dialectic():
+            d, j = fresh(work, awaiting, judge)
+            return ["python3", DIALECTIC, "process-judge", d, "--json-file", j]
+
+        cases = [
+            ("empty Go binary", lambda: [empty]),
+            ("moot status", lambda: [moot, "status", nine]),
+            ("moot check", lambda: [moot, "check", nine]),
+            ("moot process-judge", step_moot),
+        ]
+        if have_dialectic:
+            cases.append(("dialectic process-judge", step_dialectic))
+
+        times = {name: [] for name, _ in cases}
+        for r in range(args.warmup + args.runs):
+            for name, prepare in cases:
+                argv = prepare()  # copies, if any, before the clock starts
+                ms = timed(argv)
+                if r >= args.warmup:
+                    times[name].append(ms)
+
+        med = {name: statistics.median(ts) for name, ts in times.items()}
+        base = med["empty Go binary"]
+        size = os.path.getsize(moot) / (1 << 20)
+        load = os.getloadavg()[0]
+        print("%d interleaved rounds (after %d warm-up), %d cores, load %.2f, moot %.1f MiB, built with: %s"
+              % (args.runs, args.warmup, os.cpu_count(), load, size, " ".join(BUILD)))
+        print("%-24s %9s %9s %9s %12s" % ("", "median ms", "min ms", "x empty", "x dialectic"))
+        dia = med.get("dialectic process-judge")
+        for name, _ in cases:
+            vs_dia = "%12.2f" % (med[name] / dia) if dia else ""
+            print("%-24s %9.2f %9.2f %9.2f %s" % (name, med[name], min(times[name]), med[name] / base, vs_dia))
+
+        missed = []
+        status = med["moot status"] / base
+        step = med["moot process-judge"] / base
+        if status > STATUS_MAX:
+            missed.append("status is %.2fx the empty binary (target <= %.0fx)" % (status, STATUS_MAX))
+        if step > STEP_MAX:
+            missed.append("a step is %.2fx the empty binary (target <= %.0fx)" % (step, STEP_MAX))
+        if dia:
+            faster = dia / med["moot process-judge"]
+            print("a moot step is %.2fx faster than dialectic's (target >= %.0fx)" % (faster, DIALECTIC_MIN))
+            if faster < DIALECTIC_MIN:
+                missed.append("a step is only %.2fx faster than dialectic's (target >= %.0fx)" % (faster, DIALECTIC_MIN))
+        for m in missed:
+            print("missed: " + m)
+        return 1 if missed else 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
