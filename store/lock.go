@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -148,14 +149,79 @@ func (d *Dir) Lock(ctx context.Context, command string, wait bool) (unlock func(
 func (d *Dir) OnWait(f func(h *Holder)) { d.onWait = f }
 
 // Writer returns the process that holds the debate's write lock, as the
-// lock file names it, or nil if the file names no living process. It takes
-// no lock and writes nothing, so it may be called by any reader.
+// lock file names it, or nil if nobody holds the lock. It takes no lock
+// and writes nothing, so it may be called by any reader without making a
+// writer fail as busy.
+//
+// The lock, not the name in the file, says whether there is a writer: a
+// lock file left by a killed process still names it, and its pid may have
+// been given to another process since. Where the kernel lists the locks
+// held (Linux's /proc/locks), the holder named in the file is reported
+// only if a lock is held on that very file. Elsewhere, or if that list
+// cannot be read, the holder is reported if a process with its pid exists.
+// /proc/locks lists only the locks of the processes this one can see, so
+// a writer in another pid namespace (another container) goes unreported.
 func (d *Dir) Writer() *Holder {
-	h := d.readHolder()
-	if h == nil || !alive(h.PID) {
+	f, err := d.root.OpenFile(LockFile, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	h := holderIn(f)
+	if h == nil || h.PID <= 0 {
+		return nil
+	}
+	if held, known := lockHeld(f); known {
+		if !held {
+			return nil
+		}
+		return h
+	}
+	if !alive(h.PID) {
 		return nil
 	}
 	return h
+}
+
+// locksHold reports whether data, in the format of Linux's /proc/locks,
+// lists a lock held on the file whose device is major:minor and whose
+// inode is ino. Locks of the kinds a file lock takes count (FLOCK, which
+// gofrs/flock uses on Linux, and POSIX or OFDLCK, which an NFS mount may
+// turn it into); processes waiting for a lock (the lines marked "->") do
+// not, nor do leases. A line reads, for instance,
+//
+//	1: FLOCK  ADVISORY  WRITE 9294 fe:00:9977981 0 EOF
+//
+// with the device's major and minor numbers in hexadecimal and the inode
+// in decimal.
+func locksHold(data []byte, major, minor uint32, ino uint64) bool {
+	for line := range strings.Lines(string(data)) {
+		fields := strings.Fields(line)
+		if len(fields) < 2 || fields[1] == "->" {
+			continue
+		}
+		switch fields[1] {
+		case "FLOCK", "POSIX", "OFDLCK":
+		default:
+			continue
+		}
+		// The kind, ADVISORY or MANDATORY, READ or WRITE, the pid, then
+		// the file.
+		if len(fields) < 6 {
+			continue
+		}
+		parts := strings.Split(fields[5], ":")
+		if len(parts) != 3 {
+			continue
+		}
+		maj, err1 := strconv.ParseUint(parts[0], 16, 32)
+		mnr, err2 := strconv.ParseUint(parts[1], 16, 32)
+		n, err3 := strconv.ParseUint(parts[2], 10, 64)
+		if err1 == nil && err2 == nil && err3 == nil && uint32(maj) == major && uint32(mnr) == minor && n == ino {
+			return true
+		}
+	}
+	return false
 }
 
 // currentHolder reads the lock's holder for a writer about to wait: like
@@ -216,6 +282,12 @@ func (d *Dir) readHolder() *Holder {
 		return nil
 	}
 	defer f.Close()
+	return holderIn(f)
+}
+
+// holderIn reads the holder named in f, the open lock file; nil if it
+// names none.
+func holderIn(f *os.File) *Holder {
 	data, err := readLimited(f, LockFile, nil)
 	if err != nil || len(strings.TrimSpace(string(data))) == 0 {
 		return nil
