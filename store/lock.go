@@ -52,12 +52,13 @@ func (e *BusyError) Error() string {
 	return msg
 }
 
-// LinkedError is the error of a file that moot writes in place (the lock
-// file, the usage log) but that has other hard links: writing it would
-// change, or truncate, the same file under its other names, possibly
-// outside the debate. Such files are refused as symbolic links are.
-// Files that moot replaces by renaming a new file over them are not
-// concerned (the rename replaces the name, not the file), nor are reads.
+// LinkedError is the error of a file of the debate (the debate's own
+// files and those under .moot alike) that has other hard links. A hard
+// link can make a file inside the debate share its content with a file
+// outside it: reading it would read that other file, and writing in place
+// (the lock file, the usage log) would change or truncate it. Such files
+// are refused, read or written, where symbolic links are refused. Copying
+// the file and moving the copy over it breaks the link.
 type LinkedError struct {
 	// Name is the file's path inside the debate.
 	Name  string
@@ -65,12 +66,12 @@ type LinkedError struct {
 }
 
 func (e *LinkedError) Error() string {
-	return fmt.Sprintf("%s has %d hard links; moot writes it in place and does not write to a file that also exists under another name (remove the other links, or remove %s and let moot make a new one)", e.Name, e.Links, e.Name)
+	return fmt.Sprintf("%s has %d hard links: it may share its content with a file outside the debate, so moot neither reads nor writes it (copy it and move the copy over it to break the link)", e.Name, e.Links)
 }
 
 // checkLinks refuses the open file f, name inside the debate, if it has
 // more than one hard link. It checks the file already open, so that the
-// file checked is the file written.
+// file checked is the file read or written.
 func checkLinks(f *os.File, name string) error {
 	info, err := f.Stat()
 	if err != nil {
@@ -167,6 +168,9 @@ func (d *Dir) Writer() *Holder {
 		return nil
 	}
 	defer f.Close()
+	if checkLinks(f, LockFile) != nil {
+		return nil // a writer refuses it too
+	}
 	h := holderIn(f)
 	if h == nil || h.PID <= 0 {
 		return nil
@@ -282,6 +286,9 @@ func (d *Dir) readHolder() *Holder {
 		return nil
 	}
 	defer f.Close()
+	if checkLinks(f, LockFile) != nil {
+		return nil
+	}
 	return holderIn(f)
 }
 

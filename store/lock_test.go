@@ -141,6 +141,10 @@ func TestMain(m *testing.M) {
 		holdLock(dir)
 		return
 	}
+	if dir := os.Getenv("MOOT_TEST_LOCK_ONCE"); dir != "" {
+		lockOnce(dir)
+		return
+	}
 	os.Exit(m.Run())
 }
 
