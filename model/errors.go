@@ -103,6 +103,25 @@ func (e *redactedError) Error() string {
 
 func (e *redactedError) Unwrap() error { return e.err }
 
+// MinSecretLength is the length from which an API key is treated as a
+// secret and masked. Real provider keys are long (OpenAI's and
+// OpenRouter's run to dozens of characters), while the "key" handed to a
+// local server is often a short word such as "ollama", "EMPTY" or "x":
+// that is no secret, and masking it would replace every occurrence of the
+// word, or letter, in answers and messages, corrupting the debate. Every
+// place moot masks the key (errors, warnings, events, usage.jsonl, failed
+// answers, narratives) goes through Client.mask and so follows this rule.
+const MinSecretLength = 12
+
+// secretKey returns key when it is long enough to be a secret worth
+// masking, else "".
+func secretKey(key string) string {
+	if len(key) < MinSecretLength {
+		return ""
+	}
+	return key
+}
+
 // scrub makes sure the API key cannot show in err's message.
 func (c *Client) scrub(err error) error {
 	if err == nil || c.apiKey == "" || !strings.Contains(err.Error(), c.apiKey) {

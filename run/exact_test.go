@@ -426,3 +426,44 @@ func TestTemplateFailingForOneSideCostsNoCall(t *testing.T) {
 		t.Error("an answer was written for a step that had already failed")
 	}
 }
+
+// TestShortKeyIsNotMasked runs a step with the short "keys" people give
+// local servers, which are no secret: an answer that contains the key's
+// text is committed as the model wrote it, not mangled or refused.
+func TestShortKeyIsNotMasked(t *testing.T) {
+	const phrase = "health tea is good for you"
+	good := sparring.Handler(sparring.Options{})
+	srv := modeltest.NewServer(t, func(r modeltest.Request) modeltest.Reply {
+		rep := good(r)
+		rep.Content = strings.Replace(rep.Content, `"title": "The `, `"title": "`+phrase+`: the `, 1)
+		return rep
+	})
+	for _, key := range []string{"tea", "e", "ollama", "EMPTY"} {
+		t.Run(key, func(t *testing.T) {
+			c, err := model.New(model.Config{BaseURL: srv.URL, APIKey: key, MaxRetries: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := newDebate(t)
+			if _, err := run.Run(context.Background(), d, run.Goal{Steps: 1}, options(c)); err != nil {
+				t.Fatalf("run with key %q: %v", key, err)
+			}
+			found := 0
+			filepath.WalkDir(filepath.Join(d.Path(), "arguments"), func(p string, e fs.DirEntry, err error) error {
+				if err == nil && !e.IsDir() {
+					b, _ := os.ReadFile(p)
+					if bytes.Contains(b, []byte("[redacted]")) {
+						t.Errorf("%s was masked:\n%s", p, b)
+					}
+					if bytes.Contains(b, []byte(phrase)) {
+						found++
+					}
+				}
+				return nil
+			})
+			if found != 2 {
+				t.Errorf("%d argument files keep %q, want 2", found, phrase)
+			}
+		})
+	}
+}
