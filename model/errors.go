@@ -138,8 +138,8 @@ func (c *Client) mask(s string) string {
 	return strings.ReplaceAll(s, c.apiKey, "[redacted]")
 }
 
-// MaxResponseSize is the largest response body Complete reads, counted
-// after any decompression: 4 MiB, room for the largest answer moot
+// MaxResponseSize is the largest response body Complete reads, counted in
+// bytes on the wire (Complete asks for no compression): 4 MiB, room for the largest answer moot
 // accepts (1 MiB) even with every character escaped in JSON.
 const MaxResponseSize = 4 << 20
 
@@ -181,6 +181,18 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 }
 
 func (l *limitedBody) Close() error { return l.body.Close() }
+
+// EncodingError is a response compressed though Complete asked for none
+// (Accept-Encoding: identity). It is not decoded: its size could not be
+// bounded by the bytes read.
+type EncodingError struct {
+	Encoding string // the response's Content-Encoding
+}
+
+func (e *EncodingError) Error() string {
+	return fmt.Sprintf("the answer came with Content-Encoding %q though moot asked for none: "+
+		"make the server (or a proxy in front of it) answer uncompressed", e.Encoding)
+}
 
 // UnreachableError is a server that refused the connection: nothing
 // listens at the base URL.
