@@ -477,7 +477,7 @@ func (p *progress) warn(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
-	fmt.Fprintf(p.a.io.Stderr, "moot: %s\n", msg)
+	fmt.Fprintf(p.a.io.Stderr, "moot: warning: %s\n", msg)
 	p.status()
 }
 

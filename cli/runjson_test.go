@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -259,5 +260,40 @@ func TestBothDebatersFailingText(t *testing.T) {
 				t.Errorf("%q said %d times, want once:\n%s", tc.want, n, stderr)
 			}
 		})
+	}
+}
+
+// TestUsageLogWarning checks that a usage log that cannot be written is
+// reported in the warning style, and the step still goes ahead.
+func TestUsageLogWarning(t *testing.T) {
+	srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
+	dir := t.TempDir()
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL}
+	var out, errb bytes.Buffer
+	io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
+		Getenv: func(k string) string { return env[k] }}
+	if code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "new", "w", "--motion", "M."}, io); code != 0 {
+		t.Fatalf("new: exit %d: %s", code, errb.String())
+	}
+	// A folder where the log should be: appending to it fails.
+	if err := os.MkdirAll(filepath.Join(dir, "w", ".moot", "usage.jsonl"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "step", "w", "--quiet"}, io); code != 0 {
+		t.Fatalf("step: exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+	found := false
+	for _, l := range lines {
+		if strings.Contains(l, "cannot log usage") {
+			found = true
+			if !strings.HasPrefix(l, "moot: warning: cannot log usage: ") {
+				t.Errorf("notice %q is not in the moot: warning: style", l)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no notice of the usage log:\n%s", errb.String())
 	}
 }
