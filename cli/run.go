@@ -100,7 +100,10 @@ func overrides(cmd *ucli.Command) run.Overrides {
 }
 
 // loadTemplates returns the built-in templates overridden by the debate's
-// templates/ folder and then by --templates.
+// templates/ folder and then by --templates. A template that is wrong, or
+// a folder of them that cannot be read, is a bad input file rather than a
+// bad command line: its error, which names the file, exits 1, like the
+// template errors found when the prompts are built.
 func loadTemplates(d *store.Dir, dir string) (*templates.Set, error) {
 	set := templates.Default()
 	if d != nil {
@@ -109,16 +112,16 @@ func loadTemplates(d *store.Dir, dir string) (*templates.Set, error) {
 			return nil, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), "templates"), err)
 		}
 		if err := set.Override(files, filepath.Join(d.Path(), "templates")); err != nil {
-			return nil, withCode(ExitUsage, err)
+			return nil, err
 		}
 	}
 	if dir != "" {
 		files, err := store.ReadFolder(dir, ".md")
 		if err != nil {
-			return nil, withCode(ExitUsage, fmt.Errorf("read --templates: %w", err))
+			return nil, fmt.Errorf("read --templates: %w", err)
 		}
 		if err := set.Override(files, dir); err != nil {
-			return nil, withCode(ExitUsage, err)
+			return nil, err
 		}
 	}
 	return set, nil
