@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // sparse makes name inside dir a file of size bytes that takes no room.
@@ -137,7 +140,7 @@ func TestADebateAsAWholeIsLimited(t *testing.T) {
 // TestInPlaceWritesRefuseHardLinks links the files moot writes in place
 // (the lock file, the usage log) to a file outside the debate: the write
 // is refused naming the file, and the outside file keeps its content.
-// Reads, and files replaced by rename, are not concerned.
+// Files replaced by rename are replaced, leaving the other name alone.
 func TestInPlaceWritesRefuseHardLinks(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -156,15 +159,7 @@ func TestInPlaceWritesRefuseHardLinks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, d := newDebate(t)
 			d.Close()
-			outside := filepath.Join(t.TempDir(), "precious")
-			if err := os.WriteFile(outside, []byte("precious\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p := filepath.Join(dir, filepath.FromSlash(tc.file))
-			os.Remove(p)
-			if err := os.Link(outside, p); err != nil {
-				t.Fatal(err)
-			}
+			outside := linkOutside(t, dir, tc.file)
 			err := tc.write(open(t, dir))
 			var le *LinkedError
 			if !errors.As(err, &le) || le.Name != tc.file || !strings.Contains(err.Error(), tc.file) {
@@ -175,23 +170,109 @@ func TestInPlaceWritesRefuseHardLinks(t *testing.T) {
 			}
 		})
 	}
-	t.Run("reads and replaced files", func(t *testing.T) {
+	t.Run("replaced files", func(t *testing.T) {
 		dir, d := newDebate(t)
 		d.Close()
-		outside := filepath.Join(t.TempDir(), "shared.md")
-		os.WriteFile(outside, []byte("shared\n"), 0o644)
-		if err := os.Link(outside, filepath.Join(dir, "arguments", "a.md")); err != nil {
-			t.Fatal(err)
-		}
+		outside := linkOutside(t, dir, "arguments/a.md")
 		w := openDir(t, dir)
-		if b, err := w.ReadFile("arguments/a.md"); err != nil || string(b) != "shared\n" {
-			t.Fatalf("reading a hard-linked file: %q, %v", b, err)
-		}
 		if err := w.Commit([]File{{Name: "arguments/a.md", Data: []byte("new\n")}}); err != nil {
 			t.Fatal(err)
 		}
-		if b, _ := os.ReadFile(outside); string(b) != "shared\n" {
+		if b, _ := os.ReadFile(outside); string(b) != "precious\n" {
 			t.Fatalf("a commit changed the other name of a replaced file: %q", b)
+		}
+	})
+}
+
+// linkOutside makes name, in the debate at dir, a hard link to a new file
+// outside the debate holding "precious\n", and returns that file's path.
+func linkOutside(t *testing.T, dir, name string) string {
+	t.Helper()
+	outside := filepath.Join(t.TempDir(), "precious")
+	if err := os.WriteFile(outside, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	os.Remove(p)
+	if err := os.Link(outside, p); err != nil {
+		t.Fatal(err)
+	}
+	return outside
+}
+
+// TestReadsRefuseHardLinks links each kind of file moot reads to a file
+// outside the debate: the read is refused with a *LinkedError naming the
+// file and saying why, rather than reading what may be another file's
+// content. A lock file so linked names no writer.
+func TestReadsRefuseHardLinks(t *testing.T) {
+	tests := []struct {
+		name string
+		file string
+		read func(t *testing.T, dir string) error
+	}{
+		{"debate.md", "debate.md", func(t *testing.T, dir string) error {
+			_, err := open(t, dir).ReadFile("debate.md")
+			return err
+		}},
+		{"an argument", "arguments/a.md", func(t *testing.T, dir string) error {
+			_, err := open(t, dir).ReadDebateFolder("arguments", ".md")
+			return err
+		}},
+		{"an argument in a snapshot", "arguments/a.md", func(t *testing.T, dir string) error {
+			d := open(t, dir)
+			return d.Snapshot(func() error {
+				_, err := d.ReadFile("arguments/a.md")
+				return err
+			})
+		}},
+		{"a private file", PrivateDir + "/usage.jsonl", func(t *testing.T, dir string) error {
+			_, err := open(t, dir).ReadPrivate("usage.jsonl")
+			return err
+		}},
+		{"the journal", JournalFile, func(t *testing.T, dir string) error {
+			d, err := Open(dir)
+			if err == nil {
+				d.Close()
+			}
+			return err
+		}},
+		{"the commit mark", CommitFile, func(t *testing.T, dir string) error {
+			d := open(t, dir)
+			return d.Snapshot(func() error { return nil })
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, d := newDebate(t)
+			d.Close()
+			linkOutside(t, dir, tc.file)
+			err := tc.read(t, dir)
+			var le *LinkedError
+			if !errors.As(err, &le) || le.Name != tc.file || le.Links != 2 {
+				t.Fatalf("got %v, want a *LinkedError for %s with 2 links", err, tc.file)
+			}
+			for _, want := range []string{tc.file + " has 2 hard links", "outside the debate", "copy it"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("message %q does not say %q", err, want)
+				}
+			}
+		})
+	}
+	t.Run("lock file", func(t *testing.T) {
+		dir, d := newDebate(t)
+		d.Close()
+		outside := linkOutside(t, dir, LockFile)
+		holder := fmt.Sprintf(`{"pid": %d, "command": "moot run demo"}`, os.Getpid())
+		if err := os.WriteFile(outside, []byte(holder), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fl := flock.New(outside)
+		if ok, err := fl.TryLock(); !ok || err != nil {
+			t.Fatalf("flock: %v, %v", ok, err)
+		}
+		defer fl.Close()
+		if h := open(t, dir).Writer(); h != nil {
+			t.Fatalf("Writer() = %+v from a hard-linked lock file, want none", h)
 		}
 	})
 }

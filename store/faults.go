@@ -12,8 +12,9 @@ import (
 // store, for tests of crash safety. Its value is "fail:N" (the N-th write
 // operation returns an error) or "exit:N" (the process exits at once with
 // status 137, as if killed). Operations are counted from 1 across the whole
-// process: each temporary file write, each rename and the removal of the
-// journal count as one.
+// process: each temporary file write, each rename, the removal of the
+// journal and the removal of the temporary file of .moot/.gitignore count
+// as one.
 const FaultEnv = "MOOT_FAULT"
 
 type faults struct {

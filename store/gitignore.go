@@ -1,8 +1,6 @@
 package store
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,26 +26,36 @@ const Gitignore = `# Written by moot, which never overwrites it: edit it as you 
 `
 
 // writeGitignore writes GitignoreFile unless something is there already.
-// It is not part of any step, so it is written beside the commit path:
-// a temporary file renamed into place, never over an existing file.
+// It is not part of any step, so it is written beside the commit path: a
+// temporary file in TempDir, hard-linked to its name (a link, unlike a
+// rename, fails if the name was taken meanwhile), then removed. Between
+// the link and the removal the file has two links; a process killed there
+// leaves the temporary file in TempDir, which the next accepted step
+// removes, giving GitignoreFile back its single link. moot never reads
+// GitignoreFile.
 func (d *Dir) writeGitignore() error {
 	if _, err := d.root.Lstat(GitignoreFile); !errors.Is(err, fs.ErrNotExist) {
 		return nil // there, whatever it is; or unreadable, which its next reader reports
 	}
-	var rnd [6]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return err
+	f, tmp, err := d.tempFile(path.Base(GitignoreFile))
+	if err != nil {
+		return fmt.Errorf("write %s: %w", GitignoreFile, err)
 	}
-	tmp := path.Join(PrivateDir, ".tmp-gitignore-"+hex.EncodeToString(rnd[:]))
-	err := d.root.WriteFile(tmp, []byte(Gitignore), 0o644)
+	_, err = f.WriteString(Gitignore)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
 	if err == nil {
-		// A hard link, unlike a rename, fails if the name was taken meanwhile.
 		err = d.root.Link(tmp, GitignoreFile)
 		if errors.Is(err, fs.ErrExist) {
 			err = nil
 		}
 	}
-	if rerr := d.root.Remove(tmp); err == nil && rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+	rerr := d.hooks.at("remove " + tmp)
+	if rerr == nil {
+		rerr = d.root.Remove(tmp)
+	}
+	if err == nil && rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 		err = rerr
 	}
 	if err != nil {

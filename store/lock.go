@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -51,12 +52,13 @@ func (e *BusyError) Error() string {
 	return msg
 }
 
-// LinkedError is the error of a file that moot writes in place (the lock
-// file, the usage log) but that has other hard links: writing it would
-// change, or truncate, the same file under its other names, possibly
-// outside the debate. Such files are refused as symbolic links are.
-// Files that moot replaces by renaming a new file over them are not
-// concerned (the rename replaces the name, not the file), nor are reads.
+// LinkedError is the error of a file of the debate (the debate's own
+// files and those under .moot alike) that has other hard links. A hard
+// link can make a file inside the debate share its content with a file
+// outside it: reading it would read that other file, and writing in place
+// (the lock file, the usage log) would change or truncate it. Such files
+// are refused, read or written, where symbolic links are refused. Copying
+// the file and moving the copy over it breaks the link.
 type LinkedError struct {
 	// Name is the file's path inside the debate.
 	Name  string
@@ -64,12 +66,12 @@ type LinkedError struct {
 }
 
 func (e *LinkedError) Error() string {
-	return fmt.Sprintf("%s has %d hard links; moot writes it in place and does not write to a file that also exists under another name (remove the other links, or remove %s and let moot make a new one)", e.Name, e.Links, e.Name)
+	return fmt.Sprintf("%s has %d hard links: it may share its content with a file outside the debate, so moot neither reads nor writes it (copy it and move the copy over it to break the link)", e.Name, e.Links)
 }
 
 // checkLinks refuses the open file f, name inside the debate, if it has
 // more than one hard link. It checks the file already open, so that the
-// file checked is the file written.
+// file checked is the file read or written.
 func checkLinks(f *os.File, name string) error {
 	info, err := f.Stat()
 	if err != nil {
@@ -148,14 +150,82 @@ func (d *Dir) Lock(ctx context.Context, command string, wait bool) (unlock func(
 func (d *Dir) OnWait(f func(h *Holder)) { d.onWait = f }
 
 // Writer returns the process that holds the debate's write lock, as the
-// lock file names it, or nil if the file names no living process. It takes
-// no lock and writes nothing, so it may be called by any reader.
+// lock file names it, or nil if nobody holds the lock. It takes no lock
+// and writes nothing, so it may be called by any reader without making a
+// writer fail as busy.
+//
+// The lock, not the name in the file, says whether there is a writer: a
+// lock file left by a killed process still names it, and its pid may have
+// been given to another process since. Where the kernel lists the locks
+// held (Linux's /proc/locks), the holder named in the file is reported
+// only if a lock is held on that very file. Elsewhere, or if that list
+// cannot be read, the holder is reported if a process with its pid exists.
+// /proc/locks lists only the locks of the processes this one can see, so
+// a writer in another pid namespace (another container) goes unreported.
 func (d *Dir) Writer() *Holder {
-	h := d.readHolder()
-	if h == nil || !alive(h.PID) {
+	f, err := d.root.OpenFile(LockFile, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if checkLinks(f, LockFile) != nil {
+		return nil // a writer refuses it too
+	}
+	h := holderIn(f)
+	if h == nil || h.PID <= 0 {
+		return nil
+	}
+	if held, known := lockHeld(f); known {
+		if !held {
+			return nil
+		}
+		return h
+	}
+	if !alive(h.PID) {
 		return nil
 	}
 	return h
+}
+
+// locksHold reports whether data, in the format of Linux's /proc/locks,
+// lists a lock held on the file whose device is major:minor and whose
+// inode is ino. Locks of the kinds a file lock takes count (FLOCK, which
+// gofrs/flock uses on Linux, and POSIX or OFDLCK, which an NFS mount may
+// turn it into); processes waiting for a lock (the lines marked "->") do
+// not, nor do leases. A line reads, for instance,
+//
+//	1: FLOCK  ADVISORY  WRITE 9294 fe:00:9977981 0 EOF
+//
+// with the device's major and minor numbers in hexadecimal and the inode
+// in decimal.
+func locksHold(data []byte, major, minor uint32, ino uint64) bool {
+	for line := range strings.Lines(string(data)) {
+		fields := strings.Fields(line)
+		if len(fields) < 2 || fields[1] == "->" {
+			continue
+		}
+		switch fields[1] {
+		case "FLOCK", "POSIX", "OFDLCK":
+		default:
+			continue
+		}
+		// The kind, ADVISORY or MANDATORY, READ or WRITE, the pid, then
+		// the file.
+		if len(fields) < 6 {
+			continue
+		}
+		parts := strings.Split(fields[5], ":")
+		if len(parts) != 3 {
+			continue
+		}
+		maj, err1 := strconv.ParseUint(parts[0], 16, 32)
+		mnr, err2 := strconv.ParseUint(parts[1], 16, 32)
+		n, err3 := strconv.ParseUint(parts[2], 10, 64)
+		if err1 == nil && err2 == nil && err3 == nil && uint32(maj) == major && uint32(mnr) == minor && n == ino {
+			return true
+		}
+	}
+	return false
 }
 
 // currentHolder reads the lock's holder for a writer about to wait: like
@@ -216,6 +286,15 @@ func (d *Dir) readHolder() *Holder {
 		return nil
 	}
 	defer f.Close()
+	if checkLinks(f, LockFile) != nil {
+		return nil
+	}
+	return holderIn(f)
+}
+
+// holderIn reads the holder named in f, the open lock file; nil if it
+// names none.
+func holderIn(f *os.File) *Holder {
 	data, err := readLimited(f, LockFile, nil)
 	if err != nil || len(strings.TrimSpace(string(data))) == 0 {
 		return nil

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // newDebate makes a debate directory holding debate.md and opens it.
@@ -139,6 +141,10 @@ func TestMain(m *testing.M) {
 		holdLock(dir)
 		return
 	}
+	if dir := os.Getenv("MOOT_TEST_LOCK_ONCE"); dir != "" {
+		lockOnce(dir)
+		return
+	}
 	os.Exit(m.Run())
 }
 
@@ -180,6 +186,9 @@ func TestLockDiesWithItsProcess(t *testing.T) {
 	var busy *BusyError
 	if !errors.As(err, &busy) || busy.Holder == nil || busy.Holder.PID != cmd.Process.Pid {
 		t.Fatalf("while the helper lives: got %v, want busy naming pid %d", err, cmd.Process.Pid)
+	}
+	if h := d.Writer(); h == nil || h.PID != cmd.Process.Pid {
+		t.Fatalf("Writer() while the helper holds the lock = %+v, want pid %d", h, cmd.Process.Pid)
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
@@ -288,5 +297,99 @@ func BenchmarkSecondWriterRefused(b *testing.B) {
 			b.Fatalf("got %v, want busy", err)
 		}
 		d.Close()
+	}
+}
+
+// TestWriterIsWhoeverHoldsTheLock asks Writer, as status does, who writes
+// the debate: the holder named in the lock file is reported only while a
+// lock is held on the file, so that a file left by a killed writer, whose
+// pid now belongs to another process, names nobody.
+func TestWriterIsWhoeverHoldsTheLock(t *testing.T) {
+	named := func(pid int) string {
+		return fmt.Sprintf(`{"pid": %d, "command": "moot run demo", "started_at": "2020-01-01T00:00:00Z"}`+"\n", pid)
+	}
+	tests := []struct {
+		name string
+		// hold takes the lock, or not, and returns the pid the lock file
+		// should then name as the writer, 0 for none.
+		hold func(t *testing.T, dir string) int
+	}{
+		{"file left naming pid 1, no lock held", func(t *testing.T, dir string) int {
+			writeLockFile(t, dir, named(1))
+			return 0
+		}},
+		{"file left naming this process, no lock held", func(t *testing.T, dir string) int {
+			writeLockFile(t, dir, named(os.Getpid()))
+			return 0
+		}},
+		{"lock held by another Dir", func(t *testing.T, dir string) int {
+			if _, err := open(t, dir).Lock(context.Background(), "moot run demo", false); err != nil {
+				t.Fatal(err)
+			}
+			return os.Getpid()
+		}},
+		{"lock held on the file, which names pid 1", func(t *testing.T, dir string) int {
+			writeLockFile(t, dir, named(1))
+			fl := flock.New(filepath.Join(dir, ".moot", "lock"))
+			if ok, err := fl.TryLock(); !ok || err != nil {
+				t.Fatalf("flock: %v, %v", ok, err)
+			}
+			t.Cleanup(func() { fl.Close() })
+			return 1
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, d := newDebate(t)
+			d.Close()
+			want := tc.hold(t, dir)
+			got := open(t, dir).Writer()
+			switch {
+			case want == 0 && got != nil:
+				t.Fatalf("Writer() = %+v, want none: nobody holds the lock", got)
+			case want != 0 && (got == nil || got.PID != want || got.Command != "moot run demo"):
+				t.Fatalf("Writer() = %+v, want pid %d running moot run demo", got, want)
+			}
+		})
+	}
+}
+
+func writeLockFile(t *testing.T, dir, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, ".moot", "lock"), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLocksHold reads lines as /proc/locks prints them: the device's major
+// and minor numbers in hexadecimal, the inode in decimal, and the waiters
+// marked "->", which hold nothing.
+func TestLocksHold(t *testing.T) {
+	const ino = 9977981
+	tests := []struct {
+		name         string
+		data         string
+		major, minor uint32
+		want         bool
+	}{
+		{"flock held", "1: FLOCK  ADVISORY  WRITE 9294 fe:00:9977981 0 EOF\n", 0xfe, 0, true},
+		{"posix lock held", "3: POSIX  ADVISORY  WRITE 12 08:01:9977981 0 EOF\n", 8, 1, true},
+		{"ofd lock held", "3: OFDLCK ADVISORY  WRITE -1 08:01:9977981 0 EOF\n", 8, 1, true},
+		{"major in hexadecimal", "1: FLOCK  ADVISORY  WRITE 9294 103:0a:9977981 0 EOF\n", 259, 10, true},
+		{"major read as decimal would match", "1: FLOCK  ADVISORY  WRITE 9294 103:0a:9977981 0 EOF\n", 103, 10, false},
+		{"other inode", "1: FLOCK  ADVISORY  WRITE 9294 fe:00:9977982 0 EOF\n", 0xfe, 0, false},
+		{"same inode on another device", "1: FLOCK  ADVISORY  WRITE 9294 fe:01:9977981 0 EOF\n", 0xfe, 0, false},
+		{"only a waiter", "1: FLOCK  ADVISORY  WRITE 9294 fe:00:1 0 EOF\n1: -> FLOCK  ADVISORY  WRITE 9295 fe:00:9977981 0 EOF\n", 0xfe, 0, false},
+		{"a lease", "2: LEASE  ACTIVE    READ 77 fe:00:9977981 0 EOF\n", 0xfe, 0, false},
+		{"held among others", "1: POSIX  ADVISORY  READ 5 00:1a:4 0 EOF\n2: FLOCK  ADVISORY  WRITE 9294 fe:00:9977981 0 EOF\n", 0xfe, 0, true},
+		{"no locks", "", 0xfe, 0, false},
+		{"unknown inode", "1: FLOCK  ADVISORY  WRITE 9294 <none>:0 0 EOF\n", 0xfe, 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := locksHold([]byte(tc.data), tc.major, tc.minor, ino); got != tc.want {
+				t.Fatalf("locksHold = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

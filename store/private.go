@@ -70,7 +70,8 @@ func (d *Dir) AppendPrivate(name string, data []byte) error {
 }
 
 // ReadPrivate reads the private file name; a missing file is an error
-// that satisfies errors.Is(err, fs.ErrNotExist).
+// that satisfies errors.Is(err, fs.ErrNotExist). A file with other hard
+// links is refused (see LinkedError).
 func (d *Dir) ReadPrivate(name string) ([]byte, error) {
 	full, err := privateName(name)
 	if err != nil {
@@ -84,6 +85,9 @@ func (d *Dir) ReadPrivate(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if err := checkLinks(f, full); err != nil {
+		return nil, err
+	}
 	return readLimited(f, full, nil)
 }
 

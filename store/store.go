@@ -301,7 +301,8 @@ func checkName(name string) error {
 }
 
 // regular checks that every component of name is a real directory or file,
-// not a symbolic link: moot does not follow links inside a debate.
+// not a symbolic link: moot does not follow links inside a debate. The
+// file itself, once open, is checked for other hard links (checkLinks).
 func (d *Dir) regular(name string, wantDir bool) error {
 	parts := strings.Split(name, "/")
 	for i := range parts {
@@ -326,6 +327,7 @@ func (d *Dir) regular(name string, wantDir bool) error {
 }
 
 // ReadFile reads the file name of the debate, as the last commit left it.
+// A file with other hard links is refused (see LinkedError).
 func (d *Dir) ReadFile(name string) ([]byte, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
@@ -341,6 +343,9 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if err := checkLinks(f, name); err != nil {
+		return nil, err
+	}
 	if d.seen != nil {
 		if info, err := f.Stat(); err == nil {
 			d.seen[name] = info
@@ -542,6 +547,9 @@ func (d *Dir) readJournal() ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
 	}
 	defer f.Close()
+	if err := checkLinks(f, JournalFile); err != nil {
+		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+	}
 	data, err := readLimited(f, JournalFile, d.budget)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
@@ -762,6 +770,9 @@ func (d *Dir) readCommit() ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", CommitFile, err)
 	}
 	defer f.Close()
+	if err := checkLinks(f, CommitFile); err != nil {
+		return nil, fmt.Errorf("read %s: %w", CommitFile, err)
+	}
 	return readLimited(f, CommitFile, nil)
 }
 

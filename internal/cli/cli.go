@@ -218,34 +218,95 @@ type app struct {
 	// jsonEvents is set by run and step --json: an error then also ends
 	// the stream of events on stdout.
 	jsonEvents bool
+	// exchange is the debate's current exchange once a run or step has
+	// read the debate, for the error event.
+	exchange *int
 }
 
 // errorEvent writes the last event of a failed run --json: the exit code,
-// the message, the problems one per item, and the hints.
+// the message, the problems one per item, and the hints. Every role that
+// failed is named in roles; role is set when only one did.
 func (a *app) errorEvent(err error, code int, msg string, hints []string) {
 	problems := problemsOf(err)
-	if len(problems) > 0 {
+	failed := roleErrors(err)
+	if len(failed) > 1 {
+		msg = bothFailed(failed)
+	} else if len(problems) > 0 {
 		// The message then lists them on the lines after its first.
 		first, _, _ := strings.Cut(msg, "\n")
 		msg = strings.TrimSuffix(strings.TrimSpace(first), ":")
 	}
 	ev := map[string]any{"time": a.io.Now(), "event": "error", "code": code, "message": msg,
 		"problems": append([]string{}, problems...), "hints": append([]string{}, hints...)}
-	var re *driver.RoleError
-	if errors.As(err, &re) {
-		ev["exchange"], ev["role"] = re.Exchange, re.Role
+	if a.exchange != nil {
+		ev["exchange"] = *a.exchange
+	}
+	if len(failed) > 0 {
+		roles := make([]string, len(failed))
+		for i, re := range failed {
+			roles[i] = string(re.Role)
+		}
+		ev["exchange"], ev["roles"] = failed[0].Exchange, roles
+		if len(failed) == 1 {
+			ev["role"] = roles[0]
+		}
 	}
 	writeJSONLine(a.io.Stdout, ev)
 }
 
+// roleErrors returns every role failure err carries, in the order the
+// roles were asked: both debaters can fail in the same step.
+func roleErrors(err error) []*driver.RoleError {
+	if re, ok := err.(*driver.RoleError); ok {
+		return []*driver.RoleError{re}
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() []error }:
+		var out []*driver.RoleError
+		for _, e := range u.Unwrap() {
+			out = append(out, roleErrors(e)...)
+		}
+		return out
+	case interface{ Unwrap() error }:
+		return roleErrors(u.Unwrap())
+	}
+	return nil
+}
+
+// bothFailed is the one-line message of a step whose debaters both failed.
+func bothFailed(failed []*driver.RoleError) string {
+	how := make([]string, len(failed))
+	for i, re := range failed {
+		if re.Err != nil {
+			how[i] = fmt.Sprintf("the %s's model failed", re.Role)
+		} else {
+			how[i] = fmt.Sprintf("the %s's answer was refused after every repair", re.Role)
+		}
+	}
+	return fmt.Sprintf("exchange %d: both debaters failed: %s", failed[0].Exchange, strings.Join(how, "; "))
+}
+
 // problemsOf lists the problems an error carries: the errors of an answer
 // refused after every repair, the reasons of a refused step, or the
-// problems of a debate that fails check.
+// problems of a debate that fails check. When several roles failed, each
+// problem, or each model's failure, is given as "role: problem".
 func problemsOf(err error) []string {
 	var re *driver.RoleError
 	var refused *driver.Refused
 	var broken *driver.Broken
 	var bad *brokenDebate
+	if failed := roleErrors(err); len(failed) > 1 {
+		var out []string
+		for _, re := range failed {
+			if re.Err != nil {
+				out = append(out, fmt.Sprintf("%s: %s", re.Role, strings.Join(strings.Fields(re.Err.Error()), " ")))
+			}
+			for _, p := range re.Problems {
+				out = append(out, fmt.Sprintf("%s: %s", re.Role, p))
+			}
+		}
+		return out
+	}
 	switch {
 	case errors.As(err, &re):
 		return re.Problems

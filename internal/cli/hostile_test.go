@@ -155,6 +155,22 @@ func (e env) link(t *testing.T, name, target string) {
 	}
 }
 
+// hardlink makes name, in the debate, a hard link shared with a copy of
+// it outside the debate.
+func (e env) hardlink(t *testing.T, name string) {
+	t.Helper()
+	p := filepath.Join(e.dir, filepath.FromSlash(name))
+	data, _ := os.ReadFile(p)
+	out := filepath.Join(e.outside, filepath.Base(name))
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(p)
+	if err := os.Link(out, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // exchange0 runs process-exchange for exchange 0 with valid answers.
 func exchange0(e env, t *testing.T) []string {
 	return []string{"process-exchange", "demo", "0",
@@ -402,6 +418,23 @@ var hostile = []hostileCase{
 		e.link(t, ".moot", e.outside)
 		return exchange0(e, t)
 	}, ExitError, []string{".moot", "symbolic link"}},
+	// hard links, which can make a debate file share a file outside it
+	{"argument file hard-linked outside, check", argued, func(e env, t *testing.T) []string {
+		e.hardlink(t, "arguments/prop_000a.md")
+		return []string{"check", "demo"}
+	}, ExitError, []string{"arguments/prop_000a.md has 2 hard links", "outside the debate", "copy it"}},
+	{"argument file hard-linked outside, status", argued, func(e env, t *testing.T) []string {
+		e.hardlink(t, "arguments/prop_000a.md")
+		return []string{"status", "demo"}
+	}, ExitError, []string{"arguments/prop_000a.md has 2 hard links", "outside the debate"}},
+	{"debate.md hard-linked outside, write", argued, func(e env, t *testing.T) []string {
+		e.hardlink(t, "debate.md")
+		return judge0(e, t)
+	}, ExitError, []string{"debate.md has 2 hard links", "outside the debate"}},
+	{"usage log hard-linked outside, status", argued, func(e env, t *testing.T) []string {
+		e.hardlink(t, ".moot/usage.jsonl")
+		return []string{"status", "demo"}
+	}, ExitError, []string{".moot/usage.jsonl has 2 hard links"}},
 	{"journal naming a file outside", argued, func(e env, t *testing.T) []string {
 		e.write(t, ".moot/journal.json", []byte(`{"files": [{"name": "../escape", "data": "eA=="}]}`))
 		return judge0(e, t)

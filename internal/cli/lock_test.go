@@ -33,7 +33,8 @@ func holdLock(t *testing.T, dir string) func() error {
 
 // TestStatusNamesTheWriter runs status while another process holds the
 // lock: it says who writes the debate, in text and JSON, and says nothing
-// once the lock is let go or when the lock file names a dead process.
+// once the lock is let go, or when the lock file names a process that
+// does not hold the lock, dead or alive.
 func TestStatusNamesTheWriter(t *testing.T) {
 	root := stage(t, argued)
 	dir := filepath.Join(root, "demo")
@@ -60,6 +61,13 @@ func TestStatusNamesTheWriter(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".moot", "lock"), []byte(stale), 0o644)
 	if r := moot(t, "--dir", root, "status", "demo"); r.code != 0 || strings.Contains(r.stdout, "writer") {
 		t.Fatalf("status with a dead holder named: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// A lock file left by a killed writer whose pid now belongs to another
+	// process (pid 1 always exists) names nobody: nobody holds the lock.
+	reused := `{"pid": 1, "command": "moot run demo", "started_at": "2026-01-01T00:00:00Z"}`
+	os.WriteFile(filepath.Join(dir, ".moot", "lock"), []byte(reused), 0o644)
+	if r := moot(t, "--dir", root, "status", "demo"); r.code != 0 || strings.Contains(r.stdout, "writer") {
+		t.Fatalf("status with a reused pid named: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,7 +98,10 @@ func overrides(cmd *ucli.Command) driver.Overrides {
 }
 
 // loadTemplates returns the built-in templates overridden by the debate's
-// templates/ folder and then by --templates.
+// templates/ folder and then by --templates. A template that is wrong, or
+// a folder of them that cannot be read, is a bad input file rather than a
+// bad command line: its error, which names the file, exits 1, like the
+// template errors found when the prompts are built.
 func loadTemplates(d *store.Dir, dir string) (*templates.Set, error) {
 	set := templates.Default()
 	if d != nil {
@@ -106,16 +110,16 @@ func loadTemplates(d *store.Dir, dir string) (*templates.Set, error) {
 			return nil, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), "templates"), err)
 		}
 		if err := set.Override(files, filepath.Join(d.Path(), "templates")); err != nil {
-			return nil, withCode(ExitUsage, err)
+			return nil, err
 		}
 	}
 	if dir != "" {
 		files, err := store.ReadFolder(dir, ".md")
 		if err != nil {
-			return nil, withCode(ExitUsage, fmt.Errorf("read --templates: %w", err))
+			return nil, fmt.Errorf("read --templates: %w", err)
 		}
 		if err := set.Override(files, dir); err != nil {
-			return nil, withCode(ExitUsage, err)
+			return nil, err
 		}
 	}
 	return set, nil
@@ -188,6 +192,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, goal func(dialectic.
 		return err
 	}
 	startState := deb.Header.State
+	a.exchange = &startState.Exchange
 	g := goal(startState)
 	if g.Steps == 0 && (g.Exchange < startState.Exchange || (g.Exchange == startState.Exchange && startState.Phase == dialectic.AwaitingArguments)) {
 		fmt.Fprintf(a.io.Stderr, "moot: %s is already at exchange %d; nothing to run\n", d.Path(), startState.Exchange)
@@ -226,20 +231,33 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, goal func(dialectic.
 		Warn:         p.warn,
 	})
 	p.stop()
+	if err != nil {
+		if now, lerr := driver.Load(d); lerr == nil {
+			a.exchange = &now.Header.State.Exchange
+		}
+	}
 	if err != nil && errors.Is(err, context.Canceled) {
 		return withCode(ExitInterrupted, err, "nothing of the interrupted step was written",
 			"to finish what was asked, run: "+resumeCommand(cmd, d.Path(), g))
 	}
 	if err != nil {
-		var re *driver.RoleError
-		if errors.As(err, &re) {
+		if failed := roleErrors(err); len(failed) > 0 {
 			hints := []string{"nothing of the failed step was written; answers already accepted are kept and reused by the next run (--fresh asks again)"}
-			if re.Saved != "" {
-				hints = append(hints, "the refused answers are in "+filepath.Join(d.Path(), re.Saved))
+			for _, re := range failed {
+				if re.Saved == "" {
+					continue
+				}
+				if len(failed) == 1 {
+					hints = append(hints, "the refused answers are in "+filepath.Join(d.Path(), re.Saved))
+				} else {
+					hints = append(hints, fmt.Sprintf("the %s's refused answers are in %s", re.Role, filepath.Join(d.Path(), re.Saved)))
+				}
 			}
-			var api *model.APIError
-			if errors.As(err, &api) && api.Hint() != "" {
-				hints = append(hints, api.Hint())
+			for _, re := range failed {
+				var api *model.APIError
+				if errors.As(re, &api) && api.Hint() != "" && !slices.Contains(hints, api.Hint()) {
+					hints = append(hints, api.Hint())
+				}
 			}
 			return withCode(ExitModel, err, hints...)
 		}
@@ -460,7 +478,7 @@ func (p *progress) warn(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
-	fmt.Fprintf(p.a.io.Stderr, "moot: %s\n", msg)
+	fmt.Fprintf(p.a.io.Stderr, "moot: warning: %s\n", msg)
 	p.status()
 }
 

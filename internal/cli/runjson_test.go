@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -112,6 +114,9 @@ func TestRunJSONError(t *testing.T) {
 		arg := `{"title": "An Argument Without A Claim", "grounds": [{"source": "s", "content": "c", "relevance": "r"}], "warrant": "w"}`
 		return modeltest.Reply{Content: `{"arguments": [` + arg + "," + arg + "," + arg + `]}`}
 	}
+	notFound := func(modeltest.Request) modeltest.Reply {
+		return modeltest.Reply{Status: 404, ErrorMessage: "no such model"}
+	}
 	for _, tc := range []struct {
 		name     string
 		h        modeltest.Handler
@@ -119,14 +124,25 @@ func TestRunJSONError(t *testing.T) {
 		code     int
 		message  string
 		problems int
+		roles    []string // the roles the event names, in order
+		exchange bool     // the event has an exchange key
 	}{
 		{"answer refused after every repair", modeltest.ByRole(good, broken, good),
-			[]string{"run", "j", "--json", "--repairs", "1"}, 6, "exchange 0: the opposition's answer was refused after every repair", 2},
-		{"model failed", func(modeltest.Request) modeltest.Reply {
-			return modeltest.Reply{Status: 404, ErrorMessage: "no such model"}
-		},
-			[]string{"run", "j", "--json", "--retries", "0"}, 6, "the proposition's model failed", 0},
-		{"usage", good, []string{"run", "j", "2", "--until", "3", "--json"}, 2, "not both", 0},
+			[]string{"run", "j", "--json", "--repairs", "1"}, 6, "exchange 0: the opposition's answer was refused after every repair", 2,
+			[]string{"opposition"}, true},
+		{"one model failed", modeltest.ByRole(notFound, good, good),
+			[]string{"run", "j", "--json", "--retries", "0"}, 6, "exchange 0: the proposition's model failed", 0,
+			[]string{"proposition"}, true},
+		{"both answers refused after every repair", modeltest.ByRole(broken, broken, good),
+			[]string{"run", "j", "--json", "--repairs", "1"}, 6,
+			"exchange 0: both debaters failed: the proposition's answer was refused after every repair; the opposition's answer was refused after every repair", 4,
+			[]string{"proposition", "opposition"}, true},
+		{"both models failed", notFound,
+			[]string{"run", "j", "--json", "--retries", "0"}, 6,
+			"exchange 0: both debaters failed: the proposition's model failed; the opposition's model failed", 2,
+			[]string{"proposition", "opposition"}, true},
+		{"usage, after the debate was read", good, []string{"run", "j", "--json", "--timeout", "0s"}, 2, "--timeout a positive duration", 0, nil, true},
+		{"usage, before the debate was read", good, []string{"run", "j", "2", "--until", "3", "--json"}, 2, "not both", 0, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, events, stderr := runEvents(t, tc.h, tc.args...)
@@ -153,13 +169,131 @@ func TestRunJSONError(t *testing.T) {
 					t.Errorf("problem %q is not one line", p)
 				}
 			}
+			if strings.Contains(msg, "\n") {
+				t.Errorf("message %q is not one line", msg)
+			}
+			var roles []string
+			if rs, ok := last["roles"].([]any); ok {
+				for _, r := range rs {
+					s, _ := r.(string)
+					roles = append(roles, s)
+				}
+			}
+			if strings.Join(roles, ",") != strings.Join(tc.roles, ",") {
+				t.Errorf("roles %v, want %v", last["roles"], tc.roles)
+			}
+			if wantRole := len(tc.roles) == 1; wantRole != (last["role"] != nil) || (wantRole && last["role"] != tc.roles[0]) {
+				t.Errorf("role %v, want it only when one role failed (%v)", last["role"], tc.roles)
+			}
+			if len(tc.roles) > 1 {
+				// Each problem says whose it is, and every role has one.
+				for _, role := range tc.roles {
+					found := false
+					for _, p := range problems {
+						s, _ := p.(string)
+						found = found || strings.HasPrefix(s, role+": ")
+					}
+					if !found {
+						t.Errorf("no problem of the %s in %v", role, problems)
+					}
+				}
+			}
+			if x, ok := last["exchange"]; ok != tc.exchange || (ok && x != 0.0) {
+				t.Errorf("exchange %v (present %v), want present %v and 0", x, ok, tc.exchange)
+			}
 			for _, ev := range events {
 				if ev["event"] == "repair" {
-					if ps, ok := ev["problems"].([]any); !ok || len(ps) < tc.problems {
+					if ps, ok := ev["problems"].([]any); !ok || len(ps) == 0 {
 						t.Errorf("repair event problems %v, want a list", ev["problems"])
 					}
 				}
 			}
 		})
+	}
+}
+
+// TestBothDebatersFailingText checks the text of a step whose debaters
+// both failed: the message names both, the hints name every file of
+// refused answers kept (and each exists), and a model's hint is given once.
+func TestBothDebatersFailingText(t *testing.T) {
+	broken := func(modeltest.Request) modeltest.Reply {
+		return modeltest.Reply{Content: `{"arguments": [{"title": "No Claim Here"}]}`}
+	}
+	unauthorized := func(modeltest.Request) modeltest.Reply {
+		return modeltest.Reply{Status: 401, ErrorMessage: "bad key"}
+	}
+	for _, tc := range []struct {
+		name  string
+		h     modeltest.Handler
+		args  []string
+		saved bool   // the refused answers of both are kept
+		want  string // a hint given exactly once
+	}{
+		{"both answers refused after every repair", modeltest.ByRole(broken, broken, nil),
+			[]string{"step", "j", "--repairs", "1"}, true, "moot: hint: nothing of the failed step was written"},
+		{"both models failed", unauthorized,
+			[]string{"step", "j", "--retries", "0"}, false, "moot: hint: the server rejected the API key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runEvents(t, tc.h, tc.args...)
+			if code != 6 {
+				t.Fatalf("exit %d, want 6; stderr %s", code, stderr)
+			}
+			for _, role := range []string{"proposition", "opposition"} {
+				if !strings.Contains(stderr, "the "+role+"'s") {
+					t.Errorf("stderr does not name the %s:\n%s", role, stderr)
+				}
+				hint := "moot: hint: the " + role + "'s refused answers are in "
+				i := strings.Index(stderr, hint)
+				if (i >= 0) != tc.saved {
+					t.Errorf("hint %q given %v, want %v:\n%s", hint, i >= 0, tc.saved, stderr)
+					continue
+				}
+				if i >= 0 {
+					path, _, _ := strings.Cut(stderr[i+len(hint):], "\n")
+					if _, err := os.Stat(path); err != nil {
+						t.Errorf("the hint names %s: %v", path, err)
+					}
+				}
+			}
+			if n := strings.Count(stderr, tc.want); n != 1 {
+				t.Errorf("%q said %d times, want once:\n%s", tc.want, n, stderr)
+			}
+		})
+	}
+}
+
+// TestUsageLogWarning checks that a usage log that cannot be written is
+// reported in the warning style, and the step still goes ahead.
+func TestUsageLogWarning(t *testing.T) {
+	srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
+	dir := t.TempDir()
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL}
+	var out, errb bytes.Buffer
+	io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
+		Getenv: func(k string) string { return env[k] }}
+	if code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "new", "w", "--motion", "M."}, io); code != 0 {
+		t.Fatalf("new: exit %d: %s", code, errb.String())
+	}
+	// A folder where the log should be: appending to it fails.
+	if err := os.MkdirAll(filepath.Join(dir, "w", ".moot", "usage.jsonl"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "step", "w", "--quiet"}, io); code != 0 {
+		t.Fatalf("step: exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+	found := false
+	for _, l := range lines {
+		if strings.Contains(l, "cannot log usage") {
+			found = true
+			if !strings.HasPrefix(l, "moot: warning: cannot log usage: ") {
+				t.Errorf("notice %q is not in the moot: warning: style", l)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no notice of the usage log:\n%s", errb.String())
 	}
 }

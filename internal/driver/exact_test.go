@@ -225,9 +225,59 @@ func TestBothDebatersFailing(t *testing.T) {
 			t.Errorf("error %v does not say %q", err, want)
 		}
 	}
-	var re *driver.RoleError
-	if !errors.As(err, &re) {
-		t.Errorf("err = %v, want a RoleError within", err)
+	// Both failures are there to be found, each with its role and the
+	// server's answer, not only the first.
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		t.Fatalf("err = %T, want both failures joined", err)
+	}
+	want := map[dialectic.Role]int{dialectic.Proposition: 404, dialectic.Opposition: 400}
+	for _, e := range joined.Unwrap() {
+		var re *driver.RoleError
+		var api *model.APIError
+		if !errors.As(e, &re) || !errors.As(re, &api) {
+			t.Errorf("failure %v is not a RoleError with the server's answer", e)
+			continue
+		}
+		if api.Status != want[re.Role] {
+			t.Errorf("the %s failed with %d, want %d", re.Role, api.Status, want[re.Role])
+		}
+		delete(want, re.Role)
+	}
+	if len(want) > 0 {
+		t.Errorf("no failure of %v in %v", want, err)
+	}
+}
+
+// TestBothDebatersRefused checks that when both debaters' answers are
+// refused after every repair, both failures are returned, each with its
+// problems and its own file of refused answers.
+func TestBothDebatersRefused(t *testing.T) {
+	broken := func(modeltest.Request) modeltest.Reply {
+		return modeltest.Reply{Content: `{"arguments": [{"title": "No Claim Here"}]}`}
+	}
+	srv := modeltest.NewServer(t, modeltest.ByRole(broken, broken, nil))
+	d := newRunDebate(t)
+	_, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, options(client(t, srv)))
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		t.Fatalf("err = %v, want both failures joined", err)
+	}
+	var roles []dialectic.Role
+	saved := map[string]bool{}
+	for _, e := range joined.Unwrap() {
+		var re *driver.RoleError
+		if !errors.As(e, &re) || len(re.Problems) == 0 || re.Saved == "" {
+			t.Fatalf("failure %v: want a RoleError with problems and saved answers", e)
+		}
+		roles = append(roles, re.Role)
+		saved[re.Saved] = true
+		if _, err := os.Stat(filepath.Join(d.Path(), re.Saved)); err != nil {
+			t.Errorf("the %s's refused answers: %v", re.Role, err)
+		}
+	}
+	if len(roles) != 2 || roles[0] != dialectic.Proposition || roles[1] != dialectic.Opposition || len(saved) != 2 {
+		t.Errorf("roles %v with %d files, want the proposition and the opposition, each with its own", roles, len(saved))
 	}
 }
 
@@ -422,5 +472,46 @@ func TestTemplateFailingForOneSideCostsNoCall(t *testing.T) {
 	}
 	if _, err := d.ReadPrivate("answers/00001-proposition.json"); err == nil {
 		t.Error("an answer was written for a step that had already failed")
+	}
+}
+
+// TestShortKeyIsNotMasked runs a step with the short "keys" people give
+// local servers, which are no secret: an answer that contains the key's
+// text is committed as the model wrote it, not mangled or refused.
+func TestShortKeyIsNotMasked(t *testing.T) {
+	const phrase = "health tea is good for you"
+	good := sparring.Handler(sparring.Options{})
+	srv := modeltest.NewServer(t, func(r modeltest.Request) modeltest.Reply {
+		rep := good(r)
+		rep.Content = strings.Replace(rep.Content, `"title": "The `, `"title": "`+phrase+`: the `, 1)
+		return rep
+	})
+	for _, key := range []string{"tea", "e", "ollama", "EMPTY"} {
+		t.Run(key, func(t *testing.T) {
+			c, err := model.New(model.Config{BaseURL: srv.URL, APIKey: key, MaxRetries: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := newRunDebate(t)
+			if _, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, options(c)); err != nil {
+				t.Fatalf("run with key %q: %v", key, err)
+			}
+			found := 0
+			filepath.WalkDir(filepath.Join(d.Path(), "arguments"), func(p string, e fs.DirEntry, err error) error {
+				if err == nil && !e.IsDir() {
+					b, _ := os.ReadFile(p)
+					if bytes.Contains(b, []byte("[redacted]")) {
+						t.Errorf("%s was masked:\n%s", p, b)
+					}
+					if bytes.Contains(b, []byte(phrase)) {
+						found++
+					}
+				}
+				return nil
+			})
+			if found != 2 {
+				t.Errorf("%d argument files keep %q, want 2", found, phrase)
+			}
+		})
 	}
 }

@@ -157,8 +157,10 @@ const (
 // API key never appears in it. With an error, the Response still has
 // Latency and Attempts, so that a failed call can be accounted for.
 //
-// An answer larger than MaxResponseSize, compressed or not, is refused
-// with an error wrapping a *TooLargeError before it is read further.
+// Complete asks for an uncompressed answer. An answer larger than
+// MaxResponseSize is refused with an error wrapping a *TooLargeError
+// before it is read further; a compressed one, sent though not asked for,
+// is refused unread with an error wrapping an *EncodingError.
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	start := time.Now()
 	cl := &call{model: req.Model, onRetry: req.OnRetry}
@@ -314,9 +316,18 @@ func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams
 			option.WithResponseInto(&httpRes),
 			option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 				sent = true
+				// Asking for no compression keeps net/http from decoding
+				// gzip, so that MaxResponseSize counts the bytes on the
+				// wire: a compressed stream of empty blocks would
+				// otherwise be read without end while inflating to nothing.
+				r.Header.Set("Accept-Encoding", "identity")
 				res, err := next(r)
 				if err != nil {
 					return res, err
+				}
+				if enc := res.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+					res.Body.Close()
+					return nil, &EncodingError{Encoding: enc}
 				}
 				if res.ContentLength > MaxResponseSize {
 					res.Body.Close()
@@ -345,6 +356,10 @@ func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams
 		var tooLarge *TooLargeError
 		if errors.As(err, &tooLarge) {
 			return nil, fmt.Errorf("model %q via %s: %w", cl.model, c.BaseURL(), tooLarge)
+		}
+		var encoding *EncodingError
+		if errors.As(err, &encoding) {
+			return nil, fmt.Errorf("model %q via %s: %w", cl.model, c.BaseURL(), encoding)
 		}
 		var failure error
 		var retryable bool

@@ -103,6 +103,25 @@ func (e *redactedError) Error() string {
 
 func (e *redactedError) Unwrap() error { return e.err }
 
+// MinSecretLength is the length from which an API key is treated as a
+// secret and masked. Real provider keys are long (OpenAI's and
+// OpenRouter's run to dozens of characters), while the "key" handed to a
+// local server is often a short word such as "ollama", "EMPTY" or "x":
+// that is no secret, and masking it would replace every occurrence of the
+// word, or letter, in answers and messages, corrupting the debate. Every
+// place moot masks the key (errors, warnings, events, usage.jsonl, failed
+// answers, narratives) goes through Client.mask and so follows this rule.
+const MinSecretLength = 12
+
+// secretKey returns key when it is long enough to be a secret worth
+// masking, else "".
+func secretKey(key string) string {
+	if len(key) < MinSecretLength {
+		return ""
+	}
+	return key
+}
+
 // scrub makes sure the API key cannot show in err's message.
 func (c *Client) scrub(err error) error {
 	if err == nil || c.apiKey == "" || !strings.Contains(err.Error(), c.apiKey) {
@@ -119,8 +138,8 @@ func (c *Client) mask(s string) string {
 	return strings.ReplaceAll(s, c.apiKey, "[redacted]")
 }
 
-// MaxResponseSize is the largest response body Complete reads, counted
-// after any decompression: 4 MiB, room for the largest answer moot
+// MaxResponseSize is the largest response body Complete reads, counted in
+// bytes on the wire (Complete asks for no compression): 4 MiB, room for the largest answer moot
 // accepts (1 MiB) even with every character escaped in JSON.
 const MaxResponseSize = 4 << 20
 
@@ -162,6 +181,18 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 }
 
 func (l *limitedBody) Close() error { return l.body.Close() }
+
+// EncodingError is a response compressed though Complete asked for none
+// (Accept-Encoding: identity). It is not decoded: its size could not be
+// bounded by the bytes read.
+type EncodingError struct {
+	Encoding string // the response's Content-Encoding
+}
+
+func (e *EncodingError) Error() string {
+	return fmt.Sprintf("the answer came with Content-Encoding %q though moot asked for none: "+
+		"make the server (or a proxy in front of it) answer uncompressed", e.Encoding)
+}
 
 // UnreachableError is a server that refused the connection: nothing
 // listens at the base URL.

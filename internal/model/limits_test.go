@@ -24,6 +24,44 @@ func completionJSON(content string) string {
 		`"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`, content)
 }
 
+// emptyBlocks writes a gzip stream of empty deflate blocks, which
+// inflates to nothing, until the client hangs up, counting what it wrote.
+// With gzipped set it says so in Content-Encoding.
+func emptyBlocks(written *atomic.Int64, gzipped bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if gzipped {
+			w.Header().Set("Content-Encoding", "gzip")
+		}
+		cw := &countingWriter{w: w, n: written}
+		zw := gzip.NewWriter(cw)
+		for written.Load() < 1<<30 {
+			for range 1000 {
+				zw.Flush() // an empty stored block
+			}
+			if cw.err != nil || r.Context().Err() != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}
+}
+
+type countingWriter struct {
+	w   http.ResponseWriter
+	n   *atomic.Int64
+	err error
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n.Add(int64(n))
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
+
 // endless writes the start of a completion and then spaces until the
 // client hangs up, counting what it wrote.
 func endless(written *atomic.Int64) http.HandlerFunc {
@@ -42,6 +80,70 @@ func endless(written *atomic.Int64) http.HandlerFunc {
 	}
 }
 
+// TestCompressionIsNotAskedFor checks that the client asks for an
+// uncompressed answer and refuses, unread, a compressed one sent anyway,
+// even an endless one that inflates to nothing.
+func TestCompressionIsNotAskedFor(t *testing.T) {
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	zw.Write([]byte(completionJSON(strings.Repeat(" ", 64<<20))))
+	zw.Close()
+	var small bytes.Buffer
+	zw = gzip.NewWriter(&small)
+	zw.Write([]byte(completionJSON("hello")))
+	zw.Close()
+	tests := []struct {
+		name    string
+		handler func(*atomic.Int64) http.HandlerFunc
+	}{
+		{"endless gzip stream of empty blocks", func(written *atomic.Int64) http.HandlerFunc { return emptyBlocks(written, true) }},
+		{"small gzip body that inflates past the limit", func(*atomic.Int64) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Encoding", "gzip")
+				w.Write(bomb.Bytes())
+			}
+		}},
+		{"valid gzip answer", func(*atomic.Int64) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Encoding", "gzip")
+				w.Write(small.Bytes())
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var written atomic.Int64
+			var requests atomic.Int32
+			h := tt.handler(&written)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				if got := r.Header.Get("Accept-Encoding"); got != "identity" {
+					t.Errorf("Accept-Encoding = %q, want identity", got)
+				}
+				h(w, r)
+			}))
+			defer srv.Close()
+			// A timeout far beyond the test's: only the refusal can end it.
+			c, err := New(Config{BaseURL: srv.URL + "/v1", APIKey: testKey, MaxRetries: 2, Timeout: 10 * time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			_, err = c.Complete(ctx, chat("m"))
+			var enc *EncodingError
+			if !errors.As(err, &enc) || enc.Encoding != "gzip" || !strings.Contains(err.Error(), `Content-Encoding "gzip"`) {
+				t.Fatalf("error = %v, want an *EncodingError naming gzip", err)
+			}
+			if n := requests.Load(); n != 1 {
+				t.Errorf("server got %d requests; a compressed answer is not asked for again", n)
+			}
+		})
+	}
+}
+
 func TestResponseSizeIsCapped(t *testing.T) {
 	big := completionJSON(strings.Repeat("a", MaxResponseSize))
 	tests := []struct {
@@ -56,19 +158,10 @@ func TestResponseSizeIsCapped(t *testing.T) {
 				w.Write([]byte(big))
 			}
 		}},
-		{"small gzip body that inflates past the limit", func(*atomic.Int64) http.HandlerFunc {
-			var b bytes.Buffer
-			zw := gzip.NewWriter(&b)
-			zw.Write([]byte(completionJSON(strings.Repeat(" ", 64<<20))))
-			zw.Close()
-			return func(w http.ResponseWriter, r *http.Request) {
-				if r.Header.Get("Accept-Encoding") != "gzip" {
-					t.Errorf("Accept-Encoding = %q: the transport did not ask for gzip, so the test shows nothing", r.Header.Get("Accept-Encoding"))
-				}
-				w.Header().Set("Content-Type", "application/json")
-				w.Header().Set("Content-Encoding", "gzip")
-				w.Write(b.Bytes())
-			}
+		{"endless stream of empty deflate blocks", func(written *atomic.Int64) http.HandlerFunc {
+			// Sent as plain bytes, the stream is stopped by the cap on
+			// the bytes read, not by the timeout.
+			return emptyBlocks(written, false)
 		}},
 	}
 	for _, tt := range tests {

@@ -88,7 +88,7 @@ func (c Config) GoString() string { return c.String() }
 type Client struct {
 	chat       openai.ChatCompletionService
 	baseURL    string // as given, for messages; see redactURL
-	apiKey     string // only kept to scrub it from error messages
+	apiKey     string // the key to mask in text, "" when it is no secret (see MinSecretLength)
 	openAI     bool   // the endpoint is api.openai.com
 	timeout    time.Duration
 	maxRetries int
@@ -164,7 +164,7 @@ func New(cfg Config) (*Client, error) {
 		backoff:    defaultBackoff,
 	}
 	if key != placeholderKey {
-		c.apiKey = key
+		c.apiKey = secretKey(key)
 	}
 	return c, nil
 }
@@ -203,5 +203,6 @@ func redactURL(s string) string {
 
 // Mask replaces the API key the client sends wherever it appears in s,
 // so that text a server sent back (an answer, a model name) can be written
-// or shown without it.
+// or shown without it. A key shorter than MinSecretLength is no secret and
+// is left in s.
 func (c *Client) Mask(s string) string { return c.mask(s) }

@@ -71,12 +71,15 @@ func TestNew(t *testing.T) {
 		wantErr   error  // checked with errors.Is
 		wantText  string // part of the error message
 		wantBase  string
-		wantKeyed bool // a real key, not the placeholder, is used
+		wantKeyed bool // the key is a secret, masked in text
 	}{
 		{name: "no key for OpenAI", wantErr: ErrNoAPIKey},
 		{name: "no key for explicit OpenAI URL", cfg: Config{BaseURL: "https://API.openai.com/v1/"}, wantErr: ErrNoAPIKey},
-		{name: "key from environment", env: map[string]string{"OPENAI_API_KEY": "k"}, wantBase: DefaultBaseURL, wantKeyed: true},
-		{name: "key in config", cfg: Config{APIKey: "k"}, wantBase: DefaultBaseURL, wantKeyed: true},
+		{name: "key from environment", env: map[string]string{"OPENAI_API_KEY": testKey}, wantBase: DefaultBaseURL, wantKeyed: true},
+		{name: "key in config", cfg: Config{APIKey: testKey}, wantBase: DefaultBaseURL, wantKeyed: true},
+		{name: "short key is no secret", cfg: Config{BaseURL: "http://localhost:11434/v1", APIKey: "ollama"}, wantBase: "http://localhost:11434/v1"},
+		{name: "key of 11 characters is no secret", cfg: Config{APIKey: "abcdefghijk"}, wantBase: DefaultBaseURL},
+		{name: "key of 12 characters is a secret", cfg: Config{APIKey: "abcdefghijkl"}, wantBase: DefaultBaseURL, wantKeyed: true},
 		{name: "local server needs no key", cfg: Config{BaseURL: "http://localhost:11434/v1"}, wantBase: "http://localhost:11434/v1"},
 		{name: "base URL from environment", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:8080/v1"}, wantBase: "http://127.0.0.1:8080/v1"},
 		{name: "config beats environment", env: map[string]string{"OPENAI_BASE_URL": "http://a:1/v1"}, cfg: Config{BaseURL: "http://b:2/v1"}, wantBase: "http://b:2/v1"},
