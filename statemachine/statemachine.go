@@ -295,3 +295,10 @@ type UnknownProtocolError struct {
 func (e *UnknownProtocolError) Error() string {
 	return fmt.Sprintf("no protocol %q (moot knows %s)", e.Name, strings.Join(e.Known, ", "))
 }
+
+// Reporter is a Debate that writes its own report: the files `moot
+// report` writes, README.md among them. They are derived from the debate's
+// files and never read back as state.
+type Reporter interface {
+	Report() ([]File, error)
+}

@@ -85,12 +85,7 @@ func CreateDebate(dir string, p sm.Protocol, in sm.NewInput) (*store.Dir, error)
 // LoadDebate reads the debate in d with protocol p, as one commit left
 // its files. A writer (d locked) is refused a debate with problems.
 func LoadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
-	var deb sm.Debate
-	err := d.Snapshot(func() error {
-		var err error
-		deb, err = p.Load(debateFS{d})
-		return err
-	})
+	deb, err := ReadDebate(d, p)
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +95,18 @@ func LoadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
 		}
 	}
 	return deb, nil
+}
+
+// ReadDebate reads the debate in d with protocol p, as one commit left its
+// files, whatever its check says: for readers that report problems.
+func ReadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
+	var deb sm.Debate
+	err := d.Snapshot(func() error {
+		var err error
+		deb, err = p.Load(debateFS{d})
+		return err
+	})
+	return deb, err
 }
 
 // BrokenDebate is the error of a writer that found the debate

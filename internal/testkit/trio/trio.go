@@ -381,3 +381,42 @@ func page(keys map[string]any, text string) ([]byte, error) {
 	}
 	return frontmatter.Render(front, strings.TrimSpace(text)+"\n")
 }
+
+// Report writes README.md: the rounds in order, each verdict, and alpha's
+// plans folded away and marked private.
+func (d *debate) Report() ([]sm.File, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\nalpha %d · beta %d after %d of %d rounds\n", d.motion, d.st.Wins[Alpha], d.st.Wins[Beta], d.st.Round, d.st.Rounds)
+	for r := 1; r <= d.st.Rounds; r++ {
+		if _, ok := d.files[speechFile(r, Alpha)]; !ok {
+			break
+		}
+		fmt.Fprintf(&b, "\n## Round %d\n\n**alpha:** %s\n\n", r, strings.TrimSpace(d.files[speechFile(r, Alpha)]))
+		if plan, ok := d.files[planFile(r)]; ok {
+			fmt.Fprintf(&b, "<details><summary>alpha's plan (private to alpha)</summary>\n\n%s\n\n</details>\n\n", strings.TrimSpace(plan))
+		}
+		fmt.Fprintf(&b, "**beta:** %s\n", strings.TrimSpace(d.files[speechFile(r, Beta)]))
+		if f, ok := d.front[verdictFile(r)]; ok {
+			var w string
+			_ = f.Decode("winner", &w)
+			fmt.Fprintf(&b, "\n**arbiter:** %s wins: %s\n", w, strings.TrimSpace(d.files[verdictFile(r)]))
+		}
+	}
+	return []sm.File{{Name: "README.md", Data: []byte(b.String())}}, nil
+}
+
+// Fake answers a trio prompt as a model would, from the prompt alone and
+// always the same way, for tests: each speech and plan names its role and
+// round, and the arbiter gives odd rounds to beta, even ones to alpha.
+func Fake(system, user string) string {
+	round := 0
+	if i := strings.Index(user, "ound "); i >= 0 {
+		fmt.Sscanf(user[i+len("ound "):], "%d", &round)
+	}
+	switch {
+	case strings.HasPrefix(system, "You are alpha"), strings.HasPrefix(system, "You are beta"):
+		role := strings.Fields(system)[2]
+		return fmt.Sprintf(`{"plan": "SECRET-PLAN-%s-r%d", "speech": "SPEECH-%s-r%d"}`, role, round, role, round)
+	}
+	return fmt.Sprintf(`{"winner": %q, "reason": "VERDICT-r%d"}`, []string{Alpha, Beta}[round%2], round)
+}
