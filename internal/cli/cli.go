@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	sm "github.com/moot-dev/moot/statemachine"
+
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
@@ -96,19 +98,23 @@ type IO struct {
 	Stderr io.Writer
 	Now    func() time.Time
 	Getenv func(string) string
+	// Protocols are the protocols moot runs through the step model,
+	// besides dialectic.
+	Protocols sm.Protocols
 }
 
 // Main runs moot with os.Args and returns the exit code. The first SIGINT
 // or SIGTERM cancels the command, which stops at once without applying the
-// step in progress; a second one exits there and then.
-func Main(args []string) int {
+// step in progress; a second one exits there and then. protocols are the
+// protocols moot knows besides dialectic.
+func Main(args []string, protocols ...sm.Protocol) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	go watchSignals(sigs, cancel, os.Stderr, os.Exit)
-	return Run(ctx, args, IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now, Getenv: os.Getenv})
+	return Run(ctx, args, IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now, Getenv: os.Getenv, Protocols: protocols})
 }
 
 // signalError is the cause of a command cancelled by a signal.
@@ -350,6 +356,7 @@ func (a *app) command() *ucli.Command {
 		CommandNotFound: nil,
 		Commands: []*ucli.Command{
 			a.newCommand(),
+			a.protocolsCommand(),
 			a.statusCommand(),
 			a.listCommand(),
 			a.showCommand(),

@@ -20,6 +20,7 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/frontmatter"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
@@ -29,11 +30,12 @@ func (a *app) newCommand() *ucli.Command {
 		Name:      "new",
 		Usage:     "create a debate",
 		ArgsUsage: "<slug>",
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "motion", Usage: "the motion `TEXT` (required)"},
 			&ucli.StringSliceFlag{Name: "definition", Usage: "a `DEFINITION` of a term, written \"term: meaning\" (repeatable)"},
 			&ucli.StringFlag{Name: "scope", Usage: "the `SCOPE`: what the debate covers and leaves out"},
-		},
+			&ucli.StringFlag{Name: "protocol", Value: sm.Default, Usage: "the debate's `PROTOCOL` ('moot protocols' lists them)"},
+		}, a.protocolFlags()...),
 		DisableSliceFlagSeparator: true,
 		OnUsageError:              usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -44,6 +46,16 @@ func (a *app) newCommand() *ucli.Command {
 			if !ValidSlug(slug) {
 				return badUsage(fmt.Errorf("%q is not a valid slug", slug),
 					"a slug is lowercase letters, digits and hyphens, starting with a letter or digit, at most 64 characters: climate-policy")
+			}
+			if p, err := a.lookupProtocol(cmd.String("protocol")); err != nil {
+				return err
+			} else if p != nil {
+				return a.newWithProtocol(cmd, slug, p)
+			}
+			for _, f := range a.protocolFlags() {
+				if cmd.IsSet(f.Names()[0]) {
+					return usageError("--%s is not a flag of dialectic ('moot protocols' lists each protocol's flags)", f.Names()[0])
+				}
 			}
 			m := dialectic.Motion{Text: strings.TrimSpace(cmd.String("motion")), Scope: strings.TrimSpace(cmd.String("scope"))}
 			if m.Text == "" {
@@ -169,6 +181,11 @@ func (a *app) statusCommand() *ucli.Command {
 			}
 			dir, err := debateDir(cmd, cmd.Args().First())
 			if err != nil {
+				return err
+			}
+			if handled, err := a.withProtocol(dir, func(d *store.Dir, p sm.Protocol) error {
+				return a.statusProtocol(d, p, cmd.Bool("json"))
+			}); handled {
 				return err
 			}
 			s, err := a.statusOf(dir)
@@ -453,6 +470,9 @@ func (a *app) checkCommand() *ucli.Command {
 				return journalFailsCheck(err)
 			}
 			defer d.Close()
+			if p, err := a.debateProtocol(d); err == nil && p != nil {
+				return journalFailsCheck(a.checkProtocol(d, p))
+			}
 			raw, err := driver.ReadRaw(d)
 			if err != nil {
 				return journalFailsCheck(err)

@@ -99,6 +99,13 @@ var helpFor = map[string]commandHelp{
 		},
 		env: []string{"MOOT_DIR"},
 	},
+	"protocols": {
+		examples: []string{
+			"moot protocols  the protocols, their roles and their flags of 'moot new'",
+			"moot new tea --protocol NAME --motion \"...\"  a debate of another protocol",
+		},
+		env: []string{},
+	},
 	"debate-ops": {
 		examples: []string{
 			"moot debate-ops process-exchange debates/sugar-tax 1 --prop-file /tmp/prop.json --opp-file /tmp/opp.json  as dialectic's plugin calls it",

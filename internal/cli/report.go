@@ -83,6 +83,12 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
+			if p, err := a.debateProtocol(d); err == nil && p != nil {
+				if cmd.Bool("html") || cmd.Bool("narrative") {
+					return usageError("--html and --narrative are for dialectic debates; %s writes its own report", p.Name())
+				}
+				return a.reportProtocol(d, p, cmd.Bool("stdout"))
+			}
 			deb, err := loadChecked(d, "report")
 			if err != nil {
 				return err

@@ -131,7 +131,8 @@ func (a *app) runCommand() *ucli.Command {
 		Usage:     "complete N exchanges with models (default 1), resuming from wherever the debate stands",
 		ArgsUsage: "<debate> [N]",
 		Flags: append([]ucli.Flag{
-			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged)"},
+			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged; for other protocols, until that many units are done)"},
+			&ucli.BoolFlag{Name: "all", Usage: "run to the end, for a protocol that has one (dialectic has none)"},
 		}, modelFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -153,7 +154,11 @@ func (a *app) runCommand() *ucli.Command {
 			if u := cmd.Int("until"); cmd.IsSet("until") && (u < 0 || u > dialectic.MaxExchange) {
 				return usageError("--until %d is not an exchange from 0 to %d", u, dialectic.MaxExchange)
 			}
-			return a.drive(ctx, cmd, func(st dialectic.State) driver.Goal {
+			req := runRequest{n: n, until: int(cmd.Int("until")), hasU: cmd.IsSet("until"), all: cmd.Bool("all")}
+			if req.all && (cmd.Args().Len() == 2 || req.hasU) {
+				return usageError("run takes N, --until E or --all, one of them")
+			}
+			return a.drive(ctx, cmd, req, func(st dialectic.State) driver.Goal {
 				if cmd.IsSet("until") {
 					return driver.Goal{Exchange: cmd.Int("until")}
 				}
@@ -175,18 +180,26 @@ func (a *app) stepCommand() *ucli.Command {
 			if cmd.Args().Len() != 1 {
 				return usageError("step takes one debate")
 			}
-			return a.drive(ctx, cmd, func(dialectic.State) driver.Goal { return driver.Goal{Steps: 1} })
+			return a.drive(ctx, cmd, runRequest{step: true}, func(dialectic.State) driver.Goal { return driver.Goal{Steps: 1} })
 		},
 	}
 }
 
 // drive runs a debate with models until the goal goal(state) says.
-func (a *app) drive(ctx context.Context, cmd *ucli.Command, goal func(dialectic.State) driver.Goal) error {
+func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal func(dialectic.State) driver.Goal) error {
 	d, err := a.openForWrite(ctx, cmd)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	if p, err := a.debateProtocol(d); err != nil {
+		return err
+	} else if p != nil {
+		return a.driveProtocol(ctx, cmd, d, p, req)
+	}
+	if req.all {
+		return usageError("a dialectic debate has no end: give the number of exchanges to run, or --until E")
+	}
 	deb, err := driver.Load(d)
 	if err != nil {
 		return err
@@ -202,20 +215,9 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, goal func(dialectic.
 	if err != nil {
 		return err
 	}
-	if cmd.Int("repairs") < 0 || cmd.Int("retries") < 0 || cmd.Duration("timeout") <= 0 {
-		return usageError("--repairs and --retries take a number of 0 or more, --timeout a positive duration")
-	}
-	client, err := model.New(model.Config{
-		BaseURL: a.io.Getenv("OPENAI_BASE_URL"), APIKey: a.io.Getenv("OPENAI_API_KEY"),
-		Timeout: cmd.Duration("timeout"), MaxRetries: cmd.Int("retries"),
-	})
+	client, err := a.modelClient(cmd)
 	if err != nil {
-		if errors.Is(err, model.ErrNoAPIKey) {
-			return withCode(ExitModel, errors.New("no API key for the OpenAI API"),
-				"set OPENAI_API_KEY to use OpenAI (or OpenRouter with OPENAI_BASE_URL=https://openrouter.ai/api/v1)",
-				"or point OPENAI_BASE_URL at a local server that needs no key, e.g. http://localhost:11434/v1 for Ollama")
-		}
-		return withCode(ExitModel, err)
+		return err
 	}
 	p := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"))
 	defer p.stop()
@@ -264,6 +266,27 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, goal func(dialectic.
 		return err
 	}
 	return a.summary(d, cmd, startState, sum)
+}
+
+// modelClient makes the model client run and step use, from their flags
+// and the environment.
+func (a *app) modelClient(cmd *ucli.Command) (*model.Client, error) {
+	if cmd.Int("repairs") < 0 || cmd.Int("retries") < 0 || cmd.Duration("timeout") <= 0 {
+		return nil, usageError("--repairs and --retries take a number of 0 or more, --timeout a positive duration")
+	}
+	client, err := model.New(model.Config{
+		BaseURL: a.io.Getenv("OPENAI_BASE_URL"), APIKey: a.io.Getenv("OPENAI_API_KEY"),
+		Timeout: cmd.Duration("timeout"), MaxRetries: cmd.Int("retries"),
+	})
+	if err != nil {
+		if errors.Is(err, model.ErrNoAPIKey) {
+			return nil, withCode(ExitModel, errors.New("no API key for the OpenAI API"),
+				"set OPENAI_API_KEY to use OpenAI (or OpenRouter with OPENAI_BASE_URL=https://openrouter.ai/api/v1)",
+				"or point OPENAI_BASE_URL at a local server that needs no key, e.g. http://localhost:11434/v1 for Ollama")
+		}
+		return nil, withCode(ExitModel, err)
+	}
+	return client, nil
 }
 
 // resumeCommand is the command line that completes what an interrupted

@@ -13,11 +13,14 @@ import (
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/sparring"
+	"github.com/moot-dev/moot/internal/testkit/trio"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"moot": func() { os.Exit(cli.Main(os.Args)) },
+		// The scripts' moot also knows trio, the protocol written for
+		// tests, to run a protocol of the step model end to end.
+		"moot": func() { os.Exit(cli.Main(os.Args, trio.Protocol{})) },
 	})
 }
 
@@ -27,12 +30,22 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	fake := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
 	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond}))
+	trioFake := func(req modeltest.Request) modeltest.Reply {
+		return modeltest.Reply{Content: trio.Fake(req.Messages[0].Content, req.Messages[1].Content)}
+	}
+	trioServer := modeltest.NewServer(t, trioFake)
+	trioSlow := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		time.Sleep(300 * time.Millisecond)
+		return trioFake(req)
+	})
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("FAKE", fake.URL)
 			e.Setenv("SLOW", slow.URL)
+			e.Setenv("TRIO", trioServer.URL)
+			e.Setenv("TRIOSLOW", trioSlow.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

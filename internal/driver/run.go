@@ -167,26 +167,7 @@ func (g Goal) reached(st dialectic.State, steps int) bool {
 // failure, leaving the debate at the last completed step.
 func Run(ctx context.Context, d *store.Dir, goal Goal, opts Options) (Summary, error) {
 	start := time.Now()
-	r := &runner{opts: opts, d: d, spent: map[int]*Event{}}
-	if r.opts.Now == nil {
-		r.opts.Now = time.Now
-	}
-	if r.opts.Emit == nil {
-		r.opts.Emit = func(Event) {}
-	}
-	if r.opts.Warn == nil {
-		r.opts.Warn = func(string) {}
-	}
-	if r.opts.Mask == nil {
-		if m, ok := opts.Client.(interface{ Mask(string) string }); ok {
-			r.opts.Mask = m.Mask
-		} else {
-			r.opts.Mask = func(s string) string { return s }
-		}
-	}
-	emit, warn := r.opts.Emit, r.opts.Warn
-	r.opts.Emit = func(e Event) { emit(r.maskEvent(e)) }
-	r.opts.Warn = func(s string) { warn(r.opts.Mask(s)) }
+	r := newRunner(d, opts)
 	if err := dialectic.Validate(r.opts.Templates); err != nil {
 		return r.sum, err
 	}
@@ -216,6 +197,32 @@ func Run(ctx context.Context, d *store.Dir, goal Goal, opts Options) (Summary, e
 		}
 	}
 	return r.finish(start), nil
+}
+
+// newRunner returns a runner of d with the defaults of opts filled in and
+// every event and notice masked.
+func newRunner(d *store.Dir, opts Options) *runner {
+	r := &runner{opts: opts, d: d, spent: map[int]*Event{}}
+	if r.opts.Now == nil {
+		r.opts.Now = time.Now
+	}
+	if r.opts.Emit == nil {
+		r.opts.Emit = func(Event) {}
+	}
+	if r.opts.Warn == nil {
+		r.opts.Warn = func(string) {}
+	}
+	if r.opts.Mask == nil {
+		if m, ok := opts.Client.(interface{ Mask(string) string }); ok {
+			r.opts.Mask = m.Mask
+		} else {
+			r.opts.Mask = func(s string) string { return s }
+		}
+	}
+	emit, warn := r.opts.Emit, r.opts.Warn
+	r.opts.Emit = func(e Event) { emit(r.maskEvent(e)) }
+	r.opts.Warn = func(s string) { warn(r.opts.Mask(s)) }
+	return r
 }
 
 func (r *runner) finish(start time.Time) Summary {

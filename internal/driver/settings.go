@@ -72,6 +72,11 @@ type Overrides struct {
 // one, or one stored where there was none. The same change for several
 // roles is described once.
 func (s Settings) Merge(o Overrides, defaultModel string) (Settings, []string) {
+	return s.MergeRoles(o, defaultModel, Roles)
+}
+
+// MergeRoles is Merge for a protocol whose roles are roles.
+func (s Settings) MergeRoles(o Overrides, defaultModel string, roles []dialectic.Role) (Settings, []string) {
 	out := Settings{
 		Models:         map[dialectic.Role]string{},
 		Temperature:    map[dialectic.Role]float64{},
@@ -88,7 +93,7 @@ func (s Settings) Merge(o Overrides, defaultModel string) (Settings, []string) {
 		out.MaxTokens[k] = v
 	}
 	var n notices
-	for _, r := range Roles {
+	for _, r := range roles {
 		if m, ok := o.Models[r]; ok && m != "" {
 			if old := out.Models[r]; old != m {
 				n.add(r, "model", "changes", old, m)

@@ -1,0 +1,364 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/moot-dev/moot/internal/driver"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/store"
+)
+
+// dialecticSummary describes dialectic in `moot protocols`. dialectic
+// still runs on its own code path; the other protocols run through the
+// step model.
+const dialecticSummary = "two debaters argue in parallel in Toulmin form; a judge scores each exchange zero-sum (the default)"
+
+func (a *app) protocolsCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:         "protocols",
+		Usage:        "list the debate protocols moot runs, with the flags each adds to 'moot new'",
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usageError("protocols takes no arguments")
+			}
+			w := a.io.Stdout
+			fmt.Fprintf(w, "%-10s %s\n", sm.Default, dialecticSummary)
+			fmt.Fprintf(w, "%-10s new: --motion TEXT [--definition \"term: meaning\"]... [--scope SCOPE]\n", "")
+			for _, p := range a.io.Protocols {
+				fmt.Fprintf(w, "%-10s %s\n", p.Name(), p.Summary())
+				line := "new: --motion TEXT"
+				for _, f := range p.Flags() {
+					line += fmt.Sprintf(" [--%s %s]", f.Name, f.Placeholder)
+					if f.Repeated {
+						line += "..."
+					}
+				}
+				fmt.Fprintf(w, "%-10s %s\n", "", line)
+				roles := make([]string, 0, len(p.Roles()))
+				for _, r := range p.Roles() {
+					roles = append(roles, r.Name)
+				}
+				fmt.Fprintf(w, "%-10s roles: %s\n", "", strings.Join(roles, ", "))
+			}
+			return nil
+		},
+	}
+}
+
+// protocolFlags are the flags of `moot new` that the protocols add, each
+// once.
+func (a *app) protocolFlags() []ucli.Flag {
+	var out []ucli.Flag
+	seen := map[string]bool{"motion": true, "definition": true, "scope": true, "protocol": true}
+	for _, p := range a.io.Protocols {
+		for _, f := range p.Flags() {
+			if seen[f.Name] {
+				continue
+			}
+			seen[f.Name] = true
+			usage := fmt.Sprintf("%s (%s)", f.Usage, p.Name())
+			if f.Repeated {
+				out = append(out, &ucli.StringSliceFlag{Name: f.Name, Usage: usage})
+			} else {
+				out = append(out, &ucli.StringFlag{Name: f.Name, Usage: usage})
+			}
+		}
+	}
+	return out
+}
+
+// lookupProtocol returns the step-model protocol called name, nil for
+// dialectic.
+func (a *app) lookupProtocol(name string) (sm.Protocol, error) {
+	if name == "" || name == sm.Default {
+		return nil, nil
+	}
+	p, err := a.io.Protocols.Lookup(name)
+	if err != nil {
+		return nil, badUsage(fmt.Errorf("no protocol %q", name), "'moot protocols' lists the protocols")
+	}
+	return p, nil
+}
+
+// newWithProtocol is `moot new` for a protocol of the step model.
+func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) error {
+	for _, f := range []string{"definition", "scope"} {
+		if cmd.IsSet(f) {
+			return usageError("--%s is a flag of dialectic, not of %s", f, p.Name())
+		}
+	}
+	own := map[string]bool{}
+	in := sm.NewInput{Slug: slug, Motion: strings.TrimSpace(cmd.String("motion")), Values: map[string][]string{}, Now: a.io.Now()}
+	for _, f := range p.Flags() {
+		own[f.Name] = true
+		if !cmd.IsSet(f.Name) {
+			continue
+		}
+		if f.Repeated {
+			in.Values[f.Name] = cmd.StringSlice(f.Name)
+		} else {
+			in.Values[f.Name] = []string{cmd.String(f.Name)}
+		}
+	}
+	for _, other := range a.io.Protocols {
+		for _, f := range other.Flags() {
+			if !own[f.Name] && cmd.IsSet(f.Name) {
+				return usageError("--%s is a flag of %s, not of %s", f.Name, other.Name(), p.Name())
+			}
+		}
+	}
+	if in.Motion == "" {
+		return badUsage(errors.New("the motion is empty"), `give it with --motion "..."`)
+	}
+	dir := filepath.Join(root(cmd), slug)
+	d, err := driver.CreateDebate(dir, p, in)
+	if err != nil {
+		return withCode(ExitError, fmt.Errorf("create %s: %w", dir, err))
+	}
+	defer d.Close()
+	deb, err := driver.LoadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.io.Stdout, "created %s (%s)\n", dir, p.Name())
+	fmt.Fprintf(a.io.Stdout, "next: %s\n", deb.Status().Next)
+	return nil
+}
+
+// debateProtocol returns the step-model protocol of the open debate d, nil
+// for a dialectic debate.
+func (a *app) debateProtocol(d *store.Dir) (sm.Protocol, error) {
+	data, err := d.ReadFile(sm.StateFile)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	name, err := driver.ProtocolOf(data)
+	if err != nil {
+		return nil, err
+	}
+	if name == sm.Default {
+		return nil, nil
+	}
+	p, err := a.io.Protocols.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	return p, nil
+}
+
+// runRequest is what run or step was asked to do.
+type runRequest struct {
+	n     int  // units, when until and all are unset
+	until int  // a unit count to reach, when set
+	hasU  bool // until was given
+	all   bool // to the end
+	step  bool // one step
+}
+
+func (r runRequest) goal(st sm.Status) driver.UnitGoal {
+	switch {
+	case r.step:
+		return driver.UnitGoal{Steps: 1}
+	case r.all:
+		return driver.UnitGoal{All: true}
+	case r.hasU:
+		return driver.UnitGoal{Done: r.until}
+	}
+	return driver.UnitGoal{Done: st.Done + r.n}
+}
+
+// driveProtocol runs a debate of a step-model protocol with models.
+func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir, p sm.Protocol, req runRequest) error {
+	deb, err := driver.LoadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	start := deb.Status()
+	if start.Complete {
+		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%d of %d %ss); nothing to run\n", d.Path(), start.Done, start.Total, start.Unit)
+		return nil
+	}
+	goal := req.goal(start)
+	if !req.step && !req.all && goal.Done <= start.Done {
+		fmt.Fprintf(a.io.Stderr, "moot: %s has %d %ss done already; nothing to run\n", d.Path(), start.Done, start.Unit)
+		return nil
+	}
+	client, err := a.modelClient(cmd)
+	if err != nil {
+		return err
+	}
+	p2 := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"))
+	defer p2.stop()
+	sum, err := driver.Advance(ctx, d, p, goal, driver.Options{
+		Client:       client,
+		Overrides:    overrides(cmd),
+		DefaultModel: defaultModel(a.io.Getenv),
+		Repairs:      cmd.Int("repairs"),
+		Fresh:        cmd.Bool("fresh"),
+		Now:          a.io.Now,
+		Emit:         p2.event,
+		Warn:         p2.warn,
+	})
+	p2.stop()
+	if err != nil && errors.Is(err, context.Canceled) {
+		return withCode(ExitInterrupted, err, "nothing of the interrupted step was written; answers already accepted are kept",
+			fmt.Sprintf("to finish what was asked, run: moot run %s --until %d", d.Path(), goal.Done))
+	}
+	if err != nil {
+		if failed := roleErrors(err); len(failed) > 0 {
+			return withCode(ExitModel, err, "nothing of the failed step was written; answers already accepted are kept and reused by the next run (--fresh asks again)")
+		}
+		return err
+	}
+	deb, err = driver.LoadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	st := deb.Status()
+	w := a.io.Stderr
+	fmt.Fprintf(w, "done: %d of %d %ss of %s", st.Done, st.Total, st.Unit, d.Path())
+	if st.Complete {
+		fmt.Fprintf(w, "; the debate is complete\n")
+	} else {
+		fmt.Fprintf(w, "; next: %s\n", st.Next)
+	}
+	fmt.Fprintf(w, "  %d model calls in this run (%d failed) · %d tokens\n", sum.Calls, sum.Failed, sum.PromptTokens+sum.CompletionTokens)
+	for _, warn := range sum.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warn)
+	}
+	return nil
+}
+
+// statusProtocol prints the status of a debate of a step-model protocol.
+func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool) error {
+	deb, err := driver.ReadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	st := deb.Status()
+	if f := deb.Check(); len(f.Problems) > 0 {
+		return brokenProtocolDebate(d, "status", f.Problems)
+	}
+	if asJSON {
+		return writeJSON(a.io.Stdout, map[string]any{
+			"debate": d.Path(), "protocol": p.Name(), "unit": st.Unit, "done": st.Done, "total": st.Total,
+			"complete": st.Complete, "phase": st.Phase, "next": st.Next,
+		})
+	}
+	w := a.io.Stdout
+	fmt.Fprintf(w, "debate    %s\n", visible(d.Path(), false))
+	fmt.Fprintf(w, "protocol  %s\n", p.Name())
+	fmt.Fprintf(w, "%-9s %d of %d done\n", st.Unit+"s", st.Done, st.Total)
+	if st.Complete {
+		fmt.Fprintf(w, "next      nothing: the debate is complete\n")
+	} else {
+		fmt.Fprintf(w, "next      %s\n", visible(st.Next, false))
+		fmt.Fprintf(w, "          moot run %s\n", visible(d.Path(), false))
+	}
+	for _, l := range st.Lines {
+		fmt.Fprintf(w, "%-9s %s\n", l.Label, visible(l.Text, false))
+	}
+	if h := d.Writer(); h != nil {
+		fmt.Fprintf(w, "writer    %s\n", describeHolder(h))
+	}
+	return nil
+}
+
+// checkProtocol is `moot check` for a step-model protocol.
+func (a *app) checkProtocol(d *store.Dir, p sm.Protocol) error {
+	deb, err := driver.ReadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	f := deb.Check()
+	for _, pr := range f.Problems {
+		fmt.Fprintf(a.io.Stdout, "%s\n", visible(pr.String(), false))
+	}
+	for _, w := range f.Warnings {
+		fmt.Fprintf(a.io.Stdout, "warning: %s\n", visible(w.String(), false))
+	}
+	if len(f.Problems) > 0 {
+		return withCode(ExitCheckFailed, fmt.Errorf("%s: %d problems found", d.Path(), len(f.Problems)))
+	}
+	fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s)\n", d.Path(), p.Name())
+	return nil
+}
+
+// reportProtocol is `moot report` for a step-model protocol: the files its
+// debate's Report returns, written as one commit, or printed.
+func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout bool) error {
+	deb, err := driver.ReadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	if f := deb.Check(); len(f.Problems) > 0 {
+		return brokenProtocolDebate(d, "report", f.Problems)
+	}
+	r, ok := deb.(sm.Reporter)
+	if !ok {
+		return fmt.Errorf("protocol %s writes no report", p.Name())
+	}
+	files, err := r.Report()
+	if err != nil {
+		return err
+	}
+	if toStdout {
+		for _, f := range files {
+			if f.Name == "README.md" {
+				_, err := a.io.Stdout.Write(f.Data)
+				return err
+			}
+		}
+		return fmt.Errorf("protocol %s writes no README.md", p.Name())
+	}
+	out := make([]store.File, len(files))
+	for i, f := range files {
+		if f.Name == sm.StateFile {
+			return fmt.Errorf("protocol %s's report would replace %s", p.Name(), sm.StateFile)
+		}
+		out[i] = store.File{Name: f.Name, Data: f.Data}
+	}
+	if err := d.Commit(out); err != nil {
+		return err
+	}
+	for _, f := range files {
+		fmt.Fprintf(a.io.Stdout, "wrote %s/%s\n", d.Path(), f.Name)
+	}
+	return nil
+}
+
+// brokenProtocolDebate refuses a debate that fails its check, as the
+// dialectic commands do.
+func brokenProtocolDebate(d *store.Dir, command string, ps []sm.Problem) error {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.String()
+	}
+	slices.Sort(lines)
+	return withCode(ExitCheckFailed, fmt.Errorf("%s refused: %s fails check:\n  %s", command, d.Path(), strings.Join(lines, "\n  ")),
+		fmt.Sprintf("fix the files (or restore them, with git for instance), then 'moot check %s' to see that it passes", d.Path()))
+}
+
+// withProtocol opens the debate at dir and, when it is of a step-model
+// protocol, calls f with it and reports handled. A dialectic debate, or
+// one whose state file cannot say, is left to dialectic's code.
+func (a *app) withProtocol(dir string, f func(d *store.Dir, p sm.Protocol) error) (handled bool, err error) {
+	d, err := store.Open(dir)
+	if err != nil {
+		return false, nil
+	}
+	defer d.Close()
+	p, err := a.debateProtocol(d)
+	if err != nil || p == nil {
+		return false, nil
+	}
+	return true, f(d, p)
+}

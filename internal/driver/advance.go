@@ -1,0 +1,498 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/model"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/store"
+)
+
+// ProtocolOf returns the protocol named by a state file's frontmatter: its
+// "protocol" key, or the default (dialectic) when it has none.
+func ProtocolOf(state []byte) (string, error) {
+	front, _, err := frontmatter.Parse(state)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	raw, ok := front.Get(sm.ProtocolKey)
+	if !ok {
+		return sm.Default, nil
+	}
+	var name string
+	if err := json.Unmarshal(raw, &name); err != nil || name == "" {
+		return "", fmt.Errorf("read %s: field %q: want the name of a protocol, found %s", sm.StateFile, sm.ProtocolKey, raw)
+	}
+	return name, nil
+}
+
+// Protocol returns the protocol of the debate in d, out of known.
+func Protocol(d *store.Dir, known sm.Protocols) (sm.Protocol, error) {
+	data, err := d.ReadFile(sm.StateFile)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	name, err := ProtocolOf(data)
+	if err != nil {
+		return nil, err
+	}
+	return known.Lookup(name)
+}
+
+// CreateDebate makes a new debate of protocol p at dir and returns it
+// locked for writing, as Create does for dialectic.
+func CreateDebate(dir string, p sm.Protocol, in sm.NewInput) (*store.Dir, error) {
+	files, err := p.New(in)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.File
+	var state *store.File
+	for _, f := range files {
+		if f.Name == sm.StateFile {
+			state = &store.File{Name: f.Name, Data: f.Data}
+			continue
+		}
+		out = append(out, store.File{Name: f.Name, Data: f.Data})
+	}
+	if state == nil {
+		return nil, fmt.Errorf("protocol %s made no %s", p.Name(), sm.StateFile)
+	}
+	d, err := store.Create(dir, nil, append(out, *state))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.Lock(context.Background(), "moot new "+in.Slug, false); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// LoadDebate reads the debate in d with protocol p, as one commit left
+// its files. A writer (d locked) is refused a debate with problems.
+func LoadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
+	deb, err := ReadDebate(d, p)
+	if err != nil {
+		return nil, err
+	}
+	if d.Locked() {
+		if f := deb.Check(); len(f.Problems) > 0 {
+			return nil, &BrokenDebate{Problems: f.Problems}
+		}
+	}
+	return deb, nil
+}
+
+// ReadDebate reads the debate in d with protocol p, as one commit left its
+// files, whatever its check says: for readers that report problems.
+func ReadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
+	var deb sm.Debate
+	err := d.Snapshot(func() error {
+		var err error
+		deb, err = p.Load(debateFS{d})
+		return err
+	})
+	return deb, err
+}
+
+// BrokenDebate is the error of a writer that found the debate
+// inconsistent: nothing was written.
+type BrokenDebate struct {
+	Problems []sm.Problem
+}
+
+func (b *BrokenDebate) Error() string {
+	lines := make([]string, len(b.Problems))
+	for i, p := range b.Problems {
+		lines[i] = p.String()
+	}
+	return fmt.Sprintf("the debate has %d problems, fix them first:\n  %s", len(lines), strings.Join(lines, "\n  "))
+}
+
+// debateFS shows a debate's files, as the store reads them (confined,
+// size-limited, a pending commit seen as made), as an fs.FS. moot's own
+// folder, .moot, is not part of it.
+type debateFS struct{ d *store.Dir }
+
+func (f debateFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) || hidden(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if name == "." {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	data, err := f.d.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return &memFile{name: path.Base(name), r: bytes.NewReader(data), size: int64(len(data))}, nil
+}
+
+func (f debateFS) ReadFile(name string) ([]byte, error) {
+	if !fs.ValidPath(name) || hidden(name) {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
+	}
+	return f.d.ReadFile(name)
+}
+
+// ReadDir lists the regular files of dir (not its folders), sorted.
+func (f debateFS) ReadDir(dir string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(dir) || hidden(dir) {
+		return nil, &fs.PathError{Op: "readdir", Path: dir, Err: fs.ErrNotExist}
+	}
+	names, err := f.d.List(dir, "")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	out := make([]fs.DirEntry, len(names))
+	for i, n := range names {
+		out[i] = fileEntry(n)
+	}
+	return out, nil
+}
+
+func hidden(name string) bool {
+	return name == store.PrivateDir || strings.HasPrefix(name, store.PrivateDir+"/")
+}
+
+type memFile struct {
+	name string
+	r    *bytes.Reader
+	size int64
+}
+
+func (m *memFile) Stat() (fs.FileInfo, error) { return fileInfo{m.name, m.size}, nil }
+func (m *memFile) Read(p []byte) (int, error) { return m.r.Read(p) }
+func (m *memFile) Close() error               { return nil }
+
+type fileInfo struct {
+	name string
+	size int64
+}
+
+func (i fileInfo) Name() string       { return i.name }
+func (i fileInfo) Size() int64        { return i.size }
+func (i fileInfo) Mode() fs.FileMode  { return 0o444 }
+func (i fileInfo) ModTime() time.Time { return time.Time{} }
+func (i fileInfo) IsDir() bool        { return false }
+func (i fileInfo) Sys() any           { return nil }
+
+type fileEntry string
+
+func (e fileEntry) Name() string               { return string(e) }
+func (e fileEntry) IsDir() bool                { return false }
+func (e fileEntry) Type() fs.FileMode          { return 0 }
+func (e fileEntry) Info() (fs.FileInfo, error) { return fileInfo{string(e), -1}, nil }
+
+// UnitGoal says when Advance stops: after Steps steps when Steps > 0,
+// when the debate is complete when All is set, else when Done units are
+// complete.
+type UnitGoal struct {
+	Done  int
+	Steps int
+	All   bool
+}
+
+func (g UnitGoal) reached(st sm.Status, steps int) bool {
+	switch {
+	case st.Complete:
+		return true
+	case g.Steps > 0:
+		return steps >= g.Steps
+	case g.All:
+		return false
+	}
+	return st.Done >= g.Done
+}
+
+// Advance runs the steps of the debate in d, of protocol p, until goal:
+// for each, it asks the step's calls in parallel (reusing answers a run
+// that was interrupted already had accepted), sends an answer that breaks
+// a rule back to its model with the errors, applies the accepted answers
+// and commits the result through the journal. It stops at the first
+// failure, leaving the debate at the last step committed.
+func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options) (Summary, error) {
+	start := time.Now()
+	r := newRunner(d, opts)
+	deb, err := LoadDebate(d, p)
+	if err != nil {
+		return r.sum, err
+	}
+	stored, err := readSettings(d)
+	if err != nil {
+		return r.sum, err
+	}
+	roles := make([]dialectic.Role, len(p.Roles()))
+	for i, role := range p.Roles() {
+		roles[i] = dialectic.Role(role.Name)
+	}
+	var changes []string
+	r.settings, changes = stored.MergeRoles(opts.Overrides, opts.DefaultModel, roles)
+	for _, c := range changes {
+		r.opts.Warn(c + " (stored in debate.md)")
+	}
+	for !goal.reached(deb.Status(), r.sum.Steps) {
+		if err := ctx.Err(); err != nil {
+			return r.finish(start), err
+		}
+		step, err := deb.Next()
+		if err != nil {
+			return r.finish(start), err
+		}
+		if step == nil {
+			break
+		}
+		if err := r.take(ctx, step); err != nil {
+			return r.finish(start), err
+		}
+		r.sum.Steps++
+		if deb, err = LoadDebate(d, p); err != nil {
+			return r.finish(start), err
+		}
+	}
+	return r.finish(start), nil
+}
+
+// readSettings reads the settings kept in the state file of d.
+func readSettings(d *store.Dir) (Settings, error) {
+	var s Settings
+	data, err := d.ReadFile(sm.StateFile)
+	if err != nil {
+		return s, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	front, _, err := frontmatter.Parse(data)
+	if err != nil {
+		return s, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	raw, ok := front.Get(SettingsKey)
+	if !ok || string(raw) == "null" {
+		return s, nil
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
+	}
+	return s, nil
+}
+
+// take asks the calls of step, applies their answers and commits.
+func (r *runner) take(ctx context.Context, step *sm.Step) error {
+	answers := make(map[string]sm.Answer, len(step.Calls))
+	errs := make([]error, len(step.Calls))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, c := range step.Calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a, err := r.call(ctx, step, c)
+			mu.Lock()
+			defer mu.Unlock()
+			answers[c.ID], errs[i] = a, err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	commit, err := step.Apply(answers, r.opts.Now())
+	if err != nil {
+		var refused *sm.Refused
+		if errors.As(err, &refused) {
+			// The answers passed one by one but not together: ask anew
+			// next time rather than refuse the same ones for ever.
+			for _, c := range step.Calls {
+				_ = r.d.RemovePrivate(keptName(step, c))
+			}
+		}
+		return err
+	}
+	files := make([]store.File, len(commit.Files))
+	for i, f := range commit.Files {
+		data := f.Data
+		if f.Name == sm.StateFile {
+			if data, err = r.withSettings(data); err != nil {
+				return err
+			}
+		}
+		files[i] = store.File{Name: f.Name, Data: data}
+	}
+	if err := r.d.Commit(files); err != nil {
+		return err
+	}
+	r.sum.Warnings = append(r.sum.Warnings, commit.Warnings...)
+	for _, e := range commit.Events {
+		r.opts.Emit(Event{Time: r.opts.Now(), Kind: e.Kind, Exchange: step.Unit, Role: e.Role, ID: e.ID, Title: e.Title, Score: e.Score, Message: e.Message})
+	}
+	for _, c := range step.Calls {
+		_ = r.d.RemovePrivate(keptName(step, c))
+	}
+	return nil
+}
+
+// withSettings puts the settings in force into a state file about to be
+// committed, under SettingsKey.
+func (r *runner) withSettings(state []byte) ([]byte, error) {
+	front, body, err := frontmatter.Parse(state)
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", sm.StateFile, err)
+	}
+	r.mu.Lock()
+	s := r.settings
+	r.mu.Unlock()
+	if len(s.Temperature) == 0 {
+		s.Temperature = nil
+	}
+	if len(s.MaxTokens) == 0 {
+		s.MaxTokens = nil
+	}
+	raw, err := frontmatter.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	front.Set(SettingsKey, raw)
+	return frontmatter.Render(front, body)
+}
+
+// keptName is where the accepted answer of call c waits for its step's
+// commit.
+func keptName(step *sm.Step, c sm.Call) string {
+	return "answers/" + step.Key + "-" + c.ID + ".json"
+}
+
+// keptAnswer is what is kept of an accepted answer.
+type keptAnswer struct {
+	Text    string `json:"text"`
+	Model   string `json:"model,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// call gets an acceptable answer to c: one kept from a run that was
+// interrupted, or the model's, repaired in the same conversation up to
+// Repairs times.
+func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer, error) {
+	role := dialectic.Role(c.Role)
+	validate := c.Validate
+	if validate == nil {
+		validate = func(a []byte) sm.Report {
+			if len(bytes.TrimSpace(a)) == 0 {
+				return sm.Report{Errors: []string{"the answer is empty"}}
+			}
+			return sm.Report{}
+		}
+	}
+	if !r.opts.Fresh {
+		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
+			var k keptAnswer
+			if json.Unmarshal(data, &k) == nil && (k.Skipped != "" || validate([]byte(k.Text)).OK()) {
+				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "answer kept from an earlier run"})
+				return sm.Answer{Text: []byte(k.Text), Model: k.Model, Skipped: k.Skipped}, nil
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			r.opts.Warn(fmt.Sprintf("cannot read a kept answer: %v", err))
+		}
+	}
+	r.mu.Lock()
+	rs := r.settings.Role(role)
+	mode := model.Mode(r.settings.ResponseFormat)
+	r.mu.Unlock()
+	if rs.MaxTokens == 0 {
+		rs.MaxTokens = c.MaxTokens
+	}
+	msgs := make([]model.Message, 0, len(c.Messages)+2*r.opts.Repairs)
+	for _, m := range c.Messages {
+		msgs = append(msgs, model.Message{Role: m.Role, Content: m.Content})
+	}
+	var attempts []failedAttempt
+	for try := 0; try <= r.opts.Repairs; try++ {
+		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAsk, Exchange: step.Unit, Role: c.Role, Model: rs.Model})
+		begin := time.Now()
+		resp, err := r.opts.Client.Complete(ctx, model.Request{
+			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
+			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema,
+			OnRetry: func(rt model.Retry) {
+				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRetry, Exchange: step.Unit, Role: c.Role, Model: rs.Model,
+					Seconds: rt.Wait.Seconds(),
+					Message: fmt.Sprintf("attempt %d of %d failed (%s); trying again in %.1f s", rt.Attempt, rt.Of, rt.Reason, rt.Wait.Seconds())})
+			},
+		})
+		resp.Latency = max(resp.Latency, time.Since(begin))
+		if err == nil {
+			if err = CheckSize(c.Role, []byte(resp.Text)); err != nil {
+				resp.Text = ""
+			}
+		}
+		resp.Text, resp.Model = r.opts.Mask(resp.Text), r.opts.Mask(resp.Model)
+		r.logUsage(step.Unit, role, rs.Model, resp, err)
+		if err != nil {
+			if ctx.Err() != nil {
+				return sm.Answer{}, ctx.Err()
+			}
+			saved := r.saveFailed(step.Unit, role, attempts)
+			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Err: maskedError{err, r.opts.Mask}, Saved: saved}
+		}
+		r.mu.Lock()
+		if resp.Mode != "" && string(resp.Mode) != r.settings.ResponseFormat {
+			r.settings.ResponseFormat = string(resp.Mode)
+			mode = resp.Mode
+		}
+		r.mu.Unlock()
+		text := []byte(resp.Text)
+		rep := validate(text)
+		if resp.Truncated && !rep.OK() {
+			rep.Errors = append(rep.Errors, "the answer was cut off at the token limit: answer more briefly")
+		}
+		if rep.OK() {
+			r.keep(step, c, keptAnswer{Text: resp.Text, Model: resp.Model})
+			return sm.Answer{Text: text, Model: resp.Model}, nil
+		}
+		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})
+		if try == r.opts.Repairs {
+			saved := r.saveFailed(step.Unit, role, attempts)
+			if c.Skippable {
+				why := "refused after every repair: " + strings.Join(rep.Errors, "; ")
+				r.keep(step, c, keptAnswer{Skipped: why})
+				return sm.Answer{Skipped: why, Model: resp.Model}, nil
+			}
+			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Problems: rep.Errors, Saved: saved}
+		}
+		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRepair, Exchange: step.Unit, Role: c.Role,
+			Message: fmt.Sprintf("%d problems: %s", len(rep.Errors), rep.Errors[0]), Problems: rep.Errors})
+		repair := sm.Message{Role: "user", Content: "Your answer broke these rules:\n- " + strings.Join(rep.Errors, "\n- ") + "\nAnswer again in full, following every rule."}
+		if c.Repair != nil {
+			repair = c.Repair(rep.Errors)
+		}
+		msgs = append(msgs, model.Message{Role: "assistant", Content: resp.Text}, model.Message{Role: repair.Role, Content: repair.Content})
+	}
+	return sm.Answer{}, fmt.Errorf("the %s was asked %d times without an answer", c.Role, r.opts.Repairs+1)
+}
+
+// keep files an accepted answer until its step is committed.
+func (r *runner) keep(step *sm.Step, c sm.Call, k keptAnswer) {
+	data, err := json.Marshal(k)
+	if err == nil {
+		err = r.d.WritePrivate(keptName(step, c), data)
+	}
+	if err != nil {
+		r.opts.Warn(fmt.Sprintf("cannot keep the %s's answer: %v", c.Role, err))
+	}
+}
+
+var _ io.Reader = (*memFile)(nil)

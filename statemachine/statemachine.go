@@ -1,0 +1,304 @@
+// Package statemachine is moot's step model: what every debate protocol is
+// made of. It touches no file, clock or network.
+//
+// A debate is a directory of files. A Protocol reads them (Load) into a
+// Debate, which says where it stands (Status), what is wrong with it
+// (Check) and what it waits for (Next). What it waits for is a Step: zero
+// or more model calls that may run in parallel, and a pure function, Apply,
+// that turns their accepted answers into one Commit, the files the step
+// writes. One driver runs the steps of every protocol the same way, and a
+// step typed in by hand goes through the same Apply, so the rules, the
+// repairs, the kept answers and the crash safety of the journal hold for
+// every protocol by construction.
+package statemachine
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+)
+
+// StateFile is the file every protocol keeps its state in: a JSON
+// frontmatter and a markdown body. A step that changes the state writes it
+// last in its commit.
+const StateFile = "debate.md"
+
+// ProtocolKey is the key of the state file's frontmatter that names the
+// debate's protocol. A debate without it is a dialectic debate, so that
+// dialectic's own files need no change.
+const ProtocolKey = "protocol"
+
+// Default is the protocol of a debate whose state file names none.
+const Default = "dialectic"
+
+// Protocol is one kind of debate: its roles, how a new one is made, and
+// how its files are read.
+type Protocol interface {
+	// Name is the protocol's name, as debate.md and --protocol spell it.
+	Name() string
+	// Summary describes the protocol in one line, for `moot protocols`.
+	Summary() string
+	// Roles lists the roles the protocol's calls are made for.
+	Roles() []Role
+	// Flags lists the flags of `moot new` the protocol takes besides
+	// --motion.
+	Flags() []Flag
+	// New returns the files of a new debate. The state file is among them.
+	New(in NewInput) ([]File, error)
+	// Load reads a debate from its files. It reads all it will need, as
+	// the files are read as one snapshot and may change afterwards.
+	Load(files fs.FS) (Debate, error)
+}
+
+// Role is a part a model (or a person) plays in a protocol.
+type Role struct {
+	// Name is the role's name in files, prompts and flags
+	// (--NAME-model).
+	Name string
+	// Description says what the role does, in a few words.
+	Description string
+	// Aliases are other names of the role's flags, kept for
+	// compatibility (dialectic's --prop-model).
+	Aliases []string
+	// Group, when set, names the roles one flag sets together
+	// (dialectic's --debater-model for both debaters).
+	Group string
+}
+
+// Flag is one flag a protocol's `moot new` takes.
+type Flag struct {
+	Name        string
+	Usage       string
+	Placeholder string // an upper-case word, such as TURNS
+	Repeated    bool   // given several times, as dialectic's --definition
+	Default     string
+}
+
+// NewInput is what `moot new` was given.
+type NewInput struct {
+	Slug   string
+	Motion string
+	// Values holds each protocol flag that was given, by name, with its
+	// values in order.
+	Values map[string][]string
+	Now    time.Time
+}
+
+// Value returns the last value given for flag, or its default.
+func (in NewInput) Value(f Flag) string {
+	if v := in.Values[f.Name]; len(v) > 0 {
+		return v[len(v)-1]
+	}
+	return f.Default
+}
+
+// File is a file of a debate, by its slash-separated path inside the
+// debate directory.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Debate is a debate read from its files.
+type Debate interface {
+	// Status says where the debate stands.
+	Status() Status
+	// Check lists what is wrong with the files. A debate with problems
+	// takes no step.
+	Check() Findings
+	// Next returns the step the debate waits for, or nil when it is
+	// complete.
+	Next() (*Step, error)
+}
+
+// Status is where a debate stands.
+type Status struct {
+	// Unit is what `moot run N` counts, in the singular ("exchange").
+	Unit string
+	// Done is how many units are complete.
+	Done int
+	// Total is how many units a complete debate has; 0 when the protocol
+	// has no end and the caller decides when to stop.
+	Total int
+	// Complete reports that the debate has reached its end.
+	Complete bool
+	// Phase names what the debate waits for, in the protocol's words.
+	Phase string
+	// Next says what the next step does, in a sentence.
+	Next string
+	// Lines are more of the status, a label and a text each.
+	Lines []Line
+}
+
+// Line is one labelled line of a status.
+type Line struct {
+	Label string
+	Text  string
+}
+
+// Findings is what a check found.
+type Findings struct {
+	// Problems make the debate unsafe to build on: a step is refused
+	// until they are fixed.
+	Problems []Problem
+	// Warnings are irregularities that change no state.
+	Warnings []Problem
+}
+
+// Problem is one finding about one file of the debate.
+type Problem struct {
+	File    string
+	Message string
+}
+
+func (p Problem) String() string {
+	if p.File == "" {
+		return p.Message
+	}
+	return p.File + ": " + p.Message
+}
+
+// Step is what a debate waits for.
+type Step struct {
+	// Key names the step within the debate, such as "e003-arguments"; an
+	// answer accepted for one of its calls but not yet committed is kept
+	// under it, so that a run that was interrupted does not pay for it
+	// again.
+	Key string
+	// Unit is the number of the unit the step belongs to.
+	Unit int
+	// Calls are asked in parallel. A step without calls is applied at
+	// once.
+	Calls []Call
+	// Apply turns the accepted answers, by call ID, into the step's
+	// commit. It is pure: the same answers and time give the same commit.
+	// It refuses answers that break a rule with a *Refused error.
+	Apply func(answers map[string]Answer, now time.Time) (*Commit, error)
+}
+
+// Call is one request to a model for a step.
+type Call struct {
+	// ID names the call within its step.
+	ID string
+	// Role is the role the call is made for.
+	Role string
+	// Messages is the conversation so far, the new request last.
+	Messages []Message
+	// Schema, when not nil, asks for a JSON answer of that JSON-schema
+	// shape, named SchemaName; nil asks for text.
+	Schema     map[string]any
+	SchemaName string
+	// Validate checks an answer before it is kept; nil accepts any
+	// answer that is not empty. Its errors are sent back to the model.
+	Validate func(answer []byte) Report
+	// Repair is the message that sends errors back to the model; nil
+	// uses a plain list of them.
+	Repair func(errs []string) Message
+	// Skippable calls are recorded as skipped when every repair has
+	// failed, instead of refusing the step.
+	Skippable bool
+	// MaxTokens is the call's default answer length; a setting of the
+	// user's replaces it. 0 leaves it to the server.
+	MaxTokens int
+}
+
+// Message is one message of a conversation.
+type Message struct {
+	Role    string // "system", "user" or "assistant"
+	Content string
+}
+
+// Report is what the validation of one answer found.
+type Report struct {
+	Errors   []string
+	Warnings []string
+}
+
+// OK reports whether the answer may be kept.
+func (r Report) OK() bool { return len(r.Errors) == 0 }
+
+// Answer is the accepted answer of a call.
+type Answer struct {
+	Text []byte
+	// Model is the model that answered; empty for an answer handed in by
+	// hand.
+	Model string
+	// Skipped, when not empty, says why a skippable call has no answer.
+	Skipped string
+}
+
+// Commit is what a step writes.
+type Commit struct {
+	// Files are written as one commit, in order, the state file last.
+	Files []File
+	// Events say what the step did, for progress output.
+	Events []Event
+	// Warnings are notices about the answers that did not refuse them.
+	Warnings []string
+}
+
+// Event is one thing a step did.
+type Event struct {
+	Kind    string // such as "argued" or "scored"
+	Role    string
+	ID      string
+	Title   string
+	Score   *float64
+	Message string
+}
+
+// Refused is the error of a step whose answers break the protocol's rules.
+// Nothing is written.
+type Refused struct {
+	Reasons []string
+}
+
+func (r *Refused) Error() string {
+	if len(r.Reasons) == 1 {
+		return "step refused: " + r.Reasons[0]
+	}
+	return fmt.Sprintf("step refused: %d problems:\n  %s", len(r.Reasons), strings.Join(r.Reasons, "\n  "))
+}
+
+// Protocols is the set of protocols a moot binary knows.
+type Protocols []Protocol
+
+// Lookup returns the protocol called name; "" names the default.
+func (ps Protocols) Lookup(name string) (Protocol, error) {
+	if name == "" {
+		name = Default
+	}
+	for _, p := range ps {
+		if p.Name() == name {
+			return p, nil
+		}
+	}
+	return nil, &UnknownProtocolError{Name: name, Known: ps.Names()}
+}
+
+// Names lists the protocols' names in order.
+func (ps Protocols) Names() []string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name()
+	}
+	return names
+}
+
+// UnknownProtocolError is the error of a protocol name no protocol has.
+type UnknownProtocolError struct {
+	Name  string
+	Known []string
+}
+
+func (e *UnknownProtocolError) Error() string {
+	return fmt.Sprintf("no protocol %q (moot knows %s)", e.Name, strings.Join(e.Known, ", "))
+}
+
+// Reporter is a Debate that writes its own report: the files `moot
+// report` writes, README.md among them. They are derived from the debate's
+// files and never read back as state.
+type Reporter interface {
+	Report() ([]File, error)
+}
