@@ -141,15 +141,18 @@ type Line struct {
 type Findings struct {
 	// Problems make the debate unsafe to build on: a step is refused
 	// until they are fixed.
-	Problems []Problem
+	Problems []Problem `json:"problems"`
 	// Warnings are irregularities that change no state.
-	Warnings []Problem
+	Warnings []Problem `json:"warnings"`
 }
+
+// OK reports whether there are no problems; warnings do not count.
+func (f Findings) OK() bool { return len(f.Problems) == 0 }
 
 // Problem is one finding about one file of the debate.
 type Problem struct {
-	File    string
-	Message string
+	File    string `json:"file"`
+	Message string `json:"message"`
 }
 
 func (p Problem) String() string {
@@ -161,10 +164,10 @@ func (p Problem) String() string {
 
 // Step is what a debate waits for.
 type Step struct {
-	// Key names the step within the debate, such as "e003-arguments"; an
-	// answer accepted for one of its calls but not yet committed is kept
-	// under it, so that a run that was interrupted does not pay for it
-	// again.
+	// Key and a call's ID together name the call within the debate, such
+	// as "r03-speak" and "alpha": an answer accepted for the call but not
+	// yet committed is kept under that name, so that a run that was
+	// interrupted does not pay for it again.
 	Key string
 	// Unit is the number of the unit the step belongs to.
 	Unit int
@@ -194,7 +197,7 @@ type Call struct {
 	Validate func(answer []byte) Report
 	// Repair is the message that sends errors back to the model; nil
 	// uses a plain list of them.
-	Repair func(errs []string) Message
+	Repair func(errs []string) (Message, error)
 	// Skippable calls are recorded as skipped when every repair has
 	// failed, instead of refusing the step.
 	Skippable bool
@@ -236,6 +239,9 @@ type Commit struct {
 	Events []Event
 	// Warnings are notices about the answers that did not refuse them.
 	Warnings []string
+	// Soft holds the warnings of Warnings that only say a text is longer
+	// or shorter than advised.
+	Soft []string
 }
 
 // Event is one thing a step did.
@@ -246,12 +252,26 @@ type Event struct {
 	Title   string
 	Score   *float64
 	Message string
+	// Data holds more about the event for scripts, by the key the JSON
+	// event stream gives it.
+	Data map[string]any
+	// Ends marks the event that completes a unit; the driver adds to it
+	// what the unit's model calls cost.
+	Ends bool
 }
 
-// Refused is the error of a step whose answers break the protocol's rules.
-// Nothing is written.
+// Refused is the error of a step that broke a rule or came at the wrong
+// time. Nothing is written.
 type Refused struct {
 	Reasons []string
+	// Role is set when a role's answer broke a rule: the first such role,
+	// in the order of the step's calls. RoleReasons are then that role's
+	// problems alone, without its name in front.
+	Role        string
+	RoleReasons []string
+	// Answer is set when an answer broke a rule, as opposed to a step that
+	// came at the wrong time.
+	Answer bool
 }
 
 func (r *Refused) Error() string {
@@ -301,4 +321,10 @@ func (e *UnknownProtocolError) Error() string {
 // files and never read back as state.
 type Reporter interface {
 	Report() ([]File, error)
+}
+
+// SetupChecker is a Protocol that checks its own setup (its prompt
+// templates, say) before a run pays for any call.
+type SetupChecker interface {
+	CheckSetup() error
 }

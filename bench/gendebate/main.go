@@ -58,18 +58,18 @@ func generate(dir string, exchanges int) error {
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for e := 0; e < exchanges; e++ {
-		x, err := driver.CheckExchange(deb, e, map[dialectic.Side][]byte{dialectic.Prop: fixture.Answer(dialectic.Prop, e), dialectic.Opp: fixture.Answer(dialectic.Opp, e)})
+		c, err := dialectic.ApplyArguments(deb, e, map[dialectic.Side][]byte{dialectic.Prop: fixture.Answer(dialectic.Prop, e), dialectic.Opp: fixture.Answer(dialectic.Opp, e)})
+		if err == nil {
+			err = driver.Commit(d, c)
+		}
 		if err != nil {
 			return fmt.Errorf("exchange %d: %w", e, err)
 		}
-		if err := driver.CommitExchange(d, deb, x); err != nil {
-			return fmt.Errorf("exchange %d: %w", e, err)
+		c, err = dialectic.ApplyJudgment(deb, fixture.Judgment(e), now.Add(time.Duration(e)*time.Minute))
+		if err == nil {
+			err = driver.Commit(d, c)
 		}
-		j, _, err := driver.CheckJudgment(deb, fixture.Judgment(e))
 		if err != nil {
-			return fmt.Errorf("judgment %d: %w", e, err)
-		}
-		if err := driver.CommitJudgment(d, deb, j, now.Add(time.Duration(e)*time.Minute)); err != nil {
 			return fmt.Errorf("judgment %d: %w", e, err)
 		}
 	}

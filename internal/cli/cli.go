@@ -17,6 +17,7 @@ import (
 	"time"
 
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -157,6 +158,9 @@ func watchSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr 
 // exit code. Errors are printed once, here, in the form
 // "moot: error: ..." followed by "moot: hint: ..." lines.
 func Run(ctx context.Context, args []string, io IO) int {
+	if _, err := io.Protocols.Lookup(sm.Default); err != nil {
+		io.Protocols = append(sm.Protocols{dialectic.Protocol{}}, io.Protocols...)
+	}
 	app := &app{io: io}
 	root := app.command()
 	err := root.Run(ctx, joinWait(args))

@@ -134,8 +134,8 @@ func (a *app) opsExchange(ctx context.Context, args []string) int {
 		a.consume(propFile, oppFile)
 		fmt.Fprintln(a.io.Stderr, pyDumps(pyObject{
 			{"success", false},
-			{"side", refused.Side.Name()},
-			{"errors", refused.SideReasons},
+			{"side", refused.Role},
+			{"errors", refused.RoleReasons},
 			{"warnings", nil},
 		}, false))
 		return opsFailure

@@ -15,11 +15,6 @@ import (
 	"github.com/moot-dev/moot/store"
 )
 
-// dialecticSummary describes dialectic in `moot protocols`. dialectic
-// still runs on its own code path; the other protocols run through the
-// step model.
-const dialecticSummary = "two debaters argue in parallel in Toulmin form; a judge scores each exchange zero-sum (the default)"
-
 func (a *app) protocolsCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:         "protocols",
@@ -30,8 +25,6 @@ func (a *app) protocolsCommand() *ucli.Command {
 				return usageError("protocols takes no arguments")
 			}
 			w := a.io.Stdout
-			fmt.Fprintf(w, "%-10s %s\n", sm.Default, dialecticSummary)
-			fmt.Fprintf(w, "%-10s new: --motion TEXT [--definition \"term: meaning\"]... [--scope SCOPE]\n", "")
 			for _, p := range a.io.Protocols {
 				fmt.Fprintf(w, "%-10s %s\n", p.Name(), p.Summary())
 				line := "new: --motion TEXT"
@@ -59,6 +52,9 @@ func (a *app) protocolFlags() []ucli.Flag {
 	var out []ucli.Flag
 	seen := map[string]bool{"motion": true, "definition": true, "scope": true, "protocol": true}
 	for _, p := range a.io.Protocols {
+		if p.Name() == sm.Default {
+			continue // its flags are new's own
+		}
 		for _, f := range p.Flags() {
 			if seen[f.Name] {
 				continue
@@ -109,6 +105,9 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 		}
 	}
 	for _, other := range a.io.Protocols {
+		if other.Name() == sm.Default {
+			continue
+		}
 		for _, f := range other.Flags() {
 			if !own[f.Name] && cmd.IsSet(f.Name) {
 				return usageError("--%s is a flag of %s, not of %s", f.Name, other.Name(), p.Name())

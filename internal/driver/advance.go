@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/moot-dev/moot/internal/english"
+
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -91,7 +93,7 @@ func LoadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
 	}
 	if d.Locked() {
 		if f := deb.Check(); len(f.Problems) > 0 {
-			return nil, &BrokenDebate{Problems: f.Problems}
+			return nil, &Broken{Problems: f.Problems}
 		}
 	}
 	return deb, nil
@@ -107,20 +109,6 @@ func ReadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
 		return err
 	})
 	return deb, err
-}
-
-// BrokenDebate is the error of a writer that found the debate
-// inconsistent: nothing was written.
-type BrokenDebate struct {
-	Problems []sm.Problem
-}
-
-func (b *BrokenDebate) Error() string {
-	lines := make([]string, len(b.Problems))
-	for i, p := range b.Problems {
-		lines[i] = p.String()
-	}
-	return fmt.Sprintf("the debate has %d problems, fix them first:\n  %s", len(lines), strings.Join(lines, "\n  "))
 }
 
 // debateFS shows a debate's files, as the store reads them (confined,
@@ -229,6 +217,11 @@ func (g UnitGoal) reached(st sm.Status, steps int) bool {
 func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options) (Summary, error) {
 	start := time.Now()
 	r := newRunner(d, opts)
+	if c, ok := p.(sm.SetupChecker); ok {
+		if err := c.CheckSetup(); err != nil {
+			return r.sum, err
+		}
+	}
 	deb, err := LoadDebate(d, p)
 	if err != nil {
 		return r.sum, err
@@ -318,9 +311,7 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 		if errors.As(err, &refused) {
 			// The answers passed one by one but not together: ask anew
 			// next time rather than refuse the same ones for ever.
-			for _, c := range step.Calls {
-				_ = r.d.RemovePrivate(keptName(step, c))
-			}
+			r.forget(step)
 		}
 		return err
 	}
@@ -339,12 +330,27 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 	}
 	r.sum.Warnings = append(r.sum.Warnings, commit.Warnings...)
 	for _, e := range commit.Events {
-		r.opts.Emit(Event{Time: r.opts.Now(), Kind: e.Kind, Exchange: step.Unit, Role: e.Role, ID: e.ID, Title: e.Title, Score: e.Score, Message: e.Message})
+		ev := Event{Time: r.opts.Now(), Kind: e.Kind, Exchange: step.Unit, Role: e.Role, ID: e.ID, Title: e.Title, Score: e.Score, Message: e.Message, Extra: e.Data, Ends: e.Ends}
+		if e.Ends {
+			r.mu.Lock()
+			if sp := r.spent[step.Unit]; sp != nil {
+				ev.Calls, ev.Seconds, ev.Tokens = sp.Calls, sp.Seconds, sp.Tokens
+			}
+			delete(r.spent, step.Unit)
+			r.mu.Unlock()
+		}
+		r.opts.Emit(ev)
 	}
+	r.forget(step)
+	return nil
+}
+
+// forget removes what was kept for the calls of step.
+func (r *runner) forget(step *sm.Step) {
 	for _, c := range step.Calls {
 		_ = r.d.RemovePrivate(keptName(step, c))
+		_ = r.d.RemovePrivate(skippedName(step, c))
 	}
-	return nil
 }
 
 // withSettings puts the settings in force into a state file about to be
@@ -372,16 +378,15 @@ func (r *runner) withSettings(state []byte) ([]byte, error) {
 }
 
 // keptName is where the accepted answer of call c waits for its step's
-// commit.
+// commit, as the model gave it.
 func keptName(step *sm.Step, c sm.Call) string {
 	return "answers/" + step.Key + "-" + c.ID + ".json"
 }
 
-// keptAnswer is what is kept of an accepted answer.
-type keptAnswer struct {
-	Text    string `json:"text"`
-	Model   string `json:"model,omitempty"`
-	Skipped string `json:"skipped,omitempty"`
+// skippedName is where the reason a skippable call was skipped waits for
+// its step's commit.
+func skippedName(step *sm.Step, c sm.Call) string {
+	return "answers/" + step.Key + "-" + c.ID + ".skipped"
 }
 
 // call gets an acceptable answer to c: one kept from a run that was
@@ -400,13 +405,18 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	}
 	if !r.opts.Fresh {
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
-			var k keptAnswer
-			if json.Unmarshal(data, &k) == nil && (k.Skipped != "" || validate([]byte(k.Text)).OK()) {
+			if validate(data).OK() {
 				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "answer kept from an earlier run"})
-				return sm.Answer{Text: []byte(k.Text), Model: k.Model, Skipped: k.Skipped}, nil
+				return sm.Answer{Text: data}, nil
 			}
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			r.opts.Warn(fmt.Sprintf("cannot read a kept answer: %v", err))
+		}
+		if c.Skippable {
+			if why, err := r.d.ReadPrivate(skippedName(step, c)); err == nil && len(why) > 0 {
+				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "skipped in an earlier run"})
+				return sm.Answer{Skipped: string(why)}, nil
+			}
 		}
 	}
 	r.mu.Lock()
@@ -460,7 +470,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			rep.Errors = append(rep.Errors, "the answer was cut off at the token limit: answer more briefly")
 		}
 		if rep.OK() {
-			r.keep(step, c, keptAnswer{Text: resp.Text, Model: resp.Model})
+			r.keep(keptName(step, c), c.Role, text)
 			return sm.Answer{Text: text, Model: resp.Model}, nil
 		}
 		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})
@@ -468,30 +478,30 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			saved := r.saveFailed(step.Unit, role, attempts)
 			if c.Skippable {
 				why := "refused after every repair: " + strings.Join(rep.Errors, "; ")
-				r.keep(step, c, keptAnswer{Skipped: why})
+				r.keep(skippedName(step, c), c.Role, []byte(why))
 				return sm.Answer{Skipped: why, Model: resp.Model}, nil
 			}
 			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Problems: rep.Errors, Saved: saved}
 		}
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRepair, Exchange: step.Unit, Role: c.Role,
-			Message: fmt.Sprintf("%d problems: %s", len(rep.Errors), rep.Errors[0]), Problems: rep.Errors})
+			Message: fmt.Sprintf("%s: %s", english.Count(len(rep.Errors), "problem"), rep.Errors[0]), Problems: rep.Errors})
 		repair := sm.Message{Role: "user", Content: "Your answer broke these rules:\n- " + strings.Join(rep.Errors, "\n- ") + "\nAnswer again in full, following every rule."}
 		if c.Repair != nil {
-			repair = c.Repair(rep.Errors)
+			var err error
+			if repair, err = c.Repair(rep.Errors); err != nil {
+				return sm.Answer{}, err
+			}
 		}
 		msgs = append(msgs, model.Message{Role: "assistant", Content: resp.Text}, model.Message{Role: repair.Role, Content: repair.Content})
 	}
 	return sm.Answer{}, fmt.Errorf("the %s was asked %d times without an answer", c.Role, r.opts.Repairs+1)
 }
 
-// keep files an accepted answer until its step is committed.
-func (r *runner) keep(step *sm.Step, c sm.Call, k keptAnswer) {
-	data, err := json.Marshal(k)
-	if err == nil {
-		err = r.d.WritePrivate(keptName(step, c), data)
-	}
-	if err != nil {
-		r.opts.Warn(fmt.Sprintf("cannot keep the %s's answer: %v", c.Role, err))
+// keep files an accepted answer (or why a call was skipped) under name
+// until its step is committed.
+func (r *runner) keep(name, role string, data []byte) {
+	if err := r.d.WritePrivate(name, data); err != nil {
+		r.opts.Warn(fmt.Sprintf("cannot keep the %s's answer: %v", role, err))
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	sm "github.com/moot-dev/moot/statemachine"
+
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/statemachine/dialectic"
@@ -73,24 +75,7 @@ func nonNil(s []string) []string {
 
 // Refused is the error of a step that broke a rule or came at the wrong
 // time. Nothing was written.
-type Refused struct {
-	Reasons []string
-	// Side is set when a side's answer broke a rule: the first such side,
-	// proposition first. SideReasons are then that side's problems alone,
-	// without the side's name in front.
-	Side        dialectic.Side
-	SideReasons []string
-	// Answer is set when an answer broke a rule, as opposed to a step that
-	// came at the wrong time.
-	Answer bool
-}
-
-func (r *Refused) Error() string {
-	if len(r.Reasons) == 1 {
-		return "step refused: " + r.Reasons[0]
-	}
-	return fmt.Sprintf("step refused: %d problems:\n  %s", len(r.Reasons), strings.Join(r.Reasons, "\n  "))
-}
+type Refused = sm.Refused
 
 // ReadRaw reads the files of a debate as one commit left them, even while
 // another process writes it (see store.Dir.Snapshot).
@@ -158,7 +143,7 @@ func Load(d *store.Dir) (*dialectic.Debate, error) {
 // Broken is the error of a writer that found the debate inconsistent:
 // nothing was written.
 type Broken struct {
-	Problems []dialectic.Problem
+	Problems []sm.Problem
 }
 
 func (b *Broken) Error() string {
@@ -198,172 +183,81 @@ func Create(dir, slug string, m dialectic.Motion) (*store.Dir, error) {
 	return d, nil
 }
 
-// MaxAnswerSize is the largest answer a debater or judge may hand in, by
-// any path (a file given to process-exchange or process-judge, or a
-// model's answer in moot run): 1 MiB.
-const MaxAnswerSize = 1 << 20
+// MaxAnswerSize is the largest answer a debater or judge may hand in.
+const MaxAnswerSize = dialectic.MaxAnswerSize
 
-// CheckSize refuses an answer of role (proposition, opposition or judge)
-// over MaxAnswerSize, before any time is spent parsing it.
-func CheckSize(role string, answer []byte) error {
-	if len(answer) > MaxAnswerSize {
-		return &Refused{Reasons: []string{fmt.Sprintf("the %s's answer is %d bytes, over the %d-byte (1 MiB) limit for an answer",
-			role, len(answer), MaxAnswerSize)}}
-	}
-	return nil
-}
+// CheckSize refuses an answer of role over MaxAnswerSize.
+func CheckSize(role string, answer []byte) error { return dialectic.CheckSize(role, answer) }
 
-// Exchange is an exchange's accepted arguments, ready to commit.
-type Exchange struct {
-	Arguments []*dialectic.Argument
-	Warnings  []string
-	// Soft holds the warnings of Warnings about soft length limits.
-	Soft []string
-}
-
-// CheckExchange puts both sides' answers for exchange through the rules
-// without writing anything. answers maps each side to what it handed in.
-func CheckExchange(deb *dialectic.Debate, exchange int, answers map[dialectic.Side][]byte) (*Exchange, error) {
-	if err := deb.Header.State.AcceptArguments(exchange); err != nil {
-		return nil, &Refused{Reasons: []string{err.Error()}}
+// Commit writes what a step made, as one commit of the store.
+func Commit(d *store.Dir, c *sm.Commit) error {
+	files := make([]store.File, len(c.Files))
+	for i, f := range c.Files {
+		files[i] = store.File{Name: f.Name, Data: f.Data}
 	}
-	for _, side := range dialectic.Sides {
-		if err := CheckSize(side.Name(), answers[side]); err != nil {
-			return nil, err
-		}
-	}
-	known := deb.Known()
-	var all dialectic.Problems
-	x := &Exchange{}
-	refused := &Refused{}
-	for _, side := range dialectic.Sides {
-		subs, p := dialectic.ParseSubmissions(answers[side], side, exchange, known)
-		all.Add(side.Name()+": ", p)
-		if !p.OK() && refused.Side == "" {
-			refused.Side, refused.SideReasons = side, p.Errors
-		}
-		ids := dialectic.ArgumentIDs(exchange, side)
-		for i, s := range subs {
-			x.Arguments = append(x.Arguments, dialectic.NewArgument(ids[i], side, exchange, s))
-		}
-	}
-	x.Warnings, x.Soft = all.Warnings, all.Soft
-	if !all.OK() {
-		refused.Reasons, refused.Answer = all.Errors, true
-		return x, refused
-	}
-	return x, nil
-}
-
-// CommitExchange writes an accepted exchange: its argument files, the
-// graph, and debate.md in the judgment phase.
-func CommitExchange(d *store.Dir, deb *dialectic.Debate, x *Exchange) error {
-	var files []store.File
-	for _, a := range x.Arguments {
-		data, err := a.Render()
-		if err != nil {
-			return fmt.Errorf("render %s: %w", a.ID, err)
-		}
-		files = append(files, store.File{Name: dialectic.ArgumentFile(a.ID), Data: data})
-	}
-	deb.Add(x.Arguments...)
-	deb.Header.State = deb.Header.State.Next()
-	return commit(d, deb, files)
-}
-
-func commit(d *store.Dir, deb *dialectic.Debate, files []store.File) error {
-	header, err := deb.Header.Render()
-	if err != nil {
-		return fmt.Errorf("render %s: %w", dialectic.HeaderFile, err)
-	}
-	files = append(files,
-		store.File{Name: dialectic.GraphFile, Data: []byte(dialectic.Graph(deb))},
-		store.File{Name: dialectic.HeaderFile, Data: header},
-	)
 	return d.Commit(files)
 }
 
-// CheckJudgment puts a judge's answer through the rules without writing.
-func CheckJudgment(deb *dialectic.Debate, answer []byte) (dialectic.Judgment, dialectic.Problems, error) {
-	if err := deb.Header.State.AcceptJudgment(); err != nil {
-		return dialectic.Judgment{}, dialectic.Problems{}, &Refused{Reasons: []string{err.Error()}}
-	}
-	if err := CheckSize("judge", answer); err != nil {
-		return dialectic.Judgment{}, dialectic.Problems{}, err
-	}
-	j, p := dialectic.ParseJudgment(answer, deb.Header.State.Exchange, deb.Known(), deb.Scores.Current())
-	if !p.OK() {
-		return j, p, &Refused{Reasons: p.Errors, Answer: true}
-	}
-	return j, p, nil
-}
-
-// CommitJudgment writes an accepted judgment: scores.json with one history
-// entry per scored or rescored argument, the graph, and debate.md at the
-// next exchange with the recomputed totals.
-func CommitJudgment(d *store.Dir, deb *dialectic.Debate, j dialectic.Judgment, now time.Time) error {
-	deb.Scores.Apply(j.Entries(deb.Known(), deb.Scores.Current()), now)
-	scores, err := deb.Scores.Render()
-	if err != nil {
-		return fmt.Errorf("render %s: %w", dialectic.ScoresFile, err)
-	}
-	deb.Header.Totals = dialectic.Cumulative(deb.Scores.Current())
-	deb.Header.State = deb.Header.State.Next()
-	return commit(d, deb, []store.File{{Name: dialectic.ScoresFile, Data: scores}})
-}
-
 // ProcessExchange is the whole of process-exchange: check both answers and,
-// if they pass, commit them.
+// if they pass, commit them. It is the step moot run takes, with answers
+// handed in by hand.
 func ProcessExchange(d *store.Dir, exchange int, prop, opp []byte) (Result, error) {
 	res := Result{Warnings: []string{}, Errors: []string{}}
 	deb, err := Load(d)
 	if err != nil {
 		return fail(res, err)
 	}
-	x, err := CheckExchange(deb, exchange, map[dialectic.Side][]byte{dialectic.Prop: prop, dialectic.Opp: opp})
-	if x != nil {
-		res.Warnings = append(res.Warnings, x.Warnings...)
-		res.Soft = x.Soft
+	c, err := dialectic.ApplyArguments(deb, exchange, map[dialectic.Side][]byte{dialectic.Prop: prop, dialectic.Opp: opp})
+	if c != nil {
+		res.Warnings, res.Soft = append(res.Warnings, c.Warnings...), c.Soft
 	}
 	if err != nil {
 		return fail(res, err)
 	}
-	if err := CommitExchange(d, deb, x); err != nil {
+	if err := Commit(d, c); err != nil {
 		return fail(res, err)
 	}
 	res.Success = true
 	res.Sides = map[dialectic.Side][]string{}
-	for _, a := range x.Arguments {
-		res.ArgumentID = append(res.ArgumentID, a.ID)
-		res.Sides[a.Side] = append(res.Sides[a.Side], a.ID)
+	for _, e := range c.Events {
+		if e.Kind != "argued" {
+			continue
+		}
+		side, _ := dialectic.ParseSide(e.Role)
+		res.ArgumentID = append(res.ArgumentID, e.ID)
+		res.Sides[side] = append(res.Sides[side], e.ID)
 	}
 	return res, nil
 }
 
-// ProcessJudge is the whole of process-judge.
+// ProcessJudge is the whole of process-judge: the step moot run takes for
+// the judge, with the answer handed in by hand.
 func ProcessJudge(d *store.Dir, answer []byte, now time.Time) (Result, error) {
 	res := Result{Warnings: []string{}, Errors: []string{}, Judge: true}
 	deb, err := Load(d)
 	if err != nil {
 		return fail(res, err)
 	}
-	j, p, err := CheckJudgment(deb, answer)
-	res.Warnings = append(res.Warnings, p.Warnings...)
-	res.Soft = p.Soft
+	c, err := dialectic.ApplyJudgment(deb, answer, now)
+	if c != nil {
+		res.Warnings, res.Soft = append(res.Warnings, c.Warnings...), c.Soft
+	}
 	if err != nil {
 		return fail(res, err)
 	}
-	if err := CommitJudgment(d, deb, j, now); err != nil {
+	if err := Commit(d, c); err != nil {
 		return fail(res, err)
 	}
 	res.Success = true
-	for _, s := range j.Scores {
-		res.ArgumentID = append(res.ArgumentID, s.ArgumentID)
-		res.Score = append(res.Score, s.Score)
-	}
 	res.Rescored = []string{}
-	for _, r := range j.Rescores {
-		res.Rescored = append(res.Rescored, r.ArgumentID)
+	for _, e := range c.Events {
+		switch e.Kind {
+		case "scored":
+			res.ArgumentID = append(res.ArgumentID, e.ID)
+			res.Score = append(res.Score, *e.Score)
+		case "rescored":
+			res.Rescored = append(res.Rescored, e.ID)
+		}
 	}
 	return res, nil
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
 // Names of the files of a debate directory.
@@ -152,12 +154,7 @@ func (d *Debate) Exchange(exchange int) []*Argument {
 
 // Problem is one finding of Check: a broken invariant, or an irregularity
 // that is only a warning, with the file it is in.
-type Problem struct {
-	File    string `json:"file"`
-	Message string `json:"message"`
-}
-
-func (p Problem) String() string { return p.File + ": " + p.Message }
+type Problem = sm.Problem
 
 // Findings is what Check finds. Problems are broken invariants: a debate
 // with any is refused by every step, since its states or totals cannot be
@@ -165,13 +162,7 @@ func (p Problem) String() string { return p.File + ": " + p.Message }
 // total and no state, such as a rescore in scores.json whose previous_score
 // is the judge's old_score rather than the score before it, as dialectic
 // wrote them: they are reported, and the debate goes on.
-type Findings struct {
-	Problems []Problem `json:"problems"`
-	Warnings []Problem `json:"warnings"`
-}
-
-// OK reports whether there are no problems; warnings do not count.
-func (f Findings) OK() bool { return len(f.Problems) == 0 }
+type Findings = sm.Findings
 
 type findings struct{ Findings }
 

@@ -1,0 +1,238 @@
+package dialectic
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/templates"
+)
+
+// Protocol is dialectic as a protocol of the step model. Templates are the
+// prompt templates in force; nil means the built-in ones.
+type Protocol struct {
+	Templates *templates.Set
+}
+
+var _ sm.Protocol = Protocol{}
+
+// Name returns "dialectic".
+func (Protocol) Name() string { return sm.Default }
+
+// Summary describes dialectic in a line.
+func (Protocol) Summary() string {
+	return "two debaters argue in parallel in Toulmin form; a judge scores each exchange zero-sum (the default)"
+}
+
+// Roles returns the two debaters and the judge. --debater-model sets both
+// debaters; --prop-model and --opp-model are the older names of
+// --proposition-model and --opposition-model.
+func (Protocol) Roles() []sm.Role {
+	return []sm.Role{
+		{Name: string(Proposition), Description: "argues for the motion", Aliases: []string{"prop"}, Group: "debater"},
+		{Name: string(Opposition), Description: "argues against the motion", Aliases: []string{"opp"}, Group: "debater"},
+		{Name: string(Judge), Description: "scores each exchange zero-sum and may rescore earlier arguments"},
+	}
+}
+
+var (
+	definitionFlag = sm.Flag{Name: "definition", Usage: "a `DEFINITION` of a term, written \"term: meaning\" (repeatable)", Placeholder: "DEFINITION", Repeated: true}
+	scopeFlag      = sm.Flag{Name: "scope", Usage: "the `SCOPE`: what the debate covers and leaves out", Placeholder: "SCOPE"}
+)
+
+// Flags returns --definition and --scope.
+func (Protocol) Flags() []sm.Flag { return []sm.Flag{definitionFlag, scopeFlag} }
+
+// New returns the files of a new dialectic debate: debate.md at exchange
+// 0 and an empty scores.json, as dialectic itself makes them.
+func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
+	m := Motion{Text: strings.TrimSpace(in.Motion), Scope: strings.TrimSpace(in.Value(scopeFlag))}
+	if m.Text == "" {
+		return nil, errors.New("the motion is empty")
+	}
+	for _, def := range in.Values[definitionFlag.Name] {
+		term, meaning, ok := strings.Cut(def, ":")
+		if !ok || strings.TrimSpace(term) == "" || strings.TrimSpace(meaning) == "" {
+			return nil, fmt.Errorf("--definition %q is not \"term: meaning\"", def)
+		}
+		m.Definitions = append(m.Definitions, Definition{Term: strings.TrimSpace(term), Meaning: strings.TrimSpace(meaning)})
+	}
+	if err := CheckMotion(m); err != nil {
+		return nil, err
+	}
+	header, err := NewHeader(in.Slug, m).Render()
+	if err != nil {
+		return nil, err
+	}
+	return []sm.File{{Name: ScoresFile, Data: []byte("{}\n")}, {Name: HeaderFile, Data: header}}, nil
+}
+
+// CheckSetup checks every prompt template before a run pays for a call.
+func (p Protocol) CheckSetup() error { return Validate(p.templates()) }
+
+func (p Protocol) templates() *templates.Set {
+	if p.Templates == nil {
+		return templates.Default()
+	}
+	return p.Templates
+}
+
+// Load reads a dialectic debate: debate.md, scores.json and the files of
+// arguments/.
+func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
+	raw, err := ReadRaw(files)
+	if err != nil {
+		return nil, err
+	}
+	deb, err := Load(raw)
+	if err != nil {
+		return nil, fmt.Errorf("read %w", err)
+	}
+	if raw.Scores == nil {
+		return nil, fmt.Errorf("read %s: the file is missing", ScoresFile)
+	}
+	return &stepDebate{deb: deb, tmpl: p.templates()}, nil
+}
+
+// ReadRaw reads the files of a dialectic debate from files, debate.md
+// first.
+func ReadRaw(files fs.FS) (Raw, error) {
+	var raw Raw
+	var err error
+	if raw.Header, err = fs.ReadFile(files, HeaderFile); err != nil {
+		return raw, fmt.Errorf("read %s: %w", HeaderFile, err)
+	}
+	if raw.Scores, err = fs.ReadFile(files, ScoresFile); errors.Is(err, fs.ErrNotExist) {
+		raw.Scores = nil
+	} else if err != nil {
+		return raw, fmt.Errorf("read %s: %w", ScoresFile, err)
+	}
+	entries, err := fs.ReadDir(files, ArgumentsDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return raw, fmt.Errorf("read %s: %w", ArgumentsDir, err)
+	}
+	raw.Arguments = make(map[string][]byte, len(entries))
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".md") {
+			continue
+		}
+		file := ArgumentsDir + "/" + e.Name()
+		if raw.Arguments[e.Name()], err = fs.ReadFile(files, file); err != nil {
+			return raw, fmt.Errorf("read %s: %w", file, err)
+		}
+	}
+	return raw, nil
+}
+
+// stepDebate is a dialectic debate seen through the step model.
+type stepDebate struct {
+	deb  *Debate
+	tmpl *templates.Set
+}
+
+// Debate returns the dialectic debate d holds, when d is one.
+func DebateOf(d sm.Debate) (*Debate, bool) {
+	s, ok := d.(*stepDebate)
+	if !ok {
+		return nil, false
+	}
+	return s.deb, true
+}
+
+func (s *stepDebate) Status() sm.Status {
+	st := s.deb.Header.State
+	t := s.deb.Header.Totals
+	return sm.Status{
+		Unit: "exchange", Done: st.Exchange, Phase: string(st.Phase), Next: st.Action(),
+		Lines: []sm.Line{{Label: "scores", Text: fmt.Sprintf("proposition %s · opposition %s", FormatScore(t.Proposition.Total), FormatScore(t.Opposition.Total))}},
+	}
+}
+
+func (s *stepDebate) Check() sm.Findings { return s.deb.Check() }
+
+func (s *stepDebate) Next() (*sm.Step, error) {
+	x := s.deb.Header.State.Exchange
+	if s.deb.Header.State.Phase == AwaitingJudgment {
+		return s.judgeStep(x)
+	}
+	return s.argumentStep(x)
+}
+
+func (s *stepDebate) call(p Prompt, validate func([]byte) sm.Report) sm.Call {
+	msgs := make([]sm.Message, len(p.Messages))
+	for i, m := range p.Messages {
+		msgs[i] = sm.Message{Role: m.Role, Content: m.Content}
+	}
+	return sm.Call{
+		ID: string(p.Role), Role: string(p.Role), Messages: msgs,
+		Schema: p.Schema, SchemaName: p.SchemaName, Validate: validate,
+		Repair: func(errs []string) (sm.Message, error) {
+			m, err := Repair(s.tmpl, errs)
+			return sm.Message{Role: m.Role, Content: m.Content}, err
+		},
+	}
+}
+
+func report(p Problems) sm.Report { return sm.Report{Errors: p.Errors, Warnings: p.Warnings} }
+
+func (s *stepDebate) argumentStep(x int) (*sm.Step, error) {
+	known := s.deb.Known()
+	var calls []sm.Call
+	for _, side := range Sides {
+		p, err := Debater(s.tmpl, s.deb, side)
+		if err != nil {
+			return nil, err
+		}
+		calls = append(calls, s.call(p, func(text []byte) sm.Report {
+			_, probs := ParseSubmissions(Unwrap(text), side, x, known)
+			return report(probs)
+		}))
+	}
+	return &sm.Step{
+		Key: fmt.Sprintf("%05d", x), Unit: x, Calls: calls,
+		Apply: func(answers map[string]sm.Answer, _ time.Time) (*sm.Commit, error) {
+			return ApplyArguments(s.deb, x, map[Side][]byte{
+				Prop: Unwrap(answers[Prop.Name()].Text),
+				Opp:  Unwrap(answers[Opp.Name()].Text),
+			})
+		},
+	}, nil
+}
+
+func (s *stepDebate) judgeStep(x int) (*sm.Step, error) {
+	p, err := JudgePrompt(s.tmpl, s.deb)
+	if err != nil {
+		return nil, err
+	}
+	c := s.call(p, func(text []byte) sm.Report {
+		_, probs, _ := CheckJudgment(s.deb, text)
+		return report(probs)
+	})
+	return &sm.Step{
+		Key: fmt.Sprintf("%05d", x), Unit: x, Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			return ApplyJudgment(s.deb, answers[string(Judge)].Text, now)
+		},
+	}, nil
+}
+
+// Unwrap takes an opening's arguments out of the {"arguments": [...]}
+// object that structured output asks for; any other answer is returned as
+// it is.
+func Unwrap(text []byte) []byte {
+	body, err := ExtractJSON(text)
+	if err != nil || len(body) == 0 || body[0] != '{' {
+		return text
+	}
+	var obj frontmatter.Object
+	if err := json.Unmarshal(body, &obj); err != nil || len(obj.Fields) != 1 || obj.Fields[0].Key != "arguments" {
+		return text
+	}
+	return bytes.TrimSpace(obj.Fields[0].Value)
+}

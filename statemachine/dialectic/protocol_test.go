@@ -1,0 +1,97 @@
+package dialectic_test
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/moot-dev/moot/internal/testkit/fixture"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+)
+
+// TestProtocolSteps: dialectic through the step model. A new debate waits
+// for both debaters in parallel, then for the judge; each step's Apply
+// writes the files of the dialectic format, debate.md last, and the debate
+// read back from them waits for the next step.
+func TestProtocolSteps(t *testing.T) {
+	p := dialectic.Protocol{}
+	files, err := p.New(sm.NewInput{Slug: "tea", Motion: "This house prefers tea.",
+		Values: map[string][]string{"definition": {"tea: a hot drink"}, "scope": {"Mornings."}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{}
+	for _, f := range files {
+		fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+	}
+	if !strings.Contains(string(fsys["debate.md"].Data), "- **tea**: a hot drink") {
+		t.Errorf("debate.md:\n%s", fsys["debate.md"].Data)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for i, want := range []struct {
+		roles []string
+		done  int
+	}{{[]string{"proposition", "opposition"}, 0}, {[]string{"judge"}, 0}, {[]string{"proposition", "opposition"}, 1}} {
+		deb, err := p.Load(fsys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := deb.Check(); !f.OK() {
+			t.Fatalf("step %d: check: %v", i, f.Problems)
+		}
+		if got := deb.Status().Done; got != want.done {
+			t.Errorf("step %d: %d exchanges done, want %d", i, got, want.done)
+		}
+		step, err := deb.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var roles []string
+		answers := map[string]sm.Answer{}
+		for _, c := range step.Calls {
+			roles = append(roles, c.Role)
+			var a []byte
+			switch c.Role {
+			case "proposition":
+				a = fixture.Answer(dialectic.Prop, step.Unit)
+			case "opposition":
+				a = fixture.Answer(dialectic.Opp, step.Unit)
+			default:
+				a = fixture.Judgment(step.Unit)
+			}
+			if rep := c.Validate(a); !rep.OK() {
+				t.Fatalf("step %d: %s's scripted answer refused: %v", i, c.Role, rep.Errors)
+			}
+			if rep := c.Validate([]byte(`{"title": "x"}`)); rep.OK() {
+				t.Errorf("step %d: %s's validation took a broken answer", i, c.Role)
+			}
+			answers[c.ID] = sm.Answer{Text: a}
+		}
+		if strings.Join(roles, ",") != strings.Join(want.roles, ",") {
+			t.Errorf("step %d asks %v, want %v", i, roles, want.roles)
+		}
+		if i == 2 {
+			break
+		}
+		c, err := step.Apply(answers, now)
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if last := c.Files[len(c.Files)-1].Name; last != "debate.md" {
+			t.Errorf("step %d writes %s last, want debate.md", i, last)
+		}
+		for _, f := range c.Files {
+			fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+		}
+	}
+	for _, name := range []string{"arguments/prop_000a.md", "arguments/opp_000c.md", "argument-graph.mmd"} {
+		if _, ok := fsys[name]; !ok {
+			t.Errorf("no %s after the opening and its judgment", name)
+		}
+	}
+	if !strings.Contains(string(fsys["scores.json"].Data), "prop_000a") {
+		t.Errorf("scores.json:\n%s", fsys["scores.json"].Data)
+	}
+}
