@@ -177,8 +177,7 @@ func skipRescore(raw json.RawMessage) (Skipped, bool) {
 		json.Unmarshal(f.vals["old_score"], &oldScore) != nil {
 		return Skipped{}, false
 	}
-	// dialectic compared the difference exactly, without slack: 0.8 - 0.3
-	// is just over 0.5 and is skipped.
+	// dialectic compared the difference as computed, without slack.
 	if d := newScore - oldScore; d < -MaxRescoreStep || d > MaxRescoreStep {
 		sk.ID, sk.Delta = id, d
 		return sk, true
