@@ -131,11 +131,11 @@ func (a *app) opsExchange(ctx context.Context, args []string) int {
 	defer d.Close()
 	deb, err := driver.Load(d)
 	if err != nil {
-		return a.opsError(err.Error())
+		return a.opsFailed(err)
 	}
 	x, refused, err := opsCheckExchange(deb, exchange, prop, opp)
 	if err != nil {
-		return a.opsError(err.Error())
+		return a.opsFailed(err)
 	}
 	if refused != nil {
 		a.consume(propFile, oppFile)
@@ -150,7 +150,7 @@ func (a *app) opsExchange(ctx context.Context, args []string) int {
 	}
 	same := sameFile(propFile, oppFile)
 	if err := driver.CommitExchange(d, deb, x.Exchange); err != nil {
-		return a.opsError(err.Error())
+		return a.opsFailed(err)
 	}
 	a.consume(propFile, oppFile)
 	// moot's own warnings are notes on stderr; the object holds only the
@@ -202,13 +202,13 @@ func (a *app) opsJudge(ctx context.Context, args []string) int {
 	defer d.Close()
 	deb, err := driver.Load(d)
 	if err != nil {
-		return a.opsError(err.Error())
+		return a.opsFailed(err)
 	}
 	if err := deb.Header.State.AcceptJudgment(); err != nil {
 		return a.opsError(err.Error())
 	}
 	if err := driver.CheckSize("judge", answer); err != nil {
-		return a.opsError(err.Error())
+		return a.opsFailed(err)
 	}
 	known, current := deb.Known(), deb.Scores.Current()
 	j, skipped, p := dialectic.ParseDialecticJudgment(answer, deb.Header.State.Exchange, known, current)
@@ -219,7 +219,7 @@ func (a *app) opsJudge(ctx context.Context, args []string) int {
 		return opsFailure
 	}
 	if err := opsCommitJudgment(d, deb, j, a.io.Now()); err != nil {
-		return a.opsError(err.Error())
+		return a.opsFailed(err)
 	}
 	a.consume(file)
 	a.opsNotes(p.Warnings)
@@ -416,6 +416,13 @@ func (a *app) consume(files ...string) {
 			fmt.Fprintf(a.io.Stderr, "moot: warning: could not remove %s: %v\n", f, err)
 		}
 	}
+}
+
+// opsFailed prints the error object of a step the engine could not take:
+// a broken debate's problems, a refusal's reasons, or the one error,
+// joined into the one string of the object.
+func (a *app) opsFailed(err error) int {
+	return a.opsError(oneProblem(driver.Failure(false, err).Errors))
 }
 
 // oneProblem joins problems into the one string of an error object.
