@@ -59,7 +59,6 @@ func Build(d *dialectic.Debate, narrative *Narrative) *Report {
 	return r
 }
 
-
 // Markdown returns README.md.
 func (r *Report) Markdown() []byte {
 	var b strings.Builder
