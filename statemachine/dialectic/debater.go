@@ -317,7 +317,10 @@ func checkTarget(p *Problems, lp, verb, whose, target string, side Side, exchang
 			p.errorf("%starget_id: the opening attacks and defends nothing (found %s)", lp, target)
 			return
 		}
-		if id.Exchange >= exchange {
+		// An argument of this exchange is written beside this one, and a
+		// known one of a later exchange exists but is not earlier; an unknown
+		// id of a later exchange is simply no argument of this debate.
+		if id.Exchange == exchange || (ok && id.Exchange > exchange) {
 			p.errorf("%starget_id: %s is not from an earlier exchange; you can only %s arguments from exchanges 0 to %d", lp, target, verb, exchange-1)
 			return
 		}

@@ -93,14 +93,17 @@ func parseJudgment(data []byte, exchange int, known Known, current map[string]fl
 	j := Judgment{dialectic: dialectic}
 	var skipped []Skipped
 	var p Problems
+	single := false // the judgment gave one score as the whole object
+	// Errors of the JSON as a whole name the judgment, as a debater's
+	// name theirs ("proposition: invalid JSON ...").
 	body, start, err := extractJSON(data)
 	if err != nil {
-		p.errorf("%s", err)
+		p.errorf("judgment: %s", err)
 		return j, nil, p
 	}
 	raw, err := decodeJSON(data, body, start)
 	if err != nil {
-		p.errorf("%s", err)
+		p.errorf("judgment: %s", err)
 		return j, nil, p
 	}
 	top, err := decodeObject(raw)
@@ -121,6 +124,7 @@ func parseJudgment(data []byte, exchange int, known Known, current map[string]fl
 		}
 	case top.present("argument_id"):
 		top.unknown(&p, "", "argument_id", "score", "reasoning", "rescores")
+		single = true
 		if s, ok := parseScore(&p, "", raw); ok {
 			j.Scores = append(j.Scores, s)
 		}
@@ -145,7 +149,7 @@ func parseJudgment(data []byte, exchange int, known Known, current map[string]fl
 	if !p.OK() {
 		return Judgment{}, nil, p
 	}
-	checkScores(&p, j.Scores, exchange)
+	checkScores(&p, j.Scores, exchange, single)
 	checkRescores(&p, j.Rescores, exchange, known, current, dialectic)
 	if !p.OK() {
 		return Judgment{}, nil, p
@@ -264,7 +268,7 @@ func parseRescore(p *Problems, at string, raw json.RawMessage) (Rescore, bool) {
 
 func inRange(x float64) bool { return x >= MinScore-slack && x <= MaxScore+slack }
 
-func checkScores(p *Problems, scores []Score, exchange int) {
+func checkScores(p *Problems, scores []Score, exchange int, single bool) {
 	want := ExchangeIDs(exchange)
 	expected := map[string]bool{}
 	for _, id := range want {
@@ -274,7 +278,7 @@ func checkScores(p *Problems, scores []Score, exchange int) {
 	sum := 0.0
 	for i, s := range scores {
 		at := fmt.Sprintf("scores[%d]", i)
-		if len(scores) == 1 {
+		if single {
 			at = "score"
 		}
 		if !expected[s.ArgumentID] {

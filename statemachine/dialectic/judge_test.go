@@ -66,13 +66,15 @@ func TestParseJudgment(t *testing.T) {
 		// The single-score form parses as a score: it can only fall short of
 		// scoring every argument, since every exchange has at least two.
 		{name: "single-score form is read as one score", exchange: 2, answer: js(t, score("prop_002", 0)), errs: []string{"missing scores for opp_002"}},
+		{name: "single-score form names its score", exchange: 2, answer: js(t, score("prop_002", 1.5)), errs: []string{"score: score 1.5 of prop_002 is outside [-1, 1]"}},
+		{name: "scores form of one entry names it by index", exchange: 2, answer: js(t, scores(score("prop_002", 1.5))), errs: []string{"scores[0]: score 1.5 of prop_002 is outside [-1, 1]"}},
 		{name: "single-score form names bad fields", exchange: 2, answer: js(t, map[string]any{"argument_id": "prop_002", "score": "high", "reasoning": ""}), errs: []string{"score: must be a number, found a string", "reasoning: must not be empty"}},
 		{name: "neither form", exchange: 2, answer: `{"verdict": "prop wins"}`, errs: []string{`the judgment needs "scores"`}},
 		{name: "a bare string", exchange: 2, answer: `"prop_002: 0.2"`, errs: []string{"the judgment must be a JSON object, found a string"}},
 		{name: "a bare null", exchange: 2, answer: "null", errs: []string{"the judgment must be a JSON object, found null"}},
 		{name: "an array", exchange: 2, answer: js(t, []any{score("prop_002", 0), score("opp_002", 0)}), errs: []string{"the judgment must be a JSON object, found an array"}},
-		{name: "invalid JSON", exchange: 2, answer: `{"scores": [}`, errs: []string{"invalid JSON at line 1, column 13: invalid character '}'"}},
-		{name: "invalid JSON on a later line", exchange: 2, answer: "{\"scores\": [\n  {\"argument_id\": \"prop_002\", \"score\": 0.5,},\n]}", errs: []string{"invalid JSON at line 2, column 44: invalid character '}' looking for beginning of object key string"}},
+		{name: "invalid JSON", exchange: 2, answer: `{"scores": [}`, errs: []string{"judgment: invalid JSON at line 1, column 13: invalid character '}'"}},
+		{name: "invalid JSON on a later line", exchange: 2, answer: "{\"scores\": [\n  {\"argument_id\": \"prop_002\", \"score\": 0.5,},\n]}", errs: []string{"judgment: invalid JSON at line 2, column 44: invalid character '}' looking for beginning of object key string"}},
 		{name: "scores not an array", exchange: 2, answer: js(t, map[string]any{"scores": score("prop_002", 0)}), errs: []string{"scores: must be an array, found an object"}},
 		{name: "score not an object", exchange: 2, answer: js(t, scores(score("prop_002", 0), 0.5)), errs: []string{"scores[1]: must be a JSON object, found a number"}},
 		{name: "score a string", exchange: 2, answer: js(t, scores(score("prop_002", 0), with(score("opp_002", 0), "score", "0"))), errs: []string{"scores[1].score: must be a number, found a string"}},
