@@ -11,16 +11,21 @@ same debate. Copying is done before the clock starts. Dialectic is skipped,
 with a message, when ../shared/compat/dialectic-skill is not beside the
 repository.
 
-moot is built with the README's build command plus -trimpath (BUILD
-below), which changes only the file paths recorded in the binary; the empty
-binary with the same flags. Stripping (-ldflags="-s -w") was measured and
-made no difference to start-up, as the symbol tables it removes are never
-read at start, so the README does not use it. Exits 1 when a target is missed:
-status <= 4x the empty binary, a step <= 5x, a step >= 4x faster than
-dialectic's.
+moot is built with the README's build command (CGO_ENABLED=0, a static
+binary: no dynamic loader or C library to start, about 1 ms less) plus
+-trimpath (BUILD below), which changes only the file paths recorded in the
+binary; the empty binary with the same flags. Stripping (-ldflags="-s -w")
+was measured and made no difference to start-up, as the symbol tables it
+removes are never read at start, so the README does not use it. Exits 1
+when a target is missed: status <= 4x the empty binary, a step <= 5x, a
+step >= 4x faster than dialectic's.
+
+--baseline runs another moot binary (an older build, say) in the same
+rounds, on the same debates, so that the two compare under the same load.
 
     python3 bench/startup.py            # 30 rounds after 3 warm-up rounds
     python3 bench/startup.py --runs 60
+    python3 bench/startup.py --baseline /tmp/moot-before
 """
 
 import argparse
@@ -32,8 +37,10 @@ import sys
 import tempfile
 import time
 
-# BUILD is the README's build command (less its -o and package) with -trimpath.
+# BUILD is the README's build command (less its -o and package) with
+# -trimpath, run with BUILD_ENV added to the environment.
 BUILD = ["go", "build", "-trimpath"]
+BUILD_ENV = {"CGO_ENABLED": "0"}
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIALECTIC = os.path.join(os.path.dirname(ROOT), "shared", "compat", "dialectic-skill", "debate_ops")
@@ -43,9 +50,11 @@ STEP_MAX = 5.0  # a step, as a multiple of the empty binary
 DIALECTIC_MIN = 4.0  # dialectic's step, as a multiple of moot's
 
 
-def run(argv, cwd=None):
-    """run runs argv to completion, failing loudly on a non-zero exit."""
-    p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def run(argv, cwd=None, env=None):
+    """run runs argv to completion, with env added to the environment,
+    failing loudly on a non-zero exit."""
+    p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=dict(os.environ, **(env or {})))
     if p.returncode != 0:
         sys.exit("startup.py: %s: exit %d\n%s%s" % (" ".join(argv), p.returncode,
                                                     p.stdout.decode(), p.stderr.decode()))
@@ -71,9 +80,9 @@ def build(work):
     with open(os.path.join(empty_src, "main.go"), "w") as f:
         f.write("package main\n\nfunc main() {}\n")
     empty = os.path.join(work, "empty.bin")
-    run(BUILD + ["-o", empty, "."], cwd=empty_src)
+    run(BUILD + ["-o", empty, "."], cwd=empty_src, env=BUILD_ENV)
     moot = os.path.join(work, "moot")
-    run(BUILD + ["-o", moot, "./cmd/moot"], cwd=ROOT)
+    run(BUILD + ["-o", moot, "./cmd/moot"], cwd=ROOT, env=BUILD_ENV)
     gen = os.path.join(work, "gendebate")
     run(["go", "build", "-o", gen, "./bench/gendebate"], cwd=ROOT)
     # Exchanges 0 to 8 argued and judged: nine exchanges.
@@ -105,7 +114,9 @@ def main():
     ap = argparse.ArgumentParser(description="start-up cost of moot against an empty Go binary and dialectic")
     ap.add_argument("--runs", type=int, default=30, help="measured rounds (default 30)")
     ap.add_argument("--warmup", type=int, default=3, help="rounds run first and not counted (default 3)")
+    ap.add_argument("--baseline", metavar="MOOT", help="another moot binary to run in the same rounds, for comparison")
     args = ap.parse_args()
+    baseline = os.path.abspath(args.baseline) if args.baseline else None
 
     work = tempfile.mkdtemp(prefix="moot-startup-")
     try:
@@ -122,15 +133,26 @@ def main():
             d, j = fresh(work, awaiting, judge)
             return ["python3", DIALECTIC, "process-judge", d, "--json-file", j]
 
+        def step_baseline():
+            d, j = fresh(work, awaiting, judge)
+            return [baseline, "process-judge", d, "--json-file", j]
+
         cases = [
             ("empty Go binary", lambda: [empty]),
             ("moot status", lambda: [moot, "status", nine]),
             ("moot check", lambda: [moot, "check", nine]),
             ("moot process-judge", step_moot),
         ]
+        if baseline:
+            cases += [
+                ("baseline status", lambda: [baseline, "status", nine]),
+                ("baseline check", lambda: [baseline, "check", nine]),
+                ("baseline process-judge", step_baseline),
+            ]
         if have_dialectic:
             cases.append(("dialectic process-judge", step_dialectic))
 
+        load_before = os.getloadavg()[0]
         times = {name: [] for name, _ in cases}
         for r in range(args.warmup + args.runs):
             for name, prepare in cases:
@@ -143,8 +165,11 @@ def main():
         base = med["empty Go binary"]
         size = os.path.getsize(moot) / (1 << 20)
         load = os.getloadavg()[0]
-        print("%d interleaved rounds (after %d warm-up), %d cores, load %.2f, moot %.1f MiB, built with: %s"
-              % (args.runs, args.warmup, os.cpu_count(), load, size, " ".join(BUILD)))
+        env = " ".join("%s=%s" % kv for kv in BUILD_ENV.items())
+        print("%d interleaved rounds (after %d warm-up), %d cores, load %.2f before and %.2f after, moot %.1f MiB, built with: %s %s"
+              % (args.runs, args.warmup, os.cpu_count(), load_before, load, size, env, " ".join(BUILD)))
+        if baseline:
+            print("baseline: %s, %.1f MiB" % (baseline, os.path.getsize(baseline) / (1 << 20)))
         print("%-24s %9s %9s %9s %12s" % ("", "median ms", "min ms", "x empty", "x dialectic"))
         dia = med.get("dialectic process-judge")
         for name, _ in cases:

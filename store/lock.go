@@ -366,22 +366,3 @@ func (d *Dir) readDir(dir string) ([]fs.DirEntry, error) {
 	defer f.Close()
 	return f.ReadDir(-1)
 }
-
-// OpenForWrite opens the debate directory at dir for a command that writes
-// it: Open, Lock (see there for wait), then Recover, so that the caller can
-// load, validate and commit. Close releases the lock.
-func OpenForWrite(ctx context.Context, dir, command string, wait bool) (*Dir, error) {
-	d, err := Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := d.Lock(ctx, command, wait); err != nil {
-		d.Close()
-		return nil, err
-	}
-	if err := d.Recover(); err != nil {
-		d.Close()
-		return nil, err
-	}
-	return d, nil
-}

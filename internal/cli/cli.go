@@ -10,9 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -330,11 +328,21 @@ func problemsOf(err error) []string {
 	return nil
 }
 
-var slugPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
-
 // ValidSlug reports whether s can name a debate: lowercase letters, digits
 // and hyphens, starting with a letter or digit, at most 64 characters.
-func ValidSlug(s string) bool { return slugPattern().MatchString(s) }
+// Every command that names a debate checks its name, so this is done by
+// hand rather than with a regexp compiled at each start.
+func ValidSlug(s string) bool {
+	if len(s) == 0 || len(s) > 64 || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 func (a *app) command() *ucli.Command {
 	dirFlag := &ucli.StringFlag{

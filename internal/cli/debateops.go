@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
 	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v3"
@@ -126,12 +129,17 @@ func (a *app) opsExchange(ctx context.Context, args []string) int {
 		return a.opsError(err.Error())
 	}
 	defer d.Close()
-	res, err := driver.ProcessExchange(d, exchange, prop, opp)
-	same := sameFile(propFile, oppFile)
-	var refused *driver.Refused
-	switch {
-	case errors.As(err, &refused) && refused.Answer:
+	deb, err := driver.Load(d)
+	if err != nil {
+		return a.opsFailed(err)
+	}
+	x, refused, err := opsCheckExchange(deb, exchange, prop, opp)
+	if err != nil {
+		return a.opsFailed(err)
+	}
+	if refused != nil {
 		a.consume(propFile, oppFile)
+		a.opsNotes(x.Warnings)
 		fmt.Fprintln(a.io.Stderr, pyDumps(pyObject{
 			{"success", false},
 			{"side", refused.Role},
@@ -139,18 +147,27 @@ func (a *app) opsExchange(ctx context.Context, args []string) int {
 			{"warnings", nil},
 		}, false))
 		return opsFailure
-	case err != nil:
-		return a.opsError(oneProblem(res.Errors))
+	}
+	same := sameFile(propFile, oppFile)
+	if err := driver.CommitExchange(d, deb, x.Exchange); err != nil {
+		return a.opsFailed(err)
 	}
 	a.consume(propFile, oppFile)
-	warnings := a.opsWarnings(res)
+	// moot's own warnings are notes on stderr; the object holds only the
+	// warnings dialectic gave, in its words.
+	a.opsNotes(x.Warnings)
 	if same != "" {
-		warnings = append(warnings, same)
-		fmt.Fprintf(a.io.Stderr, "moot: warning: %s\n", same)
+		a.opsNotes([]string{same})
 	}
+	warnings := x.dialectic
 	ids := pyObject{}
 	for _, side := range dialectic.Sides {
-		got := res.Sides[side]
+		var got []string
+		for _, arg := range x.Arguments {
+			if arg.Side == side {
+				got = append(got, arg.ID)
+			}
+		}
 		var v any = got
 		if len(got) == 1 {
 			v = got[0]
@@ -183,40 +200,140 @@ func (a *app) opsJudge(ctx context.Context, args []string) int {
 		return a.opsError(err.Error())
 	}
 	defer d.Close()
-	res, err := driver.ProcessJudge(d, answer, a.io.Now())
-	var refused *driver.Refused
-	if err != nil && !(errors.As(err, &refused) && refused.Answer) {
-		return a.opsError(oneProblem(res.Errors))
+	deb, err := driver.Load(d)
+	if err != nil {
+		return a.opsFailed(err)
+	}
+	if err := deb.Header.State.AcceptJudgment(); err != nil {
+		return a.opsError(err.Error())
+	}
+	if err := driver.CheckSize("judge", answer); err != nil {
+		return a.opsFailed(err)
+	}
+	known, current := deb.Known(), deb.Scores.Current()
+	j, skipped, p := dialectic.ParseDialecticJudgment(answer, deb.Header.State.Exchange, known, current)
+	if !p.OK() {
+		a.consume(file)
+		a.opsNotes(p.Warnings)
+		fmt.Fprintln(a.io.Stdout, pyDumps(pyObject{{"success", false}, {"argument_id", nil}, {"errors", p.Errors}}, true))
+		return opsFailure
+	}
+	if err := opsCommitJudgment(d, deb, j, a.io.Now()); err != nil {
+		return a.opsFailed(err)
 	}
 	a.consume(file)
-	out := pyObject{{"success", err == nil}}
-	warnings := a.opsWarnings(res)
-	if err != nil {
-		out = append(out, pyField{"argument_id", nil}, pyField{"errors", res.Errors})
-	} else {
-		// One argument gives one id and one score, several give lists; a
-		// score of 0 alone is left out, as debate_ops left it out.
-		scores := pyScores(answer, res.Score)
-		if len(res.ArgumentID) == 1 {
-			out = append(out, pyField{"argument_id", res.ArgumentID[0]})
-			if res.Score[0] != 0 {
-				out = append(out, pyField{"score", scores[0]})
-			}
-		} else {
-			out = append(out, pyField{"argument_id", res.ArgumentID}, pyField{"score", scores})
+	a.opsNotes(p.Warnings)
+	out := pyObject{{"success", true}}
+	// One argument gives one id and one score, several give lists; a
+	// score of 0 alone is left out, as debate_ops left it out.
+	var ids []string
+	var values []float64
+	for _, s := range j.Scores {
+		ids, values = append(ids, s.ArgumentID), append(values, s.Score)
+	}
+	scores := pyScores(answer, values)
+	if len(ids) == 1 {
+		out = append(out, pyField{"argument_id", ids[0]})
+		if values[0] != 0 {
+			out = append(out, pyField{"score", scores[0]})
 		}
-		if len(res.Rescored) > 0 {
-			out = append(out, pyField{"rescored", res.Rescored})
+	} else {
+		out = append(out, pyField{"argument_id", ids}, pyField{"score", scores})
+	}
+	if len(j.Rescores) > 0 {
+		var rescored []string
+		for _, r := range j.Rescores {
+			rescored = append(rescored, r.ArgumentID)
+		}
+		out = append(out, pyField{"rescored", rescored})
+	}
+	// dialectic's warnings: the rescores it skipped, in its words.
+	var warnings []string
+	for _, sk := range skipped {
+		if sk.Incomplete {
+			warnings = append(warnings, "Incomplete rescore entry: "+pyRepr(sk.Raw))
+		} else {
+			warnings = append(warnings, fmt.Sprintf("Rescore delta for %s is %.3f, outside valid range [-0.5, 0.5]", sk.ID, sk.Delta))
 		}
 	}
 	if len(warnings) > 0 {
 		out = append(out, pyField{"warnings", warnings})
 	}
 	fmt.Fprintln(a.io.Stdout, pyDumps(out, true))
-	if err != nil {
-		return opsFailure
-	}
 	return ExitOK
+}
+
+// opsChecked is an exchange checked under dialectic's rules, with the
+// warnings dialectic would have given, in its words.
+type opsChecked struct {
+	*driver.Exchange
+	dialectic []string
+}
+
+// opsCheckExchange is driver.CheckExchange under dialectic's rules (see
+// dialectic.ParseDialecticSubmissions). refused is set when an answer broke
+// a rule; err when the step cannot be taken at all.
+func opsCheckExchange(deb *dialectic.Debate, exchange int, prop, opp []byte) (x opsChecked, refused *driver.Refused, err error) {
+	if err := deb.Header.State.AcceptArguments(exchange); err != nil {
+		return x, nil, err
+	}
+	answers := map[dialectic.Side][]byte{dialectic.Prop: prop, dialectic.Opp: opp}
+	for _, side := range dialectic.Sides {
+		if err := driver.CheckSize(side.Name(), answers[side]); err != nil {
+			return x, nil, err
+		}
+	}
+	known := deb.Known()
+	x.Exchange = &driver.Exchange{}
+	for _, side := range dialectic.Sides {
+		subs, p := dialectic.ParseDialecticSubmissions(answers[side], side, exchange, known)
+		x.Warnings = append(x.Warnings, prefixed(side.Name()+": ", p.Warnings)...)
+		if !p.OK() {
+			// dialectic stopped at the first side that broke a rule.
+			return x, &driver.Refused{Side: side, SideReasons: p.Errors, Answer: true}, nil
+		}
+		ids := dialectic.ArgumentIDs(exchange, side)
+		for i, s := range subs {
+			x.Arguments = append(x.Arguments, dialectic.NewArgument(ids[i], side, exchange, s))
+			if len(s.Unknown) > 0 {
+				x.dialectic = append(x.dialectic, "Unrecognized keys (ignored): "+pySet(s.Unknown))
+			}
+		}
+	}
+	return x, nil, nil
+}
+
+func prefixed(prefix string, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = prefix + l
+	}
+	return out
+}
+
+// opsCommitJudgment is driver.CommitJudgment as dialectic's debate_ops
+// wrote a judgment: new arguments join scores.json in the judge's order,
+// and the numbers of scores.json and of debate.md's totals are written as
+// Python wrote them (0.0 for a score the judge wrote 0.0).
+func opsCommitJudgment(d *store.Dir, deb *dialectic.Debate, j dialectic.Judgment, now time.Time) error {
+	deb.Scores.ApplyAsGiven(j.Entries(deb.Known(), deb.Scores.Current()), now)
+	scores, err := deb.Scores.RenderDialectic()
+	if err != nil {
+		return fmt.Errorf("render %s: %w", dialectic.ScoresFile, err)
+	}
+	deb.Header.Totals = dialectic.Cumulative(deb.Scores.Current())
+	deb.Header.DialecticTotals = deb.Scores.DialecticTotals()
+	deb.Header.State = deb.Header.State.Next()
+	header, err := deb.Header.Render()
+	if err != nil {
+		return fmt.Errorf("render %s: %w", dialectic.HeaderFile, err)
+	}
+	// debate.md goes last, as every commit of moot writes it.
+	return d.Commit([]store.File{
+		{Name: dialectic.ScoresFile, Data: scores},
+		{Name: dialectic.GraphFile, Data: []byte(dialectic.Graph(deb))},
+		{Name: dialectic.HeaderFile, Data: header},
+	})
 }
 
 // pyScores returns the scores of an accepted judgment as debate_ops printed
@@ -282,21 +399,13 @@ func (a *app) opsOpen(ctx context.Context, dir string, args []string) (*store.Di
 	return a.lock(ctx, d, strings.Join(append([]string{"moot", "debate-ops"}, args[:2]...), " "), 0)
 }
 
-// opsWarnings returns the warnings of res that debate-ops prints in its
-// object: all but those about soft length limits, which dialectic did not
-// give; those go to stderr.
-func (a *app) opsWarnings(res driver.Result) []string {
-	soft := slices.Clone(res.Soft)
-	var out []string
-	for _, w := range res.Warnings {
-		if i := slices.Index(soft, w); i >= 0 {
-			soft = slices.Delete(soft, i, i+1)
-			fmt.Fprintf(a.io.Stderr, "moot: note: %s\n", w)
-			continue
-		}
-		out = append(out, w)
+// opsNotes prints moot's own warnings, which dialectic did not give, on
+// stderr as "moot: note:" lines, so that the printed object stays
+// dialectic's.
+func (a *app) opsNotes(warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(a.io.Stderr, "moot: note: %s\n", w)
 	}
-	return out
 }
 
 // consume removes the answer files once they have been judged, as
@@ -307,6 +416,13 @@ func (a *app) consume(files ...string) {
 			fmt.Fprintf(a.io.Stderr, "moot: warning: could not remove %s: %v\n", f, err)
 		}
 	}
+}
+
+// opsFailed prints the error object of a step the engine could not take:
+// a broken debate's problems, a refusal's reasons, or the one error,
+// joined into the one string of the object.
+func (a *app) opsFailed(err error) int {
+	return a.opsError(oneProblem(driver.Failure(false, err).Errors))
 }
 
 // oneProblem joins problems into the one string of an error object.
@@ -458,4 +574,140 @@ func pyFloat(x float64) string {
 		s += ".0"
 	}
 	return s
+}
+
+// pySet writes strings as Python's repr of a set of them: {'a', 'b'}. A
+// set's order in Python depends on string hashing, which changes from run
+// to run; the strings are written sorted, so that moot's is always the
+// same.
+func pySet(items []string) string {
+	items = slices.Sorted(slices.Values(items))
+	var b strings.Builder
+	b.WriteString("{")
+	for i, s := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(pyStr(s))
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// pyRepr writes the JSON value raw as Python's repr of what its json
+// module reads from it: {'argument_id': 'prop_000', 'new_score': 0.3,
+// 'old': None}. Keys keep their order. raw must be valid JSON.
+func pyRepr(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var b strings.Builder
+	var walk func() error
+	walk = func() error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			closing := "]"
+			if v == '{' {
+				closing = "}"
+			}
+			b.WriteString(v.String())
+			for i := 0; dec.More(); i++ {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				if v == '{' {
+					k, err := dec.Token()
+					if err != nil {
+						return err
+					}
+					b.WriteString(pyStr(k.(string)) + ": ")
+				}
+				if err := walk(); err != nil {
+					return err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return err
+			}
+			b.WriteString(closing)
+		case string:
+			b.WriteString(pyStr(v))
+		case json.Number:
+			b.WriteString(pyNumberRepr(v.String()))
+		case bool:
+			if v {
+				b.WriteString("True")
+			} else {
+				b.WriteString("False")
+			}
+		case nil:
+			b.WriteString("None")
+		}
+		return nil
+	}
+	if err := walk(); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// pyNumberRepr writes a JSON number as Python's repr of what json reads
+// from it: an int as its digits, a float as Python writes floats.
+func pyNumberRepr(lit string) string {
+	if !strings.ContainsAny(lit, ".eE") {
+		if n, ok := new(big.Int).SetString(lit, 10); ok {
+			return n.String()
+		}
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case err != nil:
+		return lit
+	}
+	return dialectic.PythonNumber(f, false)
+}
+
+// pyStr writes s as Python's repr of a str: in single quotes, or double
+// quotes when s holds a single quote and no double one; backslash, the
+// quote, \t, \n and \r escaped, other characters that are not printable
+// as \xhh, \uhhhh or \Uhhhhhhhh, printable ones (é, —) as they are.
+func pyStr(s string) string {
+	quote := '\''
+	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
+		quote = '"'
+	}
+	var b strings.Builder
+	b.WriteRune(quote)
+	for _, r := range s {
+		switch {
+		case r == quote || r == '\\':
+			b.WriteRune('\\')
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == ' ' || (r < 0x7f && r > 0x20):
+			b.WriteRune(r)
+		case r >= 0x7f && unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	b.WriteRune(quote)
+	return b.String()
 }

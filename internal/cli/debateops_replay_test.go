@@ -120,30 +120,11 @@ func TestDebateOpsReplay(t *testing.T) {
 // replayDebate replays the example debate at src, as TestDebateOpsReplay
 // says, under the name slug.
 func replayDebate(t *testing.T, py, ops, src, slug string) {
-	work := t.TempDir()
-	pyRoot, mootRoot := filepath.Join(work, "py"), filepath.Join(work, "moot")
 	start := startOf(t, src)
-	for _, root := range []string{pyRoot, mootRoot} {
-		dir := filepath.Join(root, slug)
-		if err := os.MkdirAll(filepath.Join(dir, dialectic.ArgumentsDir), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, dialectic.HeaderFile), start, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, dialectic.ScoresFile), []byte("{}"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-
 	exchange := func(name string, e int, prop, opp []byte) opsStep {
-		return opsStep{name: name, args: []string{"process-exchange", slug, strconv.Itoa(e), "--prop-file", "<prop>", "--opp-file", "<opp>"},
-			answers: map[string][]byte{"<prop>": prop, "<opp>": opp}}
+		return exchangeStep(name, slug, e, prop, opp)
 	}
-	judge := func(name string, answer []byte) opsStep {
-		return opsStep{name: name, args: []string{"process-judge", slug, "--json-file", "<json>"},
-			answers: map[string][]byte{"<json>": answer}, graph: true}
-	}
+	judge := func(name string, answer []byte) opsStep { return judgeStep(name, slug, answer) }
 	var steps []opsStep
 	exchanges, judged := stateOf(t, src)
 	for e := 0; e < exchanges; e++ {
@@ -174,6 +155,45 @@ func replayDebate(t *testing.T, py, ops, src, slug string) {
 			answers: map[string][]byte{"<json>": []byte("{}")}},
 		opsStep{name: "an unknown command", args: []string{"process-everything", slug}})
 
+	pyRoot := replaySteps(t, py, ops, slug, start, steps)
+
+	// The replay rebuilt the example debate: debate_ops' own files match
+	// the ones in the example (a check of the rebuilt inputs).
+	compareTrees(t, "the example", filepath.Join(pyRoot, slug), src, true, false)
+}
+
+func exchangeStep(name, slug string, e int, prop, opp []byte) opsStep {
+	return opsStep{name: name, args: []string{"process-exchange", slug, strconv.Itoa(e), "--prop-file", "<prop>", "--opp-file", "<opp>"},
+		answers: map[string][]byte{"<prop>": prop, "<opp>": opp}}
+}
+
+func judgeStep(name, slug string, answer []byte) opsStep {
+	return opsStep{name: name, args: []string{"process-judge", slug, "--json-file", "<json>"},
+		answers: map[string][]byte{"<json>": answer}, graph: true}
+}
+
+// replaySteps runs steps on the debate slug, which starts with start as
+// its debate.md and an empty scores.json, through dialectic's debate_ops
+// and through moot debate-ops side by side, and compares what each
+// printed, which input files each removed and the files of the two
+// debates after every step. It returns the folder of debate_ops' debate.
+func replaySteps(t *testing.T, py, ops, slug string, start []byte, steps []opsStep) (pyRoot string) {
+	t.Helper()
+	work := t.TempDir()
+	pyRoot, mootRoot := filepath.Join(work, "py"), filepath.Join(work, "moot")
+	for _, root := range []string{pyRoot, mootRoot} {
+		dir := filepath.Join(root, slug)
+		if err := os.MkdirAll(filepath.Join(dir, dialectic.ArgumentsDir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dialectic.HeaderFile), start, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dialectic.ScoresFile), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// Both tools find the debate relative to the working directory.
 	t.Chdir(mootRoot)
 	for i, st := range steps {
@@ -197,10 +217,7 @@ func replayDebate(t *testing.T, py, ops, src, slug string) {
 			t.FailNow()
 		}
 	}
-
-	// The replay rebuilt the example debate: debate_ops' own files match
-	// the ones in the example (a check of the rebuilt inputs).
-	compareTrees(t, "the example", filepath.Join(pyRoot, slug), src, true, false)
+	return pyRoot
 }
 
 // TestDebateOpsWrongPhase checks moot debate-ops on steps that come at the
@@ -757,4 +774,63 @@ func normalGraph(s string, moot bool) string {
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
+}
+
+// TestDebateOpsReplayRescores replays, as TestDebateOpsReplay does, a
+// debate the test makes up: judges that list the opposition first, score
+// 0.0 and 1, rescore with and without old_score, with a wrong old_score,
+// too far from old_score or without new_score; debaters that attack or
+// defend nothing and hand in a key dialectic did not know; the same file
+// for both sides. The example debates have none of these. Both tools run
+// on the inputs the test writes here, so that what dialectic wrote is
+// made at run time, by dialectic's own debate_ops.
+func TestDebateOpsReplayRescores(t *testing.T) {
+	compat := sharedCompat(t)
+	py := python3(t)
+	ops := filepath.Join(compat, "dialectic-skill", "debate_ops")
+	const slug = "tea"
+	start := []byte(`{
+  "debate_id": "tea",
+  "current_exchange": 0,
+  "current_phase": "awaiting_arguments",
+  "cumulative_scores": {"proposition": {"total": 0, "count": 0}, "opposition": {"total": 0, "count": 0}}
+}
+
+# Motion
+
+This house prefers tea.
+`)
+	arg := func(title, extra string) string {
+		return `{"title": "The ` + title + ` argument stands firm", "claim": "It holds.", "grounds": [{"source": "S", "content": "C", "relevance": "R"}], "warrant": "W"` + extra + `}`
+	}
+	opening := func(side, extra string) []byte {
+		return []byte("[" + arg(side+" first", "") + ", " + arg(side+" second", extra) + ", " + arg(side+" third", "") + "]")
+	}
+	same := exchangeStep("exchange 1, an attack and a defence without a target, one file for both sides", slug, 1, []byte(arg("shared",
+		`, "attacks": [{"target_id": "", "attack_type": "claim_attack", "content": "Vague."}]`+
+			`, "defends": [{"target_id": null, "defense_type": "reinforce", "content": "Also."}]`)), nil)
+	same.args[6] = "<prop>"
+	delete(same.answers, "<opp>")
+	steps := []opsStep{
+		exchangeStep("exchange 0, a key dialectic did not know", slug, 0, opening("proposition", ""), opening("opposition", `, "zeta": 1`)),
+		judgeStep("judgment 0, the opposition first, 0.0 and 1", slug, []byte(`{"scores": [
+  {"argument_id": "opp_000a", "score": 0.0, "reasoning": "r"}, {"argument_id": "opp_000b", "score": 0.25, "reasoning": "r"},
+  {"argument_id": "opp_000c", "score": -0.5, "reasoning": "r"}, {"argument_id": "prop_000a", "score": 1, "reasoning": "r"},
+  {"argument_id": "prop_000b", "score": -0.6875, "reasoning": "r"}, {"argument_id": "prop_000c", "score": -0.0625, "reasoning": "r"}]}`)),
+		same,
+		judgeStep("judgment 1, not zero-sum", slug, []byte(`{"scores": [{"argument_id": "opp_001", "score": -0.3, "reasoning": "r"}, {"argument_id": "prop_001", "score": 0.5, "reasoning": "r"}]}`)),
+		judgeStep("judgment 1, rescores kept and skipped", slug, []byte(`{"scores": [{"argument_id": "opp_001", "score": -0.3, "reasoning": "r"}, {"argument_id": "prop_001", "score": 0.3, "reasoning": "r"}],
+ "rescores": [{"argument_id": "prop_000c", "old_score": -0.0625, "new_score": 0.5, "reasoning": "Too far."},
+   {"argument_id": "opp_000a", "new_score": 0.2, "reasoning": "No old score.", "triggered_by": "prop_001"},
+   {"argument_id": "prop_000b", "old_score": -0.6, "new_score": -0.5, "reasoning": "A wrong old score."},
+   {"argument_id": "opp_000b", "old_score": 0.25, "reasoning": "No new score.", "note": "l'été\u00a0\"x\""},
+   {"argument_id": "", "old_score": 0.25, "new_score": 0.3},
+   {"argument_id": "opp_000c", "old_score": -0.5, "new_score": 0, "reasoning": "To zero."}]}`)),
+		exchangeStep("exchange 2", slug, 2, []byte(arg("proposition rebuttal", `, "attacks": [{"target_id": "opp_001", "attack_type": "warrant_attack", "content": "No."}]`)),
+			[]byte(arg("opposition rebuttal", `, "defends": [{"target_id": "opp_000b", "defense_type": "clarify", "content": "Yes."}]`))),
+		judgeStep("judgment 2, a rescore exactly 0.5 from old_score and one far from the current score", slug, []byte(`{"scores": [{"argument_id": "prop_002", "score": 0.15, "reasoning": "r"}, {"argument_id": "opp_002", "score": -0.15, "reasoning": "r"}],
+ "rescores": [{"argument_id": "prop_000c", "old_score": -0.0625, "new_score": 0.4375, "reasoning": "Just within."},
+   {"argument_id": "opp_000b", "new_score": -0.45, "reasoning": "Far, without an old score."}]}`)),
+	}
+	replaySteps(t, py, ops, slug, start, steps)
 }

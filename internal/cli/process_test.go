@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moot-dev/moot/store"
+	"github.com/moot-dev/moot/internal/testkit/storetest"
 )
 
 // openingJSON is a valid opening for side: three arguments.
@@ -101,7 +100,7 @@ func TestProcessFailureObject(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.lock {
-				d, err := store.OpenForWrite(context.Background(), filepath.Join(root, "tea"), "moot run tea", false)
+				d, err := storetest.OpenForWrite(filepath.Join(root, "tea"), "moot run tea")
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -14,10 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moot-dev/moot/internal/testkit/storetest"
+
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 
 	"github.com/moot-dev/moot/internal/report"
-	"github.com/moot-dev/moot/store"
 )
 
 // reportFixture copies the report package's hostile debate into a temporary
@@ -157,7 +158,7 @@ func TestReportStdoutReadsOnly(t *testing.T) {
 
 	// Another process holds the write lock (a second open file description
 	// conflicts with it just like another process).
-	d, err := store.OpenForWrite(context.Background(), dir, "moot run hostile", false)
+	d, err := storetest.OpenForWrite(dir, "moot run hostile")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -279,6 +279,9 @@ func readSettings(d *store.Dir) (Settings, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
 	}
+	if err := s.check(); err != nil {
+		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
+	}
 	return s, nil
 }
 

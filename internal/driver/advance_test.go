@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moot-dev/moot/internal/testkit/storetest"
+
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
@@ -95,7 +97,7 @@ func newTrio(t *testing.T, rounds int) string {
 
 func advance(t *testing.T, ctx context.Context, dir string, m *trioModel, goal driver.UnitGoal) (driver.Summary, error) {
 	t.Helper()
-	d, err := store.OpenForWrite(context.Background(), dir, "test", false)
+	d, err := storetest.OpenForWrite(dir, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,16 @@
 package driver_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/moot-dev/moot/internal/testkit/storetest"
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/statemachine/dialectic"
-	"github.com/moot-dev/moot/store"
 )
 
 // BenchmarkProcessJudge times process-judge on a 10-exchange debate: open
@@ -19,7 +19,7 @@ import (
 // fsyncs. Copying the debate afresh for each run is not timed.
 func BenchmarkProcessJudge(b *testing.B) {
 	template := newDebate(b, b.TempDir(), 9, true)
-	d, err := store.OpenForWrite(context.Background(), template, "test", false)
+	d, err := storetest.OpenForWrite(template, "test")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func BenchmarkProcessJudge(b *testing.B) {
 		}
 		b.StartTimer()
 
-		d, err := store.OpenForWrite(context.Background(), dir, "test", false)
+		d, err := storetest.OpenForWrite(dir, "test")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func BenchmarkCheck(b *testing.B) {
 	dir := newDebate(b, b.TempDir(), 10, false)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		d, err := store.OpenForWrite(context.Background(), dir, "test", false)
+		d, err := storetest.OpenForWrite(dir, "test")
 		if err != nil {
 			b.Fatal(err)
 		}

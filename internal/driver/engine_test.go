@@ -2,7 +2,6 @@ package driver_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/moot-dev/moot/internal/testkit/storetest"
 
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/statemachine/dialectic"
@@ -44,7 +45,7 @@ func runChild(dir, step string) int {
 // runStep performs one step on dir: "exchange" (the arguments of the
 // current exchange) or "judge".
 func runStep(dir, step string) error {
-	d, err := store.OpenForWrite(context.Background(), dir, "test", false)
+	d, err := storetest.OpenForWrite(dir, "test")
 	if err != nil {
 		return err
 	}

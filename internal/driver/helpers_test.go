@@ -1,13 +1,14 @@
 package driver_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/moot-dev/moot/internal/testkit/storetest"
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 
@@ -139,7 +140,7 @@ func judge(tb testing.TB, d *store.Dir, e int) driver.Result {
 
 func openDir(tb testing.TB, dir string) *store.Dir {
 	tb.Helper()
-	d, err := store.OpenForWrite(context.Background(), dir, "test", false)
+	d, err := storetest.OpenForWrite(dir, "test")
 	if err != nil {
 		tb.Fatal(err)
 	}

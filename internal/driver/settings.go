@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
@@ -47,7 +48,21 @@ func LoadSettings(h *dialectic.Header) (Settings, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return s, fmt.Errorf("read %s: field %q: %w", dialectic.HeaderFile, SettingsKey, err)
 	}
+	if err := s.check(); err != nil {
+		return s, fmt.Errorf("read %s: field %q: %w", dialectic.HeaderFile, SettingsKey, err)
+	}
 	return s, nil
+}
+
+// check validates what was read: a response format moot does not know
+// would otherwise reach the model client as is.
+func (s *Settings) check() error {
+	m, err := model.ParseMode(s.ResponseFormat)
+	if err != nil {
+		return fmt.Errorf("response_format: %w", err)
+	}
+	s.ResponseFormat = string(m)
+	return nil
 }
 
 // Role returns the settings of role.

@@ -81,15 +81,6 @@ func (e *APIError) Hint() string {
 	return ""
 }
 
-// Temporary reports whether trying again later may succeed: rate limits,
-// timeouts and server errors.
-func (e *APIError) Temporary() bool {
-	if e.Code == "insufficient_quota" {
-		return false
-	}
-	return e.Status == http.StatusRequestTimeout || e.Status == http.StatusTooManyRequests || e.Status >= 500
-}
-
 // redactedError masks a secret in the message of the error it wraps while
 // keeping it reachable by errors.Is and errors.As.
 type redactedError struct {

@@ -129,7 +129,7 @@ func TestGeneratedDebate(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := report.Build(deb, nil)
-	an := r.Analysis()
+	an := report.Analyze(deb)
 	last := an.Trajectory[len(an.Trajectory)-1]
 	if len(an.Trajectory) != 200 || last.Prop != deb.Header.Totals.Proposition.Total || last.Opp != deb.Header.Totals.Opposition.Total {
 		t.Errorf("trajectory: %d points ending at %+v; debate.md says %+v", len(an.Trajectory), last, deb.Header.Totals)

@@ -59,9 +59,6 @@ func Build(d *dialectic.Debate, narrative *Narrative) *Report {
 	return r
 }
 
-// Analysis returns what the report was computed from.
-func (r *Report) Analysis() *Analysis { return r.an }
-
 // Markdown returns README.md.
 func (r *Report) Markdown() []byte {
 	var b strings.Builder

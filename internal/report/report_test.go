@@ -535,8 +535,9 @@ func TestTotalsSayWhatTheyAre(t *testing.T) {
 // mermaid one in README.md and the SVG in report.html, draw one line: the
 // proposition's total minus the opposition's after each exchange.
 func TestTrajectoryDrawsTheMargin(t *testing.T) {
-	r := report.Build(load(t, hostileDir), nil)
-	tr := r.Analysis().Trajectory
+	deb := load(t, hostileDir)
+	r := report.Build(deb, nil)
+	tr := report.Analyze(deb).Trajectory
 	margins := make([]float64, len(tr))
 	for i, p := range tr {
 		margins[i] = p.Prop - p.Opp

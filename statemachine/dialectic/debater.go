@@ -1,6 +1,7 @@
 package dialectic
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -19,6 +20,11 @@ type Link struct {
 	TargetID string
 	Type     string
 	Content  string
+	// Unlinked marks an attack or defence handed in without a target,
+	// which only the dialectic rules accept (see ParseDialecticSubmissions):
+	// it is written in the argument's body, TargetID and Type as dialectic
+	// showed them, and links nothing.
+	Unlinked bool
 }
 
 // Submission is one argument in Toulmin form, as a debater hands it in.
@@ -31,6 +37,9 @@ type Submission struct {
 	Qualifier string
 	Attacks   []Link
 	Defends   []Link
+	// Unknown lists the keys of the argument that are none of the above,
+	// in the order given; they are ignored.
+	Unknown []string
 }
 
 // Attack and defence types.
@@ -62,6 +71,19 @@ func oneOf(s string, set []string) bool {
 // limits and unknown keys are warnings. Problems are worded for the person or
 // model that wrote the answer.
 func ParseSubmissions(data []byte, side Side, exchange int, known Known) ([]Submission, Problems) {
+	return parseSubmissions(data, side, exchange, known, false)
+}
+
+// ParseDialecticSubmissions is ParseSubmissions under the rules of
+// dialectic's debate_ops, for moot debate-ops, which stands in for it: an
+// attack or defence whose target_id is missing, null or the empty string
+// is accepted and links nothing, as dialectic dropped it from the
+// argument's links and kept it in the body.
+func ParseDialecticSubmissions(data []byte, side Side, exchange int, known Known) ([]Submission, Problems) {
+	return parseSubmissions(data, side, exchange, known, true)
+}
+
+func parseSubmissions(data []byte, side Side, exchange int, known Known, dialectic bool) ([]Submission, Problems) {
 	var p Problems
 	body, start, err := extractJSON(data)
 	if err != nil {
@@ -124,7 +146,7 @@ func ParseSubmissions(data []byte, side Side, exchange int, known Known) ([]Subm
 		if want > 1 {
 			path = fmt.Sprintf("argument %d: ", i+1)
 		}
-		subs = append(subs, parseSubmission(&p, path, item, side, exchange, known))
+		subs = append(subs, parseSubmission(&p, path, item, side, exchange, known, dialectic))
 	}
 	if !p.OK() {
 		return nil, p
@@ -146,14 +168,20 @@ func argumentsArray(raw json.RawMessage) (json.RawMessage, bool) {
 	return v, true
 }
 
-func parseSubmission(p *Problems, path string, raw json.RawMessage, side Side, exchange int, known Known) Submission {
+func parseSubmission(p *Problems, path string, raw json.RawMessage, side Side, exchange int, known Known, dialectic bool) Submission {
 	var s Submission
 	f, err := decodeObject(raw)
 	if err != nil {
 		p.errorf("%s%s", path, err)
 		return s
 	}
-	f.unknown(p, path, "title", "claim", "grounds", "warrant", "backing", "qualifier", "attacks", "defends")
+	keys := []string{"title", "claim", "grounds", "warrant", "backing", "qualifier", "attacks", "defends"}
+	f.unknown(p, path, keys...)
+	for _, k := range f.keys {
+		if !oneOf(k, keys) {
+			s.Unknown = append(s.Unknown, k)
+		}
+	}
 	s.Title = f.str(p, path, "title", true)
 	s.Claim = f.str(p, path, "claim", true)
 	s.Warrant = f.str(p, path, "warrant", true)
@@ -195,12 +223,12 @@ func parseSubmission(p *Problems, path string, raw json.RawMessage, side Side, e
 		}
 	}
 
-	s.Attacks = parseLinks(p, path, f, "attacks", "attack_type", AttackTypes, MaxAttacks, side.Other(), exchange, known)
-	s.Defends = parseLinks(p, path, f, "defends", "defense_type", DefenceTypes, MaxDefends, side, exchange, known)
+	s.Attacks = parseLinks(p, path, f, "attacks", "attack_type", AttackTypes, MaxAttacks, side.Other(), exchange, known, dialectic)
+	s.Defends = parseLinks(p, path, f, "defends", "defense_type", DefenceTypes, MaxDefends, side, exchange, known, dialectic)
 	return s
 }
 
-func parseLinks(p *Problems, path string, f *fields, key, typeKey string, types []string, max int, targetSide Side, exchange int, known Known) []Link {
+func parseLinks(p *Problems, path string, f *fields, key, typeKey string, types []string, max int, targetSide Side, exchange int, known Known, dialectic bool) []Link {
 	items, _ := f.list(p, path, key)
 	if len(items) > max {
 		p.errorf("%s%s: at most %d allowed, found %d", path, key, max, len(items))
@@ -223,6 +251,12 @@ func parseLinks(p *Problems, path string, f *fields, key, typeKey string, types 
 			continue
 		}
 		lf.unknown(p, at+": ", "target_id", typeKey, "content")
+		if dialectic {
+			if l, ok := unlinked(p, lp, lf, typeKey); ok {
+				links = append(links, l)
+				continue
+			}
+		}
 		l := Link{
 			TargetID: lf.str(p, lp, "target_id", true),
 			Type:     lf.str(p, lp, typeKey, true),
@@ -245,6 +279,32 @@ func parseLinks(p *Problems, path string, f *fields, key, typeKey string, types 
 	return links
 }
 
+// unlinked reads a link without a target under dialectic's rules: ok is
+// set when target_id is missing, null or "". Its body shows the target as
+// dialectic did ("unknown" when missing, "None" when null) and its type as
+// given, or "unspecified"; the type is not checked, as dialectic did not
+// check it.
+func unlinked(p *Problems, lp string, lf *fields, typeKey string) (Link, bool) {
+	raw, ok := lf.vals["target_id"]
+	var l Link
+	switch {
+	case !ok:
+		l.TargetID = "unknown"
+	case bytes.Equal(bytes.TrimSpace(raw), []byte("null")):
+		l.TargetID = "None"
+	case bytes.Equal(bytes.TrimSpace(raw), []byte(`""`)):
+	default:
+		return Link{}, false
+	}
+	l.Unlinked = true
+	l.Type = lf.str(p, lp, typeKey, false)
+	if l.Type == "" {
+		l.Type = "unspecified"
+	}
+	l.Content = lf.str(p, lp, "content", false)
+	return l, true
+}
+
 func checkTarget(p *Problems, lp, verb, whose, target string, side Side, exchange int, known Known) {
 	id, err := ParseID(target)
 	if err != nil {
@@ -257,7 +317,10 @@ func checkTarget(p *Problems, lp, verb, whose, target string, side Side, exchang
 			p.errorf("%starget_id: the opening attacks and defends nothing (found %s)", lp, target)
 			return
 		}
-		if id.Exchange >= exchange {
+		// An argument of this exchange is written beside this one, and a
+		// known one of a later exchange exists but is not earlier; an unknown
+		// id of a later exchange is simply no argument of this debate.
+		if id.Exchange == exchange || (ok && id.Exchange > exchange) {
 			p.errorf("%starget_id: %s is not from an earlier exchange; you can only %s arguments from exchanges 0 to %d", lp, target, verb, exchange-1)
 			return
 		}

@@ -224,6 +224,7 @@ func TestParseSubmissions(t *testing.T) {
 		{name: "attack unknown argument", exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack("opp_000d", "claim_attack")})), errs: []string{"attacks[0].target_id:", "not an argument id"}},
 		{name: "attack argument that does not exist", exchange: 3, answer: js(t, with(sub(), "attacks", []any{attack("opp_002", "claim_attack")})), errs: []string{"opp_002 does not exist"}},
 		{name: "attack a path", exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack("../debate", "claim_attack")})), errs: []string{"not an argument id"}},
+		{name: "attack a later exchange's id", exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack("opp_009", "claim_attack")})), errs: []string{"attacks[0].target_id: opp_009 does not exist in this debate"}},
 		{name: "attack same exchange", exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack("opp_002", "claim_attack")})), errs: []string{"opp_002 is not from an earlier exchange"}},
 		{name: "attack later exchange", exchange: 1, answer: js(t, with(sub(), "attacks", []any{attack("opp_001", "claim_attack")})), errs: []string{"opp_001 is not from an earlier exchange; you can only attack arguments from exchanges 0 to 0"}},
 		{name: "defend same exchange", exchange: 2, answer: js(t, with(sub(), "defends", []any{defend("prop_002", "clarify")})), errs: []string{"prop_002 is not from an earlier exchange"}},

@@ -18,6 +18,10 @@ type Header struct {
 	Totals Totals
 	Body   string
 	Motion Motion
+	// DialecticTotals, when set, is written as cumulative_scores in place
+	// of Totals: the same totals with their numbers as dialectic's
+	// debate_ops wrote them (see Scores.DialecticTotals).
+	DialecticTotals json.RawMessage
 }
 
 // NewHeader returns debate.md for a new debate: exchange 0, awaiting
@@ -92,6 +96,9 @@ func (h *Header) Render() ([]byte, error) {
 		{"current_phase", string(h.State.Phase)},
 		{"cumulative_scores", h.Totals},
 	} {
+		if k.key == "cumulative_scores" && h.DialecticTotals != nil {
+			k.val = h.DialecticTotals
+		}
 		if err := front.SetValue(k.key, k.val); err != nil {
 			return nil, err
 		}
@@ -186,10 +193,14 @@ func NewArgument(id string, side Side, exchange int, s Submission) *Argument {
 	a := &Argument{ID: id, Side: side, Exchange: exchange, Title: s.Title, Claim: s.Claim,
 		Attacks: []Target{}, Defends: []Target{}}
 	for _, l := range s.Attacks {
-		a.Attacks = append(a.Attacks, Target{TargetID: l.TargetID, Type: l.Type})
+		if !l.Unlinked {
+			a.Attacks = append(a.Attacks, Target{TargetID: l.TargetID, Type: l.Type})
+		}
 	}
 	for _, l := range s.Defends {
-		a.Defends = append(a.Defends, Target{TargetID: l.TargetID, Type: l.Type})
+		if !l.Unlinked {
+			a.Defends = append(a.Defends, Target{TargetID: l.TargetID, Type: l.Type})
+		}
 	}
 	a.Body = RenderBody(s)
 	return a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ID is a parsed argument id.
@@ -15,10 +16,33 @@ type ID struct {
 
 // String formats the id as it is written in files.
 func (id ID) String() string {
-	if Opening(id.Exchange) {
-		return fmt.Sprintf("%s_%03d%c", id.Side, id.Exchange, id.Letter)
+	var buf [24]byte
+	return string(id.appendTo(buf[:0]))
+}
+
+// appendTo appends the id as String spells it to b: the side, "_", the
+// exchange with at least three digits and, in the opening, the letter. It
+// is written out by hand, not with fmt, as every read of a debate spells
+// each id several times.
+func (id ID) appendTo(b []byte) []byte {
+	if id.Exchange < 0 {
+		// Not an id of any debate; spelled as fmt's %03d would.
+		b = fmt.Appendf(b, "%s_%03d", id.Side, id.Exchange)
+	} else {
+		b = append(b, id.Side...)
+		b = append(b, '_')
+		switch {
+		case id.Exchange < 10:
+			b = append(b, '0', '0')
+		case id.Exchange < 100:
+			b = append(b, '0')
+		}
+		b = strconv.AppendInt(b, int64(id.Exchange), 10)
 	}
-	return fmt.Sprintf("%s_%03d", id.Side, id.Exchange)
+	if Opening(id.Exchange) {
+		b = utf8.AppendRune(b, rune(id.Letter))
+	}
+	return b
 }
 
 // Less orders ids by exchange, then proposition before opposition, then
@@ -92,7 +116,8 @@ func ParseID(s string) (ID, error) {
 		return ID{}, fmt.Errorf("%q is not an argument id", s)
 	}
 	id := ID{Side: side, Exchange: n, Letter: letter}
-	if id.String() != s {
+	var buf [24]byte
+	if string(id.appendTo(buf[:0])) != s {
 		return ID{}, fmt.Errorf("%q is not an argument id (the canonical form is %s)", s, canonicalHint(id))
 	}
 	return id, nil

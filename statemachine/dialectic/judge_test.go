@@ -66,13 +66,15 @@ func TestParseJudgment(t *testing.T) {
 		// The single-score form parses as a score: it can only fall short of
 		// scoring every argument, since every exchange has at least two.
 		{name: "single-score form is read as one score", exchange: 2, answer: js(t, score("prop_002", 0)), errs: []string{"missing scores for opp_002"}},
+		{name: "single-score form names its score", exchange: 2, answer: js(t, score("prop_002", 1.5)), errs: []string{"score: score 1.5 of prop_002 is outside [-1, 1]"}},
+		{name: "scores form of one entry names it by index", exchange: 2, answer: js(t, scores(score("prop_002", 1.5))), errs: []string{"scores[0]: score 1.5 of prop_002 is outside [-1, 1]"}},
 		{name: "single-score form names bad fields", exchange: 2, answer: js(t, map[string]any{"argument_id": "prop_002", "score": "high", "reasoning": ""}), errs: []string{"score: must be a number, found a string", "reasoning: must not be empty"}},
 		{name: "neither form", exchange: 2, answer: `{"verdict": "prop wins"}`, errs: []string{`the judgment needs "scores"`}},
 		{name: "a bare string", exchange: 2, answer: `"prop_002: 0.2"`, errs: []string{"the judgment must be a JSON object, found a string"}},
 		{name: "a bare null", exchange: 2, answer: "null", errs: []string{"the judgment must be a JSON object, found null"}},
 		{name: "an array", exchange: 2, answer: js(t, []any{score("prop_002", 0), score("opp_002", 0)}), errs: []string{"the judgment must be a JSON object, found an array"}},
-		{name: "invalid JSON", exchange: 2, answer: `{"scores": [}`, errs: []string{"invalid JSON at line 1, column 13: invalid character '}'"}},
-		{name: "invalid JSON on a later line", exchange: 2, answer: "{\"scores\": [\n  {\"argument_id\": \"prop_002\", \"score\": 0.5,},\n]}", errs: []string{"invalid JSON at line 2, column 44: invalid character '}' looking for beginning of object key string"}},
+		{name: "invalid JSON", exchange: 2, answer: `{"scores": [}`, errs: []string{"judgment: invalid JSON at line 1, column 13: invalid character '}'"}},
+		{name: "invalid JSON on a later line", exchange: 2, answer: "{\"scores\": [\n  {\"argument_id\": \"prop_002\", \"score\": 0.5,},\n]}", errs: []string{"judgment: invalid JSON at line 2, column 44: invalid character '}' looking for beginning of object key string"}},
 		{name: "scores not an array", exchange: 2, answer: js(t, map[string]any{"scores": score("prop_002", 0)}), errs: []string{"scores: must be an array, found an object"}},
 		{name: "score not an object", exchange: 2, answer: js(t, scores(score("prop_002", 0), 0.5)), errs: []string{"scores[1]: must be a JSON object, found a number"}},
 		{name: "score a string", exchange: 2, answer: js(t, scores(score("prop_002", 0), with(score("opp_002", 0), "score", "0"))), errs: []string{"scores[1].score: must be a number, found a string"}},
@@ -326,3 +328,90 @@ func TestCumulativeRoundsAsPython(t *testing.T) {
 		t.Errorf("totals %v and %v, want 0.062 and -0.062", got.Proposition.Total, got.Opposition.Total)
 	}
 }
+
+// TestRescoreMessagesShowExactScores checks that a message about a rescore
+// shows the current score with all its digits, under both rules: -0.0625,
+// not -0.062.
+func TestRescoreMessagesShowExactScores(t *testing.T) {
+	current := currentScores()
+	current["prop_000a"] = -0.0625
+	answer := func(old, new float64) []byte {
+		return []byte(js(t, with(scores(score("prop_002", 0.2), score("opp_002", -0.2)), "rescores", []any{rescore("prop_000a", old, new)})))
+	}
+	_, p := dialectic.ParseJudgment(answer(0.9, 0.1), 2, knownAt2(), current)
+	if want := "rescores[0]: old_score 0.9 of prop_000a differs from its current score -0.0625; the current score was used"; missingFrom(p.Warnings, []string{want}) != nil {
+		t.Errorf("moot's rules: warnings %q lack %q", p.Warnings, want)
+	}
+	_, p = dialectic.ParseJudgment(answer(-0.0625, 0.9), 2, knownAt2(), current)
+	if want := "from its current -0.0625"; !strings.Contains(strings.Join(p.Errors, "\n"), want) {
+		t.Errorf("moot's rules: errors %q lack %q", p.Errors, want)
+	}
+	_, _, p = dialectic.ParseDialecticJudgment(answer(0.2, 0.1), 2, knownAt2(), current)
+	if want := "rescores[0]: old_score 0.2 of prop_000a differs from its current score -0.0625; previous_score records old_score, as dialectic did"; missingFrom(p.Warnings, []string{want}) != nil {
+		t.Errorf("dialectic's rules: warnings %q lack %q", p.Warnings, want)
+	}
+}
+
+// TestParseDialecticJudgment checks dialectic's rules for rescores: what is
+// skipped rather than refused, and the entries a judgment gives.
+func TestParseDialecticJudgment(t *testing.T) {
+	base := func(rs ...any) []byte {
+		return []byte(js(t, with(scores(score("opp_002", 0.2), score("prop_002", -0.2)), "rescores", rs)))
+	}
+	tests := []struct {
+		name       string
+		rescore    map[string]any
+		incomplete bool
+		skipped    bool
+		delta      float64
+		errs       bool
+		// prev is the previous_score of the entry; nil for none.
+		prev *float64
+	}{
+		{name: "no new_score", rescore: with(rescore("prop_000a", 0.3, 0), "new_score", del), skipped: true, incomplete: true},
+		{name: "null new_score", rescore: with(rescore("prop_000a", 0.3, 0), "new_score", nil), skipped: true, incomplete: true},
+		{name: "empty argument_id", rescore: with(rescore("prop_000a", 0.3, 0.2), "argument_id", ""), skipped: true, incomplete: true},
+		{name: "over 0.5 from old_score", rescore: rescore("prop_000a", 0.3, -0.3), skipped: true, delta: -0.6},
+		{name: "exactly 0.5 from old_score is kept", rescore: rescore("prop_000a", 0.3, 0.8), prev: ptr(0.3)},
+		{name: "far from the current score without old_score", rescore: with(rescore("prop_000a", 0, 0.9), "old_score", del)},
+		{name: "old_score other than the current score is recorded", rescore: rescore("prop_000a", 0.5, 0.6), prev: ptr(0.5)},
+		{name: "an unknown argument is still refused", rescore: rescore("prop_009", 0.3, 0.2), errs: true},
+		{name: "a new_score out of range is still refused", rescore: with(rescore("prop_000a", 0, 1.2), "old_score", del), errs: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			j, skipped, p := dialectic.ParseDialecticJudgment(base(tc.rescore), 2, knownAt2(), currentScores())
+			if tc.errs {
+				if p.OK() {
+					t.Fatalf("accepted, want refused")
+				}
+				return
+			}
+			if !p.OK() {
+				t.Fatalf("refused: %q", p.Errors)
+			}
+			if tc.skipped {
+				if len(skipped) != 1 || len(j.Rescores) != 0 || skipped[0].Incomplete != tc.incomplete || skipped[0].Delta != tc.delta {
+					t.Errorf("skipped %+v, rescores %+v", skipped, j.Rescores)
+				}
+				return
+			}
+			if len(skipped) != 0 || len(j.Rescores) != 1 {
+				t.Fatalf("skipped %+v, rescores %+v", skipped, j.Rescores)
+			}
+			es := j.Entries(knownAt2(), currentScores())
+			e := es[len(es)-1]
+			if e.TriggeredBy != "opp_002" {
+				t.Errorf("triggered_by %q, want the first argument scored", e.TriggeredBy)
+			}
+			switch {
+			case tc.prev == nil && (e.PreviousScore != nil || e.Diff != nil):
+				t.Errorf("previous_score %v, diff %v; want none", *e.PreviousScore, e.Diff)
+			case tc.prev != nil && (e.PreviousScore == nil || *e.PreviousScore != *tc.prev || e.Diff == nil || *e.Diff != dialectic.Round3(e.Score-*tc.prev)):
+				t.Errorf("previous_score %v, diff %v; want %v", e.PreviousScore, e.Diff, *tc.prev)
+			}
+		})
+	}
+}
+
+func ptr(x float64) *float64 { return &x }

@@ -1,11 +1,12 @@
 package dialectic_test
 
 import (
-	"context"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/moot-dev/moot/internal/testkit/storetest"
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 
@@ -24,7 +25,7 @@ func example(t *testing.T) *store.Dir {
 	if err := fixture.CopyTree(src, dst); err != nil {
 		t.Fatal(err)
 	}
-	d, err := store.OpenForWrite(context.Background(), dst, "test", false)
+	d, err := storetest.OpenForWrite(dst, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package dialectic
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Total is one side's cumulative score: the sum of the current scores of
@@ -83,6 +84,29 @@ func (t Totals) Leader() (side Side, margin float64) {
 		return Opp, -d
 	}
 	return "", 0
+}
+
+// exact writes a score with every digit it has, so that a message never
+// shows a score rounded (-0.0625, not -0.062).
+func exact(x float64) string {
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// PythonNumber writes x as Python's json module writes a number: an int
+// (whole set) as its digits, a float as Python's repr of it (0.0, 0.35,
+// 1e-05), so that a file debate-ops writes matches dialectic's.
+func PythonNumber(x float64, whole bool) string {
+	if whole && x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	if x != 0 && (math.Abs(x) < 1e-4 || math.Abs(x) >= 1e16) {
+		return strconv.FormatFloat(x, 'e', -1, 64)
+	}
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".") {
+		s += ".0"
+	}
+	return s
 }
 
 // formatScore writes a score the way people read it: at most three

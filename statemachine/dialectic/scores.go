@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +27,10 @@ type HistoryEntry struct {
 	Diff          *float64
 	// extra keeps keys moot does not know, so that rewriting loses nothing.
 	extra frontmatter.Object
+	// whole, prevWhole and diffWhole are set when Score, PreviousScore and
+	// Diff are whole numbers as Python reads them (written 1, not 1.0);
+	// only RenderDialectic uses them.
+	whole, prevWhole, diffWhole bool
 }
 
 // Record is everything scores.json holds about one argument.
@@ -33,6 +38,8 @@ type Record struct {
 	CurrentScore float64
 	History      []HistoryEntry
 	extra        frontmatter.Object
+	// whole is set when CurrentScore is a whole number as Python reads it.
+	whole bool
 }
 
 // Scores is scores.json: a record per argument, in file order.
@@ -86,6 +93,7 @@ func ParseScores(data []byte) (*Scores, error) {
 					return nil, fmt.Errorf("%s.current_score: %w", f.Key, err)
 				}
 				r.CurrentScore = v
+				r.whole = wholeLiteral(rf.Value)
 			case "history":
 				var hist []frontmatter.Object
 				if err := json.Unmarshal(rf.Value, &hist); err != nil {
@@ -109,6 +117,13 @@ func ParseScores(data []byte) (*Scores, error) {
 		s.records[f.Key] = r
 	}
 	return s, nil
+}
+
+// wholeLiteral tells whether the JSON number raw is written as a whole
+// number, which Python's json reads as an int.
+func wholeLiteral(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && !bytes.ContainsAny(t, ".eE")
 }
 
 func finite(raw json.RawMessage) (float64, error) {
@@ -139,6 +154,7 @@ func parseEntry(o frontmatter.Object) (HistoryEntry, error) {
 		switch f.Key {
 		case "score":
 			e.Score, err = finite(f.Value)
+			e.whole = wholeLiteral(f.Value)
 			seen = true
 		case "reasoning":
 			err = json.Unmarshal(f.Value, &e.Reasoning)
@@ -150,10 +166,12 @@ func parseEntry(o frontmatter.Object) (HistoryEntry, error) {
 			var v float64
 			v, err = finite(f.Value)
 			e.PreviousScore = &v
+			e.prevWhole = wholeLiteral(f.Value)
 		case "diff":
 			var v float64
 			v, err = finite(f.Value)
 			e.Diff = &v
+			e.diffWhole = wholeLiteral(f.Value)
 		default:
 			e.extra.Set(f.Key, f.Value)
 		}
@@ -170,6 +188,17 @@ func parseEntry(o frontmatter.Object) (HistoryEntry, error) {
 // Apply appends the history entries of an accepted judgment, stamped with
 // at, and moves each argument's current score.
 func (s *Scores) Apply(entries []Entry, at time.Time) {
+	s.apply(entries, at, true)
+}
+
+// ApplyAsGiven is Apply as dialectic's debate_ops applied a judgment: new
+// arguments join the file in the order of entries (the judge's order),
+// not in id order.
+func (s *Scores) ApplyAsGiven(entries []Entry, at time.Time) {
+	s.apply(entries, at, false)
+}
+
+func (s *Scores) apply(entries []Entry, at time.Time, sorted bool) {
 	stamp := at.UTC().Format(TimeLayout)
 	// New arguments join the file in moot's id order, whatever order the
 	// judge listed them in, so that the same judgment gives the same bytes.
@@ -180,41 +209,95 @@ func (s *Scores) Apply(entries []Entry, at time.Time) {
 			added = append(added, e.ArgumentID)
 		}
 	}
-	SortIDs(added)
+	if sorted {
+		SortIDs(added)
+	}
 	s.ids = append(s.ids, added...)
 	for _, e := range entries {
 		r := s.records[e.ArgumentID]
 		r.History = append(r.History, HistoryEntry{
 			Score: e.Score, Reasoning: e.Reasoning, ScoredAt: stamp,
 			TriggeredBy: e.TriggeredBy, PreviousScore: e.PreviousScore, Diff: e.Diff,
+			whole: e.whole, prevWhole: e.prevWhole, diffWhole: e.whole && e.prevWhole,
 		})
-		r.CurrentScore = e.Score
+		r.CurrentScore, r.whole = e.Score, e.whole
 	}
 }
 
 // Render writes scores.json.
 func (s *Scores) Render() ([]byte, error) {
+	return s.render(func(x float64, _ bool) json.RawMessage {
+		b, _ := json.Marshal(x)
+		return b
+	})
+}
+
+// RenderDialectic writes scores.json with its numbers as dialectic's
+// debate_ops wrote them through Python: a score the judge wrote as a whole
+// number stays one (0, 1), any other is a float written as Python writes
+// floats (0.0, 1.0, 0.35). moot's own commands write 0 and 1 for both.
+func (s *Scores) RenderDialectic() ([]byte, error) {
+	return s.render(func(x float64, whole bool) json.RawMessage {
+		return json.RawMessage(PythonNumber(x, whole))
+	})
+}
+
+// DialecticTotals returns the cumulative_scores of debate.md as dialectic's
+// debate_ops computed and wrote them: each side's current scores summed in
+// file order and rounded to three decimals, an int when every one of them
+// is an int (0 for a side with none), as JSON.
+func (s *Scores) DialecticTotals() json.RawMessage {
+	type side struct {
+		sum   float64
+		count int
+		whole bool
+	}
+	sides := map[Side]*side{Prop: {whole: true}, Opp: {whole: true}}
+	for _, id := range s.ids {
+		pid, err := ParseID(id)
+		if err != nil {
+			continue
+		}
+		r := s.records[id]
+		t := sides[pid.Side]
+		t.sum += r.CurrentScore
+		t.count++
+		t.whole = t.whole && r.whole
+	}
+	total := func(t *side) string {
+		if t.whole {
+			return PythonNumber(t.sum, true)
+		}
+		r, err := strconv.ParseFloat(strconv.FormatFloat(t.sum, 'f', 3, 64), 64)
+		if err != nil {
+			r = t.sum
+		}
+		return PythonNumber(r, false)
+	}
+	return json.RawMessage(fmt.Sprintf(`{"proposition": {"total": %s, "count": %d}, "opposition": {"total": %s, "count": %d}}`,
+		total(sides[Prop]), sides[Prop].count, total(sides[Opp]), sides[Opp].count))
+}
+
+func (s *Scores) render(num func(x float64, whole bool) json.RawMessage) ([]byte, error) {
 	var top frontmatter.Object
 	for _, id := range s.ids {
 		r := s.records[id]
 		var rec frontmatter.Object
-		if err := rec.SetValue("current_score", r.CurrentScore); err != nil {
-			return nil, err
-		}
+		rec.Set("current_score", num(r.CurrentScore, r.whole))
 		hist := make([]frontmatter.Object, 0, len(r.History))
 		for _, e := range r.History {
 			var o frontmatter.Object
-			o.SetValue("score", e.Score)
+			o.Set("score", num(e.Score, e.whole))
 			o.SetValue("reasoning", e.Reasoning)
 			o.SetValue("scored_at", e.ScoredAt)
 			if e.TriggeredBy != "" {
 				o.SetValue("triggered_by", e.TriggeredBy)
 			}
 			if e.PreviousScore != nil {
-				o.SetValue("previous_score", *e.PreviousScore)
+				o.Set("previous_score", num(*e.PreviousScore, e.prevWhole))
 			}
 			if e.Diff != nil {
-				o.SetValue("diff", *e.Diff)
+				o.Set("diff", num(*e.Diff, e.diffWhole))
 			}
 			o.Fields = append(o.Fields, e.extra.Fields...)
 			hist = append(hist, o)

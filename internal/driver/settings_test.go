@@ -1,0 +1,43 @@
+package driver_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+)
+
+// TestLoadSettingsResponseFormat checks that the response format kept in
+// debate.md is validated when it is read, so that a hand-edited value
+// never reaches a model as an unknown mode.
+func TestLoadSettingsResponseFormat(t *testing.T) {
+	tests := []struct {
+		name, stored, want, wantErr string
+	}{
+		{name: "none", stored: `{"models":{}}`, want: ""},
+		{name: "known", stored: `{"models":{},"response_format":"json_object"}`, want: "json_object"},
+		{name: "spaces", stored: `{"models":{},"response_format":" text "}`, want: "text"},
+		{name: "unknown", stored: `{"models":{},"response_format":"yaml"}`,
+			wantErr: `read debate.md: field "moot": response_format: unknown mode "yaml"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := dialectic.NewHeader("demo", dialectic.Motion{Text: "This house would test"})
+			if err := h.SetSetting(driver.SettingsKey, json.RawMessage(tc.stored)); err != nil {
+				t.Fatal(err)
+			}
+			s, err := driver.LoadSettings(h)
+			if tc.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want one starting %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || s.ResponseFormat != tc.want {
+				t.Fatalf("response format %q (%v), want %q", s.ResponseFormat, err, tc.want)
+			}
+		})
+	}
+}
