@@ -149,7 +149,11 @@ func (a *app) opsExchange(ctx context.Context, args []string) int {
 		return opsFailure
 	}
 	same := sameFile(propFile, oppFile)
-	if err := driver.CommitExchange(d, deb, x.Exchange); err != nil {
+	c, err := dialectic.CommitArguments(deb, x.Exchange)
+	if err == nil {
+		err = driver.Commit(d, c)
+	}
+	if err != nil {
 		return a.opsFailed(err)
 	}
 	a.consume(propFile, oppFile)
@@ -266,11 +270,11 @@ func (a *app) opsJudge(ctx context.Context, args []string) int {
 // opsChecked is an exchange checked under dialectic's rules, with the
 // warnings dialectic would have given, in its words.
 type opsChecked struct {
-	*driver.Exchange
+	*dialectic.Exchange
 	dialectic []string
 }
 
-// opsCheckExchange is driver.CheckExchange under dialectic's rules (see
+// opsCheckExchange is dialectic.CheckExchange under dialectic's rules (see
 // dialectic.ParseDialecticSubmissions). refused is set when an answer broke
 // a rule; err when the step cannot be taken at all.
 func opsCheckExchange(deb *dialectic.Debate, exchange int, prop, opp []byte) (x opsChecked, refused *driver.Refused, err error) {
@@ -284,13 +288,13 @@ func opsCheckExchange(deb *dialectic.Debate, exchange int, prop, opp []byte) (x 
 		}
 	}
 	known := deb.Known()
-	x.Exchange = &driver.Exchange{}
+	x.Exchange = &dialectic.Exchange{}
 	for _, side := range dialectic.Sides {
 		subs, p := dialectic.ParseDialecticSubmissions(answers[side], side, exchange, known)
 		x.Warnings = append(x.Warnings, prefixed(side.Name()+": ", p.Warnings)...)
 		if !p.OK() {
 			// dialectic stopped at the first side that broke a rule.
-			return x, &driver.Refused{Side: side, SideReasons: p.Errors, Answer: true}, nil
+			return x, &driver.Refused{Role: side.Name(), RoleReasons: p.Errors, Answer: true}, nil
 		}
 		ids := dialectic.ArgumentIDs(exchange, side)
 		for i, s := range subs {
@@ -311,7 +315,7 @@ func prefixed(prefix string, lines []string) []string {
 	return out
 }
 
-// opsCommitJudgment is driver.CommitJudgment as dialectic's debate_ops
+// opsCommitJudgment is dialectic.ApplyJudgment as dialectic's debate_ops
 // wrote a judgment: new arguments join scores.json in the judge's order,
 // and the numbers of scores.json and of debate.md's totals are written as
 // Python wrote them (0.0 for a score the judge wrote 0.0).

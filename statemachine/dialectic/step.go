@@ -93,6 +93,13 @@ func ApplyArguments(deb *Debate, exchange int, answers map[Side][]byte) (*sm.Com
 		}
 		return nil, err
 	}
+	return CommitArguments(deb, x)
+}
+
+// CommitArguments returns the commit of an exchange whose arguments were
+// accepted: the argument files, the graph, and debate.md in the judgment
+// phase. deb is changed to the debate after the step.
+func CommitArguments(deb *Debate, x *Exchange) (*sm.Commit, error) {
 	c := &sm.Commit{Warnings: x.Warnings, Soft: x.Soft}
 	for _, a := range x.Arguments {
 		data, err := a.Render()
