@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -268,6 +269,12 @@ func (a *app) exportCommand() *ucli.Command {
 func writeOutput(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
+		// The temporary file's name means nothing to the user, and the
+		// caller names the file they asked for: give only why.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return pe.Err
+		}
 		return err
 	}
 	tmp := f.Name()
