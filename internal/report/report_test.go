@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -43,20 +41,7 @@ func load(t testing.TB, dir string) *dialectic.Debate {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; run go test ./report -update and review the diff\n%s", name, firstDiff(want, got))
-	}
+	fixture.Golden(t, name, got, *update)
 }
 
 func firstDiff(want, got []byte) string {
