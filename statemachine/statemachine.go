@@ -14,6 +14,7 @@ package statemachine
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 	"time"
@@ -73,6 +74,9 @@ type Flag struct {
 	Placeholder string // an upper-case word, such as TURNS
 	Repeated    bool   // given several times, as dialectic's --definition
 	Default     string
+	// File marks a flag whose value names a file: moot reads it and
+	// passes its content in NewInput.Files, so that New stays pure.
+	File bool
 }
 
 // NewInput is what `moot new` was given.
@@ -82,7 +86,10 @@ type NewInput struct {
 	// Values holds each protocol flag that was given, by name, with its
 	// values in order.
 	Values map[string][]string
-	Now    time.Time
+	// Files holds the content of each File flag that was given, by the
+	// flag's name; Values keeps the path as it was given.
+	Files map[string][]byte
+	Now   time.Time
 }
 
 // Value returns the last value given for flag, or its default.
@@ -129,6 +136,9 @@ type Status struct {
 	Next string
 	// Lines are more of the status, a label and a text each.
 	Lines []Line
+	// Data holds more of the status for scripts, by the key `moot status
+	// --json` gives it, such as running scores.
+	Data map[string]any
 }
 
 // Line is one labelled line of a status.
@@ -327,4 +337,41 @@ type Reporter interface {
 // templates, say) before a run pays for any call.
 type SetupChecker interface {
 	CheckSetup() error
+}
+
+// HTMLReporter is a Reporter whose report also comes as one self-contained
+// HTML page, for `moot report --html`.
+type HTMLReporter interface {
+	ReportHTML() ([]byte, error)
+}
+
+// Exporter is a Debate that exports itself in formats of its own, for
+// `moot export --format NAME`.
+type Exporter interface {
+	// Formats lists the formats, the first being the default.
+	Formats() []Format
+	// Export returns the debate in the format called name.
+	Export(name string) ([]byte, error)
+}
+
+// Format is one format of an Exporter.
+type Format struct {
+	Name  string // as --format spells it, such as "csv"
+	Usage string // what it holds, in a few words
+	Ext   string // the usual file name extension, without the dot
+}
+
+// Commander is a Protocol with commands of its own, such as a command that
+// lists a protocol's built-in personas. moot adds them to its own.
+type Commander interface {
+	Commands() []Command
+}
+
+// Command is one command a protocol adds to moot. It reads no debate and
+// touches no file: it writes what it has to say to w.
+type Command struct {
+	Name      string
+	Usage     string // one line, for `moot help`
+	ArgsUsage string // such as "[NAME]"
+	Run       func(args []string, w io.Writer) error
 }
