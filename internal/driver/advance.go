@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -353,6 +354,7 @@ func (r *runner) forget(step *sm.Step) {
 	for _, c := range step.Calls {
 		_ = r.d.RemovePrivate(keptName(step, c))
 		_ = r.d.RemovePrivate(skippedName(step, c))
+		_ = r.d.RemovePrivate(attemptsName(step, c))
 	}
 }
 
@@ -386,6 +388,12 @@ func keptName(step *sm.Step, c sm.Call) string {
 	return "answers/" + step.Key + "-" + c.ID + ".json"
 }
 
+// attemptsName is where the number of requests a kept answer took waits
+// with it, when it took more than one.
+func attemptsName(step *sm.Step, c sm.Call) string {
+	return "answers/" + step.Key + "-" + c.ID + ".attempts"
+}
+
 // skippedName is where the reason a skippable call was skipped waits for
 // its step's commit.
 func skippedName(step *sm.Step, c sm.Call) string {
@@ -410,7 +418,13 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
 			if validate(data).OK() {
 				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "answer kept from an earlier run"})
-				return sm.Answer{Text: data}, nil
+				a := sm.Answer{Text: data, Attempts: 1}
+				if n, err := r.d.ReadPrivate(attemptsName(step, c)); err == nil {
+					if k, err := strconv.Atoi(strings.TrimSpace(string(n))); err == nil && k > 1 {
+						a.Attempts = k
+					}
+				}
+				return a, nil
 			}
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			r.opts.Warn(fmt.Sprintf("cannot read a kept answer: %v", err))
@@ -426,6 +440,11 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	rs := r.settings.Role(role)
 	mode := model.Mode(r.settings.ResponseFormat)
 	r.mu.Unlock()
+	if c.Schema == nil {
+		// A call that asks for text is asked for text, whatever mode the
+		// calls that ask for JSON have settled on.
+		mode = model.ModeText
+	}
 	if rs.MaxTokens == 0 {
 		rs.MaxTokens = c.MaxTokens
 	}
@@ -462,7 +481,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Err: maskedError{err, r.opts.Mask}, Saved: saved}
 		}
 		r.mu.Lock()
-		if resp.Mode != "" && string(resp.Mode) != r.settings.ResponseFormat {
+		if c.Schema != nil && resp.Mode != "" && string(resp.Mode) != r.settings.ResponseFormat {
 			r.settings.ResponseFormat = string(resp.Mode)
 			mode = resp.Mode
 		}
@@ -473,8 +492,13 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			rep.Errors = append(rep.Errors, "the answer was cut off at the token limit: answer more briefly")
 		}
 		if rep.OK() {
+			if try > 0 {
+				// Written first: a kept answer found without it took one
+				// request.
+				r.keep(attemptsName(step, c), c.Role, []byte(strconv.Itoa(try+1)))
+			}
 			r.keep(keptName(step, c), c.Role, text)
-			return sm.Answer{Text: text, Model: resp.Model}, nil
+			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1}, nil
 		}
 		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})
 		if try == r.opts.Repairs {
@@ -482,7 +506,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			if c.Skippable {
 				why := "refused after every repair: " + strings.Join(rep.Errors, "; ")
 				r.keep(skippedName(step, c), c.Role, []byte(why))
-				return sm.Answer{Skipped: why, Model: resp.Model}, nil
+				return sm.Answer{Skipped: why, Model: resp.Model, Attempts: try + 1}, nil
 			}
 			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Problems: rep.Errors, Saved: saved}
 		}
