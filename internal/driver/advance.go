@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -354,7 +353,7 @@ func (r *runner) forget(step *sm.Step) {
 	for _, c := range step.Calls {
 		_ = r.d.RemovePrivate(keptName(step, c))
 		_ = r.d.RemovePrivate(skippedName(step, c))
-		_ = r.d.RemovePrivate(attemptsName(step, c))
+		_ = r.d.RemovePrivate(metaName(step, c))
 	}
 }
 
@@ -388,10 +387,16 @@ func keptName(step *sm.Step, c sm.Call) string {
 	return "answers/" + step.Key + "-" + c.ID + ".json"
 }
 
-// attemptsName is where the number of requests a kept answer took waits
-// with it, when it took more than one.
-func attemptsName(step *sm.Step, c sm.Call) string {
-	return "answers/" + step.Key + "-" + c.ID + ".attempts"
+// metaName is where the model that gave a kept answer, and the requests
+// it took, wait with it.
+func metaName(step *sm.Step, c sm.Call) string {
+	return "answers/" + step.Key + "-" + c.ID + ".meta"
+}
+
+// keptMeta is what metaName holds.
+type keptMeta struct {
+	Model    string `json:"model"`
+	Attempts int    `json:"attempts"`
 }
 
 // skippedName is where the reason a skippable call was skipped waits for
@@ -419,9 +424,11 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			if validate(data).OK() {
 				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "answer kept from an earlier run"})
 				a := sm.Answer{Text: data, Attempts: 1}
-				if n, err := r.d.ReadPrivate(attemptsName(step, c)); err == nil {
-					if k, err := strconv.Atoi(strings.TrimSpace(string(n))); err == nil && k > 1 {
-						a.Attempts = k
+				var meta keptMeta
+				if raw, err := r.d.ReadPrivate(metaName(step, c)); err == nil && json.Unmarshal(raw, &meta) == nil {
+					a.Model = meta.Model
+					if meta.Attempts > 1 {
+						a.Attempts = meta.Attempts
 					}
 				}
 				return a, nil
@@ -492,10 +499,10 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			rep.Errors = append(rep.Errors, "the answer was cut off at the token limit: answer more briefly")
 		}
 		if rep.OK() {
-			if try > 0 {
-				// Written first: a kept answer found without it took one
-				// request.
-				r.keep(attemptsName(step, c), c.Role, []byte(strconv.Itoa(try+1)))
+			// Written first: a kept answer found without it took one
+			// request, of an unknown model.
+			if meta, err := json.Marshal(keptMeta{Model: resp.Model, Attempts: try + 1}); err == nil {
+				r.keep(metaName(step, c), c.Role, meta)
 			}
 			r.keep(keptName(step, c), c.Role, text)
 			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1}, nil
