@@ -308,7 +308,10 @@ func (d *debate) call(s slot) (sm.Call, error) {
 		a, b := d.st.name(d.st.a()), d.st.name(d.st.b())
 		confirmed := d.confirmed()
 		c.Schema, c.SchemaName = verdictSchema(a, b), "verdict"
-		c.Validate = func(ans []byte) sm.Report { _, errs := parseVerdict(ans, a, b, confirmed); return sm.Report{Errors: errs} }
+		c.Validate = func(ans []byte) sm.Report {
+			_, errs := parseVerdict(ans, a, b, confirmed)
+			return sm.Report{Errors: errs}
+		}
 	case kindConfirmation:
 		a, b := d.st.name(d.st.a()), d.st.name(d.st.b())
 		c.Validate = func(ans []byte) sm.Report { _, errs := confirmName(ans, a, b); return sm.Report{Errors: errs} }
