@@ -30,10 +30,10 @@ func (a *app) protocolsCommand() *ucli.Command {
 				line := "new: --motion TEXT"
 				for _, f := range p.Flags() {
 					if f.Bool {
-					line += fmt.Sprintf(" [--%s]", f.Name)
-				} else {
-					line += fmt.Sprintf(" [--%s %s]", f.Name, f.Placeholder)
-				}
+						line += fmt.Sprintf(" [--%s]", f.Name)
+					} else {
+						line += fmt.Sprintf(" [--%s %s]", f.Name, f.Placeholder)
+					}
 					if f.Repeated {
 						line += "..."
 					}

@@ -10,7 +10,7 @@ import (
 
 // entry is one message as a prompt shows it.
 type entry struct {
-	Number              int
+	Number               int
 	Name, Label, Content string
 }
 
