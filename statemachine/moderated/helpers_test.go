@@ -3,6 +3,8 @@ package moderated_test
 import (
 	"context"
 	"fmt"
+	iofs "io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -130,3 +132,21 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+func writeTree(dir string, fs map[string]string) error {
+	for name, data := range fs {
+		if strings.HasSuffix(name, "/") {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func osFS(dir string) iofs.FS { return os.DirFS(dir) }
