@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
@@ -116,7 +117,7 @@ type MaxTokens struct {
 // DefaultMaxTokens are the design's limits.
 var DefaultMaxTokens = MaxTokens{Opening: 300, Argument: 250, Closing: 350}
 
-var criterionName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
+var criterionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`) })
 
 // ParseCriteria reads a rubric written "name:weight,...". A name is
 // lower-cased, with spaces and hyphens as underscores; the design's
@@ -134,7 +135,7 @@ func ParseCriteria(s string) ([]Criterion, error) {
 		}
 		name = strings.ToLower(strings.TrimSpace(name))
 		name = strings.NewReplacer(" ", "_", "-", "_").Replace(name)
-		if !criterionName.MatchString(name) {
+		if !criterionName().MatchString(name) {
 			return nil, fmt.Errorf("--criteria: name %q: want a letter, then letters, digits or underscores (at most 40)", name)
 		}
 		if seen[name] {

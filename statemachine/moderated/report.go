@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
+	"sync"
 
 	sm "github.com/moot-dev/moot/statemachine"
 )
@@ -95,7 +96,12 @@ func (d *debate) participantPair() (Participant, Participant) {
 	return a, b
 }
 
-var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+// page is the HTML report's template, parsed on first use.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(pageText))
+})
+
+const pageText = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Motion}}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;line-height:1.45}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
@@ -118,7 +124,7 @@ blockquote{margin:.3rem 0 .8rem;padding-left:.8rem;border-left:3px solid #ccc;wh
 {{range .Marks}}<tr><td>{{.Name}}</td><td>{{.Raw}}</td><td>{{.Weight}}</td><td>{{.Weighted}}</td><td>{{.Justification}}</td></tr>{{end}}
 <tr><th>total</th><th>{{.Total}}</th><td></td><td></td><td></td></tr></table>{{end}}
 {{end}}{{end}}</body></html>
-`))
+`
 
 // ReportHTML is the report as one self-contained page, the chart of
 // totals drawn in SVG.
@@ -186,7 +192,7 @@ func (d *debate) ReportHTML() ([]byte, error) {
 		sec.Messages = append(sec.Messages, out)
 	}
 	var b bytes.Buffer
-	if err := page.Execute(&b, data); err != nil {
+	if err := page().Execute(&b, data); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -148,7 +149,7 @@ func (d *debate) checkState() error {
 	}
 	seen := map[string]bool{}
 	for i, c := range st.Criteria {
-		if !criterionName.MatchString(c.Name) || seen[c.Name] {
+		if !criterionName().MatchString(c.Name) || seen[c.Name] {
 			return fmt.Errorf("field %q: criterion %d: name %q is not a new lower-case name", "scoring_criteria", i+1, c.Name)
 		}
 		seen[c.Name] = true
@@ -203,8 +204,8 @@ func (d *debate) renderState() ([]byte, error) {
 	return frontmatter.Render(front, "# Motion\n\n"+d.motion+"\n")
 }
 
-var messageName = regexp.MustCompile(`^([0-9]{3,})_([a-z_]+)_([0-9a-f]{8})\.md$`)
-var scoreName = regexp.MustCompile(`^([0-9]{3,})_([0-9a-f]{8})\.md$`)
+var messageName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]{3,})_([a-z_]+)_([0-9a-f]{8})\.md$`) })
+var scoreName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]{3,})_([0-9a-f]{8})\.md$`) })
 
 func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	data, err := fs.ReadFile(files, sm.StateFile)
@@ -262,7 +263,7 @@ func (d *debate) readMessages(files fs.FS) error {
 	}
 	for _, n := range names {
 		file := MessagesDir + "/" + n
-		m := messageName.FindStringSubmatch(n)
+		m := messageName().FindStringSubmatch(n)
 		if m == nil {
 			d.stray = append(d.stray, sm.Problem{File: file, Message: "is not a message file (want NNN_role_id8.md)"})
 			continue
@@ -304,7 +305,7 @@ func (d *debate) readScores(files fs.FS) error {
 	}
 	for _, n := range names {
 		file := ScoresDir + "/" + n
-		m := scoreName.FindStringSubmatch(n)
+		m := scoreName().FindStringSubmatch(n)
 		if m == nil {
 			d.stray = append(d.stray, sm.Problem{File: file, Message: "is not a score file (want NNN_id8.md)"})
 			continue
@@ -321,6 +322,10 @@ func (d *debate) readScores(files fs.FS) error {
 		num, _ := strconv.Atoi(m[1])
 		if sc.Message != num {
 			d.stray = append(d.stray, sm.Problem{File: file, Message: fmt.Sprintf("message is %d, but the file name says %d", sc.Message, num)})
+			continue
+		}
+		if prev, dup := d.scores[num]; dup {
+			d.stray = append(d.stray, sm.Problem{File: file, Message: fmt.Sprintf("a second score of message %d, besides %s", num, prev.file)})
 			continue
 		}
 		sc.file = file

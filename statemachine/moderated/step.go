@@ -265,7 +265,7 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 		}
 		c.Files = append(c.Files, sm.File{Name: d.scoreFile(target), Data: data})
 		total := sc.Total
-		c.Events = append(c.Events, sm.Event{Kind: "scored", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
+		c.Events = append(c.Events, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
 			Message: fmt.Sprintf("%s's %s: %.2f", d.name(target.Role), d.label(target), total),
 			Data:    map[string]any{"message": target.Number, "participant": p.ID, "total": total}})
 	} else {
