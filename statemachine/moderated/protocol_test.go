@@ -278,3 +278,33 @@ func keysOf(m map[string]string) []string {
 	}
 	return out
 }
+
+// TestFactChecker: with --fact-checker each argument and rebuttal gets a
+// note of its own, seen by the scorer of that statement and by the next
+// speaker; the fact checker sees only the statement it checks.
+func TestFactChecker(t *testing.T) {
+	_, fs, reqs := runAll(t, map[string]string{"rounds": "1", "fact-checker": "true"}, moderatedtest.Options{})
+	checks := of(reqs, "fact-checker")
+	if len(checks) != 4 {
+		t.Fatalf("%d fact checks, want 4", len(checks))
+	}
+	for _, r := range checks {
+		if ms := moderatedtest.StatementMarker.FindAllString(all(r), -1); len(ms) != 1 {
+			t.Errorf("a fact check request holds %v", ms)
+		}
+	}
+	for _, r := range of(reqs, "scorer") {
+		target := moderatedtest.StatementMarker.FindString(user(r))
+		if !strings.Contains(user(r), "FACT-CHECK of "+target) {
+			t.Errorf("the scoring of %s lacks its fact check", target)
+		}
+	}
+	for _, r := range of(reqs, "B") {
+		if moderatedtest.Field(r, "Your task") == "rebuttal" && !strings.Contains(user(r), "FACT-CHECK of <<A-argument-r1>>") {
+			t.Errorf("B's rebuttal request lacks the fact check of A's argument")
+		}
+	}
+	if !strings.Contains(strings.Join(messageFiles(fs), " "), "_fact_checker_") {
+		t.Errorf("no fact checker message files: %v", messageFiles(fs))
+	}
+}
