@@ -426,6 +426,11 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	rs := r.settings.Role(role)
 	mode := model.Mode(r.settings.ResponseFormat)
 	r.mu.Unlock()
+	if c.Schema == nil {
+		// A call that asks for text is sent as text, whatever mode the
+		// JSON calls of the debate have settled on.
+		mode = ""
+	}
 	if rs.MaxTokens == 0 {
 		rs.MaxTokens = c.MaxTokens
 	}
@@ -462,7 +467,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Err: maskedError{err, r.opts.Mask}, Saved: saved}
 		}
 		r.mu.Lock()
-		if resp.Mode != "" && string(resp.Mode) != r.settings.ResponseFormat {
+		if c.Schema != nil && resp.Mode != "" && string(resp.Mode) != r.settings.ResponseFormat {
 			r.settings.ResponseFormat = string(resp.Mode)
 			mode = resp.Mode
 		}
