@@ -77,6 +77,9 @@ type Flag struct {
 	// File marks a flag whose value names a file: moot reads it and
 	// passes its content in NewInput.Files, so that New stays pure.
 	File bool
+	// Bool marks a switch that takes no value: given, its value is
+	// "true".
+	Bool bool
 }
 
 // NewInput is what `moot new` was given.

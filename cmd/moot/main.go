@@ -6,8 +6,9 @@ import (
 	"os"
 
 	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/statemachine/moderated"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args))
+	os.Exit(cli.Main(os.Args, moderated.Protocol{}))
 }

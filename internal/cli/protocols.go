@@ -29,7 +29,11 @@ func (a *app) protocolsCommand() *ucli.Command {
 				fmt.Fprintf(w, "%-10s %s\n", p.Name(), p.Summary())
 				line := "new: --motion TEXT"
 				for _, f := range p.Flags() {
-					line += fmt.Sprintf(" [--%s %s]", f.Name, f.Placeholder)
+					if f.Bool {
+						line += fmt.Sprintf(" [--%s]", f.Name)
+					} else {
+						line += fmt.Sprintf(" [--%s %s]", f.Name, f.Placeholder)
+					}
 					if f.Repeated {
 						line += "..."
 					}
@@ -61,7 +65,9 @@ func (a *app) protocolFlags() []ucli.Flag {
 			}
 			seen[f.Name] = true
 			usage := fmt.Sprintf("%s (%s)", f.Usage, p.Name())
-			if f.Repeated {
+			if f.Bool {
+				out = append(out, &ucli.BoolFlag{Name: f.Name, Usage: usage})
+			} else if f.Repeated {
 				out = append(out, &ucli.StringSliceFlag{Name: f.Name, Usage: usage})
 			} else {
 				out = append(out, &ucli.StringFlag{Name: f.Name, Usage: usage})
@@ -98,7 +104,9 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 		if !cmd.IsSet(f.Name) {
 			continue
 		}
-		if f.Repeated {
+		if f.Bool {
+			in.Values[f.Name] = []string{fmt.Sprint(cmd.Bool(f.Name))}
+		} else if f.Repeated {
 			in.Values[f.Name] = cmd.StringSlice(f.Name)
 		} else {
 			in.Values[f.Name] = []string{cmd.String(f.Name)}

@@ -14,13 +14,15 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/sparring"
 	"github.com/moot-dev/moot/internal/testkit/trio"
+	"github.com/moot-dev/moot/statemachine/moderated"
+	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// The scripts' moot also knows trio, the protocol written for
 		// tests, to run a protocol of the step model end to end.
-		"moot": func() { os.Exit(cli.Main(os.Args, trio.Protocol{})) },
+		"moot": func() { os.Exit(cli.Main(os.Args, trio.Protocol{}, moderated.Protocol{})) },
 	})
 }
 
@@ -38,6 +40,9 @@ func TestScripts(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		return trioFake(req)
 	})
+	// $MODERATED answers every call of a moderated debate, each rubric
+	// with 8, 6, 7, 7 and 9.
+	moderatedServer := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{}))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -46,6 +51,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("SLOW", slow.URL)
 			e.Setenv("TRIO", trioServer.URL)
 			e.Setenv("TRIOSLOW", trioSlow.URL)
+			e.Setenv("MODERATED", moderatedServer.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

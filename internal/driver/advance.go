@@ -448,9 +448,9 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	mode := model.Mode(r.settings.ResponseFormat)
 	r.mu.Unlock()
 	if c.Schema == nil {
-		// A call that asks for text is asked for text, whatever mode the
-		// calls that ask for JSON have settled on.
-		mode = model.ModeText
+		// A call that asks for text is sent as text, whatever mode the
+		// JSON calls of the debate have settled on.
+		mode = ""
 	}
 	if rs.MaxTokens == 0 {
 		rs.MaxTokens = c.MaxTokens

@@ -1,0 +1,110 @@
+package moderated
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+// Check lists what is wrong with the files: a state that disagrees with
+// itself, a message or score missing, extra or out of place, a total that
+// is not its rubric's.
+func (d *debate) Check() sm.Findings {
+	var f sm.Findings
+	problem := func(file, format string, args ...any) {
+		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
+	}
+	f.Problems = append(f.Problems, d.stray...)
+	step := d.st.Step
+	if step < 0 || step > len(d.sched) {
+		problem(sm.StateFile, "current_step %d is outside 0 to %d", step, len(d.sched))
+		return f
+	}
+	if want := d.doneUnits(step); d.st.Exchange != want {
+		problem(sm.StateFile, "current_exchange is %d, but %d steps done make %d", d.st.Exchange, step, want)
+	}
+	if want := d.phaseAt(step); d.st.Phase != want {
+		problem(sm.StateFile, "current_phase is %q, but step %d is in %q", d.st.Phase, step+1, want)
+	}
+	expectMsg := map[int]bool{}
+	expectScore := map[int]bool{}
+	for i, s := range d.sched {
+		done := i < step
+		switch {
+		case s.message():
+			m, ok := d.messages[s.Number]
+			file := d.messageFile(s)
+			if done {
+				expectMsg[s.Number] = true
+				if !ok {
+					problem(file, "is missing: message %d was given", s.Number)
+					continue
+				}
+				if m.file != file {
+					problem(m.file, "should be %s: message %d is the %s's %s", file, s.Number, s.Role, s.Kind)
+				}
+				p, _ := d.participant(s.Role)
+				if m.Participant != p.ID || m.Kind != s.Kind || m.Phase != s.Phase || m.Round != s.Round {
+					problem(m.file, "says %s, %s, %s, round %d; message %d is %s's %s in %s, round %d", m.Participant, m.Kind, m.Phase, m.Round, s.Number, p.ID, s.Kind, s.Phase, s.Round)
+				}
+				if m.Content == "" {
+					problem(m.file, "has no content")
+				}
+			}
+		case done:
+			t := d.sched[s.Target]
+			expectScore[t.Number] = true
+			sc, ok := d.scores[t.Number]
+			if !ok {
+				problem(d.scoreFile(t), "is missing: message %d was scored", t.Number)
+				continue
+			}
+			if sc.file != d.scoreFile(t) {
+				problem(sc.file, "should be %s", d.scoreFile(t))
+			}
+			d.checkScore(&f, sc)
+		}
+	}
+	var extra []int
+	for n, m := range d.messages {
+		if !expectMsg[n] {
+			extra = append(extra, n)
+			_ = m
+		}
+	}
+	sort.Ints(extra)
+	for _, n := range extra {
+		problem(d.messages[n].file, "message %d is not given yet: debate.md is at step %d", n, step)
+	}
+	extra = extra[:0]
+	for n := range d.scores {
+		if !expectScore[n] {
+			extra = append(extra, n)
+		}
+	}
+	sort.Ints(extra)
+	for _, n := range extra {
+		problem(d.scores[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
+	}
+	return f
+}
+
+func (d *debate) checkScore(f *sm.Findings, sc Score) {
+	raws := map[string]float64{}
+	for _, c := range d.st.Criteria {
+		m, ok := sc.Marks[c.Name]
+		if !ok {
+			f.Problems = append(f.Problems, sm.Problem{File: sc.file, Message: fmt.Sprintf("criteria.%s is missing", c.Name)})
+			return
+		}
+		if m.Raw < 0 || m.Raw > 10 {
+			f.Problems = append(f.Problems, sm.Problem{File: sc.file, Message: fmt.Sprintf("criteria.%s.raw %v is outside 0 to 10", c.Name, m.Raw)})
+		}
+		raws[c.Name] = m.Raw
+	}
+	if want := Total(d.st.Criteria, raws); math.Abs(want-sc.Total) > 0.005 {
+		f.Problems = append(f.Problems, sm.Problem{File: sc.file, Message: fmt.Sprintf("total is %.2f, but its criteria make %.2f", sc.Total, want)})
+	}
+}

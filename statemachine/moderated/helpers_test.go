@@ -1,0 +1,152 @@
+package moderated_test
+
+import (
+	"context"
+	"fmt"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/testkit/fixture"
+	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/storetest"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/moderated"
+	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
+)
+
+var when = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// newDebate makes a debate with moot new's defaults and the given flags.
+func newDebate(t *testing.T, flags map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "d")
+	values := map[string][]string{"position-a": {"Cities should ban cars."}, "position-b": {"Cities should keep cars."}}
+	for k, v := range flags {
+		values[k] = []string{v}
+	}
+	d, err := driver.CreateDebate(dir, moderated.Protocol{}, sm.NewInput{Slug: "d", Motion: "Cars in cities", Values: values, Now: when})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	return dir
+}
+
+// advance runs the debate in dir against the fake server at url.
+func advance(t *testing.T, ctx context.Context, dir, url string, goal driver.UnitGoal) (driver.Summary, error) {
+	t.Helper()
+	client, err := model.New(model.Config{BaseURL: url, APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	return driver.Advance(ctx, d, moderated.Protocol{}, goal, driver.Options{
+		Client: client, DefaultModel: "fake", Repairs: 2, Now: func() time.Time { return when },
+	})
+}
+
+// runAll makes a debate with flags and runs it to its end against the
+// fake, returning its files and the requests the server got.
+func runAll(t *testing.T, flags map[string]string, o moderatedtest.Options) (string, map[string]string, []modeltest.Request) {
+	t.Helper()
+	srv := modeltest.NewServer(t, moderatedtest.Handler(o))
+	dir := newDebate(t, flags)
+	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	return dir, files(t, dir), srv.Requests()
+}
+
+func files(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	tree, err := fixture.Tree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fixture.Without(tree, func(p string) bool { return strings.HasPrefix(p, ".moot") })
+}
+
+// messageFiles lists the names of messages/ in order.
+func messageFiles(fs map[string]string) []string {
+	var out []string
+	for k := range fs {
+		if strings.HasPrefix(k, "messages/") && !strings.HasSuffix(k, "/") {
+			out = append(out, strings.TrimPrefix(k, "messages/"))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// user is the whole of a request's conversation after its system prompt.
+func user(req modeltest.Request) string {
+	var b strings.Builder
+	for _, m := range req.Messages[1:] {
+		b.WriteString(m.Content)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func all(req modeltest.Request) string {
+	return req.Messages[0].Content + "\n" + user(req)
+}
+
+func of(reqs []modeltest.Request, kind string) []modeltest.Request {
+	var out []modeltest.Request
+	for _, r := range reqs {
+		if moderatedtest.Kind(r) == kind {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+var timeField = regexp.MustCompile(`"time": "[^"]*"`)
+
+// stable blanks what may differ between two runs of the same debate: the
+// time of each message.
+func stable(fs map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range fs {
+		out[k] = timeField.ReplaceAllString(v, `"time": "*"`)
+	}
+	return out
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(fmt.Sprint(err))
+	}
+	return v
+}
+
+func writeTree(dir string, fs map[string]string) error {
+	for name, data := range fs {
+		if strings.HasSuffix(name, "/") {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func osFS(dir string) iofs.FS { return os.DirFS(dir) }

@@ -1,0 +1,361 @@
+package moderated
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+// entry is one message as a prompt shows it.
+type entry struct {
+	Number               int
+	Name, Label, Content string
+}
+
+// speaker is a speaker and the kind of statement a transition names.
+type speaker struct{ Name, Kind string }
+
+// promptData is what every template is rendered with.
+type promptData struct {
+	Topic, Format                      string
+	Rounds, Round                      int
+	Phase, Stage, Kind                 string
+	Moderator                          string
+	AName, APosition, BName, BPosition string
+	// Name and Position are the speaker's; OpponentName and
+	// OpponentPosition the other advocate's.
+	Name, Position, OpponentName, OpponentPosition string
+	History                                        []entry
+	Opponent, Statement, FactCheck                 *entry
+	Prev, Next                                     *speaker
+	Closings                                       []entry
+	Criteria                                       []Criterion
+	MaxTokens                                      int
+	Errors                                         []string
+}
+
+func (d *debate) label(s slot) string {
+	switch s.Kind {
+	case kindArgument, kindRebuttal:
+		return fmt.Sprintf("round %d %s", s.Round, s.Kind)
+	case kindIntro:
+		return "introduction to " + phaseLabel(s.Phase, s.Round, d.st.RoundCount)
+	case kindTransition:
+		return "transition"
+	case kindRoundSummary:
+		return fmt.Sprintf("summary of round %d", s.Round)
+	case kindFactCheck:
+		return fmt.Sprintf("fact check of message %03d", d.sched[s.Target].Number)
+	}
+	return kindLabel(s.Kind)
+}
+
+// entryOf returns message n as a prompt shows it; a message not written
+// yet (only when templates are checked) shows as a placeholder.
+func (d *debate) entryOf(s slot) entry {
+	m, ok := d.messages[s.Number]
+	content := m.Content
+	if !ok {
+		content = "(not yet written)"
+	}
+	return entry{Number: s.Number, Name: d.name(s.Role), Label: d.label(s), Content: content}
+}
+
+// history is every message before slot i: what every participant but the
+// scorer and the fact checker sees. Scores are never in it.
+func (d *debate) history(i int) []entry {
+	var out []entry
+	for _, s := range d.sched[:i] {
+		if s.message() {
+			if _, ok := d.messages[s.Number]; ok {
+				out = append(out, d.entryOf(s))
+			}
+		}
+	}
+	return out
+}
+
+func (d *debate) maxTokens(kind string) int {
+	switch kind {
+	case kindOpening:
+		return d.st.MaxTokens.Opening
+	case kindArgument, kindRebuttal:
+		return d.st.MaxTokens.Argument
+	case kindClosing:
+		return d.st.MaxTokens.Closing
+	}
+	return 0
+}
+
+func (d *debate) data(s slot) promptData {
+	a, _ := d.participant(RoleA)
+	b, _ := d.participant(RoleB)
+	pd := promptData{
+		Topic: d.motion, Format: d.st.Format, Rounds: d.st.RoundCount, Round: s.Round,
+		Phase: phaseLabel(s.Phase, s.Round, d.st.RoundCount), Kind: s.Kind,
+		Moderator: d.name(RoleModerator),
+		AName:     a.Name, APosition: a.Position, BName: b.Name, BPosition: b.Position,
+		Criteria: d.st.Criteria, MaxTokens: d.maxTokens(s.Kind),
+	}
+	switch s.Phase {
+	case phaseOpening:
+		pd.Stage = "opening"
+	case phaseRounds:
+		pd.Stage = "round"
+	default:
+		pd.Stage = "closing"
+	}
+	role := s.Role
+	if s.Kind == kindScore || s.Kind == kindFactCheck {
+		role = d.sched[s.Target].Role
+	}
+	if role == RoleA || role == RoleB {
+		me, _ := d.participant(role)
+		other, _ := d.participant(d.opponent(role))
+		pd.Name, pd.Position, pd.OpponentName, pd.OpponentPosition = me.Name, me.Position, other.Name, other.Position
+	}
+	return pd
+}
+
+// callFor builds the call of slot i from the templates and the files.
+func (d *debate) callFor(i int) (sm.Call, error) {
+	s := d.sched[i]
+	pd := d.data(s)
+	var system, user string
+	switch {
+	case s.advocate():
+		system, user = "advocate-system.md", "advocate.md"
+		pd.History = d.history(i)
+		if s.Kind == kindRebuttal {
+			e := d.entryOf(d.sched[s.Target])
+			pd.Opponent = &e
+		}
+	case s.Kind == kindScore:
+		system, user = "scorer-system.md", "score.md"
+		target := d.sched[s.Target]
+		e := d.entryOf(target)
+		pd.Statement, pd.Kind = &e, target.Kind
+		for _, f := range d.sched {
+			if f.Kind == kindFactCheck && f.Target == s.Target {
+				fe := d.entryOf(f)
+				pd.FactCheck = &fe
+			}
+		}
+	case s.Kind == kindFactCheck:
+		system, user = "fact-checker-system.md", "fact-check.md"
+		e := d.entryOf(d.sched[s.Target])
+		pd.Statement = &e
+	default:
+		system = "moderator-system.md"
+		pd.History = d.history(i)
+		switch s.Kind {
+		case kindIntro:
+			user = "moderator-intro.md"
+		case kindTransition:
+			user = "moderator-transition.md"
+			if s.Prev >= 0 {
+				p := d.sched[s.Prev]
+				pd.Prev = &speaker{Name: d.name(p.Role), Kind: d.label(p)}
+			}
+			n := d.sched[s.Next]
+			pd.Next = &speaker{Name: d.name(n.Role), Kind: d.label(n)}
+		case kindRoundSummary:
+			user = "moderator-summary.md"
+		case kindConclusion:
+			user = "moderator-conclusion.md"
+			for _, c := range d.sched {
+				if c.Kind == kindClosing {
+					pd.Closings = append(pd.Closings, d.entryOf(c))
+				}
+			}
+		}
+	}
+	sys, err := d.tmpl.Render(system, pd)
+	if err != nil {
+		return sm.Call{}, err
+	}
+	usr, err := d.tmpl.Render(user, pd)
+	if err != nil {
+		return sm.Call{}, err
+	}
+	c := sm.Call{
+		ID: s.Role, Role: s.Role,
+		Messages:  []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
+		MaxTokens: d.maxTokens(s.Kind),
+	}
+	if s.Kind == kindScore {
+		criteria := d.st.Criteria
+		c.Schema, c.SchemaName = rubricSchema(criteria), "rubric"
+		c.Validate = func(a []byte) sm.Report {
+			_, errs := ParseRubric(criteria, a)
+			return sm.Report{Errors: errs}
+		}
+		c.Repair = func(errs []string) (sm.Message, error) {
+			text, err := d.tmpl.Render("repair.md", promptData{Errors: errs})
+			return sm.Message{Role: "user", Content: text}, err
+		}
+	} else {
+		c.Validate = func(a []byte) sm.Report {
+			if strings.TrimSpace(string(a)) == "" {
+				return sm.Report{Errors: []string{"the answer is empty"}}
+			}
+			return sm.Report{}
+		}
+	}
+	return c, nil
+}
+
+// Next returns the step of the next slot: one call.
+func (d *debate) Next() (*sm.Step, error) {
+	i := d.st.Step
+	if i >= len(d.sched) {
+		return nil, nil
+	}
+	c, err := d.callFor(i)
+	if err != nil {
+		return nil, err
+	}
+	s := d.sched[i]
+	return &sm.Step{
+		Key: fmt.Sprintf("s%03d-%s", i+1, s.Kind), Unit: s.Exchange, Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			return d.apply(i, answers[c.ID], now)
+		},
+	}, nil
+}
+
+// clone returns a copy of d that a step may change.
+func (d *debate) clone() *debate {
+	c := *d
+	c.messages = make(map[int]Message, len(d.messages)+1)
+	for k, v := range d.messages {
+		c.messages[k] = v
+	}
+	c.scores = make(map[int]Score, len(d.scores)+1)
+	for k, v := range d.scores {
+		c.scores[k] = v
+	}
+	return &c
+}
+
+// apply turns the answer to slot i into the step's commit: the message or
+// score file, the derived files, and debate.md last.
+func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) {
+	if d.st.Step != i {
+		return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("the debate is at step %d, not %d", d.st.Step+1, i+1)}}
+	}
+	s := d.sched[i]
+	next := d.clone()
+	c := &sm.Commit{}
+	text := strings.TrimSpace(string(ans.Text))
+	if s.Kind == kindScore {
+		target := d.sched[s.Target]
+		marks, errs := ParseRubric(d.st.Criteria, ans.Text)
+		if len(errs) > 0 {
+			return nil, &sm.Refused{Reasons: prefixed(s.Role, errs), Role: s.Role, RoleReasons: errs, Answer: true}
+		}
+		p, _ := d.participant(target.Role)
+		sc := newScore(d.st.Criteria, target.Number, p.ID, marks, text)
+		next.scores[target.Number] = sc
+		data, err := renderScore(sc)
+		if err != nil {
+			return nil, err
+		}
+		c.Files = append(c.Files, sm.File{Name: d.scoreFile(target), Data: data})
+		total := sc.Total
+		c.Events = append(c.Events, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
+			Message: fmt.Sprintf("%s's %s: %.2f", d.name(target.Role), d.label(target), total),
+			Data:    map[string]any{"message": target.Number, "participant": p.ID, "total": total}})
+	} else {
+		if text == "" {
+			errs := []string{"the answer is empty"}
+			return nil, &sm.Refused{Reasons: prefixed(s.Role, errs), Role: s.Role, RoleReasons: errs, Answer: true}
+		}
+		p, _ := d.participant(s.Role)
+		m := Message{Number: s.Number, Participant: p.ID, Name: p.Name, Role: fileRole(s.Role), Kind: s.Kind, Phase: s.Phase,
+			Round: s.Round, Turn: s.Turn, Model: ans.Model, Time: now.UTC().Format(timeLayout), Content: text, file: d.messageFile(s)}
+		if s.Target >= 0 {
+			m.RespondsTo = d.sched[s.Target].Number
+		}
+		next.messages[s.Number] = m
+		data, err := renderMessage(m)
+		if err != nil {
+			return nil, err
+		}
+		c.Files = append(c.Files, sm.File{Name: m.file, Data: data})
+		c.Events = append(c.Events, sm.Event{Kind: "spoke", Role: s.Role, ID: fmt.Sprintf("%03d", s.Number),
+			Message: fmt.Sprintf("%03d %s: %s", s.Number, p.Name, d.label(s)),
+			Data:    map[string]any{"message": s.Number, "kind": s.Kind, "file": m.file}})
+	}
+	next.st.Step = i + 1
+	next.st.Exchange = d.doneUnits(i + 1)
+	next.st.Phase = d.phaseAt(i + 1)
+	if next.st.Exchange > d.st.Exchange {
+		c.Events[len(c.Events)-1].Ends = true
+	}
+	derived, err := next.derived()
+	if err != nil {
+		return nil, err
+	}
+	c.Files = append(c.Files, derived...)
+	state, err := next.renderState()
+	if err != nil {
+		return nil, err
+	}
+	c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: state})
+	return c, nil
+}
+
+func prefixed(role string, errs []string) []string {
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = role + ": " + e
+	}
+	return out
+}
+
+// Status says where the debate stands.
+func (d *debate) Status() sm.Status {
+	st := sm.Status{Unit: "exchange", Done: d.st.Exchange, Total: d.st.RoundCount + 2, Phase: d.st.Phase}
+	if d.st.Step >= len(d.sched) {
+		st.Complete = true
+		st.Next = "nothing: the debate is complete"
+	} else {
+		st.Next = d.describe(d.sched[d.st.Step])
+	}
+	stand := d.standings()
+	var parts []string
+	scores := map[string]any{}
+	for _, role := range []string{RoleA, RoleB} {
+		p, _ := d.participant(role)
+		s := stand[role]
+		parts = append(parts, fmt.Sprintf("%s %.2f (mean of %d)", p.Name, s.Mean, s.Count))
+		scores[role] = map[string]any{"id": p.ID, "name": p.Name, "mean": s.Mean, "latest": s.Latest, "statements": s.Count}
+	}
+	st.Lines = []sm.Line{
+		{Label: "step", Text: fmt.Sprintf("%d of %d", min(d.st.Step, len(d.sched)), len(d.sched))},
+		{Label: "scores", Text: strings.Join(parts, " · ")},
+	}
+	st.Data = map[string]any{"step": d.st.Step, "steps": len(d.sched), "messages": len(d.messages), "scores": scores}
+	return st
+}
+
+// describe says what slot s does, in a sentence.
+func (d *debate) describe(s slot) string {
+	switch s.Kind {
+	case kindScore:
+		t := d.sched[s.Target]
+		return fmt.Sprintf("the moderator scores %s's %s (message %03d)", d.name(t.Role), d.label(t), t.Number)
+	case kindFactCheck:
+		t := d.sched[s.Target]
+		return fmt.Sprintf("the fact checker checks %s's %s (message %03d)", d.name(t.Role), d.label(t), t.Number)
+	case kindTransition:
+		n := d.sched[s.Next]
+		return fmt.Sprintf("the moderator hands the floor to %s for the %s (message %03d)", d.name(n.Role), d.label(n), s.Number)
+	case kindIntro, kindRoundSummary, kindConclusion:
+		return fmt.Sprintf("the moderator gives the %s (message %03d)", d.label(s), s.Number)
+	}
+	return fmt.Sprintf("%s gives the %s (message %03d)", d.name(s.Role), d.label(s), s.Number)
+}
