@@ -581,3 +581,60 @@ func TestResume(t *testing.T) {
 		})
 	}
 }
+
+// TestReportAndExport: README.md folds every private text away and shows
+// the score chips, the chart and the verdict; the HTML page is one file;
+// the CSV row has the original's columns and this debate's values.
+func TestReportAndExport(t *testing.T) {
+	dir := newDebate(t, setup{turns: 6, judge: true, premise: true})
+	m := &fakeModel{}
+	if _, err := advance(t, context.Background(), dir, m, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	deb := load(t, dir)
+	files, err := deb.(sm.Reporter).Report()
+	if err != nil || len(files) != 1 || files[0].Name != "README.md" {
+		t.Fatalf("report: %v %v", files, err)
+	}
+	readme := string(files[0].Data)
+	for _, want := range []string{"<details><summary>Ada's plan (private to Ada)</summary>", "(private to Judge Jo)",
+		"→ Ada: ", "/10`", "xychart-beta", "## Verdict", "**Winner: ", "premise ", "### Turn 6: "} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md lacks %q", want)
+		}
+	}
+	// Every private text sits inside a fold.
+	outside := regexp.MustCompile(`(?s)<details>.*?</details>`).ReplaceAllString(readme, "")
+	for _, k := range []string{"PLAN-", "THINK-", "EVAL-", "DELIB-"} {
+		if strings.Contains(outside, k) {
+			t.Errorf("a private %s text is outside the folds", k)
+		}
+	}
+	page, err := deb.(sm.HTMLReporter).ReportHTML()
+	if err != nil || !strings.HasPrefix(string(page), "<!DOCTYPE html>") || !strings.Contains(string(page), "<svg") || strings.Contains(string(page), "<script") {
+		t.Errorf("HTML report: %v\n%.300s", err, page)
+	}
+	ex := deb.(sm.Exporter)
+	if f := ex.Formats(); len(f) != 1 || f[0].Name != "csv" {
+		t.Errorf("formats %v", f)
+	}
+	data, err := ex.Export("csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\r\n")
+	if len(lines) != 2 || lines[0] != "run_num,agent_for,model_for,agent_against,model_against,judge,model_judge,first_speaker,premise,premise_upheld,winner,winner_side,score_for,score_against,transcript_filename" {
+		t.Fatalf("csv:\n%s", data)
+	}
+	a, b := seats(t, dir)
+	names := map[string]string{forum.For: "Ada", forum.Against: "Brook"}
+	upheld := map[bool]string{true: "TRUE", false: "FALSE"}[b == forum.For]
+	score := map[bool]string{true: "8,4", false: "4,8"}[b == forum.For]
+	want := fmt.Sprintf("1,Ada,m,Brook,m,Judge Jo,m,%s,Tests should never talk to the network,%s,%s,%s,%s,d/README.md", names[a], upheld, names[b], b, score)
+	if lines[1] != want {
+		t.Errorf("csv row\n%s\nwant\n%s", lines[1], want)
+	}
+	if _, err := ex.Export("json"); err == nil {
+		t.Errorf("an unknown format was exported")
+	}
+}
