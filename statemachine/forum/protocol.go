@@ -125,7 +125,7 @@ func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
 		return nil, err
 	}
 	st := &state{
-		Protocol: Name, Slug: in.Slug, Premise: premise, Turns: turns, Seed: seed, FirstSpeaker: drawn.First,
+		Protocol: Name, Premise: premise, Turns: turns, Seed: seed, FirstSpeaker: drawn.First,
 		For: drawn.For, Against: drawn.Against, Judge: drawn.Judge, CastFile: castPath, CastNotes: notes,
 		Phase: kindPlan,
 	}

@@ -321,9 +321,6 @@ func (d *debate) Export(name string) ([]byte, error) {
 		"first_speaker": st.name(st.FirstSpeaker), "premise": st.Premise,
 		"transcript_filename": "README.md",
 	}
-	if st.Slug != "" {
-		row["transcript_filename"] = st.Slug + "/README.md"
-	}
 	if st.Judge != nil {
 		row["judge"], row["model_judge"] = st.Judge.Name, model(Judge)
 	}

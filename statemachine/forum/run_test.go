@@ -630,7 +630,7 @@ func TestReportAndExport(t *testing.T) {
 	names := map[string]string{forum.For: "Ada", forum.Against: "Brook"}
 	upheld := map[bool]string{true: "TRUE", false: "FALSE"}[b == forum.For]
 	score := map[bool]string{true: "8,4", false: "4,8"}[b == forum.For]
-	want := fmt.Sprintf("1,Ada,m,Brook,m,Judge Jo,m,%s,Tests should never talk to the network,%s,%s,%s,%s,d/README.md", names[a], upheld, names[b], b, score)
+	want := fmt.Sprintf("1,Ada,m,Brook,m,Judge Jo,m,%s,Tests should never talk to the network,%s,%s,%s,%s,README.md", names[a], upheld, names[b], b, score)
 	if lines[1] != want {
 		t.Errorf("csv row\n%s\nwant\n%s", lines[1], want)
 	}

@@ -15,7 +15,6 @@ const MaxTurns = 99
 // state is what debate.md's frontmatter holds.
 type state struct {
 	Protocol     string   `json:"protocol"`
-	Slug         string   `json:"slug,omitempty"`
 	Premise      string   `json:"premise,omitempty"`
 	Turns        int      `json:"turns"`
 	Seed         int64    `json:"seed"`
