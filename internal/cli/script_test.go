@@ -11,9 +11,9 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/sparring"
-	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/trio"
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
