@@ -242,6 +242,10 @@ type Answer struct {
 	Model string
 	// Skipped, when not empty, says why a skippable call has no answer.
 	Skipped string
+	// Attempts is how many times the model was asked for the answer,
+	// repairs included: 1 for an answer accepted at once, 0 for one handed
+	// in by hand.
+	Attempts int
 }
 
 // Commit is what a step writes.

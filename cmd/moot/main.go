@@ -6,9 +6,10 @@ import (
 	"os"
 
 	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args, moderated.Protocol{}))
+	os.Exit(cli.Main(os.Args, moderated.Protocol{}, forum.Protocol{}))
 }

@@ -111,6 +111,16 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 		} else {
 			in.Values[f.Name] = []string{cmd.String(f.Name)}
 		}
+		if f.File {
+			data, err := readAnswer(cmd.String(f.Name), f.Name)
+			if err != nil {
+				return err
+			}
+			if in.Files == nil {
+				in.Files = map[string][]byte{}
+			}
+			in.Files[f.Name] = data
+		}
 	}
 	for _, other := range a.io.Protocols {
 		if other.Name() == sm.Default {
@@ -255,10 +265,17 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool) error {
 		return brokenProtocolDebate(d, "status", f.Problems)
 	}
 	if asJSON {
-		return writeJSON(a.io.Stdout, map[string]any{
+		out := map[string]any{}
+		for k, v := range st.Data {
+			out[k] = v
+		}
+		for k, v := range map[string]any{
 			"debate": d.Path(), "protocol": p.Name(), "unit": st.Unit, "done": st.Done, "total": st.Total,
 			"complete": st.Complete, "phase": st.Phase, "next": st.Next,
-		})
+		} {
+			out[k] = v
+		}
+		return writeJSON(a.io.Stdout, out)
 	}
 	w := a.io.Stdout
 	fmt.Fprintf(w, "debate    %s\n", visible(d.Path(), false))

@@ -11,9 +11,11 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/sparring"
 	"github.com/moot-dev/moot/internal/testkit/trio"
+	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
 )
@@ -22,7 +24,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// The scripts' moot also knows trio, the protocol written for
 		// tests, to run a protocol of the step model end to end.
-		"moot": func() { os.Exit(cli.Main(os.Args, trio.Protocol{}, moderated.Protocol{})) },
+		"moot": func() { os.Exit(cli.Main(os.Args, trio.Protocol{}, moderated.Protocol{}, forum.Protocol{})) },
 	})
 }
 
@@ -43,6 +45,20 @@ func TestScripts(t *testing.T) {
 	// $MODERATED answers every call of a moderated debate, each rubric
 	// with 8, 6, 7, 7 and 9.
 	moderatedServer := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{}))
+	// $FORUM answers every call of a forum debate as forumfake does;
+	// $FORUMSLOW the same after a delay.
+	forumFake := func(req modeltest.Request) modeltest.Reply {
+		msgs := make([]forumfake.Message, len(req.Messages))
+		for i, m := range req.Messages {
+			msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
+		}
+		return modeltest.Reply{Content: forumfake.Reply(msgs, forumfake.Options{})}
+	}
+	forumServer := modeltest.NewServer(t, forumFake)
+	forumSlow := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		time.Sleep(150 * time.Millisecond)
+		return forumFake(req)
+	})
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -52,6 +68,8 @@ func TestScripts(t *testing.T) {
 			e.Setenv("TRIO", trioServer.URL)
 			e.Setenv("TRIOSLOW", trioSlow.URL)
 			e.Setenv("MODERATED", moderatedServer.URL)
+			e.Setenv("FORUM", forumServer.URL)
+			e.Setenv("FORUMSLOW", forumSlow.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

@@ -353,6 +353,7 @@ func (r *runner) forget(step *sm.Step) {
 	for _, c := range step.Calls {
 		_ = r.d.RemovePrivate(keptName(step, c))
 		_ = r.d.RemovePrivate(skippedName(step, c))
+		_ = r.d.RemovePrivate(metaName(step, c))
 	}
 }
 
@@ -386,6 +387,18 @@ func keptName(step *sm.Step, c sm.Call) string {
 	return "answers/" + step.Key + "-" + c.ID + ".json"
 }
 
+// metaName is where the model that gave a kept answer, and the requests
+// it took, wait with it.
+func metaName(step *sm.Step, c sm.Call) string {
+	return "answers/" + step.Key + "-" + c.ID + ".meta"
+}
+
+// keptMeta is what metaName holds.
+type keptMeta struct {
+	Model    string `json:"model"`
+	Attempts int    `json:"attempts"`
+}
+
 // skippedName is where the reason a skippable call was skipped waits for
 // its step's commit.
 func skippedName(step *sm.Step, c sm.Call) string {
@@ -410,7 +423,15 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
 			if validate(data).OK() {
 				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "answer kept from an earlier run"})
-				return sm.Answer{Text: data}, nil
+				a := sm.Answer{Text: data, Attempts: 1}
+				var meta keptMeta
+				if raw, err := r.d.ReadPrivate(metaName(step, c)); err == nil && json.Unmarshal(raw, &meta) == nil {
+					a.Model = meta.Model
+					if meta.Attempts > 1 {
+						a.Attempts = meta.Attempts
+					}
+				}
+				return a, nil
 			}
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			r.opts.Warn(fmt.Sprintf("cannot read a kept answer: %v", err))
@@ -478,8 +499,13 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			rep.Errors = append(rep.Errors, "the answer was cut off at the token limit: answer more briefly")
 		}
 		if rep.OK() {
+			// Written first: a kept answer found without it took one
+			// request, of an unknown model.
+			if meta, err := json.Marshal(keptMeta{Model: resp.Model, Attempts: try + 1}); err == nil {
+				r.keep(metaName(step, c), c.Role, meta)
+			}
 			r.keep(keptName(step, c), c.Role, text)
-			return sm.Answer{Text: text, Model: resp.Model}, nil
+			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1}, nil
 		}
 		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})
 		if try == r.opts.Repairs {
@@ -487,7 +513,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			if c.Skippable {
 				why := "refused after every repair: " + strings.Join(rep.Errors, "; ")
 				r.keep(skippedName(step, c), c.Role, []byte(why))
-				return sm.Answer{Skipped: why, Model: resp.Model}, nil
+				return sm.Answer{Skipped: why, Model: resp.Model, Attempts: try + 1}, nil
 			}
 			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Problems: rep.Errors, Saved: saved}
 		}

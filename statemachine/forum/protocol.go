@@ -1,0 +1,279 @@
+// Package forum is the forum protocol: two debaters and a judge, after
+// seed 000 (the design of the silicon-forum system). Both debaters plan
+// in private, then speak in turns, each thinking in private before it
+// speaks; after every turn the judge weighs it in private and gives the
+// speaker a running score from 0 to 10; at the end the judge deliberates,
+// names the winner, gives the verdict as JSON and announces it.
+//
+// Every call is a step of its own and a file of its own, calls/NNN_KIND_ROLE.md,
+// and each agent's conversation is rebuilt from those files: the judge
+// sees only the public turns, a debater only its own calls and the other's
+// public turns. The package is pure: it reads the files it is given and
+// returns the files a step writes.
+package forum
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/templates"
+)
+
+// Name is the protocol's name.
+const Name = "forum"
+
+// DefaultTurns is the number of public turns of a debate whose flags and
+// cast set none.
+const DefaultTurns = 6
+
+// Protocol is the forum protocol. Templates are the prompt templates in
+// force; nil means the built-in ones.
+type Protocol struct {
+	Templates *templates.Set
+}
+
+var _ sm.Protocol = Protocol{}
+
+// Name returns "forum".
+func (Protocol) Name() string { return Name }
+
+// Summary describes forum in a line.
+func (Protocol) Summary() string {
+	return "two debaters plan and think in private and speak in turns; a judge scores every turn 0-10 and gives a verdict"
+}
+
+// Roles returns the debater of each side and the judge.
+func (Protocol) Roles() []sm.Role {
+	return []sm.Role{
+		{Name: For, Description: "argues for the premise (the cast's for pool)", Group: "debater"},
+		{Name: Against, Description: "argues against the premise (the cast's against pool)", Group: "debater"},
+		{Name: Judge, Description: "weighs and scores every turn, then gives the verdict (the cast's audience)"},
+	}
+}
+
+var (
+	premiseFlag = sm.Flag{Name: "premise", Usage: "the `PREMISE` the debaters argue for and against; the verdict upholds or rejects it", Placeholder: "PREMISE"}
+	turnsFlag   = sm.Flag{Name: "turns", Usage: "how many public `TURNS` the debate has (default: the cast's, else 6)", Placeholder: "TURNS"}
+	castFlag    = sm.Flag{Name: "cast", Usage: "a cast `FILE` in the original's YAML format (default: moot's built-in cast)", Placeholder: "FILE", File: true}
+	seedFlag    = sm.Flag{Name: "seed", Usage: "the `SEED` of the draw of debaters, judge and first speaker (default: from the clock)", Placeholder: "SEED"}
+)
+
+// Flags returns --premise, --turns, --cast and --seed.
+func (Protocol) Flags() []sm.Flag { return []sm.Flag{premiseFlag, turnsFlag, castFlag, seedFlag} }
+
+func (p Protocol) templates() *templates.Set {
+	if p.Templates == nil {
+		return templates.For(Name)
+	}
+	return p.Templates
+}
+
+// New returns debate.md for a new debate: the cast drawn once, with the
+// seed, and the personas in full, so that the debate never needs the cast
+// file again.
+func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
+	topic := strings.TrimSpace(in.Motion)
+	if topic == "" {
+		return nil, errors.New("the motion is empty")
+	}
+	cast := BuiltinCast()
+	var castPath string
+	if data, ok := in.Files[castFlag.Name]; ok {
+		castPath = in.Value(castFlag)
+		c, err := ParseCast(data)
+		if err != nil {
+			return nil, fmt.Errorf("--cast %s: %w", castPath, err)
+		}
+		cast = c
+	}
+	notes := append([]string(nil), cast.Notes...)
+	if cast.Topic != "" && cast.Topic != topic {
+		notes = append(notes, "the cast's topic is replaced by --motion")
+	}
+	premise := cast.Premise
+	if v, ok := in.Values[premiseFlag.Name]; ok && len(v) > 0 {
+		premise = strings.TrimSpace(v[len(v)-1])
+	}
+	turns := DefaultTurns
+	if cast.Turns > 0 {
+		turns = cast.Turns
+	}
+	if v, ok := in.Values[turnsFlag.Name]; ok && len(v) > 0 {
+		n, err := strconv.Atoi(strings.TrimSpace(v[len(v)-1]))
+		if err != nil || n < 1 || n > MaxTurns {
+			return nil, fmt.Errorf("--turns %q is not a whole number from 1 to %d", v[len(v)-1], MaxTurns)
+		}
+		turns = n
+	}
+	seed := in.Now.UnixNano() % 1_000_000_000
+	if v, ok := in.Values[seedFlag.Name]; ok && len(v) > 0 {
+		n, err := strconv.ParseInt(strings.TrimSpace(v[len(v)-1]), 10, 64)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("--seed %q is not a whole number of 0 or more", v[len(v)-1])
+		}
+		seed = n
+	}
+	drawn, err := cast.Draw(seed)
+	if err != nil {
+		return nil, err
+	}
+	st := &state{
+		Protocol: Name, Premise: premise, Turns: turns, Seed: seed, FirstSpeaker: drawn.First,
+		For: drawn.For, Against: drawn.Against, Judge: drawn.Judge, CastFile: castPath, CastNotes: notes,
+		Phase: kindPlan,
+	}
+	data, err := st.render(topic)
+	if err != nil {
+		return nil, err
+	}
+	// A persona's own model is where the debate's models start; a
+	// --ROLE-model flag of moot run replaces it.
+	models := map[string]string{}
+	for _, role := range []string{For, Against, Judge} {
+		if p := st.persona(role); p != nil && p.Model != "" {
+			models[role] = p.Model
+		}
+	}
+	if len(models) > 0 {
+		front, body, err := frontmatter.Parse(data)
+		if err != nil {
+			return nil, err
+		}
+		if err := front.SetValue("moot", map[string]any{"models": models}); err != nil {
+			return nil, err
+		}
+		if data, err = frontmatter.Render(front, body); err != nil {
+			return nil, err
+		}
+	}
+	return []sm.File{{Name: sm.StateFile, Data: data}}, nil
+}
+
+// callFile is one file of calls/ as read.
+type callFile struct {
+	meta callMeta
+	body string
+	err  error
+}
+
+// callMeta is a call file's frontmatter.
+type callMeta struct {
+	Seq             int            `json:"seq"`
+	Kind            string         `json:"kind"`
+	Role            string         `json:"role"`
+	Speaker         string         `json:"speaker"`
+	Turn            int            `json:"turn"`
+	Final           bool           `json:"final"`
+	Visibility      string         `json:"visibility"`
+	Model           string         `json:"model"`
+	Attempts        int            `json:"attempts"`
+	Target          string         `json:"target,omitempty"`
+	TargetName      string         `json:"target_name,omitempty"`
+	Score           *int           `json:"score,omitempty"`
+	Reasoning       string         `json:"reasoning,omitempty"`
+	ConfirmedWinner *string        `json:"confirmed_winner,omitempty"`
+	Winner          string         `json:"winner,omitempty"`
+	WinnerSide      string         `json:"winner_side,omitempty"`
+	Scores          map[string]int `json:"scores,omitempty"`
+	PremiseUpheld   *bool          `json:"premise_upheld,omitempty"`
+	WinnerSource    string         `json:"winner_source,omitempty"`
+	Skipped         string         `json:"skipped,omitempty"`
+}
+
+// VerdictFile is the file of the verdict: winner, final scores, whether
+// the premise is upheld, and the judge's announcement.
+const VerdictFile = "verdict.md"
+
+// CallsDir is the folder of the call files.
+const CallsDir = "calls"
+
+// Load reads a forum debate: debate.md, the files of calls/ and
+// verdict.md.
+func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
+	data, err := fs.ReadFile(files, sm.StateFile)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	st, topic, _, err := parseState(data)
+	if err != nil {
+		return nil, err
+	}
+	d := &debate{st: st, topic: topic, tmpl: p.templates(), calls: map[string]*callFile{}}
+	if st.FirstSpeaker == For || st.FirstSpeaker == Against {
+		d.slots = schedule(st.Turns, st.FirstSpeaker, st.Judge != nil)
+	}
+	entries, err := fs.ReadDir(files, CallsDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read %s: %w", CallsDir, err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+			continue
+		}
+		name := CallsDir + "/" + e.Name()
+		raw, err := fs.ReadFile(files, name)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		d.calls[name] = readCall(raw)
+	}
+	if raw, err := fs.ReadFile(files, VerdictFile); err == nil {
+		c := readCall(raw)
+		d.verdict = c
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read %s: %w", VerdictFile, err)
+	}
+	return d, nil
+}
+
+func readCall(raw []byte) *callFile {
+	c := &callFile{}
+	front, body, err := frontmatter.Parse(raw)
+	if err != nil {
+		c.err = err
+		return c
+	}
+	j, err := front.MarshalJSON()
+	if err == nil {
+		err = json.Unmarshal(j, &c.meta)
+	}
+	if err != nil {
+		c.err = frontmatter.JSONError(err)
+	}
+	c.body = strings.TrimSpace(body)
+	return c
+}
+
+// renderCall writes a call file: its frontmatter in a fixed order, the
+// reply as body.
+func renderCall(m callMeta, body string) ([]byte, error) {
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var front frontmatter.Object
+	if err := json.Unmarshal(raw, &front); err != nil {
+		return nil, err
+	}
+	text := strings.TrimSpace(body)
+	if text != "" {
+		text += "\n"
+	}
+	return frontmatter.Render(front, text)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,345 @@
+package forum
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/moot-dev/moot/internal/escape"
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+var (
+	_ sm.Reporter     = (*debate)(nil)
+	_ sm.HTMLReporter = (*debate)(nil)
+	_ sm.Exporter     = (*debate)(nil)
+)
+
+// paragraphs splits model text into paragraphs, each made safe as
+// markdown.
+func paragraphs(text string) string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, escape.Markdown(p))
+		}
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// entry is one call of the transcript, as the report shows it.
+type entry struct {
+	s slot
+	f *callFile
+}
+
+func (d *debate) entries() []entry {
+	var out []entry
+	for _, s := range d.slots {
+		if f := d.file(s); f != nil {
+			out = append(out, entry{s, f})
+		}
+	}
+	return out
+}
+
+// scorePoints lists the running score of each side after each judged
+// turn, for the chart.
+func (d *debate) scorePoints() (turns []int, bySide map[string][]int) {
+	bySide = map[string][]int{For: nil, Against: nil}
+	cur := map[string]int{}
+	has := map[string]bool{}
+	for _, e := range d.entries() {
+		if e.s.Kind != kindScore || e.f.meta.Score == nil {
+			continue
+		}
+		cur[e.s.Target], has[e.s.Target] = *e.f.meta.Score, true
+		turns = append(turns, e.s.Turn)
+		for _, side := range []string{For, Against} {
+			v := -1
+			if has[side] {
+				v = cur[side]
+			}
+			bySide[side] = append(bySide[side], v)
+		}
+	}
+	return turns, bySide
+}
+
+func (d *debate) who(role string) string {
+	if role == Judge {
+		return d.st.name(Judge) + " (judge)"
+	}
+	return fmt.Sprintf("%s (%s)", d.st.name(role), sideWord(role))
+}
+
+// Report writes README.md: the cast, the running scores as a table and a
+// chart, the transcript with every private plan and thought folded away
+// and marked private, each score as a chip, and the verdict.
+func (d *debate) Report() ([]sm.File, error) {
+	var b strings.Builder
+	st := d.st
+	fmt.Fprintf(&b, "# %s\n\n", escape.Markdown(d.topic))
+	if st.Premise != "" {
+		fmt.Fprintf(&b, "**Premise:** %s\n\n", escape.Markdown(st.Premise))
+	}
+	status := d.Status()
+	fmt.Fprintf(&b, "A forum debate of %d turns: %d of %d %ss done.\n\n", st.Turns, status.Done, status.Total, status.Unit)
+	b.WriteString("| role | name | side | type |\n|---|---|---|---|\n")
+	for i, role := range []string{st.a(), st.b(), Judge} {
+		p := st.persona(role)
+		if p == nil {
+			continue
+		}
+		label := []string{"A (opens)", "B", "judge"}[i]
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", label, escape.Markdown(p.Name), sideOf(role), escape.Markdown(p.Type))
+	}
+	if st.Judge == nil {
+		b.WriteString("\nThe debate has no judge: no scores and no verdict.\n")
+	}
+	turns, bySide := d.scorePoints()
+	if len(turns) > 0 {
+		b.WriteString("\n## Running scores\n\n| after turn |")
+		for _, t := range turns {
+			fmt.Fprintf(&b, " %d |", t)
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---|", len(turns)) + "\n")
+		for _, side := range []string{st.a(), st.b()} {
+			fmt.Fprintf(&b, "| %s |", escape.Markdown(st.name(side)))
+			for _, v := range bySide[side] {
+				if v < 0 {
+					b.WriteString(" - |")
+				} else {
+					fmt.Fprintf(&b, " %d |", v)
+				}
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n```mermaid\nxychart-beta\n    title \"Running scores\"\n    x-axis [")
+		for i, t := range turns {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "\"%d\"", t)
+		}
+		b.WriteString("]\n    y-axis \"score\" 0 --> 10\n")
+		for _, side := range []string{st.a(), st.b()} {
+			b.WriteString("    line [")
+			for i, v := range bySide[side] {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprint(&b, max(v, 0))
+			}
+			b.WriteString("]\n")
+		}
+		fmt.Fprintf(&b, "```\n\nLines: %s first, %s second.\n", escape.Mermaid(st.name(st.a())), escape.Mermaid(st.name(st.b())))
+	}
+	b.WriteString("\n## Transcript\n")
+	turn := 0
+	for _, e := range d.entries() {
+		m := e.f.meta
+		if e.s.Turn != turn && e.s.Turn <= st.Turns && e.s.Kind != kindPlan {
+			turn = e.s.Turn
+			sp := d.slotSpeaker(turn)
+			closing := ""
+			if e.s.Final {
+				closing = ", closing"
+			}
+			fmt.Fprintf(&b, "\n### Turn %d: %s%s\n", turn, escape.Markdown(d.who(sp)), closing)
+		}
+		if e.s.Kind == kindDeliberation {
+			b.WriteString("\n## Verdict\n")
+		}
+		switch e.s.Kind {
+		case kindPlan, kindThink, kindEvaluate, kindDeliberation, kindConfirmation:
+			what := map[string]string{kindPlan: "plan", kindThink: "thoughts", kindEvaluate: "evaluation", kindDeliberation: "deliberation", kindConfirmation: "confirmation"}[e.s.Kind]
+			body := paragraphs(e.f.body)
+			if m.Skipped != "" {
+				body = "(named neither debater: " + escape.Markdown(m.Skipped) + ")"
+			}
+			fmt.Fprintf(&b, "\n<details><summary>%s's %s (private to %s)</summary>\n\n%s\n\n</details>\n",
+				html.EscapeString(st.name(e.s.Role)), what, html.EscapeString(st.name(e.s.Role)), body)
+		case kindSpeech:
+			fmt.Fprintf(&b, "\n**%s:**\n\n%s\n", escape.Markdown(st.name(e.s.Role)), paragraphs(e.f.body))
+		case kindScore:
+			if m.Score != nil {
+				fmt.Fprintf(&b, "\n`%s → %s: %d/10` %s\n", escape.Fold(st.name(Judge)), escape.Fold(st.name(e.s.Target)), *m.Score, escape.Markdown(m.Reasoning))
+			}
+		case kindAnnouncement:
+			if v := st.Verdict; v != nil {
+				fmt.Fprintf(&b, "\n**Winner: %s** · %s %d · %s %d", escape.Markdown(d.who(v.Winner)),
+					escape.Markdown(st.name(For)), v.Scores[For], escape.Markdown(st.name(Against)), v.Scores[Against])
+				if v.PremiseUpheld != nil {
+					fmt.Fprintf(&b, " · premise %s", map[bool]string{true: "UPHELD", false: "REJECTED"}[*v.PremiseUpheld])
+				}
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "\n%s\n", paragraphs(e.f.body))
+		}
+	}
+	return []sm.File{{Name: "README.md", Data: []byte(b.String())}}, nil
+}
+
+// sideOf names the side of role for a table, "-" for the judge.
+func sideOf(role string) string {
+	if role == Judge {
+		return "-"
+	}
+	return sideWord(role)
+}
+
+// slotSpeaker returns the debater who speaks in turn t.
+func (d *debate) slotSpeaker(t int) string {
+	if t%2 == 0 {
+		return d.st.b()
+	}
+	return d.st.a()
+}
+
+// ReportHTML writes the same report as one self-contained HTML page, with
+// the running scores drawn as an inline SVG chart.
+func (d *debate) ReportHTML() ([]byte, error) {
+	st := d.st
+	var b strings.Builder
+	esc := html.EscapeString
+	paras := func(text string) string {
+		var out []string
+		for _, p := range strings.Split(text, "\n\n") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, "<p>"+strings.ReplaceAll(esc(p), "\n", "<br>")+"</p>")
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>\n", esc(d.topic))
+	b.WriteString("<style>body{font:16px/1.5 system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;color:#222}" +
+		"details{color:#666;margin:.5em 0;border-left:3px solid #ddd;padding-left:.8em}.chip{display:inline-block;background:#eef;border-radius:1em;padding:0 .7em;font-weight:600}" +
+		".turn{margin-top:1.5em}.verdict{border:2px solid #333;padding:1em;margin-top:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}</style></head><body>\n")
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(d.topic))
+	if st.Premise != "" {
+		fmt.Fprintf(&b, "<p><strong>Premise:</strong> %s</p>\n", esc(st.Premise))
+	}
+	b.WriteString("<table><tr><th>role</th><th>name</th><th>side</th></tr>\n")
+	for i, role := range []string{st.a(), st.b(), Judge} {
+		if p := st.persona(role); p != nil {
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", []string{"A (opens)", "B", "judge"}[i], esc(p.Name), sideOf(role))
+		}
+	}
+	b.WriteString("</table>\n")
+	if turns, bySide := d.scorePoints(); len(turns) > 0 {
+		const w, h, pad = 480, 200, 24
+		fmt.Fprintf(&b, "<h2>Running scores</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\">\n", w, h)
+		fmt.Fprintf(&b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>\n", pad, h-pad, w-pad, h-pad)
+		colors := map[string]string{st.a(): "#c33", st.b(): "#36c"}
+		for _, side := range []string{st.a(), st.b()} {
+			var pts []string
+			for i, v := range bySide[side] {
+				if v < 0 {
+					continue
+				}
+				x := pad + (w-2*pad)*i/max(len(turns)-1, 1)
+				y := h - pad - (h-2*pad)*v/10
+				pts = append(pts, fmt.Sprintf("%d,%d", x, y))
+			}
+			fmt.Fprintf(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"><title>%s</title></polyline>\n", colors[side], strings.Join(pts, " "), esc(st.name(side)))
+		}
+		b.WriteString("</svg>\n")
+		fmt.Fprintf(&b, "<p><span style=\"color:#c33\">■</span> %s <span style=\"color:#36c\">■</span> %s</p>\n", esc(st.name(st.a())), esc(st.name(st.b())))
+	}
+	turn := 0
+	for _, e := range d.entries() {
+		m := e.f.meta
+		if e.s.Turn != turn && e.s.Turn <= st.Turns && e.s.Kind != kindPlan {
+			turn = e.s.Turn
+			fmt.Fprintf(&b, "<h2 class=\"turn\">Turn %d: %s</h2>\n", turn, esc(d.who(d.slotSpeaker(turn))))
+		}
+		switch e.s.Kind {
+		case kindPlan, kindThink, kindEvaluate, kindDeliberation, kindConfirmation:
+			if e.s.Kind == kindDeliberation {
+				b.WriteString("<div class=\"verdict\"><h2>Verdict</h2>\n")
+			}
+			fmt.Fprintf(&b, "<details><summary>%s's %s (private to %s)</summary>\n%s\n</details>\n", esc(st.name(e.s.Role)), e.s.Kind, esc(st.name(e.s.Role)), paras(e.f.body))
+		case kindSpeech:
+			fmt.Fprintf(&b, "<p><strong>%s:</strong></p>\n%s\n", esc(st.name(e.s.Role)), paras(e.f.body))
+		case kindScore:
+			if m.Score != nil {
+				fmt.Fprintf(&b, "<p><span class=\"chip\">%s → %s: %d/10</span> %s</p>\n", esc(st.name(Judge)), esc(st.name(e.s.Target)), *m.Score, esc(m.Reasoning))
+			}
+		case kindAnnouncement:
+			if v := st.Verdict; v != nil {
+				fmt.Fprintf(&b, "<p><strong>Winner: %s</strong> · %s %d · %s %d", esc(d.who(v.Winner)), esc(st.name(For)), v.Scores[For], esc(st.name(Against)), v.Scores[Against])
+				if v.PremiseUpheld != nil {
+					fmt.Fprintf(&b, " · premise %s", map[bool]string{true: "UPHELD", false: "REJECTED"}[*v.PremiseUpheld])
+				}
+				b.WriteString("</p>\n")
+			}
+			fmt.Fprintf(&b, "%s\n</div>\n", paras(e.f.body))
+		}
+	}
+	b.WriteString("</body></html>\n")
+	return []byte(b.String()), nil
+}
+
+// csvColumns are the columns of the original's batch results.csv.
+var csvColumns = []string{"run_num", "agent_for", "model_for", "agent_against", "model_against", "judge",
+	"model_judge", "first_speaker", "premise", "premise_upheld", "winner", "winner_side", "score_for",
+	"score_against", "transcript_filename"}
+
+// Formats offers csv: the row of the original's batch results.csv.
+func (d *debate) Formats() []sm.Format {
+	return []sm.Format{{Name: "csv", Usage: "the row of the original's batch results.csv for this debate", Ext: "csv"}}
+}
+
+// Export writes the debate in the format called name.
+func (d *debate) Export(name string) ([]byte, error) {
+	if name != "csv" {
+		return nil, fmt.Errorf("forum exports no format %q (it has csv)", name)
+	}
+	st := d.st
+	model := func(role string) string {
+		// The model that answered the role's last call, else the
+		// persona's own.
+		m := ""
+		for _, e := range d.entries() {
+			if e.s.Role == role && e.f.meta.Model != "" {
+				m = e.f.meta.Model
+			}
+		}
+		if m == "" {
+			if p := st.persona(role); p != nil {
+				m = p.Model
+			}
+		}
+		return m
+	}
+	row := map[string]string{
+		"run_num": "1", "agent_for": st.For.Name, "model_for": model(For),
+		"agent_against": st.Against.Name, "model_against": model(Against),
+		"first_speaker": st.name(st.FirstSpeaker), "premise": st.Premise,
+		"transcript_filename": "README.md",
+	}
+	if st.Judge != nil {
+		row["judge"], row["model_judge"] = st.Judge.Name, model(Judge)
+	}
+	if v := st.Verdict; v != nil {
+		row["winner"], row["winner_side"] = v.WinnerName, v.Winner
+		row["score_for"], row["score_against"] = fmt.Sprint(v.Scores[For]), fmt.Sprint(v.Scores[Against])
+		if v.PremiseUpheld != nil {
+			row["premise_upheld"] = map[bool]string{true: "TRUE", false: "FALSE"}[*v.PremiseUpheld]
+		}
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.UseCRLF = true
+	values := make([]string, len(csvColumns))
+	for i, c := range csvColumns {
+		values[i] = row[c]
+	}
+	if err := w.WriteAll([][]string{csvColumns, values}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
