@@ -153,6 +153,16 @@ func (a *app) debateProtocol(d *store.Dir) (sm.Protocol, error) {
 	return p, nil
 }
 
+// protocolOf returns the protocol of the open debate d, dialectic
+// included.
+func (a *app) protocolOf(d *store.Dir) (sm.Protocol, error) {
+	p, err := a.debateProtocol(d)
+	if err != nil || p != nil {
+		return p, err
+	}
+	return a.io.Protocols.Lookup(sm.Default)
+}
+
 // runRequest is what run or step was asked to do.
 type runRequest struct {
 	n     int  // units, when until and all are unset
@@ -175,7 +185,7 @@ func (r runRequest) goal(st sm.Status) driver.UnitGoal {
 }
 
 // driveProtocol runs a debate of a step-model protocol with models.
-func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir, p sm.Protocol, req runRequest) error {
+func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir, p sm.Protocol, req runRequest, o driver.Overrides) error {
 	deb, err := driver.LoadDebate(d, p)
 	if err != nil {
 		return err
@@ -194,11 +204,11 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	if err != nil {
 		return err
 	}
-	p2 := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"))
+	p2 := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), p, start.Unit)
 	defer p2.stop()
 	sum, err := driver.Advance(ctx, d, p, goal, driver.Options{
 		Client:       client,
-		Overrides:    overrides(cmd),
+		Overrides:    o,
 		DefaultModel: defaultModel(a.io.Getenv),
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),

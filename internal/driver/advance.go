@@ -230,12 +230,8 @@ func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 	if err != nil {
 		return r.sum, err
 	}
-	roles := make([]dialectic.Role, len(p.Roles()))
-	for i, role := range p.Roles() {
-		roles[i] = dialectic.Role(role.Name)
-	}
 	var changes []string
-	r.settings, changes = stored.MergeRoles(opts.Overrides, opts.DefaultModel, roles)
+	r.settings, changes = stored.Merge(opts.Overrides, opts.DefaultModel, RoleNames(p))
 	for _, c := range changes {
 		r.opts.Warn(c + " (stored in debate.md)")
 	}
@@ -423,7 +419,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		}
 	}
 	r.mu.Lock()
-	rs := r.settings.Role(role)
+	rs := r.settings.Role(c.Role)
 	mode := model.Mode(r.settings.ResponseFormat)
 	r.mu.Unlock()
 	if rs.MaxTokens == 0 {
