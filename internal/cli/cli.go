@@ -390,6 +390,9 @@ func (a *app) command() *ucli.Command {
 			return ucli.ShowRootCommandHelp(cmd)
 		},
 	}
+	// The protocols' own commands come before help, which ends the list.
+	last := len(root.Commands) - 1
+	root.Commands = append(append(root.Commands[:last:last], a.protocolCommands(root.Commands)...), root.Commands[last])
 	addHelp(root)
 	return root
 }
