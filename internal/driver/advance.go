@@ -232,6 +232,7 @@ func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 	}
 	var changes []string
 	r.settings, changes = stored.Merge(opts.Overrides, opts.DefaultModel, RoleNames(p))
+	r.unit = deb.Status().Unit
 	for _, c := range changes {
 		r.opts.Warn(c + " (stored in debate.md)")
 	}
@@ -455,7 +456,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 				return sm.Answer{}, ctx.Err()
 			}
 			saved := r.saveFailed(step.Unit, role, attempts)
-			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Err: maskedError{err, r.opts.Mask}, Saved: saved}
+			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Unit: r.unit, Err: maskedError{err, r.opts.Mask}, Saved: saved}
 		}
 		r.mu.Lock()
 		if resp.Mode != "" && string(resp.Mode) != r.settings.ResponseFormat {
@@ -480,7 +481,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 				r.keep(skippedName(step, c), c.Role, []byte(why))
 				return sm.Answer{Skipped: why, Model: resp.Model}, nil
 			}
-			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Problems: rep.Errors, Saved: saved}
+			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Unit: r.unit, Problems: rep.Errors, Saved: saved}
 		}
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRepair, Exchange: step.Unit, Role: c.Role,
 			Message: fmt.Sprintf("%s: %s", english.Count(len(rep.Errors), "problem"), rep.Errors[0]), Problems: rep.Errors})
