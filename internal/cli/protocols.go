@@ -429,20 +429,51 @@ func brokenProtocolDebate(d *store.Dir, command string, ps []sm.Problem) error {
 		fmt.Sprintf("fix the files (or restore them, with git for instance), then 'moot check %s' to see that it passes", d.Path()))
 }
 
+// stepProtocol is the one place where a command that reads a debate
+// learns whose code reads it: the step-model protocol of the open debate
+// d, or nil for dialectic's own code. A debate whose state file cannot
+// say is left to dialectic's code too, which reports what is wrong with
+// it in its words; one that names a protocol this moot does not know is
+// an error.
+func (a *app) stepProtocol(d *store.Dir) (sm.Protocol, error) {
+	p, err := a.debateProtocol(d)
+	var unknown *sm.UnknownProtocolError
+	switch {
+	case errors.As(err, &unknown):
+		return nil, withCode(ExitError, fmt.Errorf("%s: %w", d.Path(), err), "'moot protocols' lists the protocols this moot knows")
+	case err != nil:
+		return nil, nil
+	}
+	return p, nil
+}
+
 // withProtocol opens the debate at dir and, when it is of a step-model
-// protocol, calls f with it and reports handled. A dialectic debate, or
-// one whose state file cannot say, is left to dialectic's code.
+// protocol (see stepProtocol), calls f with it and reports handled.
 func (a *app) withProtocol(dir string, f func(d *store.Dir, p sm.Protocol) error) (handled bool, err error) {
 	d, err := store.Open(dir)
 	if err != nil {
 		return false, nil
 	}
 	defer d.Close()
-	p, err := a.debateProtocol(d)
-	if err != nil || p == nil {
+	p, err := a.stepProtocol(d)
+	if err != nil {
+		return true, err
+	}
+	if p == nil {
 		return false, nil
 	}
 	return true, f(d, p)
+}
+
+// withDebateProtocol is withProtocol for the debate named by the first
+// argument of cmd. A debate that cannot be found is left to dialectic's
+// code, which says so in its words.
+func (a *app) withDebateProtocol(cmd *ucli.Command, f func(d *store.Dir, p sm.Protocol) error) (handled bool, err error) {
+	dir, err := debateDir(cmd, cmd.Args().First())
+	if err != nil {
+		return false, nil
+	}
+	return a.withProtocol(dir, f)
 }
 
 // protocolFormats lists, for the help of --format, the formats of export

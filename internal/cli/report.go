@@ -85,7 +85,9 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			if p, err := a.debateProtocol(d); err == nil && p != nil {
+			if p, err := a.stepProtocol(d); err != nil {
+				return err
+			} else if p != nil {
 				if cmd.Bool("narrative") {
 					return usageError("--narrative is for dialectic debates; %s writes its own report", p.Name())
 				}
@@ -230,12 +232,10 @@ func (a *app) exportCommand() *ucli.Command {
 			if cmd.Args().Len() != 1 {
 				return usageError("export takes one debate")
 			}
-			if dir, err := debateDir(cmd, cmd.Args().First()); err == nil {
-				if handled, err := a.withProtocol(dir, func(d *store.Dir, p sm.Protocol) error {
-					return a.exportProtocol(cmd, d, p)
-				}); handled {
-					return err
-				}
+			if handled, err := a.withDebateProtocol(cmd, func(d *store.Dir, p sm.Protocol) error {
+				return a.exportProtocol(cmd, d, p)
+			}); handled {
+				return err
 			}
 			format := strings.ToLower(cmd.String("format"))
 			if format != "json" && format != "csv" {
