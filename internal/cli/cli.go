@@ -281,7 +281,8 @@ func roleErrors(err error) []*driver.RoleError {
 	return nil
 }
 
-// bothFailed is the one-line message of a step whose debaters both failed.
+// bothFailed is the one-line message of a step whose debaters both failed,
+// or, for another protocol, several of whose roles did.
 func bothFailed(failed []*driver.RoleError) string {
 	how := make([]string, len(failed))
 	for i, re := range failed {
@@ -290,6 +291,13 @@ func bothFailed(failed []*driver.RoleError) string {
 		} else {
 			how[i] = fmt.Sprintf("the %s's answer was refused after every repair", re.Role)
 		}
+	}
+	if u := failed[0].Unit; u != "" && u != "exchange" {
+		roles := make([]string, len(failed))
+		for i, re := range failed {
+			roles[i] = string(re.Role)
+		}
+		return fmt.Sprintf("%s %d: %s failed: %s", u, failed[0].Exchange, strings.Join(roles, " and "), strings.Join(how, "; "))
 	}
 	return fmt.Sprintf("exchange %d: both debaters failed: %s", failed[0].Exchange, strings.Join(how, "; "))
 }
@@ -390,6 +398,9 @@ func (a *app) command() *ucli.Command {
 			return ucli.ShowRootCommandHelp(cmd)
 		},
 	}
+	// The protocols' own commands come before help, which ends the list.
+	last := len(root.Commands) - 1
+	root.Commands = append(append(root.Commands[:last:last], a.protocolCommands(root.Commands)...), root.Commands[last])
 	addHelp(root)
 	return root
 }

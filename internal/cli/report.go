@@ -14,6 +14,7 @@ import (
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/report"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
@@ -84,11 +85,13 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			if p, err := a.debateProtocol(d); err == nil && p != nil {
-				if cmd.Bool("html") || cmd.Bool("narrative") {
-					return usageError("--html and --narrative are for dialectic debates; %s writes its own report", p.Name())
+			if p, err := a.stepProtocol(d); err != nil {
+				return err
+			} else if p != nil {
+				if cmd.Bool("narrative") {
+					return usageError("--narrative is for dialectic debates; %s writes its own report", p.Name())
 				}
-				return a.reportProtocol(d, p, cmd.Bool("stdout"))
+				return a.reportProtocol(d, p, cmd.Bool("stdout"), cmd.Bool("html"))
 			}
 			deb, err := loadChecked(d, "report")
 			if err != nil {
@@ -221,13 +224,18 @@ func (a *app) exportCommand() *ucli.Command {
 		Usage:     "print one row per argument as JSON or CSV, for analysis (pandas, R, a spreadsheet)",
 		ArgsUsage: "<debate>",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "format", Value: "json", Usage: "the `FORMAT`: json (an array of objects) or csv (RFC 4180, with a header)"},
+			&ucli.StringFlag{Name: "format", Value: "json", Usage: "the `FORMAT`: json (an array of objects) or csv (RFC 4180, with a header)" + a.protocolFormats()},
 			&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` instead of standard output"},
 		},
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() != 1 {
 				return usageError("export takes one debate")
+			}
+			if handled, err := a.withDebateProtocol(cmd, func(d *store.Dir, p sm.Protocol) error {
+				return a.exportProtocol(cmd, d, p)
+			}); handled {
+				return err
 			}
 			format := strings.ToLower(cmd.String("format"))
 			if format != "json" && format != "csv" {
