@@ -27,6 +27,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/moot-dev/moot/internal/faults"
 )
 
 // MaxFileSize is the largest file the store reads from a debate directory
@@ -99,7 +101,9 @@ type Dir struct {
 	// as applied. journal is the journal file as it was read, nil if none.
 	pending map[string][]byte
 	journal []byte
-	hooks   *faults
+	// hooks, when set, is called before each write operation (see
+	// internal/faults); only tests of crash safety set it.
+	hooks func(op string) error
 	// lock is the write lock, when this Dir holds it.
 	lock *flock.Flock
 	// seen records what the reads of a Snapshot saw, to tell afterwards
@@ -132,7 +136,7 @@ func Open(dir string) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Dir{path: dir, abs: abs, root: root, hooks: faultsFromEnv()}
+	d := &Dir{path: dir, abs: abs, root: root, hooks: faults.Hook()}
 	if err := d.loadJournal(); err != nil {
 		root.Close()
 		return nil, err
@@ -168,7 +172,7 @@ func Create(dir string, dirs []string, files []File) (*Dir, error) {
 		os.RemoveAll(stage)
 		return nil, err
 	}
-	if err := faultsFromEnv().at("rename " + dir); err != nil {
+	if err := fault(faults.Hook(), "rename "+dir); err != nil {
 		os.RemoveAll(stage)
 		return nil, err
 	}
@@ -233,7 +237,7 @@ func fill(stage string, dirs []string, files []File) error {
 	if err != nil {
 		return err
 	}
-	d := &Dir{path: stage, abs: stage, root: root, hooks: faultsFromEnv()}
+	d := &Dir{path: stage, abs: stage, root: root, hooks: faults.Hook()}
 	defer root.Close()
 	// The lock file comes with the debate, so that no later command,
 	// even one refused, adds a file to it.
@@ -717,7 +721,7 @@ func (d *Dir) apply(files []File) error {
 			return err
 		}
 	}
-	if err := d.hooks.at("remove-journal"); err != nil {
+	if err := d.fault("remove-journal"); err != nil {
 		return err
 	}
 	// The removal is not synced: if the disk forgets it, the next writer
@@ -828,7 +832,7 @@ func (d *Dir) writeAtomic(name string, data []byte) error {
 // sync it themselves. The temporary file is in TempDir, not beside name,
 // so that moot never has to guess which files of the debate are its own.
 func (d *Dir) replace(name string, data []byte) error {
-	if err := d.hooks.at("write " + name); err != nil {
+	if err := d.fault("write " + name); err != nil {
 		return err
 	}
 	if info, err := d.root.Lstat(name); err == nil && !info.Mode().IsRegular() {
@@ -846,7 +850,7 @@ func (d *Dir) replace(name string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = d.hooks.at("rename " + name)
+		err = d.fault("rename " + name)
 	}
 	if err == nil {
 		err = d.root.Rename(tmp, name)
@@ -957,4 +961,15 @@ func renameChecked(from, to string) error {
 		return &os.LinkError{Op: "rename", Old: from, New: to, Err: fs.ErrExist}
 	}
 	return os.Rename(from, to)
+}
+
+// fault calls the fault hook, if any, before the write operation op.
+func (d *Dir) fault(op string) error { return fault(d.hooks, op) }
+
+// fault calls hook, if set, before the write operation op.
+func fault(hook func(op string) error, op string) error {
+	if hook == nil {
+		return nil
+	}
+	return hook(op)
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 )
 
@@ -99,7 +100,7 @@ func TestCommitRefusesBeforeWritingAnything(t *testing.T) {
 
 // withFault makes the n-th write operation from now fail in d.
 func withFault(d *Dir, n int) {
-	d.hooks = &faults{mode: "fail", limit: counter.Load() + int64(n)}
+	d.hooks = faults.Plan{At: faults.Count() + int64(n)}.Hook()
 }
 
 // TestFailureAtEveryOperation fails a commit at each of its write

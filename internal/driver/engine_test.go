@@ -14,13 +14,14 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
 // The fault tests run each faulty step in a child process of this test
-// binary, since MOOT_FAULT counts operations from the start of a process
-// and exit:N ends it.
+// binary, which arms the faults that MOOT_FAULT asks for: they count
+// operations from the start of a process, and exit:N ends it.
 const (
 	childDir  = "MOOT_TEST_CHILD_DIR"
 	childStep = "MOOT_TEST_CHILD_STEP"
@@ -28,6 +29,7 @@ const (
 
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(childDir); dir != "" {
+		faults.ArmFromEnv()
 		os.Exit(runChild(dir, os.Getenv(childStep)))
 	}
 	os.Exit(m.Run())
@@ -388,7 +390,7 @@ func child(t *testing.T, dir, step, fault string) (int, string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	// A race-enabled binary sleeps a second on exit unless told not to.
 	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
-	cmd.Env = append(os.Environ(), childDir+"="+dir, childStep+"="+step, store.FaultEnv+"="+fault, "GORACE="+gorace)
+	cmd.Env = append(os.Environ(), childDir+"="+dir, childStep+"="+step, faults.Env+"="+fault, "GORACE="+gorace)
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
