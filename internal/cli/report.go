@@ -27,7 +27,9 @@ var newNarrator = func(getenv func(string) string, settings report.Models) (repo
 	if name == "" {
 		name = defaultModel(getenv)
 	}
-	c, err := model.New(model.Config{BaseURL: getenv("OPENAI_BASE_URL"), APIKey: getenv("OPENAI_API_KEY"), MaxRetries: model.DefaultMaxRetries})
+	cfg := model.ConfigFromEnv(getenv)
+	cfg.MaxRetries = model.DefaultMaxRetries
+	c, err := model.New(cfg)
 	if errors.Is(err, model.ErrNoAPIKey) {
 		return nil, "", nil
 	}
