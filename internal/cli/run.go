@@ -69,7 +69,7 @@ func overrides(cmd *ucli.Command) driver.Overrides {
 			}
 		}
 	}
-	set("model", driver.Roles...)
+	set("model", driver.Roles()...)
 	set("debater-model", debaters...)
 	set("prop-model", dialectic.Proposition)
 	set("opp-model", dialectic.Opposition)
@@ -81,7 +81,7 @@ func overrides(cmd *ucli.Command) driver.Overrides {
 			}
 		}
 	}
-	temp("temperature", driver.Roles...)
+	temp("temperature", driver.Roles()...)
 	temp("debater-temperature", debaters...)
 	temp("judge-temperature", dialectic.Judge)
 	toks := func(flag string, roles ...dialectic.Role) {
@@ -91,7 +91,7 @@ func overrides(cmd *ucli.Command) driver.Overrides {
 			}
 		}
 	}
-	toks("max-tokens", driver.Roles...)
+	toks("max-tokens", driver.Roles()...)
 	toks("debater-max-tokens", debaters...)
 	toks("judge-max-tokens", dialectic.Judge)
 	return o
@@ -420,7 +420,7 @@ func (p *progress) status() {
 		return
 	}
 	var roles []string
-	for _, r := range driver.Roles {
+	for _, r := range driver.Roles() {
 		if m, ok := p.asking[string(r)]; ok {
 			roles = append(roles, fmt.Sprintf("%s (%s)", r, m))
 		}

@@ -34,8 +34,11 @@ type Settings struct {
 	ResponseFormat string `json:"response_format,omitempty"`
 }
 
-// Roles lists the roles in the order moot reports them.
-var Roles = []dialectic.Role{dialectic.Proposition, dialectic.Opposition, dialectic.Judge}
+// Roles lists the roles in the order moot reports them. Each call returns
+// a new slice, which the caller may change.
+func Roles() []dialectic.Role {
+	return []dialectic.Role{dialectic.Proposition, dialectic.Opposition, dialectic.Judge}
+}
 
 // LoadSettings reads the settings kept in debate.md; a debate never run
 // has none.
@@ -87,7 +90,7 @@ type Overrides struct {
 // one, or one stored where there was none. The same change for several
 // roles is described once.
 func (s Settings) Merge(o Overrides, defaultModel string) (Settings, []string) {
-	return s.MergeRoles(o, defaultModel, Roles)
+	return s.MergeRoles(o, defaultModel, Roles())
 }
 
 // MergeRoles is Merge for a protocol whose roles are roles.

@@ -41,3 +41,13 @@ func TestLoadSettingsResponseFormat(t *testing.T) {
 		})
 	}
 }
+
+// TestRolesCannotBeChanged checks that a caller changing the roles it was
+// given does not change what the next caller gets.
+func TestRolesCannotBeChanged(t *testing.T) {
+	driver.Roles()[0] = "changed"
+	want := []dialectic.Role{dialectic.Proposition, dialectic.Opposition, dialectic.Judge}
+	if got := driver.Roles(); len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("Roles() = %v after a caller changed its copy, want %v", got, want)
+	}
+}

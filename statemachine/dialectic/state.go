@@ -18,8 +18,9 @@ const (
 	Opp  Side = "opp"
 )
 
-// Sides lists both sides in the order moot always uses: proposition first.
-var Sides = []Side{Prop, Opp}
+// Sides() lists both sides in the order moot always uses: proposition first.
+// Each call returns a new slice, which the caller may change.
+func Sides() []Side { return []Side{Prop, Opp} }
 
 // Name returns the side's full name: "proposition" or "opposition".
 func (s Side) Name() string {

@@ -335,7 +335,7 @@ func TestCumulative(t *testing.T) {
 			if got != tc.want {
 				t.Fatalf("Cumulative = %+v, want %+v", got, tc.want)
 			}
-			for _, side := range dialectic.Sides {
+			for _, side := range dialectic.Sides() {
 				if x := got.Of(side).Total; x == 0 && math.Signbit(x) {
 					t.Errorf("%s total is negative zero", side)
 				}
@@ -408,4 +408,36 @@ func TestFormatScore(t *testing.T) {
 			t.Errorf("FormatScore(%v) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestListsCannotBeChanged checks that a caller changing the list it was
+// given does not change what the next caller gets.
+func TestListsCannotBeChanged(t *testing.T) {
+	lists := map[string]func() []string{
+		"Sides":        func() []string { return sidesAsStrings(dialectic.Sides()) },
+		"AttackTypes":  dialectic.AttackTypes,
+		"DefenceTypes": dialectic.DefenceTypes,
+	}
+	for name, list := range lists {
+		t.Run(name, func(t *testing.T) {
+			want := strings.Join(list(), " ")
+			switch name {
+			case "Sides":
+				dialectic.Sides()[0] = "changed"
+			default:
+				list()[0] = "changed"
+			}
+			if got := strings.Join(list(), " "); got != want {
+				t.Errorf("%s() = %s after a caller changed its copy, want %s", name, got, want)
+			}
+		})
+	}
+}
+
+func sidesAsStrings(sides []dialectic.Side) []string {
+	out := make([]string, len(sides))
+	for i, s := range sides {
+		out[i] = string(s)
+	}
+	return out
 }
