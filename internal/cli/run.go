@@ -432,7 +432,7 @@ func (p *progress) event(e driver.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
-		writeJSONLine(p.a.io.Stdout, e)
+		p.a.writeEvent(e)
 		return
 	}
 	switch e.Kind {

@@ -50,19 +50,25 @@ type Result struct {
 // MarshalJSON writes the result with its keys in a fixed order; a
 // judgment's result always has score and rescored, an exchange's never.
 func (r Result) MarshalJSON() ([]byte, error) {
-	var o frontmatter.Object
-	o.SetValue("success", r.Success)
-	o.SetValue("argument_id", nonNil(r.ArgumentID))
+	type field struct {
+		key string
+		v   any
+	}
+	fields := []field{{"success", r.Success}, {"argument_id", nonNil(r.ArgumentID)}}
 	if r.Judge {
 		score := r.Score
 		if score == nil {
 			score = []float64{}
 		}
-		o.SetValue("score", score)
-		o.SetValue("rescored", nonNil(r.Rescored))
+		fields = append(fields, field{"score", score}, field{"rescored", nonNil(r.Rescored)})
 	}
-	o.SetValue("warnings", nonNil(r.Warnings))
-	o.SetValue("errors", nonNil(r.Errors))
+	fields = append(fields, field{"warnings", nonNil(r.Warnings)}, field{"errors", nonNil(r.Errors)})
+	var o frontmatter.Object
+	for _, f := range fields {
+		if err := o.SetValue(f.key, f.v); err != nil {
+			return nil, err
+		}
+	}
 	return o.MarshalJSON()
 }
 

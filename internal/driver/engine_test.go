@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,6 +154,16 @@ func TestResultJSON(t *testing.T) {
 		if err != nil || string(out) != tc.want {
 			t.Errorf("got %s, %v\nwant %s", out, err, tc.want)
 		}
+	}
+}
+
+// TestResultJSONRefusesWhatJSONCannotHold checks that a result JSON cannot
+// hold (a score that is not a number) is an error, not an object missing
+// its score.
+func TestResultJSONRefusesWhatJSONCannotHold(t *testing.T) {
+	res := driver.Result{Judge: true, Success: true, ArgumentID: []string{"prop_001"}, Score: []float64{math.NaN()}}
+	if out, err := res.MarshalJSON(); err == nil {
+		t.Errorf("MarshalJSON = %s, want an error", out)
 	}
 }
 

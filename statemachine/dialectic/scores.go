@@ -288,10 +288,14 @@ func (s *Scores) render(num func(x float64, whole bool) json.RawMessage) ([]byte
 		for _, e := range r.History {
 			var o frontmatter.Object
 			o.Set("score", num(e.Score, e.whole))
-			o.SetValue("reasoning", e.Reasoning)
-			o.SetValue("scored_at", e.ScoredAt)
-			if e.TriggeredBy != "" {
-				o.SetValue("triggered_by", e.TriggeredBy)
+			texts := [][2]string{{"reasoning", e.Reasoning}, {"scored_at", e.ScoredAt}, {"triggered_by", e.TriggeredBy}}
+			for _, kv := range texts {
+				if kv[0] == "triggered_by" && kv[1] == "" {
+					continue
+				}
+				if err := o.SetValue(kv[0], kv[1]); err != nil {
+					return nil, err
+				}
 			}
 			if e.PreviousScore != nil {
 				o.Set("previous_score", num(*e.PreviousScore, e.prevWhole))
