@@ -140,19 +140,27 @@ func TestAcceptJudgmentAtTheLastExchange(t *testing.T) {
 
 func TestStateValidate(t *testing.T) {
 	tests := []struct {
-		st dialectic.State
-		ok bool
+		st    dialectic.State
+		field string // the field the error names, "" when valid
 	}{
-		{dialectic.State{0, dialectic.AwaitingArguments}, true},
-		{dialectic.State{dialectic.MaxExchange, dialectic.AwaitingJudgment}, true},
-		{dialectic.State{-1, dialectic.AwaitingArguments}, false},
-		{dialectic.State{dialectic.MaxExchange + 1, dialectic.AwaitingArguments}, false},
-		{dialectic.State{0, "done"}, false},
-		{dialectic.State{0, ""}, false},
+		{dialectic.State{0, dialectic.AwaitingArguments}, ""},
+		{dialectic.State{dialectic.MaxExchange, dialectic.AwaitingJudgment}, ""},
+		{dialectic.State{-1, dialectic.AwaitingArguments}, "current_exchange"},
+		{dialectic.State{dialectic.MaxExchange + 1, dialectic.AwaitingArguments}, "current_exchange"},
+		// An exchange out of range and a phase that is none: the exchange
+		// is named first.
+		{dialectic.State{-1, "phase"}, "current_exchange"},
+		{dialectic.State{0, "done"}, "current_phase"},
+		{dialectic.State{0, ""}, "current_phase"},
 	}
 	for _, tc := range tests {
-		if err := tc.st.Validate(); (err == nil) != tc.ok {
-			t.Errorf("%+v.Validate() = %v, want ok=%v", tc.st, err, tc.ok)
+		err := tc.st.Validate()
+		var fe *dialectic.FieldError
+		switch {
+		case tc.field == "" && err != nil:
+			t.Errorf("%+v.Validate() = %v, want nil", tc.st, err)
+		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field):
+			t.Errorf("%+v.Validate() = %#v, want a *FieldError naming %s", tc.st, err, tc.field)
 		}
 	}
 }
