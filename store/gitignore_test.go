@@ -20,7 +20,7 @@ func lockOnce(dir string) {
 	faults.ArmFromEnv()
 	d, err := Open(dir)
 	if err == nil {
-		_, err = d.Lock(context.Background(), "moot helper", false)
+		err = d.Lock(context.Background(), "moot helper", false)
 	}
 	if err != nil {
 		fmt.Println(err)

@@ -32,7 +32,7 @@ var diffTrees = fixture.Diff
 
 func lock(t *testing.T, d *Dir) {
 	t.Helper()
-	if _, err := d.Lock(context.Background(), "moot test", false); err != nil {
+	if err := d.Lock(context.Background(), "moot test", false); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -42,7 +42,7 @@ func openDir(t *testing.T, dir string) *Dir {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	if _, err := d.Lock(context.Background(), "test", false); err != nil {
+	if err := d.Lock(context.Background(), "test", false); err != nil {
 		t.Fatal(err)
 	}
 	return d
@@ -164,7 +164,7 @@ func TestCommitFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := d.Lock(context.Background(), "test", false); err != nil {
+			if err := d.Lock(context.Background(), "test", false); err != nil {
 				t.Fatal(err)
 			}
 			// Armed after the lock, so that N counts the commit's operations.

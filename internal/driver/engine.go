@@ -182,7 +182,7 @@ func Create(dir, slug string, m dialectic.Motion) (*store.Dir, error) {
 		return nil, err
 	}
 	// The process that made the debate is its first writer.
-	if _, err := d.Lock(context.Background(), "moot new "+slug, false); err != nil {
+	if err := d.Lock(context.Background(), "moot new "+slug, false); err != nil {
 		d.Close()
 		return nil, err
 	}
