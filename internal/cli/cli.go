@@ -20,6 +20,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -100,6 +101,10 @@ type IO struct {
 	// Protocols are the protocols moot runs through the step model,
 	// besides dialectic.
 	Protocols sm.Protocols
+	// Narrator, when set, returns the model that writes report
+	// --narrative analyses and its name, from the environment and the
+	// debate's models; nil means the model the environment configures.
+	Narrator func(getenv func(string) string, models report.Models) (report.Writer, string, error)
 }
 
 // Main runs moot with os.Args and returns the exit code. The first SIGINT
