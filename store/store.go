@@ -536,27 +536,31 @@ func (d *Dir) checkStep(files []File) (string, error) {
 }
 
 // readJournal returns the journal file's content, nil if there is none.
-func (d *Dir) readJournal() ([]byte, error) {
-	if err := d.regular(JournalFile, false); err != nil {
+func (d *Dir) readJournal() ([]byte, error) { return d.readPrivate(JournalFile, d.budget) }
+
+// readPrivate returns the content of name, one of moot's own files, nil
+// if there is none; the size of what it reads counts against b, if set.
+func (d *Dir) readPrivate(name string, b *budget) ([]byte, error) {
+	if err := d.regular(name, false); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	f, err := d.root.Open(JournalFile)
+	f, err := d.root.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	defer f.Close()
-	if err := checkLinks(f, JournalFile); err != nil {
-		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+	if err := checkLinks(f, name); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	data, err := readLimited(f, JournalFile, d.budget)
+	data, err := readLimited(f, name, b)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	return data, nil
 }
@@ -759,26 +763,7 @@ func (d *Dir) markCommit() error {
 }
 
 // readCommit returns the content of CommitFile, nil if there is none.
-func (d *Dir) readCommit() ([]byte, error) {
-	if err := d.regular(CommitFile, false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("read %s: %w", CommitFile, err)
-	}
-	f, err := d.root.Open(CommitFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", CommitFile, err)
-	}
-	defer f.Close()
-	if err := checkLinks(f, CommitFile); err != nil {
-		return nil, fmt.Errorf("read %s: %w", CommitFile, err)
-	}
-	return readLimited(f, CommitFile, nil)
-}
+func (d *Dir) readCommit() ([]byte, error) { return d.readPrivate(CommitFile, nil) }
 
 // tempFile creates a new temporary file in TempDir, named after base, and
 // returns it with its name inside the debate.

@@ -208,22 +208,12 @@ func Commit(d *store.Dir, c *sm.Commit) error {
 // if they pass, commit them. It is the step moot run takes, with answers
 // handed in by hand.
 func ProcessExchange(d *store.Dir, exchange int, prop, opp []byte) (Result, error) {
-	res := Result{Warnings: []string{}, Errors: []string{}}
-	deb, err := Load(d)
+	res, c, err := applyStep(d, false, func(deb *dialectic.Debate) (*sm.Commit, error) {
+		return dialectic.ApplyArguments(deb, exchange, map[dialectic.Side][]byte{dialectic.Prop: prop, dialectic.Opp: opp})
+	})
 	if err != nil {
-		return fail(res, err)
+		return res, err
 	}
-	c, err := dialectic.ApplyArguments(deb, exchange, map[dialectic.Side][]byte{dialectic.Prop: prop, dialectic.Opp: opp})
-	if c != nil {
-		res.Warnings, res.Soft = append(res.Warnings, c.Warnings...), c.Soft
-	}
-	if err != nil {
-		return fail(res, err)
-	}
-	if err := Commit(d, c); err != nil {
-		return fail(res, err)
-	}
-	res.Success = true
 	res.Sides = map[dialectic.Side][]string{}
 	for _, e := range c.Events {
 		if e.Kind != "argued" {
@@ -239,22 +229,12 @@ func ProcessExchange(d *store.Dir, exchange int, prop, opp []byte) (Result, erro
 // ProcessJudge is the whole of process-judge: the step moot run takes for
 // the judge, with the answer handed in by hand.
 func ProcessJudge(d *store.Dir, answer []byte, now time.Time) (Result, error) {
-	res := Result{Warnings: []string{}, Errors: []string{}, Judge: true}
-	deb, err := Load(d)
+	res, c, err := applyStep(d, true, func(deb *dialectic.Debate) (*sm.Commit, error) {
+		return dialectic.ApplyJudgment(deb, answer, now)
+	})
 	if err != nil {
-		return fail(res, err)
+		return res, err
 	}
-	c, err := dialectic.ApplyJudgment(deb, answer, now)
-	if c != nil {
-		res.Warnings, res.Soft = append(res.Warnings, c.Warnings...), c.Soft
-	}
-	if err != nil {
-		return fail(res, err)
-	}
-	if err := Commit(d, c); err != nil {
-		return fail(res, err)
-	}
-	res.Success = true
 	res.Rescored = []string{}
 	for _, e := range c.Events {
 		switch e.Kind {
@@ -266,6 +246,32 @@ func ProcessJudge(d *store.Dir, answer []byte, now time.Time) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// applyStep loads the debate in d, applies the step that apply makes of
+// it and commits it, and returns the result so far (judge tells a
+// judgment's) with the commit; the error is the failure's, res then
+// recording it.
+func applyStep(d *store.Dir, judge bool, apply func(*dialectic.Debate) (*sm.Commit, error)) (Result, *sm.Commit, error) {
+	res := Result{Warnings: []string{}, Errors: []string{}, Judge: judge}
+	deb, err := Load(d)
+	if err != nil {
+		res, err = fail(res, err)
+		return res, nil, err
+	}
+	c, err := apply(deb)
+	if c != nil {
+		res.Warnings, res.Soft = append(res.Warnings, c.Warnings...), c.Soft
+	}
+	if err == nil {
+		err = Commit(d, c)
+	}
+	if err != nil {
+		res, err = fail(res, err)
+		return res, nil, err
+	}
+	res.Success = true
+	return res, c, nil
 }
 
 // Failure returns the result object of a step that failed with err before

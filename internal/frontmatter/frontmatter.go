@@ -314,9 +314,9 @@ func Render(obj Object, body string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// invalidUTF8 returns the offset of the first byte of b that is not part
+// InvalidUTF8 returns the offset of the first byte of b that is not part
 // of valid UTF-8, or -1.
-func invalidUTF8(b []byte) int {
+func InvalidUTF8(b []byte) int {
 	if utf8.Valid(b) {
 		return -1
 	}
@@ -333,7 +333,7 @@ func invalidUTF8(b []byte) int {
 // CheckUTF8 returns an error naming the first byte of b that is not part
 // of valid UTF-8, or nil.
 func CheckUTF8(b []byte) error {
-	if n := invalidUTF8(b); n >= 0 {
+	if n := InvalidUTF8(b); n >= 0 {
 		return fmt.Errorf("not valid UTF-8 (at byte %d)", n)
 	}
 	return nil

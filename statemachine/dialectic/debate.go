@@ -2,7 +2,9 @@ package dialectic
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -61,12 +63,7 @@ func Load(raw Raw) (*Debate, error) {
 			return nil, &Error{ScoresFile, err}
 		}
 	}
-	names := make([]string, 0, len(raw.Arguments))
-	for name := range raw.Arguments {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(raw.Arguments)) {
 		file := ArgumentsDir + "/" + name
 		a, err := ParseArgument(raw.Arguments[name])
 		if err != nil {
@@ -198,12 +195,7 @@ func Check(raw Raw) Findings {
 		scores = s
 	}
 	args := map[string]*Argument{}
-	names := make([]string, 0, len(raw.Arguments))
-	for name := range raw.Arguments {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(raw.Arguments)) {
 		file := ArgumentsDir + "/" + name
 		a, err := ParseArgument(raw.Arguments[name])
 		if err != nil {
