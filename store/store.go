@@ -308,14 +308,7 @@ func checkName(name string) error {
 // not a symbolic link: moot does not follow links inside a debate. The
 // file itself, once open, is checked for other hard links (checkLinks).
 func (d *Dir) regular(name string, wantDir bool) error {
-	parts := strings.Split(name, "/")
-	for i := range parts {
-		p := strings.Join(parts[:i+1], "/")
-		info, err := d.root.Lstat(p)
-		if err != nil {
-			return err
-		}
-		last := i == len(parts)-1
+	return d.walkPath(name, func(p string, info fs.FileInfo, last bool) error {
 		switch {
 		case info.Mode()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s is a symbolic link; moot does not follow links inside a debate", p)
@@ -325,6 +318,24 @@ func (d *Dir) regular(name string, wantDir bool) error {
 			return fmt.Errorf("%s is not a directory", p)
 		case last && !wantDir && !info.Mode().IsRegular():
 			return fmt.Errorf("%s is not a regular file", p)
+		}
+		return nil
+	})
+}
+
+// walkPath calls visit with each path from the first folder of name down
+// to name itself and what Lstat says of it (last is set for name). It
+// stops at the first error, from Lstat or from visit.
+func (d *Dir) walkPath(name string, visit func(p string, info fs.FileInfo, last bool) error) error {
+	parts := strings.Split(name, "/")
+	for i := range parts {
+		p := strings.Join(parts[:i+1], "/")
+		info, err := d.root.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if err := visit(p, info, i == len(parts)-1); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -578,17 +589,7 @@ func (d *Dir) checkWritable(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	parts := strings.Split(name, "/")
-	for i := range parts {
-		p := strings.Join(parts[:i+1], "/")
-		info, err := d.root.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		last := i == len(parts)-1
+	err := d.walkPath(name, func(p string, info fs.FileInfo, last bool) error {
 		switch {
 		case info.Mode()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s is a symbolic link; moot does not write through links inside a debate", p)
@@ -597,8 +598,13 @@ func (d *Dir) checkWritable(name string) error {
 		case last && !info.Mode().IsRegular():
 			return fmt.Errorf("%s exists and is not a regular file", p)
 		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		// What does not exist yet is made by the commit.
+		return nil
 	}
-	return nil
+	return err
 }
 
 // ErrNotLocked is returned by Commit and Recover when the Dir does not
