@@ -22,13 +22,16 @@ import (
 // newNarrator returns the model that writes --narrative analyses and the
 // model's name: the debate's judge model, else $MOOT_MODEL, else
 // DefaultModel, on the endpoint OPENAI_BASE_URL and OPENAI_API_KEY give. It
-// returns no writer when no endpoint is configured. Tests replace it.
-var newNarrator = func(getenv func(string) string, settings report.Models) (report.Writer, string, error) {
+// returns no writer when no endpoint is configured. It is the narrator of
+// an IO whose Narrator is nil.
+func newNarrator(getenv func(string) string, settings report.Models) (report.Writer, string, error) {
 	name := settings.Judge
 	if name == "" {
 		name = defaultModel(getenv)
 	}
-	c, err := model.New(model.Config{BaseURL: getenv("OPENAI_BASE_URL"), APIKey: getenv("OPENAI_API_KEY"), MaxRetries: model.DefaultMaxRetries})
+	cfg := model.ConfigFromEnv(getenv)
+	cfg.MaxRetries = model.DefaultMaxRetries
+	c, err := model.New(cfg)
 	if errors.Is(err, model.ErrNoAPIKey) {
 		return nil, "", nil
 	}
@@ -194,7 +197,11 @@ func (a *app) writeNarrative(ctx context.Context, deb *dialectic.Debate) (*repor
 	if deb.Header.State.Exchange == 0 {
 		return nil, nil, withCode(ExitUsage, errors.New("--narrative: no exchange has been judged yet, so there is nothing to analyse"))
 	}
-	w, model, err := newNarrator(a.io.Getenv, report.Analyze(deb).Models)
+	narrator := a.io.Narrator
+	if narrator == nil {
+		narrator = newNarrator
+	}
+	w, model, err := narrator(a.io.Getenv, report.Analyze(deb).Models)
 	if err != nil {
 		return nil, nil, withCode(ExitModel, err)
 	}

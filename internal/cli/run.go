@@ -231,10 +231,9 @@ func (a *app) modelClient(cmd *ucli.Command) (*model.Client, error) {
 	if cmd.Int("repairs") < 0 || cmd.Int("retries") < 0 || cmd.Duration("timeout") <= 0 {
 		return nil, usageError("--repairs and --retries take a number of 0 or more, --timeout a positive duration")
 	}
-	client, err := model.New(model.Config{
-		BaseURL: a.io.Getenv("OPENAI_BASE_URL"), APIKey: a.io.Getenv("OPENAI_API_KEY"),
-		Timeout: cmd.Duration("timeout"), MaxRetries: cmd.Int("retries"),
-	})
+	cfg := model.ConfigFromEnv(a.io.Getenv)
+	cfg.Timeout, cfg.MaxRetries = cmd.Duration("timeout"), cmd.Int("retries")
+	client, err := model.New(cfg)
 	if err != nil {
 		if errors.Is(err, model.ErrNoAPIKey) {
 			return nil, withCode(ExitModel, errors.New("no API key for the OpenAI API"),
@@ -395,7 +394,7 @@ func (p *progress) event(e driver.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
-		writeJSONLine(p.a.io.Stdout, e)
+		p.a.writeEvent(e)
 		return
 	}
 	switch e.Kind {

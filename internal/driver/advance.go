@@ -77,7 +77,7 @@ func CreateDebate(dir string, p sm.Protocol, in sm.NewInput) (*store.Dir, error)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.Lock(context.Background(), "moot new "+in.Slug, false); err != nil {
+	if err := d.Lock(context.Background(), "moot new "+in.Slug, false); err != nil {
 		d.Close()
 		return nil, err
 	}

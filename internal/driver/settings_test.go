@@ -41,3 +41,4 @@ func TestLoadSettingsResponseFormat(t *testing.T) {
 		})
 	}
 }
+

@@ -16,6 +16,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 
 	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -34,6 +35,7 @@ const asMoot = "MOOT_CRASHTEST_AS_MOOT"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asMoot) == "1" {
+		faults.ArmFromEnv()
 		os.Exit(cli.Main(os.Args))
 	}
 	flag.Parse()
@@ -55,7 +57,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "moot")
-	build := exec.Command("go", "build", "-o", bin, "github.com/moot-dev/moot/cmd/moot")
+	// The tag builds in the reading of MOOT_FAULT, which a release build
+	// of moot does not have.
+	build := exec.Command("go", "build", "-tags", "moot_faults", "-o", bin, "github.com/moot-dev/moot/cmd/moot")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build moot: %v\n%s", err, out)
 		os.RemoveAll(dir)
@@ -136,7 +140,7 @@ func TestExitAtEveryWrite(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			o, err := h.Exec(s.Args, append(s.Env, store.FaultEnv+fmt.Sprintf("=exit:%d", n)), 0)
+			o, err := h.Exec(s.Args, append(s.Env, faults.Env+fmt.Sprintf("=exit:%d", n)), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -304,5 +308,31 @@ func TestDuplicatedEntriesAreCaught(t *testing.T) {
 	}
 	if err := h.AfterCrash(ref, len(steps)-1); err == nil {
 		t.Fatal("AfterCrash passed a debate with a repeated entry")
+	}
+}
+
+// TestReleaseBuildIgnoresFaults builds moot as a user does, without the
+// moot_faults tag, and checks that MOOT_FAULT cannot make it fail or exit:
+// fault injection is for the crash tests' own build only.
+func TestReleaseBuildIgnoresFaults(t *testing.T) {
+	skipIfShort(t)
+	release := filepath.Join(t.TempDir(), "moot")
+	build := exec.Command("go", "build", "-o", release, "github.com/moot-dev/moot/cmd/moot")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build moot: %v\n%s", err, out)
+	}
+	steps := script(t, 1)
+	for _, fault := range []string{"exit:1", "fail:1"} {
+		h := harness(t)
+		h.Bin = release
+		for _, s := range steps {
+			o, err := h.Exec(s.Args, append(s.Env, faults.Env+"="+fault), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Code != 0 {
+				t.Fatalf("%s with %s=%s: %s", s, faults.Env, fault, o)
+			}
+		}
 	}
 }
