@@ -41,4 +41,3 @@ func TestLoadSettingsResponseFormat(t *testing.T) {
 		})
 	}
 }
-
