@@ -388,3 +388,27 @@ type Command struct {
 type FormatLister interface {
 	Formats() []Format
 }
+
+// FolderMaker is a Protocol whose new debates start with folders that may
+// be empty, as dialectic's start with arguments/.
+type FolderMaker interface {
+	Folders() []string
+}
+
+// InputError is an error of New about what `moot new` was given. Every
+// error of New is about its input, as New is pure; an InputError also
+// names the flag at fault and may give a hint.
+type InputError struct {
+	Flag string // without the dashes; "" when no one flag is at fault
+	Err  error
+	Hint string
+}
+
+func (e *InputError) Error() string {
+	if e.Flag == "" {
+		return e.Err.Error()
+	}
+	return "--" + e.Flag + ": " + e.Err.Error()
+}
+
+func (e *InputError) Unwrap() error { return e.Err }

@@ -32,8 +32,6 @@ func (a *app) newCommand() *ucli.Command {
 		ArgsUsage: "<slug>",
 		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "motion", Usage: "the motion `TEXT` (required)"},
-			&ucli.StringSliceFlag{Name: "definition", Usage: "a `DEFINITION` of a term, written \"term: meaning\" (repeatable)"},
-			&ucli.StringFlag{Name: "scope", Usage: "the `SCOPE`: what the debate covers and leaves out"},
 			&ucli.StringFlag{Name: "protocol", Value: sm.Default, Usage: "the debate's `PROTOCOL` ('moot protocols' lists them)"},
 		}, a.protocolFlags()...),
 		DisableSliceFlagSeparator: true,
@@ -47,47 +45,11 @@ func (a *app) newCommand() *ucli.Command {
 				return badUsage(fmt.Errorf("%q is not a valid slug", slug),
 					"a slug is lowercase letters, digits and hyphens, starting with a letter or digit, at most 64 characters: climate-policy")
 			}
-			if p, err := a.lookupProtocol(cmd.String("protocol")); err != nil {
-				return err
-			} else if p != nil {
-				return a.newWithProtocol(cmd, slug, p)
-			}
-			for _, f := range a.protocolFlags() {
-				if cmd.IsSet(f.Names()[0]) {
-					return usageError("--%s is not a flag of dialectic ('moot protocols' lists each protocol's flags)", f.Names()[0])
-				}
-			}
-			m := dialectic.Motion{Text: strings.TrimSpace(cmd.String("motion")), Scope: strings.TrimSpace(cmd.String("scope"))}
-			if m.Text == "" {
-				return badUsage(fmt.Errorf("the motion is empty"), `give it with --motion "This house would ..."`)
-			}
-			for _, def := range cmd.StringSlice("definition") {
-				term, meaning, ok := strings.Cut(def, ":")
-				if !ok || strings.TrimSpace(term) == "" || strings.TrimSpace(meaning) == "" {
-					return badUsage(fmt.Errorf("--definition %q is not \"term: meaning\"", def))
-				}
-				m.Definitions = append(m.Definitions, dialectic.Definition{Term: strings.TrimSpace(term), Meaning: strings.TrimSpace(meaning)})
-			}
-			if err := dialectic.CheckMotion(m); err != nil {
-				flag, hint := "--motion", "close the fence or comment, or leave it out"
-				var me *dialectic.MotionError
-				if errors.As(err, &me) && me.Field != "motion" {
-					flag = "--" + me.Field
-					if me.Field == "definition" {
-						hint = "write the term without \"**\" and without a final \":\""
-					}
-				}
-				return withCode(ExitUsage, fmt.Errorf("%s: %w", flag, err), hint)
-			}
-			dir := filepath.Join(root(cmd), slug)
-			d, err := driver.Create(dir, slug, m)
+			p, err := a.io.Protocols.Lookup(cmd.String("protocol"))
 			if err != nil {
-				return withCode(ExitError, fmt.Errorf("create %s: %w", dir, err))
+				return badUsage(fmt.Errorf("no protocol %q", cmd.String("protocol")), "'moot protocols' lists the protocols")
 			}
-			d.Close()
-			fmt.Fprintf(a.io.Stdout, "created %s\n", dir)
-			fmt.Fprintf(a.io.Stdout, "next: both sides' opening arguments (three each)\n")
-			return nil
+			return a.newWithProtocol(cmd, slug, p)
 		},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/report"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
@@ -70,17 +71,17 @@ func (a *app) protocolsCommand() *ucli.Command {
 // once.
 func (a *app) protocolFlags() []ucli.Flag {
 	var out []ucli.Flag
-	seen := map[string]bool{"motion": true, "definition": true, "scope": true, "protocol": true}
+	seen := map[string]bool{"motion": true, "protocol": true}
 	for _, p := range a.io.Protocols {
-		if p.Name() == sm.Default {
-			continue // its flags are new's own
-		}
 		for _, f := range p.Flags() {
 			if seen[f.Name] {
 				continue
 			}
 			seen[f.Name] = true
-			usage := fmt.Sprintf("%s (%s)", f.Usage, p.Name())
+			usage := f.Usage
+			if p.Name() != sm.Default {
+				usage = fmt.Sprintf("%s (%s)", f.Usage, p.Name())
+			}
 			if f.Bool {
 				out = append(out, &ucli.BoolFlag{Name: f.Name, Usage: usage})
 			} else if f.Repeated {
@@ -108,11 +109,6 @@ func (a *app) lookupProtocol(name string) (sm.Protocol, error) {
 
 // newWithProtocol is `moot new` for a protocol of the step model.
 func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) error {
-	for _, f := range []string{"definition", "scope"} {
-		if cmd.IsSet(f) {
-			return usageError("--%s is a flag of dialectic, not of %s", f, p.Name())
-		}
-	}
 	own := map[string]bool{}
 	in := sm.NewInput{Slug: slug, Motion: strings.TrimSpace(cmd.String("motion")), Values: map[string][]string{}, Now: a.io.Now()}
 	for _, f := range p.Flags() {
@@ -138,21 +134,35 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 			in.Files[f.Name] = data
 		}
 	}
+	owners := map[string][]string{} // a flag given that p does not take, by the protocols that do
+	var foreign []string
 	for _, other := range a.io.Protocols {
-		if other.Name() == sm.Default {
-			continue
-		}
 		for _, f := range other.Flags() {
 			if !own[f.Name] && cmd.IsSet(f.Name) {
-				return usageError("--%s is a flag of %s, not of %s", f.Name, other.Name(), p.Name())
+				if owners[f.Name] == nil {
+					foreign = append(foreign, f.Name)
+				}
+				owners[f.Name] = append(owners[f.Name], other.Name())
 			}
 		}
+	}
+	if len(foreign) > 0 {
+		f := foreign[0]
+		return usageError("--%s is a flag of %s, not of %s", f, english.List(owners[f], "and"), p.Name())
 	}
 	if in.Motion == "" {
 		return badUsage(errors.New("the motion is empty"), `give it with --motion "..."`)
 	}
 	dir := filepath.Join(root(cmd), slug)
 	d, err := driver.CreateDebate(dir, p, in)
+	var input *sm.InputError
+	if errors.As(err, &input) {
+		var hints []string
+		if input.Hint != "" {
+			hints = append(hints, input.Hint)
+		}
+		return withCode(ExitUsage, input, hints...)
+	}
 	if err != nil {
 		return withCode(ExitError, fmt.Errorf("create %s: %w", dir, err))
 	}

@@ -59,6 +59,10 @@ func Protocol(d *store.Dir, known sm.Protocols) (sm.Protocol, error) {
 func CreateDebate(dir string, p sm.Protocol, in sm.NewInput) (*store.Dir, error) {
 	files, err := p.New(in)
 	if err != nil {
+		var ie *sm.InputError
+		if !errors.As(err, &ie) {
+			err = &sm.InputError{Err: err}
+		}
 		return nil, err
 	}
 	var out []store.File
@@ -73,7 +77,11 @@ func CreateDebate(dir string, p sm.Protocol, in sm.NewInput) (*store.Dir, error)
 	if state == nil {
 		return nil, fmt.Errorf("protocol %s made no %s", p.Name(), sm.StateFile)
 	}
-	d, err := store.Create(dir, nil, append(out, *state))
+	var folders []string
+	if fm, ok := p.(sm.FolderMaker); ok {
+		folders = fm.Folders()
+	}
+	d, err := store.Create(dir, folders, append(out, *state))
 	if err != nil {
 		return nil, err
 	}

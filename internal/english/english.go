@@ -41,3 +41,15 @@ func A(phrase string) string {
 	}
 	return "a " + phrase
 }
+
+// List joins items as a sentence does: "a", "a and b", "a, b and c",
+// with conj ("and", "or") before the last.
+func List(items []string, conj string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
+}

@@ -43,3 +43,21 @@ func TestA(t *testing.T) {
 		})
 	}
 }
+
+func TestList(t *testing.T) {
+	for _, tc := range []struct {
+		items []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"trio"}, "trio"},
+		{[]string{"trio", "moderated"}, "trio and moderated"},
+		{[]string{"trio", "moderated", "forum"}, "trio, moderated and forum"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := List(tc.items, "and"); got != tc.want {
+				t.Errorf("List(%q) = %q, want %q", tc.items, got, tc.want)
+			}
+		})
+	}
+}

@@ -20,7 +20,10 @@ type Protocol struct {
 	Templates *templates.Set
 }
 
-var _ sm.Protocol = Protocol{}
+var (
+	_ sm.Protocol    = Protocol{}
+	_ sm.FolderMaker = Protocol{}
+)
 
 // Name returns "dialectic".
 func (Protocol) Name() string { return sm.Default }
@@ -64,7 +67,15 @@ func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
 		m.Definitions = append(m.Definitions, Definition{Term: strings.TrimSpace(term), Meaning: strings.TrimSpace(meaning)})
 	}
 	if err := CheckMotion(m); err != nil {
-		return nil, err
+		ie := &sm.InputError{Flag: "motion", Err: err, Hint: "close the fence or comment, or leave it out"}
+		var me *MotionError
+		if errors.As(err, &me) && me.Field != "motion" {
+			ie.Flag = me.Field
+			if me.Field == "definition" {
+				ie.Hint = "write the term without \"**\" and without a final \":\""
+			}
+		}
+		return nil, ie
 	}
 	header, err := NewHeader(in.Slug, m).Render()
 	if err != nil {
@@ -72,6 +83,10 @@ func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
 	}
 	return []sm.File{{Name: ScoresFile, Data: []byte("{}\n")}, {Name: HeaderFile, Data: header}}, nil
 }
+
+// Folders returns arguments/, which a new dialectic debate has from the
+// start, empty, as dialectic makes it.
+func (Protocol) Folders() []string { return []string{ArgumentsDir} }
 
 // CheckSetup checks every prompt template before a run pays for a call.
 func (p Protocol) CheckSetup() error { return Validate(p.templates()) }
