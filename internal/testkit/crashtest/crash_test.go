@@ -15,7 +15,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 
-	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/internal/testkit/trio"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -28,14 +28,10 @@ var (
 // bin is the moot binary, built once by TestMain.
 var bin string
 
-// asMoot is set in the environment of the processes that the quick run
-// (-short) starts from its own test binary, which then runs as moot.
-const asMoot = "MOOT_CRASHTEST_AS_MOOT"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(asMoot) == "1" {
-		os.Exit(cli.Main(os.Args))
-	}
+	// The processes that the quick run (-short) and the tests of trio
+	// start from this test binary run as moot; they know trio too.
+	AsMoot(trio.Protocol{})
 	flag.Parse()
 	if testing.Short() {
 		// The quick run starts moot from this test binary rather than
@@ -46,7 +42,7 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		bin = self
-		os.Setenv(asMoot, "1")
+		os.Setenv(SelfEnv, "1")
 		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "moot-crashtest-")
