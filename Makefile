@@ -15,6 +15,7 @@ crash:
 # Run every fuzz target for $(FUZZTIME) each.
 fuzz:
 	go test ./internal/frontmatter -run "^$$" -fuzz "^FuzzParse$$" -fuzztime $(FUZZTIME)
+	go test ./internal/frontmatter -run "^$$" -fuzz "^FuzzObjectSplit$$" -fuzztime $(FUZZTIME)
 	go test ./statemachine/dialectic -run "^$$" -fuzz "^FuzzParseSubmissions$$" -fuzztime $(FUZZTIME)
 	go test ./statemachine/dialectic -run "^$$" -fuzz "^FuzzParseJudgment$$" -fuzztime $(FUZZTIME)
 	go test ./statemachine/dialectic -run "^$$" -fuzz "^FuzzParseID$$" -fuzztime $(FUZZTIME)

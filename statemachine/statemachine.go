@@ -386,3 +386,9 @@ type Command struct {
 	ArgsUsage string // such as "[NAME]"
 	Run       func(args []string, w io.Writer) error
 }
+
+// FormatLister is a Protocol whose debates are Exporters: it lists the
+// formats they export without a debate at hand, for `moot export --help`.
+type FormatLister interface {
+	Formats() []Format
+}

@@ -148,7 +148,7 @@ func TestInPlaceWritesRefuseHardLinks(t *testing.T) {
 		write func(d *Dir) error
 	}{
 		{"lock file", LockFile, func(d *Dir) error {
-			_, err := d.Lock(context.Background(), "moot test", false)
+			err := d.Lock(context.Background(), "moot test", false)
 			return err
 		}},
 		{"usage log", PrivateDir + "/usage.jsonl", func(d *Dir) error {

@@ -51,7 +51,7 @@ func (d *Dir) writeGitignore() error {
 			err = nil
 		}
 	}
-	rerr := d.hooks.at("remove " + tmp)
+	rerr := d.fault("remove " + tmp)
 	if rerr == nil {
 		rerr = d.root.Remove(tmp)
 	}

@@ -9,14 +9,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/moot-dev/moot/internal/faults"
 )
 
 // lockOnce runs in a child process of TestGitignoreAfterACrash: it takes
-// the lock of dir, as every writing command does first, and lets it go.
+// the lock of dir, as every writing command does first, and lets it go,
+// with the faults that faults.Env asks for.
 func lockOnce(dir string) {
+	faults.ArmFromEnv()
 	d, err := Open(dir)
 	if err == nil {
-		_, err = d.Lock(context.Background(), "moot helper", false)
+		err = d.Lock(context.Background(), "moot helper", false)
 	}
 	if err != nil {
 		fmt.Println(err)
@@ -42,7 +46,7 @@ func TestGitignoreAfterACrash(t *testing.T) {
 	cmd := exec.Command(os.Args[0])
 	// The only write operation of Lock here is the removal of the
 	// temporary file, after the link.
-	cmd.Env = append(os.Environ(), "MOOT_TEST_LOCK_ONCE="+dir, FaultEnv+"=exit:1")
+	cmd.Env = append(os.Environ(), "MOOT_TEST_LOCK_ONCE="+dir, faults.Env+"=exit:1")
 	out, err := cmd.CombinedOutput()
 	if cmd.ProcessState.ExitCode() != 137 {
 		t.Fatalf("the writer was not killed at the removal: %v, %s", err, out)

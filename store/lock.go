@@ -97,28 +97,28 @@ const holderGrace = 30 * time.Millisecond
 // *BusyError naming that process, or, when wait is set, waits until the
 // lock is free or ctx is done. Once locked, Lock rereads the journal; the
 // caller then calls Recover, loads, validates and commits, and finally
-// calls unlock (or Close). Readers never lock.
-func (d *Dir) Lock(ctx context.Context, command string, wait bool) (unlock func() error, err error) {
+// calls Close, which lets the lock go. Readers never lock.
+func (d *Dir) Lock(ctx context.Context, command string, wait bool) error {
 	if d.lock != nil {
-		return nil, errors.New("the debate is already locked by this process")
+		return errors.New("the debate is already locked by this process")
 	}
 	if err := d.mkdirs(PrivateDir); err != nil {
-		return nil, fmt.Errorf("lock: %w", err)
+		return fmt.Errorf("lock: %w", err)
 	}
 	if info, err := d.root.Lstat(LockFile); err == nil && !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("lock: %s is not a regular file", LockFile)
+		return fmt.Errorf("lock: %s is not a regular file", LockFile)
 	} else if err == nil && links(info) > 1 {
-		return nil, fmt.Errorf("lock: %w", &LinkedError{Name: LockFile, Links: links(info)})
+		return fmt.Errorf("lock: %w", &LinkedError{Name: LockFile, Links: links(info)})
 	}
 	fl := flock.New(filepath.Join(d.abs, filepath.FromSlash(LockFile)),
 		flock.SetFlag(os.O_CREATE|os.O_RDWR|noFollow), flock.SetPermissions(0o644))
 	ok, err := fl.TryLock()
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", LockFile, err)
+		return fmt.Errorf("lock %s: %w", LockFile, err)
 	}
 	if !ok && !wait {
 		if ok, err = d.busy(fl); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if !ok {
@@ -126,23 +126,23 @@ func (d *Dir) Lock(ctx context.Context, command string, wait bool) (unlock func(
 			d.onWait(d.currentHolder())
 		}
 		if ok, err = fl.TryLockContext(ctx, lockPoll); err != nil {
-			return nil, fmt.Errorf("wait for the lock of %s: %w", d.path, err)
+			return fmt.Errorf("wait for the lock of %s: %w", d.path, err)
 		}
 	}
 	d.lock = fl
 	if err := d.writeHolder(Holder{PID: os.Getpid(), Command: command, StartedAt: time.Now().UTC().Format(time.RFC3339)}); err != nil {
 		d.unlock()
-		return nil, err
+		return err
 	}
 	if err := d.loadJournal(); err != nil {
 		d.unlock()
-		return nil, err
+		return err
 	}
 	if err := d.writeGitignore(); err != nil {
 		d.unlock()
-		return nil, err
+		return err
 	}
-	return d.unlock, nil
+	return nil
 }
 
 // OnWait sets f to be called, with the lock's holder (nil if it could not

@@ -39,12 +39,12 @@ func open(t *testing.T, dir string) *Dir {
 
 func TestSecondWriterIsRefusedNamingTheHolder(t *testing.T) {
 	dir, first := newDebate(t)
-	unlock, err := first.Lock(context.Background(), "moot process-judge demo", false)
+	err := first.Lock(context.Background(), "moot process-judge demo", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	second := open(t, dir)
-	_, err = second.Lock(context.Background(), "moot process-exchange demo 1", false)
+	err = second.Lock(context.Background(), "moot process-exchange demo 1", false)
 	var busy *BusyError
 	if !errors.As(err, &busy) {
 		t.Fatalf("second Lock: got %v, want a *BusyError", err)
@@ -60,24 +60,24 @@ func TestSecondWriterIsRefusedNamingTheHolder(t *testing.T) {
 	if second.Locked() {
 		t.Fatal("a refused writer reports holding the lock")
 	}
-	if err := unlock(); err != nil {
+	if err := first.unlock(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := second.Lock(context.Background(), "moot process-exchange demo 1", false); err != nil {
+	if err := second.Lock(context.Background(), "moot process-exchange demo 1", false); err != nil {
 		t.Fatalf("Lock after the holder unlocked: %v", err)
 	}
 }
 
 func TestWaitingWriterGetsTheLockWhenItIsFreed(t *testing.T) {
 	dir, first := newDebate(t)
-	unlock, err := first.Lock(context.Background(), "moot first", false)
+	err := first.Lock(context.Background(), "moot first", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	second := open(t, dir)
 	got := make(chan error, 1)
 	go func() {
-		_, err := second.Lock(context.Background(), "moot second", true)
+		err := second.Lock(context.Background(), "moot second", true)
 		got <- err
 	}()
 	select {
@@ -85,7 +85,7 @@ func TestWaitingWriterGetsTheLockWhenItIsFreed(t *testing.T) {
 		t.Fatalf("the waiting writer returned while the lock was held: %v", err)
 	case <-time.After(100 * time.Millisecond):
 	}
-	if err := unlock(); err != nil {
+	if err := first.unlock(); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-got; err != nil {
@@ -98,12 +98,12 @@ func TestWaitingWriterGetsTheLockWhenItIsFreed(t *testing.T) {
 
 func TestWaitingWriterStopsWhenCanceled(t *testing.T) {
 	dir, first := newDebate(t)
-	if _, err := first.Lock(context.Background(), "moot first", false); err != nil {
+	if err := first.Lock(context.Background(), "moot first", false); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err := open(t, dir).Lock(ctx, "moot second", true)
+	err := open(t, dir).Lock(ctx, "moot second", true)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want the context's error", err)
 	}
@@ -128,7 +128,7 @@ func TestStaleLockFileBlocksNobody(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".moot", "lock"), []byte(stale), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Lock(context.Background(), "moot new-holder", false); err != nil {
+	if err := d.Lock(context.Background(), "moot new-holder", false); err != nil {
 		t.Fatalf("Lock over a stale lock file: %v", err)
 	}
 	if h := d.readHolder(); h == nil || h.PID != os.Getpid() || h.Command != "moot new-holder" {
@@ -153,7 +153,7 @@ func TestMain(m *testing.M) {
 func holdLock(dir string) {
 	d, err := Open(dir)
 	if err == nil {
-		_, err = d.Lock(context.Background(), "moot helper", false)
+		err = d.Lock(context.Background(), "moot helper", false)
 	}
 	if err != nil {
 		fmt.Println(err)
@@ -182,7 +182,7 @@ func TestLockDiesWithItsProcess(t *testing.T) {
 		t.Fatalf("helper did not lock: %q", buf[:n])
 	}
 	d := open(t, dir)
-	_, err = d.Lock(context.Background(), "moot me", false)
+	err = d.Lock(context.Background(), "moot me", false)
 	var busy *BusyError
 	if !errors.As(err, &busy) || busy.Holder == nil || busy.Holder.PID != cmd.Process.Pid {
 		t.Fatalf("while the helper lives: got %v, want busy naming pid %d", err, cmd.Process.Pid)
@@ -192,7 +192,7 @@ func TestLockDiesWithItsProcess(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	if _, err := d.Lock(context.Background(), "moot me", false); err != nil {
+	if err := d.Lock(context.Background(), "moot me", false); err != nil {
 		t.Fatalf("after the holder was killed: %v", err)
 	}
 }
@@ -206,7 +206,7 @@ func TestLockRefusesLinks(t *testing.T) {
 		if err := os.Symlink(outside, filepath.Join(dir, ".moot", "lock")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := d.Lock(context.Background(), "moot x", false); err == nil {
+		if err := d.Lock(context.Background(), "moot x", false); err == nil {
 			t.Fatal("Lock went through a link")
 		}
 		if b, _ := os.ReadFile(outside); string(b) != "keep" {
@@ -220,7 +220,7 @@ func TestLockRefusesLinks(t *testing.T) {
 		if err := os.Symlink(outside, filepath.Join(dir, ".moot")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := d.Lock(context.Background(), "moot x", false); err == nil {
+		if err := d.Lock(context.Background(), "moot x", false); err == nil {
 			t.Fatal("Lock went through a linked .moot")
 		}
 		if entries, _ := os.ReadDir(outside); len(entries) != 0 {
@@ -251,11 +251,11 @@ func TestOnlyMootsTemporaryFilesAreRemoved(t *testing.T) {
 
 	// A refused step: locked, then let go without a commit.
 	before := tree(t, dir)
-	unlock, err := d.Lock(context.Background(), "moot refused", false)
+	err := d.Lock(context.Background(), "moot refused", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := unlock(); err != nil {
+	if err := d.unlock(); err != nil {
 		t.Fatal(err)
 	}
 	if diff := diffTrees(before, tree(t, dir)); len(diff) > 0 {
@@ -284,7 +284,7 @@ func BenchmarkSecondWriterRefused(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer first.Close()
-	if _, err := first.Lock(context.Background(), "moot holder", false); err != nil {
+	if err := first.Lock(context.Background(), "moot holder", false); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
@@ -293,7 +293,7 @@ func BenchmarkSecondWriterRefused(b *testing.B) {
 			b.Fatal(err)
 		}
 		var busy *BusyError
-		if _, err := d.Lock(context.Background(), "moot second", false); !errors.As(err, &busy) {
+		if err := d.Lock(context.Background(), "moot second", false); !errors.As(err, &busy) {
 			b.Fatalf("got %v, want busy", err)
 		}
 		d.Close()
@@ -323,7 +323,7 @@ func TestWriterIsWhoeverHoldsTheLock(t *testing.T) {
 			return 0
 		}},
 		{"lock held by another Dir", func(t *testing.T, dir string) int {
-			if _, err := open(t, dir).Lock(context.Background(), "moot run demo", false); err != nil {
+			if err := open(t, dir).Lock(context.Background(), "moot run demo", false); err != nil {
 				t.Fatal(err)
 			}
 			return os.Getpid()

@@ -27,6 +27,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/moot-dev/moot/internal/faults"
 )
 
 // MaxFileSize is the largest file the store reads from a debate directory
@@ -99,7 +101,9 @@ type Dir struct {
 	// as applied. journal is the journal file as it was read, nil if none.
 	pending map[string][]byte
 	journal []byte
-	hooks   *faults
+	// hooks, when set, is called before each write operation (see
+	// internal/faults); only tests of crash safety set it.
+	hooks func(op string) error
 	// lock is the write lock, when this Dir holds it.
 	lock *flock.Flock
 	// seen records what the reads of a Snapshot saw, to tell afterwards
@@ -132,7 +136,7 @@ func Open(dir string) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Dir{path: dir, abs: abs, root: root, hooks: faultsFromEnv()}
+	d := &Dir{path: dir, abs: abs, root: root, hooks: faults.Hook()}
 	if err := d.loadJournal(); err != nil {
 		root.Close()
 		return nil, err
@@ -168,7 +172,7 @@ func Create(dir string, dirs []string, files []File) (*Dir, error) {
 		os.RemoveAll(stage)
 		return nil, err
 	}
-	if err := faultsFromEnv().at("rename " + dir); err != nil {
+	if err := fault(faults.Hook(), "rename "+dir); err != nil {
 		os.RemoveAll(stage)
 		return nil, err
 	}
@@ -233,7 +237,7 @@ func fill(stage string, dirs []string, files []File) error {
 	if err != nil {
 		return err
 	}
-	d := &Dir{path: stage, abs: stage, root: root, hooks: faultsFromEnv()}
+	d := &Dir{path: stage, abs: stage, root: root, hooks: faults.Hook()}
 	defer root.Close()
 	// The lock file comes with the debate, so that no later command,
 	// even one refused, adds a file to it.
@@ -304,14 +308,7 @@ func checkName(name string) error {
 // not a symbolic link: moot does not follow links inside a debate. The
 // file itself, once open, is checked for other hard links (checkLinks).
 func (d *Dir) regular(name string, wantDir bool) error {
-	parts := strings.Split(name, "/")
-	for i := range parts {
-		p := strings.Join(parts[:i+1], "/")
-		info, err := d.root.Lstat(p)
-		if err != nil {
-			return err
-		}
-		last := i == len(parts)-1
+	return d.walkPath(name, func(p string, info fs.FileInfo, last bool) error {
 		switch {
 		case info.Mode()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s is a symbolic link; moot does not follow links inside a debate", p)
@@ -321,6 +318,24 @@ func (d *Dir) regular(name string, wantDir bool) error {
 			return fmt.Errorf("%s is not a directory", p)
 		case last && !wantDir && !info.Mode().IsRegular():
 			return fmt.Errorf("%s is not a regular file", p)
+		}
+		return nil
+	})
+}
+
+// walkPath calls visit with each path from the first folder of name down
+// to name itself and what Lstat says of it (last is set for name). It
+// stops at the first error, from Lstat or from visit.
+func (d *Dir) walkPath(name string, visit func(p string, info fs.FileInfo, last bool) error) error {
+	parts := strings.Split(name, "/")
+	for i := range parts {
+		p := strings.Join(parts[:i+1], "/")
+		info, err := d.root.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if err := visit(p, info, i == len(parts)-1); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -532,27 +547,31 @@ func (d *Dir) checkStep(files []File) (string, error) {
 }
 
 // readJournal returns the journal file's content, nil if there is none.
-func (d *Dir) readJournal() ([]byte, error) {
-	if err := d.regular(JournalFile, false); err != nil {
+func (d *Dir) readJournal() ([]byte, error) { return d.readPrivate(JournalFile, d.budget) }
+
+// readPrivate returns the content of name, one of moot's own files, nil
+// if there is none; the size of what it reads counts against b, if set.
+func (d *Dir) readPrivate(name string, b *budget) ([]byte, error) {
+	if err := d.regular(name, false); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	f, err := d.root.Open(JournalFile)
+	f, err := d.root.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	defer f.Close()
-	if err := checkLinks(f, JournalFile); err != nil {
-		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+	if err := checkLinks(f, name); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	data, err := readLimited(f, JournalFile, d.budget)
+	data, err := readLimited(f, name, b)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	return data, nil
 }
@@ -570,17 +589,7 @@ func (d *Dir) checkWritable(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	parts := strings.Split(name, "/")
-	for i := range parts {
-		p := strings.Join(parts[:i+1], "/")
-		info, err := d.root.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		last := i == len(parts)-1
+	err := d.walkPath(name, func(p string, info fs.FileInfo, last bool) error {
 		switch {
 		case info.Mode()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s is a symbolic link; moot does not write through links inside a debate", p)
@@ -589,8 +598,13 @@ func (d *Dir) checkWritable(name string) error {
 		case last && !info.Mode().IsRegular():
 			return fmt.Errorf("%s exists and is not a regular file", p)
 		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		// What does not exist yet is made by the commit.
+		return nil
 	}
-	return nil
+	return err
 }
 
 // ErrNotLocked is returned by Commit and Recover when the Dir does not
@@ -717,7 +731,7 @@ func (d *Dir) apply(files []File) error {
 			return err
 		}
 	}
-	if err := d.hooks.at("remove-journal"); err != nil {
+	if err := d.fault("remove-journal"); err != nil {
 		return err
 	}
 	// The removal is not synced: if the disk forgets it, the next writer
@@ -755,26 +769,7 @@ func (d *Dir) markCommit() error {
 }
 
 // readCommit returns the content of CommitFile, nil if there is none.
-func (d *Dir) readCommit() ([]byte, error) {
-	if err := d.regular(CommitFile, false); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("read %s: %w", CommitFile, err)
-	}
-	f, err := d.root.Open(CommitFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", CommitFile, err)
-	}
-	defer f.Close()
-	if err := checkLinks(f, CommitFile); err != nil {
-		return nil, fmt.Errorf("read %s: %w", CommitFile, err)
-	}
-	return readLimited(f, CommitFile, nil)
-}
+func (d *Dir) readCommit() ([]byte, error) { return d.readPrivate(CommitFile, nil) }
 
 // tempFile creates a new temporary file in TempDir, named after base, and
 // returns it with its name inside the debate.
@@ -828,7 +823,7 @@ func (d *Dir) writeAtomic(name string, data []byte) error {
 // sync it themselves. The temporary file is in TempDir, not beside name,
 // so that moot never has to guess which files of the debate are its own.
 func (d *Dir) replace(name string, data []byte) error {
-	if err := d.hooks.at("write " + name); err != nil {
+	if err := d.fault("write " + name); err != nil {
 		return err
 	}
 	if info, err := d.root.Lstat(name); err == nil && !info.Mode().IsRegular() {
@@ -846,7 +841,7 @@ func (d *Dir) replace(name string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = d.hooks.at("rename " + name)
+		err = d.fault("rename " + name)
 	}
 	if err == nil {
 		err = d.root.Rename(tmp, name)
@@ -957,4 +952,15 @@ func renameChecked(from, to string) error {
 		return &os.LinkError{Op: "rename", Old: from, New: to, Err: fs.ErrExist}
 	}
 	return os.Rename(from, to)
+}
+
+// fault calls the fault hook, if any, before the write operation op.
+func (d *Dir) fault(op string) error { return fault(d.hooks, op) }
+
+// fault calls hook, if set, before the write operation op.
+func fault(hook func(op string) error, op string) error {
+	if hook == nil {
+		return nil
+	}
+	return hook(op)
 }

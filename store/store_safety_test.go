@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 )
 
@@ -31,7 +32,7 @@ var diffTrees = fixture.Diff
 
 func lock(t *testing.T, d *Dir) {
 	t.Helper()
-	if _, err := d.Lock(context.Background(), "moot test", false); err != nil {
+	if err := d.Lock(context.Background(), "moot test", false); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -99,7 +100,7 @@ func TestCommitRefusesBeforeWritingAnything(t *testing.T) {
 
 // withFault makes the n-th write operation from now fail in d.
 func withFault(d *Dir, n int) {
-	d.hooks = &faults{mode: "fail", limit: counter.Load() + int64(n)}
+	d.hooks = faults.Plan{At: faults.Count() + int64(n)}.Hook()
 }
 
 // TestFailureAtEveryOperation fails a commit at each of its write

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 )
 
@@ -41,7 +42,7 @@ func openDir(t *testing.T, dir string) *Dir {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	if _, err := d.Lock(context.Background(), "test", false); err != nil {
+	if err := d.Lock(context.Background(), "test", false); err != nil {
 		t.Fatal(err)
 	}
 	return d
@@ -136,12 +137,12 @@ func countOps(t *testing.T, files []File) int {
 	t.Helper()
 	dir := makeDebate(t, before)
 	d := openDir(t, dir)
-	d.hooks = &faults{mode: "fail", limit: 1 << 62}
-	counter.Store(0)
+	d.hooks = faults.Plan{At: 1 << 62}.Hook()
+	faults.ResetCount()
 	if err := d.Commit(files); err != nil {
 		t.Fatal(err)
 	}
-	return int(counter.Load())
+	return int(faults.Count())
 }
 
 // TestCommitFaults fails every operation of a commit in turn, as
@@ -163,19 +164,21 @@ func TestCommitFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := d.Lock(context.Background(), "test", false); err != nil {
+			if err := d.Lock(context.Background(), "test", false); err != nil {
 				t.Fatal(err)
 			}
 			// Armed after the lock, so that N counts the commit's operations.
-			t.Setenv(FaultEnv, "fail:"+strconv.Itoa(n))
-			d.hooks = faultsFromEnv()
-			counter.Store(0)
+			plan, ok := faults.Parse("fail:" + strconv.Itoa(n))
+			if !ok {
+				t.Fatal("faults.Parse refuses fail:N")
+			}
+			d.hooks = plan.Hook()
+			faults.ResetCount()
 			err = d.Commit(step)
 			d.Close()
 			if err == nil || !strings.Contains(err.Error(), "injected fault") {
 				t.Fatalf("Commit = %v, want the injected fault", err)
 			}
-			os.Unsetenv(FaultEnv)
 
 			// A reader opening the directory afterwards.
 			r := openDir(t, dir)
@@ -235,8 +238,8 @@ func TestFailedCommitSeenBySameDir(t *testing.T) {
 		t.Run("fail:"+strconv.Itoa(n), func(t *testing.T) {
 			dir := makeDebate(t, before)
 			d := openDir(t, dir)
-			d.hooks = &faults{mode: "fail", limit: int64(n)}
-			counter.Store(0)
+			d.hooks = faults.Plan{At: int64(n)}.Hook()
+			faults.ResetCount()
 			if err := d.Commit(step); err == nil {
 				t.Fatal("no fault")
 			}
@@ -461,29 +464,5 @@ func TestListAndExists(t *testing.T) {
 	}
 	if _, err := d.ReadFile("arguments/z.md"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ReadFile of a missing file: %v, want fs.ErrNotExist", err)
-	}
-}
-
-func TestFaultsFromEnv(t *testing.T) {
-	tests := map[string]*faults{
-		"":         nil,
-		"fail:3":   {mode: "fail", limit: 3},
-		"exit:12":  {mode: "exit", limit: 12},
-		"fail":     nil,
-		"fail:0":   nil,
-		"fail:-1":  nil,
-		"fail:x":   nil,
-		"crash:3":  nil,
-		"FAIL:3":   nil,
-		"fail:3:4": nil,
-	}
-	for v, want := range tests {
-		t.Run(v, func(t *testing.T) {
-			t.Setenv(FaultEnv, v)
-			got := faultsFromEnv()
-			if (got == nil) != (want == nil) || (got != nil && *got != *want) {
-				t.Errorf("faultsFromEnv() = %+v, want %+v", got, want)
-			}
-		})
 	}
 }

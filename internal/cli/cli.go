@@ -20,6 +20,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -100,6 +101,10 @@ type IO struct {
 	// Protocols are the protocols moot runs through the step model,
 	// besides dialectic.
 	Protocols sm.Protocols
+	// Narrator, when set, returns the model that writes report
+	// --narrative analyses and its name, from the environment and the
+	// debate's models; nil means the model the environment configures.
+	Narrator func(getenv func(string) string, models report.Models) (report.Writer, string, error)
 }
 
 // Main runs moot with os.Args and returns the exit code. The first SIGINT
@@ -163,6 +168,9 @@ func Run(ctx context.Context, args []string, io IO) int {
 	root := app.command()
 	err := root.Run(ctx, joinWait(args))
 	if err == nil {
+		err = app.eventErr
+	}
+	if err == nil {
 		return ExitOK
 	}
 	return app.report(ctx, err)
@@ -206,6 +214,9 @@ func (a *app) report(ctx context.Context, err error) int {
 	}
 	if a.jsonEvents {
 		a.errorEvent(err, code, msg, hints)
+		if a.eventErr != nil && !errors.Is(err, a.eventErr) {
+			hints = append(hints, "some JSON events were not written: "+a.eventErr.Error())
+		}
 	}
 	if ee != nil && ee.usage && len(hints) == 0 {
 		if ee.cmd != "" {
@@ -229,6 +240,17 @@ type app struct {
 	// exchange is the debate's current exchange once a run or step has
 	// read the debate, for the error event.
 	exchange *int
+	// eventErr is the first failure to write a JSON event to stdout: the
+	// command then fails, even when all else went well.
+	eventErr error
+}
+
+// writeEvent writes v to stdout as one line of JSON, and keeps the first
+// failure to do so for the command's result.
+func (a *app) writeEvent(v any) {
+	if err := writeJSONLine(a.io.Stdout, v); err != nil && a.eventErr == nil {
+		a.eventErr = fmt.Errorf("write stdout: %w", err)
+	}
 }
 
 // errorEvent writes the last event of a failed run --json: the exit code,
@@ -259,7 +281,7 @@ func (a *app) errorEvent(err error, code int, msg string, hints []string) {
 			ev["role"] = roles[0]
 		}
 	}
-	writeJSONLine(a.io.Stdout, ev)
+	a.writeEvent(ev)
 }
 
 // roleErrors returns every role failure err carries, in the order the
@@ -281,7 +303,8 @@ func roleErrors(err error) []*driver.RoleError {
 	return nil
 }
 
-// bothFailed is the one-line message of a step whose debaters both failed.
+// bothFailed is the one-line message of a step whose debaters both failed,
+// or, for another protocol, several of whose roles did.
 func bothFailed(failed []*driver.RoleError) string {
 	how := make([]string, len(failed))
 	for i, re := range failed {
@@ -290,6 +313,13 @@ func bothFailed(failed []*driver.RoleError) string {
 		} else {
 			how[i] = fmt.Sprintf("the %s's answer was refused after every repair", re.Role)
 		}
+	}
+	if u := failed[0].Unit; u != "" && u != "exchange" {
+		roles := make([]string, len(failed))
+		for i, re := range failed {
+			roles[i] = string(re.Role)
+		}
+		return fmt.Sprintf("%s %d: %s failed: %s", u, failed[0].Exchange, strings.Join(roles, " and "), strings.Join(how, "; "))
 	}
 	return fmt.Sprintf("exchange %d: both debaters failed: %s", failed[0].Exchange, strings.Join(how, "; "))
 }
@@ -390,6 +420,9 @@ func (a *app) command() *ucli.Command {
 			return ucli.ShowRootCommandHelp(cmd)
 		},
 	}
+	// The protocols' own commands come before help, which ends the list.
+	last := len(root.Commands) - 1
+	root.Commands = append(append(root.Commands[:last:last], a.protocolCommands(root.Commands)...), root.Commands[last])
 	addHelp(root)
 	return root
 }

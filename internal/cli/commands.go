@@ -302,6 +302,12 @@ func (a *app) showCommand() *ucli.Command {
 			if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
 				return usageError("show takes a debate and, to show one argument, its id")
 			}
+			if handled, err := a.withDebateProtocol(cmd, func(d *store.Dir, p sm.Protocol) error {
+				return badUsage(fmt.Errorf("show lists the arguments of a dialectic debate, and %s is a %s debate", d.Path(), p.Name()),
+					fmt.Sprintf("'moot status %s' says where it stands; 'moot report %s --stdout' prints it", d.Path(), d.Path()))
+			}); handled {
+				return err
+			}
 			id := cmd.Args().Get(1)
 			_, idErr := dialectic.ParseID(id)
 			d, err := openDebate(cmd)
@@ -470,7 +476,9 @@ func (a *app) checkCommand() *ucli.Command {
 				return journalFailsCheck(err)
 			}
 			defer d.Close()
-			if p, err := a.debateProtocol(d); err == nil && p != nil {
+			if p, err := a.stepProtocol(d); err != nil {
+				return err
+			} else if p != nil {
 				return journalFailsCheck(a.checkProtocol(d, p))
 			}
 			raw, err := driver.ReadRaw(d)

@@ -165,7 +165,7 @@ func (a *app) opsExchange(ctx context.Context, args []string) int {
 	}
 	warnings := x.dialectic
 	ids := pyObject{}
-	for _, side := range dialectic.Sides {
+	for _, side := range dialectic.Sides() {
 		var got []string
 		for _, arg := range x.Arguments {
 			if arg.Side == side {
@@ -282,14 +282,14 @@ func opsCheckExchange(deb *dialectic.Debate, exchange int, prop, opp []byte) (x 
 		return x, nil, err
 	}
 	answers := map[dialectic.Side][]byte{dialectic.Prop: prop, dialectic.Opp: opp}
-	for _, side := range dialectic.Sides {
+	for _, side := range dialectic.Sides() {
 		if err := driver.CheckSize(side.Name(), answers[side]); err != nil {
 			return x, nil, err
 		}
 	}
 	known := deb.Known()
 	x.Exchange = &dialectic.Exchange{}
-	for _, side := range dialectic.Sides {
+	for _, side := range dialectic.Sides() {
 		subs, p := dialectic.ParseDialecticSubmissions(answers[side], side, exchange, known)
 		x.Warnings = append(x.Warnings, prefixed(side.Name()+": ", p.Warnings)...)
 		if !p.OK() {

@@ -177,7 +177,7 @@ func (a *app) lock(ctx context.Context, d *store.Dir, holder string, wait time.D
 	if wait > 0 {
 		lockCtx, cancel = context.WithTimeout(ctx, wait)
 	}
-	_, err := d.Lock(lockCtx, holder, wait > 0)
+	err := d.Lock(lockCtx, holder, wait > 0)
 	cancel()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {

@@ -16,7 +16,8 @@ import (
 )
 
 // holdLock takes the write lock of the debate at dir from this process,
-// as a running `moot run demo` would, and returns its unlock.
+// as a running `moot run demo` would, and returns the function that lets
+// it go (closing the directory).
 func holdLock(t *testing.T, dir string) func() error {
 	t.Helper()
 	d, err := store.Open(dir)
@@ -24,11 +25,10 @@ func holdLock(t *testing.T, dir string) func() error {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	unlock, err := d.Lock(context.Background(), "moot run demo", false)
-	if err != nil {
+	if err := d.Lock(context.Background(), "moot run demo", false); err != nil {
 		t.Fatal(err)
 	}
-	return unlock
+	return d.Close
 }
 
 // TestStatusNamesTheWriter runs status while another process holds the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/report"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
@@ -44,6 +46,20 @@ func (a *app) protocolsCommand() *ucli.Command {
 					roles = append(roles, r.Name)
 				}
 				fmt.Fprintf(w, "%-10s roles: %s\n", "", strings.Join(roles, ", "))
+				if l, ok := p.(sm.FormatLister); ok && p.Name() != sm.Default {
+					names := make([]string, 0, len(l.Formats()))
+					for _, f := range l.Formats() {
+						names = append(names, f.Name)
+					}
+					fmt.Fprintf(w, "%-10s export: --format %s\n", "", strings.Join(names, ", "))
+				}
+				if c, ok := p.(sm.Commander); ok {
+					names := make([]string, 0, len(c.Commands()))
+					for _, pc := range c.Commands() {
+						names = append(names, pc.Name)
+					}
+					fmt.Fprintf(w, "%-10s commands: %s\n", "", strings.Join(names, ", "))
+				}
 			}
 			return nil
 		},
@@ -112,7 +128,7 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 			in.Values[f.Name] = []string{cmd.String(f.Name)}
 		}
 		if f.File {
-			data, err := readAnswer(cmd.String(f.Name), f.Name)
+			data, err := readFlagFile(f.Name, in.Value(f))
 			if err != nil {
 				return err
 			}
@@ -150,6 +166,27 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 	return nil
 }
 
+// MaxFlagFileSize is the largest file a protocol's file flag of `moot
+// new` (such as --cast FILE) may name.
+const MaxFlagFileSize = 4 << 20
+
+// readFlagFile reads the file at path that the file flag called flag
+// names.
+func readFlagFile(flag, path string) ([]byte, error) {
+	data, err := store.ReadInput(path, MaxFlagFileSize)
+	var size *store.SizeError
+	var pe *fs.PathError
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.As(err, &size):
+		return nil, withCode(ExitError, fmt.Errorf("read --%s %s: the file is larger than %d MiB, the limit for a file given to 'moot new'", flag, path, MaxFlagFileSize>>20))
+	case errors.As(err, &pe):
+		err = pe.Err
+	}
+	return nil, withCode(ExitError, fmt.Errorf("read --%s %s: %w", flag, path, err))
+}
+
 // debateProtocol returns the step-model protocol of the open debate d, nil
 // for a dialectic debate.
 func (a *app) debateProtocol(d *store.Dir) (sm.Protocol, error) {
@@ -169,6 +206,16 @@ func (a *app) debateProtocol(d *store.Dir) (sm.Protocol, error) {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	return p, nil
+}
+
+// protocolOf returns the protocol of the open debate d, dialectic
+// included.
+func (a *app) protocolOf(d *store.Dir) (sm.Protocol, error) {
+	p, err := a.debateProtocol(d)
+	if err != nil || p != nil {
+		return p, err
+	}
+	return a.io.Protocols.Lookup(sm.Default)
 }
 
 // runRequest is what run or step was asked to do.
@@ -193,7 +240,7 @@ func (r runRequest) goal(st sm.Status) driver.UnitGoal {
 }
 
 // driveProtocol runs a debate of a step-model protocol with models.
-func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir, p sm.Protocol, req runRequest) error {
+func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir, p sm.Protocol, req runRequest, o driver.Overrides) error {
 	deb, err := driver.LoadDebate(d, p)
 	if err != nil {
 		return err
@@ -212,11 +259,11 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	if err != nil {
 		return err
 	}
-	p2 := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"))
+	p2 := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), p, start.Unit)
 	defer p2.stop()
 	sum, err := driver.Advance(ctx, d, p, goal, driver.Options{
 		Client:       client,
-		Overrides:    overrides(cmd),
+		Overrides:    o,
 		DefaultModel: defaultModel(a.io.Getenv),
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
@@ -269,6 +316,7 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool) error {
 		for k, v := range st.Data {
 			out[k] = v
 		}
+		// moot's own keys win over the protocol's of the same name.
 		for k, v := range map[string]any{
 			"debate": d.Path(), "protocol": p.Name(), "unit": st.Unit, "done": st.Done, "total": st.Total,
 			"complete": st.Complete, "phase": st.Phase, "next": st.Next,
@@ -317,8 +365,9 @@ func (a *app) checkProtocol(d *store.Dir, p sm.Protocol) error {
 }
 
 // reportProtocol is `moot report` for a step-model protocol: the files its
-// debate's Report returns, written as one commit, or printed.
-func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout bool) error {
+// debate's Report returns, with report.html when asked (html), written as
+// one commit, or printed: README.md, or the HTML page with html.
+func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool) error {
 	deb, err := driver.ReadDebate(d, p)
 	if err != nil {
 		return err
@@ -330,9 +379,26 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout bool) error {
 	if !ok {
 		return fmt.Errorf("protocol %s writes no report", p.Name())
 	}
+	var page []byte
+	if html {
+		h, ok := deb.(sm.HTMLReporter)
+		if !ok {
+			return usageError("--html: protocol %s writes no HTML report", p.Name())
+		}
+		if page, err = h.ReportHTML(); err != nil {
+			return err
+		}
+		if toStdout {
+			_, err := a.io.Stdout.Write(page)
+			return err
+		}
+	}
 	files, err := r.Report()
 	if err != nil {
 		return err
+	}
+	if page != nil {
+		files = append(files, sm.File{Name: report.HTMLFile, Data: page})
 	}
 	if toStdout {
 		for _, f := range files {
@@ -371,18 +437,154 @@ func brokenProtocolDebate(d *store.Dir, command string, ps []sm.Problem) error {
 		fmt.Sprintf("fix the files (or restore them, with git for instance), then 'moot check %s' to see that it passes", d.Path()))
 }
 
+// stepProtocol is the one place where a command that reads a debate
+// learns whose code reads it: the step-model protocol of the open debate
+// d, or nil for dialectic's own code. A debate whose state file cannot
+// say is left to dialectic's code too, which reports what is wrong with
+// it in its words; one that names a protocol this moot does not know is
+// an error.
+func (a *app) stepProtocol(d *store.Dir) (sm.Protocol, error) {
+	p, err := a.debateProtocol(d)
+	var unknown *sm.UnknownProtocolError
+	switch {
+	case errors.As(err, &unknown):
+		return nil, withCode(ExitError, fmt.Errorf("%s: %w", d.Path(), err), "'moot protocols' lists the protocols this moot knows")
+	case err != nil:
+		return nil, nil
+	}
+	return p, nil
+}
+
 // withProtocol opens the debate at dir and, when it is of a step-model
-// protocol, calls f with it and reports handled. A dialectic debate, or
-// one whose state file cannot say, is left to dialectic's code.
+// protocol (see stepProtocol), calls f with it and reports handled.
 func (a *app) withProtocol(dir string, f func(d *store.Dir, p sm.Protocol) error) (handled bool, err error) {
 	d, err := store.Open(dir)
 	if err != nil {
 		return false, nil
 	}
 	defer d.Close()
-	p, err := a.debateProtocol(d)
-	if err != nil || p == nil {
+	p, err := a.stepProtocol(d)
+	if err != nil {
+		return true, err
+	}
+	if p == nil {
 		return false, nil
 	}
 	return true, f(d, p)
+}
+
+// withDebateProtocol is withProtocol for the debate named by the first
+// argument of cmd. A debate that cannot be found is left to dialectic's
+// code, which says so in its words.
+func (a *app) withDebateProtocol(cmd *ucli.Command, f func(d *store.Dir, p sm.Protocol) error) (handled bool, err error) {
+	dir, err := debateDir(cmd, cmd.Args().First())
+	if err != nil {
+		return false, nil
+	}
+	return a.withProtocol(dir, f)
+}
+
+// protocolFormats lists, for the help of --format, the formats of export
+// that the other protocols offer.
+func (a *app) protocolFormats() string {
+	var parts []string
+	for _, p := range a.io.Protocols {
+		l, ok := p.(sm.FormatLister)
+		if !ok || p.Name() == sm.Default {
+			continue
+		}
+		parts = append(parts, p.Name()+": "+describeFormats(l.Formats()))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; a debate of another protocol takes its own, the first by default (" + strings.Join(parts, "; ") + ")"
+}
+
+// describeFormats lists formats with what each holds.
+func describeFormats(fs []sm.Format) string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+		if f.Usage != "" {
+			out[i] += " (" + f.Usage + ")"
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// exportProtocol is `moot export` for a step-model protocol: the debate in
+// one of the formats its protocol offers, the first by default.
+func (a *app) exportProtocol(cmd *ucli.Command, d *store.Dir, p sm.Protocol) error {
+	deb, err := driver.ReadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	if f := deb.Check(); len(f.Problems) > 0 {
+		return brokenProtocolDebate(d, "export", f.Problems)
+	}
+	x, ok := deb.(sm.Exporter)
+	if !ok || len(x.Formats()) == 0 {
+		return usageError("protocol %s has no export formats", p.Name())
+	}
+	formats := x.Formats()
+	format := formats[0]
+	if cmd.IsSet("format") {
+		i := slices.IndexFunc(formats, func(f sm.Format) bool { return f.Name == strings.ToLower(cmd.String("format")) })
+		if i < 0 {
+			names := make([]string, len(formats))
+			for j, f := range formats {
+				names[j] = f.Name
+			}
+			return badUsage(fmt.Errorf("--format %q: a %s debate exports %s", cmd.String("format"), p.Name(), strings.Join(names, ", ")),
+				"formats: "+describeFormats(formats))
+		}
+		format = formats[i]
+	}
+	out, err := x.Export(format.Name)
+	if err != nil {
+		return fmt.Errorf("export %s as %s: %w", d.Path(), format.Name, err)
+	}
+	if path := cmd.String("output"); path != "" {
+		if err := writeOutput(path, out); err != nil {
+			return fmt.Errorf("write -o %s: %w", path, err)
+		}
+		fmt.Fprintf(a.io.Stderr, "moot: wrote %s as %s to %s\n", d.Path(), format.Name, path)
+		return nil
+	}
+	_, err = a.io.Stdout.Write(out)
+	return err
+}
+
+// protocolCommands are the commands the protocols add to moot, each
+// under its own name unless moot or another protocol has it already.
+func (a *app) protocolCommands(builtin []*ucli.Command) []*ucli.Command {
+	seen := map[string]bool{}
+	for _, c := range builtin {
+		seen[c.Name] = true
+	}
+	var out []*ucli.Command
+	for _, p := range a.io.Protocols {
+		c, ok := p.(sm.Commander)
+		if !ok {
+			continue
+		}
+		for _, pc := range c.Commands() {
+			if seen[pc.Name] || pc.Run == nil {
+				continue
+			}
+			seen[pc.Name] = true
+			run := pc.Run
+			out = append(out, &ucli.Command{
+				Name:         pc.Name,
+				Usage:        fmt.Sprintf("%s (%s)", pc.Usage, p.Name()),
+				ArgsUsage:    pc.ArgsUsage,
+				OnUsageError: usageOnError,
+				Action: func(ctx context.Context, cmd *ucli.Command) error {
+					return run(cmd.Args().Slice(), a.io.Stdout)
+				},
+			})
+		}
+	}
+	return out
 }

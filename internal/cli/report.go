@@ -14,6 +14,7 @@ import (
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/report"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
@@ -21,13 +22,16 @@ import (
 // newNarrator returns the model that writes --narrative analyses and the
 // model's name: the debate's judge model, else $MOOT_MODEL, else
 // DefaultModel, on the endpoint OPENAI_BASE_URL and OPENAI_API_KEY give. It
-// returns no writer when no endpoint is configured. Tests replace it.
-var newNarrator = func(getenv func(string) string, settings report.Models) (report.Writer, string, error) {
+// returns no writer when no endpoint is configured. It is the narrator of
+// an IO whose Narrator is nil.
+func newNarrator(getenv func(string) string, settings report.Models) (report.Writer, string, error) {
 	name := settings.Judge
 	if name == "" {
 		name = defaultModel(getenv)
 	}
-	c, err := model.New(model.Config{BaseURL: getenv("OPENAI_BASE_URL"), APIKey: getenv("OPENAI_API_KEY"), MaxRetries: model.DefaultMaxRetries})
+	cfg := model.ConfigFromEnv(getenv)
+	cfg.MaxRetries = model.DefaultMaxRetries
+	c, err := model.New(cfg)
 	if errors.Is(err, model.ErrNoAPIKey) {
 		return nil, "", nil
 	}
@@ -84,11 +88,13 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			if p, err := a.debateProtocol(d); err == nil && p != nil {
-				if cmd.Bool("html") || cmd.Bool("narrative") {
-					return usageError("--html and --narrative are for dialectic debates; %s writes its own report", p.Name())
+			if p, err := a.stepProtocol(d); err != nil {
+				return err
+			} else if p != nil {
+				if cmd.Bool("narrative") {
+					return usageError("--narrative is for dialectic debates; %s writes its own report", p.Name())
 				}
-				return a.reportProtocol(d, p, cmd.Bool("stdout"))
+				return a.reportProtocol(d, p, cmd.Bool("stdout"), cmd.Bool("html"))
 			}
 			deb, err := loadChecked(d, "report")
 			if err != nil {
@@ -191,7 +197,11 @@ func (a *app) writeNarrative(ctx context.Context, deb *dialectic.Debate) (*repor
 	if deb.Header.State.Exchange == 0 {
 		return nil, nil, withCode(ExitUsage, errors.New("--narrative: no exchange has been judged yet, so there is nothing to analyse"))
 	}
-	w, model, err := newNarrator(a.io.Getenv, report.Analyze(deb).Models)
+	narrator := a.io.Narrator
+	if narrator == nil {
+		narrator = newNarrator
+	}
+	w, model, err := narrator(a.io.Getenv, report.Analyze(deb).Models)
 	if err != nil {
 		return nil, nil, withCode(ExitModel, err)
 	}
@@ -221,13 +231,18 @@ func (a *app) exportCommand() *ucli.Command {
 		Usage:     "print one row per argument as JSON or CSV, for analysis (pandas, R, a spreadsheet)",
 		ArgsUsage: "<debate>",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "format", Value: "json", Usage: "the `FORMAT`: json (an array of objects) or csv (RFC 4180, with a header)"},
+			&ucli.StringFlag{Name: "format", Value: "json", Usage: "the `FORMAT`: json (an array of objects) or csv (RFC 4180, with a header)" + a.protocolFormats()},
 			&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` instead of standard output"},
 		},
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() != 1 {
 				return usageError("export takes one debate")
+			}
+			if handled, err := a.withDebateProtocol(cmd, func(d *store.Dir, p sm.Protocol) error {
+				return a.exportProtocol(cmd, d, p)
+			}); handled {
+				return err
 			}
 			format := strings.ToLower(cmd.String("format"))
 			if format != "json" && format != "csv" {

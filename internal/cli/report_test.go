@@ -40,12 +40,23 @@ type result struct {
 
 func moot(t *testing.T, args ...string) result {
 	t.Helper()
+	return mootWith(t, nil, args...)
+}
+
+// mootWith is moot with w, when not nil, as the model that writes report
+// --narrative analyses, named "judge-test".
+func mootWith(t *testing.T, w report.Writer, args ...string) result {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := Run(context.Background(), append([]string{"moot"}, args...), IO{
+	io := IO{
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Now:    func() time.Time { return time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) },
 		Getenv: func(string) string { return "" },
-	})
+	}
+	if w != nil {
+		io.Narrator = func(func(string) string, report.Models) (report.Writer, string, error) { return w, "judge-test", nil }
+	}
+	code := Run(context.Background(), append([]string{"moot"}, args...), io)
 	return result{code, out.String(), errb.String()}
 }
 
@@ -200,11 +211,11 @@ func TestReportErrors(t *testing.T) {
 		})
 	}
 	t.Run("narrative of an unjudged debate", func(t *testing.T) {
-		useWriter(t, &fakeWriter{})
+		nw := &fakeWriter{}
 		if res := moot(t, "--dir", root, "new", "fresh", "--motion", "This house would test."); res.code != ExitOK {
 			t.Fatalf("new: %s", res.stderr)
 		}
-		res := moot(t, "--dir", root, "report", "fresh", "--narrative")
+		res := mootWith(t, nw, "--dir", root, "report", "fresh", "--narrative")
 		if res.code != ExitUsage || !strings.Contains(res.stderr, "no exchange has been judged yet") {
 			t.Errorf("exit %d, stderr %q", res.code, res.stderr)
 		}
@@ -221,8 +232,7 @@ func TestReportErrors(t *testing.T) {
 			t.Errorf("exit %d, stderr %q; want an error naming narrative.md", res.code, res.stderr)
 		}
 		// --narrative, which the hint suggests, replaces it.
-		useWriter(t, &fakeWriter{})
-		if res := moot(t, "--dir", root, "report", "hostile", "--narrative"); res.code != ExitOK {
+		if res := mootWith(t, &fakeWriter{}, "--dir", root, "report", "hostile", "--narrative"); res.code != ExitOK {
 			t.Errorf("--narrative over a broken narrative.md: exit %d, %s", res.code, res.stderr)
 		}
 	})
@@ -245,17 +255,10 @@ func (f *fakeWriter) Narrative(_ context.Context, prompt string) (string, error)
 	return para + "\n\n" + strings.Repeat("In the end the exemptions answer carried the day for the proposition side. ", 26), nil
 }
 
-func useWriter(t *testing.T, w report.Writer) {
-	old := newNarrator
-	newNarrator = func(func(string) string, report.Models) (report.Writer, string, error) { return w, "judge-test", nil }
-	t.Cleanup(func() { newNarrator = old })
-}
-
 func TestReportNarrative(t *testing.T) {
 	root, dir := reportFixture(t)
 	w := &fakeWriter{}
-	useWriter(t, w)
-	res := moot(t, "--dir", root, "report", "hostile", "--narrative")
+	res := mootWith(t, w, "--dir", root, "report", "hostile", "--narrative")
 	if res.code != ExitOK {
 		t.Fatalf("exit %d: %s", res.code, res.stderr)
 	}
@@ -277,7 +280,7 @@ func TestReportNarrative(t *testing.T) {
 
 	// A later plain report keeps it without asking the model again.
 	w.fail = errors.New("must not be called")
-	if res := moot(t, "--dir", root, "report", "hostile"); res.code != ExitOK {
+	if res := mootWith(t, w, "--dir", root, "report", "hostile"); res.code != ExitOK {
 		t.Fatalf("exit %d: %s", res.code, res.stderr)
 	}
 	again, _ := os.ReadFile(filepath.Join(dir, "README.md"))
@@ -287,7 +290,7 @@ func TestReportNarrative(t *testing.T) {
 
 	// A failing model leaves every file as it was.
 	before := fileSnapshot(t, dir)
-	res = moot(t, "--dir", root, "report", "hostile", "--narrative")
+	res = mootWith(t, w, "--dir", root, "report", "hostile", "--narrative")
 	if res.code != ExitModel || !strings.Contains(res.stderr, "must not be called") {
 		t.Errorf("exit %d, stderr %q; want exit %d", res.code, res.stderr, ExitModel)
 	}
@@ -329,8 +332,8 @@ func TestExportCommand(t *testing.T) {
 // the report, and says that it lacks the narrative.
 func TestReportNarrativeFails(t *testing.T) {
 	root, dir := reportFixture(t)
-	useWriter(t, &fakeWriter{fail: errors.New("the endpoint is down")})
-	res := moot(t, "--dir", root, "report", "hostile", "--narrative")
+	var nw report.Writer = &fakeWriter{fail: errors.New("the endpoint is down")}
+	res := mootWith(t, nw, "--dir", root, "report", "hostile", "--narrative")
 	if res.code != ExitModel || !strings.Contains(res.stderr, "the endpoint is down") ||
 		!strings.Contains(res.stderr, "the report was written without a narrative") {
 		t.Errorf("exit %d, stderr %q; want exit %d saying the report was written without a narrative", res.code, res.stderr, ExitModel)
@@ -343,19 +346,19 @@ func TestReportNarrativeFails(t *testing.T) {
 		t.Errorf("narrative.md written by a failed --narrative: %v", err)
 	}
 
-	res = moot(t, "--dir", root, "report", "hostile", "--narrative", "--stdout")
+	res = mootWith(t, nw, "--dir", root, "report", "hostile", "--narrative", "--stdout")
 	if res.code != ExitModel || !bytes.Equal([]byte(res.stdout), readme) {
 		t.Errorf("--stdout: exit %d, stdout %d bytes; want exit %d and the report", res.code, len(res.stdout), ExitModel)
 	}
 
 	// With a narrative from an earlier run, the report keeps it and says so.
-	useWriter(t, &fakeWriter{})
-	if res := moot(t, "--dir", root, "report", "hostile", "--narrative"); res.code != ExitOK {
+	nw = &fakeWriter{}
+	if res := mootWith(t, nw, "--dir", root, "report", "hostile", "--narrative"); res.code != ExitOK {
 		t.Fatalf("exit %d: %s", res.code, res.stderr)
 	}
 	stored, _ := os.ReadFile(filepath.Join(dir, "narrative.md"))
-	useWriter(t, &fakeWriter{fail: errors.New("the endpoint is down")})
-	res = moot(t, "--dir", root, "report", "hostile", "--narrative")
+	nw = &fakeWriter{fail: errors.New("the endpoint is down")}
+	res = mootWith(t, nw, "--dir", root, "report", "hostile", "--narrative")
 	again, _ := os.ReadFile(filepath.Join(dir, "narrative.md"))
 	if res.code != ExitModel || !strings.Contains(res.stderr, "with the narrative written before") || !bytes.Equal(again, stored) {
 		t.Errorf("exit %d, stderr %q; want exit %d, the earlier narrative kept", res.code, res.stderr, ExitModel)

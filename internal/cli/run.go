@@ -17,6 +17,7 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/model"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 	"github.com/moot-dev/moot/templates"
@@ -34,19 +35,8 @@ func defaultModel(getenv func(string) string) string {
 	return DefaultModel
 }
 
-func modelFlags() []ucli.Flag {
-	return []ucli.Flag{
-		&ucli.StringFlag{Name: "model", Usage: "model `NAME` for every role (default: the debate's stored models, else $MOOT_MODEL, else " + DefaultModel + ")"},
-		&ucli.StringFlag{Name: "debater-model", Usage: "model `NAME` for both debaters"},
-		&ucli.StringFlag{Name: "prop-model", Usage: "model `NAME` for the proposition"},
-		&ucli.StringFlag{Name: "opp-model", Usage: "model `NAME` for the opposition"},
-		&ucli.StringFlag{Name: "judge-model", Usage: "model `NAME` for the judge"},
-		&ucli.FloatFlag{Name: "temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for every role (default: the server's)"},
-		&ucli.FloatFlag{Name: "debater-temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for the debaters"},
-		&ucli.FloatFlag{Name: "judge-temperature", HideDefault: true, Usage: "sampling `TEMPERATURE` for the judge"},
-		&ucli.IntFlag{Name: "max-tokens", HideDefault: true, Usage: "cap on each answer's length in `TOKENS`, every role (default: the server's)"},
-		&ucli.IntFlag{Name: "debater-max-tokens", HideDefault: true, Usage: "cap on each debater answer's length in `TOKENS`"},
-		&ucli.IntFlag{Name: "judge-max-tokens", HideDefault: true, Usage: "cap on each judgment's length in `TOKENS`"},
+func (a *app) modelFlags() []ucli.Flag {
+	return append(a.roleFlags(),
 		&ucli.IntFlag{Name: "repairs", Value: 2, Usage: "send a refused answer back for correction up to `N` times"},
 		&ucli.DurationFlag{Name: "timeout", Value: model.DefaultTimeout, Usage: "time limit of each request, a `DURATION` such as 90s or 5m"},
 		&ucli.IntFlag{Name: "retries", Value: model.DefaultMaxRetries, Usage: "retry a request up to `N` times after a rate limit, server error or timeout"},
@@ -55,46 +45,7 @@ func modelFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors and the final summary"},
 		&ucli.BoolFlag{Name: "json", Usage: "print one JSON event per line on stdout"},
 		waitFlag(),
-	}
-}
-
-// overrides collects the model settings given as flags.
-func overrides(cmd *ucli.Command) driver.Overrides {
-	o := driver.Overrides{Models: map[dialectic.Role]string{}, Temperature: map[dialectic.Role]float64{}, MaxTokens: map[dialectic.Role]int{}}
-	debaters := []dialectic.Role{dialectic.Proposition, dialectic.Opposition}
-	set := func(flag string, roles ...dialectic.Role) {
-		if cmd.IsSet(flag) {
-			for _, r := range roles {
-				o.Models[r] = cmd.String(flag)
-			}
-		}
-	}
-	set("model", driver.Roles...)
-	set("debater-model", debaters...)
-	set("prop-model", dialectic.Proposition)
-	set("opp-model", dialectic.Opposition)
-	set("judge-model", dialectic.Judge)
-	temp := func(flag string, roles ...dialectic.Role) {
-		if cmd.IsSet(flag) {
-			for _, r := range roles {
-				o.Temperature[r] = cmd.Float(flag)
-			}
-		}
-	}
-	temp("temperature", driver.Roles...)
-	temp("debater-temperature", debaters...)
-	temp("judge-temperature", dialectic.Judge)
-	toks := func(flag string, roles ...dialectic.Role) {
-		if cmd.IsSet(flag) {
-			for _, r := range roles {
-				o.MaxTokens[r] = cmd.Int(flag)
-			}
-		}
-	}
-	toks("max-tokens", driver.Roles...)
-	toks("debater-max-tokens", debaters...)
-	toks("judge-max-tokens", dialectic.Judge)
-	return o
+	)
 }
 
 // loadTemplates returns the built-in templates overridden by the debate's
@@ -133,7 +84,7 @@ func (a *app) runCommand() *ucli.Command {
 		Flags: append([]ucli.Flag{
 			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged; for other protocols, until that many units are done)"},
 			&ucli.BoolFlag{Name: "all", Usage: "run to the end, for a protocol that has one (dialectic has none)"},
-		}, modelFlags()...),
+		}, a.modelFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			a.jsonEvents = cmd.Bool("json")
@@ -173,7 +124,7 @@ func (a *app) stepCommand() *ucli.Command {
 		Name:         "step",
 		Usage:        "advance a debate by exactly one phase with models",
 		ArgsUsage:    "<debate>",
-		Flags:        modelFlags(),
+		Flags:        a.modelFlags(),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			a.jsonEvents = cmd.Bool("json")
@@ -192,10 +143,16 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		return err
 	}
 	defer d.Close()
-	if p, err := a.debateProtocol(d); err != nil {
+	proto, err := a.protocolOf(d)
+	if err != nil {
 		return err
-	} else if p != nil {
-		return a.driveProtocol(ctx, cmd, d, p, req)
+	}
+	o, err := a.overrides(cmd, proto)
+	if err != nil {
+		return err
+	}
+	if proto.Name() != sm.Default {
+		return a.driveProtocol(ctx, cmd, d, proto, req, o)
 	}
 	if req.all {
 		return usageError("a dialectic debate has no end: give the number of exchanges to run, or --until E")
@@ -219,12 +176,12 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	if err != nil {
 		return err
 	}
-	p := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"))
+	p := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), proto, "exchange")
 	defer p.stop()
 	sum, err := driver.Run(ctx, d, g, driver.Options{
 		Client:       client,
 		Templates:    tmpl,
-		Overrides:    overrides(cmd),
+		Overrides:    o,
 		DefaultModel: defaultModel(a.io.Getenv),
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
@@ -274,10 +231,9 @@ func (a *app) modelClient(cmd *ucli.Command) (*model.Client, error) {
 	if cmd.Int("repairs") < 0 || cmd.Int("retries") < 0 || cmd.Duration("timeout") <= 0 {
 		return nil, usageError("--repairs and --retries take a number of 0 or more, --timeout a positive duration")
 	}
-	client, err := model.New(model.Config{
-		BaseURL: a.io.Getenv("OPENAI_BASE_URL"), APIKey: a.io.Getenv("OPENAI_API_KEY"),
-		Timeout: cmd.Duration("timeout"), MaxRetries: cmd.Int("retries"),
-	})
+	cfg := model.ConfigFromEnv(a.io.Getenv)
+	cfg.Timeout, cfg.MaxRetries = cmd.Duration("timeout"), cmd.Int("retries")
+	client, err := model.New(cfg)
 	if err != nil {
 		if errors.Is(err, model.ErrNoAPIKey) {
 			return nil, withCode(ExitModel, errors.New("no API key for the OpenAI API"),
@@ -383,18 +339,23 @@ func stepsDone(start, end dialectic.State, steps int) string {
 // progress prints run events: a line per event on stderr (with a live
 // status line when stderr is a terminal), or JSON lines on stdout.
 type progress struct {
-	a       *app
-	quiet   bool
-	json    bool
-	live    bool
-	mu      sync.Mutex
-	asking  map[string]string
-	last    map[string]driver.Event
-	stopped bool
+	a *app
+	// protocol names the debate's protocol, roles are its roles in its
+	// order, and unit is what its steps count.
+	protocol string
+	roles    []string
+	unit     string
+	quiet    bool
+	json     bool
+	live     bool
+	mu       sync.Mutex
+	asking   map[string]string
+	last     map[string]driver.Event
+	stopped  bool
 }
 
-func (a *app) newProgress(quiet, asJSON bool) *progress {
-	p := &progress{a: a, quiet: quiet, json: asJSON, asking: map[string]string{}, last: map[string]driver.Event{}}
+func (a *app) newProgress(quiet, asJSON bool, proto sm.Protocol, unit string) *progress {
+	p := &progress{a: a, protocol: proto.Name(), roles: driver.RoleNames(proto), unit: unit, quiet: quiet, json: asJSON, asking: map[string]string{}, last: map[string]driver.Event{}}
 	if f, ok := a.io.Stderr.(*os.File); ok && !quiet && !asJSON {
 		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 && a.io.Getenv("TERM") != "dumb" {
 			p.live = true
@@ -421,8 +382,8 @@ func (p *progress) status() {
 		return
 	}
 	var roles []string
-	for _, r := range driver.Roles {
-		if m, ok := p.asking[string(r)]; ok {
+	for _, r := range p.roles {
+		if m, ok := p.asking[r]; ok {
 			roles = append(roles, fmt.Sprintf("%s (%s)", r, m))
 		}
 	}
@@ -433,7 +394,7 @@ func (p *progress) event(e driver.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
-		writeJSONLine(p.a.io.Stdout, e)
+		p.a.writeEvent(e)
 		return
 	}
 	switch e.Kind {
@@ -460,23 +421,51 @@ func (p *progress) event(e driver.Event) {
 		}
 		return fmt.Sprintf(" · %.1f s · %d tok", l.Seconds, l.Tokens)
 	}
-	switch e.Kind {
-	case driver.EventArgued:
+	unit := fmt.Sprintf("%s %d", p.unit, e.Exchange)
+	switch {
+	case e.Kind == driver.EventRepair:
+		fmt.Fprintf(w, "%s · %s's answer sent back: %s\n", unit, e.Role, e.Message)
+	case e.Kind == driver.EventReused:
+		fmt.Fprintf(w, "%s · %s: %s\n", unit, e.Role, e.Message)
+	case e.Kind == driver.EventRetry:
+		fmt.Fprintf(w, "%s · %s (%s): %s\n", unit, e.Role, e.Model, e.Message)
+	case p.protocol != sm.Default:
+		// Another protocol's events, in its words.
+		fmt.Fprintf(w, "%s · %s\n", unit, describeEvent(e, cost(e.Role)))
+	case e.Kind == driver.EventArgued:
 		fmt.Fprintf(w, "exchange %d · %s argued %s %q%s\n", e.Exchange, p.side(e.Role), e.ID, e.Title, cost(e.Role))
-	case driver.EventScored:
+	case e.Kind == driver.EventScored:
 		fmt.Fprintf(w, "exchange %d · judge scored %s %s\n", e.Exchange, e.ID, p.score(*e.Score))
-	case driver.EventRescored:
+	case e.Kind == driver.EventRescored:
 		fmt.Fprintf(w, "exchange %d · judge rescored %s to %s\n", e.Exchange, e.ID, p.score(*e.Score))
-	case driver.EventExchange:
+	case e.Kind == driver.EventExchange:
 		fmt.Fprintf(w, "exchange %d · judged%s · %s\n", e.Exchange, cost("judge"), e.Message)
-	case driver.EventRepair:
-		fmt.Fprintf(w, "exchange %d · %s's answer sent back: %s\n", e.Exchange, e.Role, e.Message)
-	case driver.EventReused:
-		fmt.Fprintf(w, "exchange %d · %s: %s\n", e.Exchange, e.Role, e.Message)
-	case driver.EventRetry:
-		fmt.Fprintf(w, "exchange %d · %s (%s): %s\n", e.Exchange, e.Role, e.Model, e.Message)
 	}
 	p.status()
+}
+
+// describeEvent says what an event of a protocol other than dialectic
+// did: "alpha spoke: round 1", its role, kind, id, title and message as
+// it has them, then what its call cost.
+func describeEvent(e driver.Event, cost string) string {
+	var b strings.Builder
+	if e.Role != "" {
+		b.WriteString(e.Role + " ")
+	}
+	b.WriteString(e.Kind)
+	if e.ID != "" {
+		b.WriteString(" " + e.ID)
+	}
+	if e.Title != "" {
+		fmt.Fprintf(&b, " %q", e.Title)
+	}
+	if e.Score != nil {
+		b.WriteString(" " + dialectic.FormatScore(*e.Score))
+	}
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	return b.String() + cost
 }
 
 func (p *progress) side(role string) string {

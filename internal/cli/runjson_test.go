@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -295,5 +296,61 @@ func TestUsageLogWarning(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no notice of the usage log:\n%s", errb.String())
+	}
+}
+
+// failingWriter fails the writes whose number (from 1) fail says, and
+// keeps the others.
+type failingWriter struct {
+	n    int
+	fail func(n int) bool
+	kept bytes.Buffer
+}
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	w.n++
+	if w.fail(w.n) {
+		return 0, errors.New("no space left on device")
+	}
+	return w.kept.Write(p)
+}
+
+// TestRunJSONStdoutFailure checks that run --json whose events cannot all
+// be written to stdout fails and says so, even when the step went well and
+// the summary was written: a consumer of the stream would otherwise take a
+// partial stream for a whole one.
+func TestRunJSONStdoutFailure(t *testing.T) {
+	notFound := func(modeltest.Request) modeltest.Reply {
+		return modeltest.Reply{Status: 404, ErrorMessage: "no such model"}
+	}
+	good := sparring.Handler(sparring.Options{})
+	for _, tc := range []struct {
+		name   string
+		h      modeltest.Handler
+		fail   func(n int) bool
+		code   int
+		stderr string
+	}{
+		{"first event", good, func(n int) bool { return n == 1 }, cli.ExitError, "moot: error: write stdout: no space left on device"},
+		{"every event of a failed run", modeltest.ByRole(notFound, good, good), func(int) bool { return true }, 6,
+			"moot: hint: some JSON events were not written: write stdout: no space left on device"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := modeltest.NewServer(t, tc.h)
+			dir := t.TempDir()
+			env := map[string]string{"OPENAI_BASE_URL": srv.URL}
+			var errb bytes.Buffer
+			io := cli.IO{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errb, Now: time.Now,
+				Getenv: func(k string) string { return env[k] }}
+			if code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "new", "j", "--motion", "M."}, io); code != 0 {
+				t.Fatalf("new: exit %d: %s", code, errb.String())
+			}
+			out := &failingWriter{fail: tc.fail}
+			io.Stdout = out
+			code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "step", "j", "--json", "--retries", "0"}, io)
+			if code != tc.code || !strings.Contains(errb.String(), tc.stderr) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, errb.String(), tc.code, tc.stderr)
+			}
+		})
 	}
 }

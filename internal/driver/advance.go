@@ -77,7 +77,7 @@ func CreateDebate(dir string, p sm.Protocol, in sm.NewInput) (*store.Dir, error)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.Lock(context.Background(), "moot new "+in.Slug, false); err != nil {
+	if err := d.Lock(context.Background(), "moot new "+in.Slug, false); err != nil {
 		d.Close()
 		return nil, err
 	}
@@ -230,12 +230,9 @@ func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 	if err != nil {
 		return r.sum, err
 	}
-	roles := make([]dialectic.Role, len(p.Roles()))
-	for i, role := range p.Roles() {
-		roles[i] = dialectic.Role(role.Name)
-	}
 	var changes []string
-	r.settings, changes = stored.MergeRoles(opts.Overrides, opts.DefaultModel, roles)
+	r.settings, changes = stored.Merge(opts.Overrides, opts.DefaultModel, RoleNames(p))
+	r.unit = deb.Status().Unit
 	for _, c := range changes {
 		r.opts.Warn(c + " (stored in debate.md)")
 	}
@@ -444,7 +441,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		}
 	}
 	r.mu.Lock()
-	rs := r.settings.Role(role)
+	rs := r.settings.Role(c.Role)
 	mode := model.Mode(r.settings.ResponseFormat)
 	r.mu.Unlock()
 	if c.Schema == nil {
@@ -489,7 +486,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 				return sm.Answer{}, ctx.Err()
 			}
 			saved := r.saveFailed(step.Unit, role, attempts)
-			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Err: maskedError{err, r.opts.Mask}, Saved: saved}
+			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Unit: r.unit, Err: maskedError{err, r.opts.Mask}, Saved: saved}
 		}
 		r.mu.Lock()
 		if c.Schema != nil && resp.Mode != "" && string(resp.Mode) != r.settings.ResponseFormat {
@@ -519,7 +516,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 				r.keep(skippedName(step, c), c.Role, []byte(why))
 				return sm.Answer{Skipped: why, Model: resp.Model, Attempts: try + 1}, nil
 			}
-			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Problems: rep.Errors, Saved: saved}
+			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Unit: r.unit, Problems: rep.Errors, Saved: saved}
 		}
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRepair, Exchange: step.Unit, Role: c.Role,
 			Message: fmt.Sprintf("%s: %s", english.Count(len(rep.Errors), "problem"), rep.Errors[0]), Problems: rep.Errors})

@@ -246,3 +246,25 @@ func keys(m map[string]string) []string {
 	}
 	return out
 }
+
+// TestAdvanceRoleErrorSaysTheProtocolsUnit: a role that gives no
+// acceptable answer is reported with the unit of its protocol, a round of
+// trio, not an exchange.
+func TestAdvanceRoleErrorSaysTheProtocolsUnit(t *testing.T) {
+	dir := newTrio(t, 1)
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	_, err = driver.Advance(context.Background(), d, trio.Protocol{}, driver.UnitGoal{All: true}, driver.Options{
+		Client: &trioModel{}, DefaultModel: "m", Repairs: 0,
+	})
+	var re *driver.RoleError
+	if !errors.As(err, &re) {
+		t.Fatalf("Advance error = %v, want a RoleError", err)
+	}
+	if want := "round 1: the arbiter's answer was refused after every repair"; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error = %q, want it to start with %q", err, want)
+	}
+}

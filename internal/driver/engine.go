@@ -50,19 +50,25 @@ type Result struct {
 // MarshalJSON writes the result with its keys in a fixed order; a
 // judgment's result always has score and rescored, an exchange's never.
 func (r Result) MarshalJSON() ([]byte, error) {
-	var o frontmatter.Object
-	o.SetValue("success", r.Success)
-	o.SetValue("argument_id", nonNil(r.ArgumentID))
+	type field struct {
+		key string
+		v   any
+	}
+	fields := []field{{"success", r.Success}, {"argument_id", nonNil(r.ArgumentID)}}
 	if r.Judge {
 		score := r.Score
 		if score == nil {
 			score = []float64{}
 		}
-		o.SetValue("score", score)
-		o.SetValue("rescored", nonNil(r.Rescored))
+		fields = append(fields, field{"score", score}, field{"rescored", nonNil(r.Rescored)})
 	}
-	o.SetValue("warnings", nonNil(r.Warnings))
-	o.SetValue("errors", nonNil(r.Errors))
+	fields = append(fields, field{"warnings", nonNil(r.Warnings)}, field{"errors", nonNil(r.Errors)})
+	var o frontmatter.Object
+	for _, f := range fields {
+		if err := o.SetValue(f.key, f.v); err != nil {
+			return nil, err
+		}
+	}
 	return o.MarshalJSON()
 }
 
@@ -176,7 +182,7 @@ func Create(dir, slug string, m dialectic.Motion) (*store.Dir, error) {
 		return nil, err
 	}
 	// The process that made the debate is its first writer.
-	if _, err := d.Lock(context.Background(), "moot new "+slug, false); err != nil {
+	if err := d.Lock(context.Background(), "moot new "+slug, false); err != nil {
 		d.Close()
 		return nil, err
 	}
@@ -202,22 +208,12 @@ func Commit(d *store.Dir, c *sm.Commit) error {
 // if they pass, commit them. It is the step moot run takes, with answers
 // handed in by hand.
 func ProcessExchange(d *store.Dir, exchange int, prop, opp []byte) (Result, error) {
-	res := Result{Warnings: []string{}, Errors: []string{}}
-	deb, err := Load(d)
+	res, c, err := applyStep(d, false, func(deb *dialectic.Debate) (*sm.Commit, error) {
+		return dialectic.ApplyArguments(deb, exchange, map[dialectic.Side][]byte{dialectic.Prop: prop, dialectic.Opp: opp})
+	})
 	if err != nil {
-		return fail(res, err)
+		return res, err
 	}
-	c, err := dialectic.ApplyArguments(deb, exchange, map[dialectic.Side][]byte{dialectic.Prop: prop, dialectic.Opp: opp})
-	if c != nil {
-		res.Warnings, res.Soft = append(res.Warnings, c.Warnings...), c.Soft
-	}
-	if err != nil {
-		return fail(res, err)
-	}
-	if err := Commit(d, c); err != nil {
-		return fail(res, err)
-	}
-	res.Success = true
 	res.Sides = map[dialectic.Side][]string{}
 	for _, e := range c.Events {
 		if e.Kind != "argued" {
@@ -233,22 +229,12 @@ func ProcessExchange(d *store.Dir, exchange int, prop, opp []byte) (Result, erro
 // ProcessJudge is the whole of process-judge: the step moot run takes for
 // the judge, with the answer handed in by hand.
 func ProcessJudge(d *store.Dir, answer []byte, now time.Time) (Result, error) {
-	res := Result{Warnings: []string{}, Errors: []string{}, Judge: true}
-	deb, err := Load(d)
+	res, c, err := applyStep(d, true, func(deb *dialectic.Debate) (*sm.Commit, error) {
+		return dialectic.ApplyJudgment(deb, answer, now)
+	})
 	if err != nil {
-		return fail(res, err)
+		return res, err
 	}
-	c, err := dialectic.ApplyJudgment(deb, answer, now)
-	if c != nil {
-		res.Warnings, res.Soft = append(res.Warnings, c.Warnings...), c.Soft
-	}
-	if err != nil {
-		return fail(res, err)
-	}
-	if err := Commit(d, c); err != nil {
-		return fail(res, err)
-	}
-	res.Success = true
 	res.Rescored = []string{}
 	for _, e := range c.Events {
 		switch e.Kind {
@@ -260,6 +246,32 @@ func ProcessJudge(d *store.Dir, answer []byte, now time.Time) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// applyStep loads the debate in d, applies the step that apply makes of
+// it and commits it, and returns the result so far (judge tells a
+// judgment's) with the commit; the error is the failure's, res then
+// recording it.
+func applyStep(d *store.Dir, judge bool, apply func(*dialectic.Debate) (*sm.Commit, error)) (Result, *sm.Commit, error) {
+	res := Result{Warnings: []string{}, Errors: []string{}, Judge: judge}
+	deb, err := Load(d)
+	if err != nil {
+		res, err = fail(res, err)
+		return res, nil, err
+	}
+	c, err := apply(deb)
+	if c != nil {
+		res.Warnings, res.Soft = append(res.Warnings, c.Warnings...), c.Soft
+	}
+	if err == nil {
+		err = Commit(d, c)
+	}
+	if err != nil {
+		res, err = fail(res, err)
+		return res, nil, err
+	}
+	res.Success = true
+	return res, c, nil
 }
 
 // Failure returns the result object of a step that failed with err before

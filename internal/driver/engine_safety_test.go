@@ -20,7 +20,7 @@ func locked(t *testing.T, dir string) *store.Dir {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	if _, err := d.Lock(context.Background(), "moot test", false); err != nil {
+	if err := d.Lock(context.Background(), "moot test", false); err != nil {
 		t.Fatal(err)
 	}
 	return d

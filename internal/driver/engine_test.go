@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,13 +15,14 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
 // The fault tests run each faulty step in a child process of this test
-// binary, since MOOT_FAULT counts operations from the start of a process
-// and exit:N ends it.
+// binary, which arms the faults that MOOT_FAULT asks for: they count
+// operations from the start of a process, and exit:N ends it.
 const (
 	childDir  = "MOOT_TEST_CHILD_DIR"
 	childStep = "MOOT_TEST_CHILD_STEP"
@@ -28,6 +30,7 @@ const (
 
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(childDir); dir != "" {
+		faults.ArmFromEnv()
 		os.Exit(runChild(dir, os.Getenv(childStep)))
 	}
 	os.Exit(m.Run())
@@ -151,6 +154,16 @@ func TestResultJSON(t *testing.T) {
 		if err != nil || string(out) != tc.want {
 			t.Errorf("got %s, %v\nwant %s", out, err, tc.want)
 		}
+	}
+}
+
+// TestResultJSONRefusesWhatJSONCannotHold checks that a result JSON cannot
+// hold (a score that is not a number) is an error, not an object missing
+// its score.
+func TestResultJSONRefusesWhatJSONCannotHold(t *testing.T) {
+	res := driver.Result{Judge: true, Success: true, ArgumentID: []string{"prop_001"}, Score: []float64{math.NaN()}}
+	if out, err := res.MarshalJSON(); err == nil {
+		t.Errorf("MarshalJSON = %s, want an error", out)
 	}
 }
 
@@ -388,7 +401,7 @@ func child(t *testing.T, dir, step, fault string) (int, string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	// A race-enabled binary sleeps a second on exit unless told not to.
 	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
-	cmd.Env = append(os.Environ(), childDir+"="+dir, childStep+"="+step, store.FaultEnv+"="+fault, "GORACE="+gorace)
+	cmd.Env = append(os.Environ(), childDir+"="+dir, childStep+"="+step, faults.Env+"="+fault, "GORACE="+gorace)
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {

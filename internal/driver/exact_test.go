@@ -395,9 +395,9 @@ func TestFailedCallsAreTimedAndCounted(t *testing.T) {
 
 func TestFlagsThatSetStoredSettingsSaySo(t *testing.T) {
 	stored := driver.Settings{
-		Models:      map[dialectic.Role]string{"proposition": "a", "opposition": "a", "judge": "j"},
-		Temperature: map[dialectic.Role]float64{"judge": 0.2},
-		MaxTokens:   map[dialectic.Role]int{"judge": 500},
+		Models:      map[string]string{"proposition": "a", "opposition": "a", "judge": "j"},
+		Temperature: map[string]float64{"judge": 0.2},
+		MaxTokens:   map[string]int{"judge": 500},
 	}
 	tests := []struct {
 		name string
@@ -405,17 +405,17 @@ func TestFlagsThatSetStoredSettingsSaySo(t *testing.T) {
 		want []string
 	}{
 		{"nothing given", driver.Overrides{}, nil},
-		{"same values", driver.Overrides{Models: map[dialectic.Role]string{"judge": "j"}, Temperature: map[dialectic.Role]float64{"judge": 0.2}}, nil},
-		{"temperature for every role", driver.Overrides{Temperature: map[dialectic.Role]float64{"proposition": 0.3, "opposition": 0.3, "judge": 0.3}},
+		{"same values", driver.Overrides{Models: map[string]string{"judge": "j"}, Temperature: map[string]float64{"judge": 0.2}}, nil},
+		{"temperature for every role", driver.Overrides{Temperature: map[string]float64{"proposition": 0.3, "opposition": 0.3, "judge": 0.3}},
 			[]string{"judge temperature changes from 0.2 to 0.3", "proposition and opposition temperature set to 0.3"}},
-		{"max tokens", driver.Overrides{MaxTokens: map[dialectic.Role]int{"proposition": 800, "judge": 900}},
+		{"max tokens", driver.Overrides{MaxTokens: map[string]int{"proposition": 800, "judge": 900}},
 			[]string{"judge max tokens change from 500 to 900", "proposition max tokens set to 800"}},
-		{"models", driver.Overrides{Models: map[dialectic.Role]string{"proposition": "b", "opposition": "b", "judge": "j"}},
+		{"models", driver.Overrides{Models: map[string]string{"proposition": "b", "opposition": "b", "judge": "j"}},
 			[]string{"proposition and opposition model changes from a to b"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, got := stored.Merge(tt.o, "default")
+			_, got := stored.Merge(tt.o, "default", driver.RoleNames(dialectic.Protocol{}))
 			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
 				t.Errorf("notices = %q, want %q", got, tt.want)
 			}
@@ -425,7 +425,7 @@ func TestFlagsThatSetStoredSettingsSaySo(t *testing.T) {
 		srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
 		d := newRunDebate(t)
 		opts := options(client(t, srv))
-		opts.Overrides = driver.Overrides{Temperature: map[dialectic.Role]float64{"proposition": 0.3, "opposition": 0.3, "judge": 0.3}}
+		opts.Overrides = driver.Overrides{Temperature: map[string]float64{"proposition": 0.3, "opposition": 0.3, "judge": 0.3}}
 		var warnings []string
 		opts.Warn = func(s string) { warnings = append(warnings, s) }
 		if _, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, opts); err != nil {

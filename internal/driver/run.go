@@ -8,6 +8,7 @@ package driver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -150,16 +151,20 @@ type Summary struct {
 type RoleError struct {
 	Role     dialectic.Role
 	Exchange int
+	// Unit is what the protocol's steps count, as Exchange numbers them;
+	// empty means "exchange".
+	Unit     string
 	Problems []string // the errors of the last answer, when it broke rules
 	Saved    string   // where the raw answers were kept
 	Err      error    // the model's failure, when it failed
 }
 
 func (e *RoleError) Error() string {
+	unit := cmp.Or(e.Unit, "exchange")
 	if e.Err != nil {
-		return fmt.Sprintf("exchange %d: the %s's model failed: %v", e.Exchange, e.Role, e.Err)
+		return fmt.Sprintf("%s %d: the %s's model failed: %v", unit, e.Exchange, e.Role, e.Err)
 	}
-	return fmt.Sprintf("exchange %d: the %s's answer was refused after every repair:\n  %s", e.Exchange, e.Role, strings.Join(e.Problems, "\n  "))
+	return fmt.Sprintf("%s %d: the %s's answer was refused after every repair:\n  %s", unit, e.Exchange, e.Role, strings.Join(e.Problems, "\n  "))
 }
 
 func (e *RoleError) Unwrap() error { return e.Err }
@@ -172,6 +177,8 @@ type runner struct {
 	sum      Summary
 	// spent is what the model calls of each exchange cost in this run.
 	spent map[int]*Event
+	// unit is what the debate's steps count.
+	unit string
 }
 
 // Goal says when a dialectic run stops: after Steps steps when Steps > 0,

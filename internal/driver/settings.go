@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/moot-dev/moot/internal/model"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
@@ -23,19 +24,26 @@ type RoleSettings struct {
 
 // Settings is what debate.md keeps under SettingsKey.
 type Settings struct {
-	// Models maps each role to its model; kept as its own map so that
-	// readers (the report) find the models in one place.
-	Models map[dialectic.Role]string `json:"models"`
+	// Models maps each role, by its name, to its model; kept as its own
+	// map so that readers (the report) find the models in one place.
+	Models map[string]string `json:"models"`
 	// Temperature and MaxTokens are per role, set only where chosen.
-	Temperature map[dialectic.Role]float64 `json:"temperature,omitempty"`
-	MaxTokens   map[dialectic.Role]int     `json:"max_tokens,omitempty"`
+	Temperature map[string]float64 `json:"temperature,omitempty"`
+	MaxTokens   map[string]int     `json:"max_tokens,omitempty"`
 	// ResponseFormat is the structured output mode the endpoint accepted,
 	// remembered so that later runs start with it.
 	ResponseFormat string `json:"response_format,omitempty"`
 }
 
-// Roles lists the roles in the order moot reports them.
-var Roles = []dialectic.Role{dialectic.Proposition, dialectic.Opposition, dialectic.Judge}
+// RoleNames lists the names of p's roles, in the order p declares them.
+func RoleNames(p sm.Protocol) []string {
+	roles := p.Roles()
+	names := make([]string, len(roles))
+	for i, r := range roles {
+		names[i] = r.Name
+	}
+	return names
+}
 
 // LoadSettings reads the settings kept in debate.md; a debate never run
 // has none.
@@ -65,8 +73,8 @@ func (s *Settings) check() error {
 	return nil
 }
 
-// Role returns the settings of role.
-func (s Settings) Role(r dialectic.Role) RoleSettings {
+// Role returns the settings of the role called r.
+func (s Settings) Role(r string) RoleSettings {
 	rs := RoleSettings{Model: s.Models[r], MaxTokens: s.MaxTokens[r]}
 	if t, ok := s.Temperature[r]; ok {
 		rs.Temperature = &t
@@ -77,25 +85,21 @@ func (s Settings) Role(r dialectic.Role) RoleSettings {
 // Overrides are the settings given on the command line; empty fields keep
 // what debate.md holds.
 type Overrides struct {
-	Models      map[dialectic.Role]string
-	Temperature map[dialectic.Role]float64
-	MaxTokens   map[dialectic.Role]int
+	Models      map[string]string
+	Temperature map[string]float64
+	MaxTokens   map[string]int
 }
 
-// Merge applies o to s and describes each setting a flag set or changed,
-// for a person to be told of: a value that replaces a different stored
-// one, or one stored where there was none. The same change for several
-// roles is described once.
-func (s Settings) Merge(o Overrides, defaultModel string) (Settings, []string) {
-	return s.MergeRoles(o, defaultModel, Roles)
-}
-
-// MergeRoles is Merge for a protocol whose roles are roles.
-func (s Settings) MergeRoles(o Overrides, defaultModel string, roles []dialectic.Role) (Settings, []string) {
+// Merge applies o to s for the roles called roles, giving each role
+// without a model defaultModel, and describes each setting a flag set or
+// changed, for a person to be told of: a value that replaces a different
+// stored one, or one stored where there was none. The same change for
+// several roles is described once.
+func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Settings, []string) {
 	out := Settings{
-		Models:         map[dialectic.Role]string{},
-		Temperature:    map[dialectic.Role]float64{},
-		MaxTokens:      map[dialectic.Role]int{},
+		Models:         map[string]string{},
+		Temperature:    map[string]float64{},
+		MaxTokens:      map[string]int{},
 		ResponseFormat: s.ResponseFormat,
 	}
 	for k, v := range s.Models {
@@ -152,14 +156,14 @@ type notice struct {
 	what, verb, from, to string
 }
 
-func (n *notices) add(r dialectic.Role, what, verb, from, to string) {
+func (n *notices) add(r string, what, verb, from, to string) {
 	for _, c := range n.list {
 		if c.what == what && c.from == from && c.to == to {
-			c.roles = append(c.roles, string(r))
+			c.roles = append(c.roles, r)
 			return
 		}
 	}
-	n.list = append(n.list, &notice{roles: []string{string(r)}, what: what, verb: verb, from: from, to: to})
+	n.list = append(n.list, &notice{roles: []string{r}, what: what, verb: verb, from: from, to: to})
 }
 
 func (n *notices) lines() []string {

@@ -31,7 +31,104 @@ type Object struct {
 // UnmarshalJSON reads a JSON object, keeping its keys in order. A key that
 // appears twice keeps its first place and its last value, as encoding/json
 // would for a struct.
+//
+// Valid JSON, which is all that json.Unmarshal passes on, is split in one
+// pass over the bytes; anything else goes through encoding/json's decoder,
+// for its error.
 func (o *Object) UnmarshalJSON(data []byte) error {
+	if json.Valid(data) {
+		return o.split(data)
+	}
+	return o.decode(data)
+}
+
+// split reads the valid JSON data into o. Values keep their bytes, in a
+// copy of data (which json.Unmarshal's caller may reuse).
+func (o *Object) split(data []byte) error {
+	data = bytes.Clone(data)
+	i := skipSpace(data, 0)
+	if data[i] != '{' {
+		return errors.New("not a JSON object")
+	}
+	o.Fields = o.Fields[:0]
+	i = skipSpace(data, i+1)
+	if data[i] == '}' {
+		return nil
+	}
+	for {
+		end := endOfValue(data, i)
+		key, err := unquote(data[i:end])
+		if err != nil {
+			return err
+		}
+		i = skipSpace(data, skipSpace(data, end)+1) // past the colon
+		end = endOfValue(data, i)
+		o.Set(key, json.RawMessage(data[i:end:end]))
+		i = skipSpace(data, end)
+		if data[i] == '}' {
+			return nil
+		}
+		i = skipSpace(data, i+1) // past the comma
+	}
+}
+
+// unquote returns the string that the JSON string q holds.
+func unquote(q []byte) (string, error) {
+	inner := q[1 : len(q)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), nil
+	}
+	var s string
+	err := json.Unmarshal(q, &s)
+	return s, err
+}
+
+// skipSpace returns the index of the first byte of data from i on that is
+// not JSON white space.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// endOfValue returns the index just past the valid JSON value that starts
+// at data[i].
+func endOfValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		for i++; ; i++ {
+			switch data[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			}
+		}
+	case '{', '[':
+		depth := 0
+		for ; ; i++ {
+			switch data[i] {
+			case '"':
+				i = endOfValue(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	}
+	for i < len(data) && !strings.ContainsRune(",}] \t\r\n", rune(data[i])) {
+		i++
+	}
+	return i
+}
+
+// decode is UnmarshalJSON through encoding/json's decoder.
+func (o *Object) decode(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -217,9 +314,9 @@ func Render(obj Object, body string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// invalidUTF8 returns the offset of the first byte of b that is not part
+// InvalidUTF8 returns the offset of the first byte of b that is not part
 // of valid UTF-8, or -1.
-func invalidUTF8(b []byte) int {
+func InvalidUTF8(b []byte) int {
 	if utf8.Valid(b) {
 		return -1
 	}
@@ -236,7 +333,7 @@ func invalidUTF8(b []byte) int {
 // CheckUTF8 returns an error naming the first byte of b that is not part
 // of valid UTF-8, or nil.
 func CheckUTF8(b []byte) error {
-	if n := invalidUTF8(b); n >= 0 {
+	if n := InvalidUTF8(b); n >= 0 {
 		return fmt.Errorf("not valid UTF-8 (at byte %d)", n)
 	}
 	return nil

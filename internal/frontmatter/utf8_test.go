@@ -28,3 +28,16 @@ func TestParseRefusesInvalidUTF8(t *testing.T) {
 		t.Fatalf("valid UTF-8 refused: %v", err)
 	}
 }
+
+func TestInvalidUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"", -1}, {"plain", -1}, {"déjà 🦀", -1}, {"\xff", 0}, {"ab\xc0", 2}, {"é\xe2\x82", 2}, {"🦀\xed\xa0\x80", 4},
+	} {
+		if got := InvalidUTF8([]byte(tc.in)); got != tc.want {
+			t.Errorf("InvalidUTF8(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}

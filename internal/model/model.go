@@ -19,7 +19,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -51,14 +50,15 @@ var ErrNoAPIKey = errors.New("no API key: set OPENAI_API_KEY, " +
 
 // Config says where and how to reach models.
 type Config struct {
-	// BaseURL is the API root, such as http://localhost:11434/v1. "" means
-	// OPENAI_BASE_URL from the environment (unless empty), else
-	// DefaultBaseURL. OPENAI_ORG_ID and OPENAI_PROJECT_ID are sent along to
-	// api.openai.com only.
+	// BaseURL is the API root, such as http://localhost:11434/v1. ""
+	// means DefaultBaseURL.
 	BaseURL string
-	// APIKey is the bearer key. "" means OPENAI_API_KEY from the
-	// environment. A server other than api.openai.com may go without one.
+	// APIKey is the bearer key. A server other than api.openai.com may go
+	// without one.
 	APIKey string
+	// Organization and Project, when set, are sent to api.openai.com (and
+	// to no other server) as the organization and project to bill.
+	Organization, Project string
 	// Timeout bounds each attempt (each retry gets a fresh one). 0 means
 	// DefaultTimeout.
 	Timeout time.Duration
@@ -97,14 +97,23 @@ type Client struct {
 	backoff func(n int) time.Duration
 }
 
-// New checks cfg, fills in defaults from the environment and returns a
-// client. It returns an error wrapping ErrNoAPIKey when no key is set and
+// ConfigFromEnv returns the configuration that the environment getenv
+// reads gives: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_ORG_ID and
+// OPENAI_PROJECT_ID. New itself never reads the process's environment, so
+// that a caller (and its tests) decide what it sees.
+func ConfigFromEnv(getenv func(string) string) Config {
+	return Config{
+		BaseURL:      strings.TrimSpace(getenv("OPENAI_BASE_URL")),
+		APIKey:       strings.TrimSpace(getenv("OPENAI_API_KEY")),
+		Organization: getenv("OPENAI_ORG_ID"),
+		Project:      getenv("OPENAI_PROJECT_ID"),
+	}
+}
+
+// New checks cfg, fills in its defaults and returns a client. It returns an error wrapping ErrNoAPIKey when no key is set and
 // the endpoint is the OpenAI API.
 func New(cfg Config) (*Client, error) {
 	base := strings.TrimSpace(cfg.BaseURL)
-	if base == "" {
-		base = strings.TrimSpace(os.Getenv("OPENAI_BASE_URL"))
-	}
 	if base == "" {
 		base = DefaultBaseURL
 	}
@@ -122,9 +131,6 @@ func New(cfg Config) (*Client, error) {
 
 	openAI := strings.EqualFold(u.Hostname(), "api.openai.com")
 	key := strings.TrimSpace(cfg.APIKey)
-	if key == "" {
-		key = strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
-	}
 	if key == "" {
 		if openAI {
 			return nil, ErrNoAPIKey
@@ -145,11 +151,11 @@ func New(cfg Config) (*Client, error) {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
 	if openAI {
-		if org := os.Getenv("OPENAI_ORG_ID"); org != "" {
-			opts = append(opts, option.WithOrganization(org))
+		if cfg.Organization != "" {
+			opts = append(opts, option.WithOrganization(cfg.Organization))
 		}
-		if project := os.Getenv("OPENAI_PROJECT_ID"); project != "" {
-			opts = append(opts, option.WithProject(project))
+		if cfg.Project != "" {
+			opts = append(opts, option.WithProject(cfg.Project))
 		}
 	}
 	// The service is built directly rather than through openai.NewClient,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -66,7 +67,6 @@ func formats(reqs []modeltest.Request) []string {
 func TestNew(t *testing.T) {
 	tests := []struct {
 		name      string
-		env       map[string]string
 		cfg       Config
 		wantErr   error  // checked with errors.Is
 		wantText  string // part of the error message
@@ -75,22 +75,23 @@ func TestNew(t *testing.T) {
 	}{
 		{name: "no key for OpenAI", wantErr: ErrNoAPIKey},
 		{name: "no key for explicit OpenAI URL", cfg: Config{BaseURL: "https://API.openai.com/v1/"}, wantErr: ErrNoAPIKey},
-		{name: "key from environment", env: map[string]string{"OPENAI_API_KEY": testKey}, wantBase: DefaultBaseURL, wantKeyed: true},
+		{name: "key from environment", cfg: ConfigFromEnv(envOf(map[string]string{"OPENAI_API_KEY": " " + testKey + "\n"})), wantBase: DefaultBaseURL, wantKeyed: true},
 		{name: "key in config", cfg: Config{APIKey: testKey}, wantBase: DefaultBaseURL, wantKeyed: true},
 		{name: "short key is no secret", cfg: Config{BaseURL: "http://localhost:11434/v1", APIKey: "ollama"}, wantBase: "http://localhost:11434/v1"},
 		{name: "key of 11 characters is no secret", cfg: Config{APIKey: "abcdefghijk"}, wantBase: DefaultBaseURL},
 		{name: "key of 12 characters is a secret", cfg: Config{APIKey: "abcdefghijkl"}, wantBase: DefaultBaseURL, wantKeyed: true},
 		{name: "local server needs no key", cfg: Config{BaseURL: "http://localhost:11434/v1"}, wantBase: "http://localhost:11434/v1"},
-		{name: "base URL from environment", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:8080/v1"}, wantBase: "http://127.0.0.1:8080/v1"},
-		{name: "config beats environment", env: map[string]string{"OPENAI_BASE_URL": "http://a:1/v1"}, cfg: Config{BaseURL: "http://b:2/v1"}, wantBase: "http://b:2/v1"},
+		{name: "base URL from environment", cfg: ConfigFromEnv(envOf(map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:8080/v1"})), wantBase: "http://127.0.0.1:8080/v1"},
 		{name: "not a URL", cfg: Config{BaseURL: "localhost:11434"}, wantText: "invalid base URL"},
 		{name: "negative retries", cfg: Config{APIKey: "k", MaxRetries: -1}, wantText: "must not be negative"},
 		{name: "negative timeout", cfg: Config{APIKey: "k", Timeout: -time.Second}, wantText: "must not be negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv("OPENAI_API_KEY", tt.env["OPENAI_API_KEY"])
-			t.Setenv("OPENAI_BASE_URL", tt.env["OPENAI_BASE_URL"])
+			// The process's environment is never read: only the
+			// environment the caller hands ConfigFromEnv is.
+			t.Setenv("OPENAI_API_KEY", "sk-process-environment-0123456789")
+			t.Setenv("OPENAI_BASE_URL", "http://process-environment.invalid/v1")
 			c, err := New(tt.cfg)
 			switch {
 			case tt.wantErr != nil || tt.wantText != "":
@@ -765,7 +766,7 @@ func TestExplicitConfigIgnoresEnvironment(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "env-key")
 	t.Setenv("OPENAI_ORG_ID", "org-moot")
 	s := modeltest.NewServer(t, modeltest.Script(modeltest.Reply{Content: "ok"}))
-	c := newClient(t, s, Config{APIKey: "cfg-key"})
+	c := newClient(t, s, Config{APIKey: "cfg-key", Organization: "org-cfg"})
 	if _, err := c.Complete(context.Background(), chat("m")); err != nil {
 		t.Fatalf("Complete: %v", err)
 	}
@@ -777,3 +778,52 @@ func TestExplicitConfigIgnoresEnvironment(t *testing.T) {
 		t.Errorf("OpenAI-Organization = %q sent to a server other than OpenAI", got)
 	}
 }
+
+func TestConfigFromEnv(t *testing.T) {
+	env := map[string]string{
+		"OPENAI_BASE_URL":   " http://127.0.0.1:8080/v1 ",
+		"OPENAI_API_KEY":    "k-123\n",
+		"OPENAI_ORG_ID":     "org-moot",
+		"OPENAI_PROJECT_ID": "proj-moot",
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-process-environment")
+	want := Config{BaseURL: "http://127.0.0.1:8080/v1", APIKey: "k-123", Organization: "org-moot", Project: "proj-moot"}
+	if got := ConfigFromEnv(envOf(env)); got.BaseURL != want.BaseURL || got.APIKey != want.APIKey ||
+		got.Organization != want.Organization || got.Project != want.Project {
+		t.Errorf("ConfigFromEnv = %+v, want %+v", got, want)
+	}
+	if got := ConfigFromEnv(envOf(nil)); got.APIKey != "" || got.BaseURL != "" {
+		t.Errorf("ConfigFromEnv of an empty environment = %#v, want no key and no URL", got)
+	}
+}
+
+// envOf returns a getenv that reads env.
+func envOf(env map[string]string) func(string) string {
+	return func(k string) string { return env[k] }
+}
+
+// TestOrganizationAndProjectGoToOpenAI checks that the organization and
+// project of the configuration reach api.openai.com.
+func TestOrganizationAndProjectGoToOpenAI(t *testing.T) {
+	var got http.Header
+	rt := roundTrip(func(r *http.Request) (*http.Response, error) {
+		got = r.Header.Clone()
+		body := `{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"ok"}}]}`
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+	})
+	c, err := New(Config{APIKey: testKey, Organization: "org-moot", Project: "proj-moot", HTTPClient: &http.Client{Transport: rt}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Complete(context.Background(), chat("m")); err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	if got.Get("OpenAI-Organization") != "org-moot" || got.Get("OpenAI-Project") != "proj-moot" {
+		t.Errorf("headers %v, want the organization and project", got)
+	}
+}
+
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -44,7 +44,7 @@ func genDebate(t testing.TB, n int) dialectic.Raw {
 	for e := 0; e < n; e++ {
 		var entries []dialectic.Entry
 		var made []*dialectic.Argument
-		for _, side := range dialectic.Sides {
+		for _, side := range dialectic.Sides() {
 			for _, id := range dialectic.ArgumentIDs(e, side) {
 				s := dialectic.Submission{
 					Title: sentence(6), Claim: sentence(20), Warrant: sentence(40),
@@ -53,11 +53,11 @@ func genDebate(t testing.TB, n int) dialectic.Raw {
 				if !dialectic.Opening(e) {
 					opp := args[side.Other()]
 					for k := 0; k < 1+rng.IntN(3); k++ {
-						s.Attacks = append(s.Attacks, dialectic.Link{TargetID: opp[rng.IntN(len(opp))], Type: dialectic.AttackTypes[rng.IntN(4)], Content: sentence(50)})
+						s.Attacks = append(s.Attacks, dialectic.Link{TargetID: opp[rng.IntN(len(opp))], Type: dialectic.AttackTypes()[rng.IntN(4)], Content: sentence(50)})
 					}
 					own := args[side]
 					for k := 0; k < rng.IntN(3); k++ {
-						s.Defends = append(s.Defends, dialectic.Link{TargetID: own[rng.IntN(len(own))], Type: dialectic.DefenceTypes[rng.IntN(3)], Content: sentence(50)})
+						s.Defends = append(s.Defends, dialectic.Link{TargetID: own[rng.IntN(len(own))], Type: dialectic.DefenceTypes()[rng.IntN(3)], Content: sentence(50)})
 					}
 				}
 				made = append(made, dialectic.NewArgument(id, side, e, s))

@@ -28,8 +28,11 @@ type Row struct {
 	Reasoning string `json:"reasoning"`
 }
 
-// CSVHeader is the header line of the CSV export.
-var CSVHeader = []string{"id", "side", "exchange", "title", "claim", "current_score", "first_score", "rescores", "attacks", "defends", "reasoning"}
+// CSVHeader returns the header line of the CSV export. Each call returns
+// a new slice, which the caller may change.
+func CSVHeader() []string {
+	return []string{"id", "side", "exchange", "title", "claim", "current_score", "first_score", "rescores", "attacks", "defends", "reasoning"}
+}
 
 // Rows lists the arguments of d, one row each, in moot's order.
 func Rows(d *dialectic.Debate) []Row {
@@ -84,7 +87,7 @@ func ExportCSV(d *dialectic.Debate) ([]byte, error) {
 		out.WriteString("\r\n")
 		return nil
 	}
-	if err := write(CSVHeader); err != nil {
+	if err := write(CSVHeader()); err != nil {
 		return nil, err
 	}
 	for _, r := range Rows(d) {

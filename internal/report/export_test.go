@@ -91,7 +91,7 @@ func TestExportJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range raw {
-		for _, k := range report.CSVHeader {
+		for _, k := range report.CSVHeader() {
 			if _, ok := r[k]; !ok {
 				t.Errorf("row %s has no key %q", r["id"], k)
 			}
@@ -115,8 +115,8 @@ func TestExportCSV(t *testing.T) {
 	if err != nil {
 		t.Fatalf("not CSV: %v", err)
 	}
-	if strings.Join(recs[0], ",") != strings.Join(report.CSVHeader, ",") {
-		t.Errorf("header %v, want %v", recs[0], report.CSVHeader)
+	if strings.Join(recs[0], ",") != strings.Join(report.CSVHeader(), ",") {
+		t.Errorf("header %v, want %v", recs[0], report.CSVHeader())
 	}
 	if len(recs) != len(deb.Arguments)+1 {
 		t.Fatalf("%d records for %d arguments and a header", len(recs), len(deb.Arguments))

@@ -209,7 +209,7 @@ func (r *Report) why(leader dialectic.Side) []string {
 	// Each side is represented by its own strongest argument, proposition
 	// first, whoever leads: naming the leader's best next to the trailer's
 	// worst would make the standing look more one-sided than it is.
-	for _, side := range dialectic.Sides {
+	for _, side := range dialectic.Sides() {
 		if a := best(side); a != nil {
 			out = append(out, fmt.Sprintf("**Strongest for the %s:** %s, %s.%s", sideName(side, false), argRef(a), dialectic.FormatScore(a.Score), judge(a)))
 		}
@@ -726,10 +726,10 @@ func (r *Report) analytics(w *writer) {
 		}
 		w.line("| %s | %s | %d | %s | %s | %s |", kind, escape.Markdown(typeName(s.Type)), s.Count, share(s.Fell, s.Measured), share(s.Rose, s.Measured), mean)
 	}
-	for _, s := range an.TypeStats(dialectic.AttackTypes, true) {
+	for _, s := range an.TypeStats(dialectic.AttackTypes(), true) {
 		row("attack", s)
 	}
-	for _, s := range an.TypeStats(dialectic.DefenceTypes, false) {
+	for _, s := range an.TypeStats(dialectic.DefenceTypes(), false) {
 		row("defence", s)
 	}
 	w.line("")

@@ -307,10 +307,10 @@ func stampOf(t *testing.T, deb *dialectic.Debate, id string) string {
 func TestTypeStats(t *testing.T) {
 	an := report.Analyze(load(t, hostileDir))
 	stats := map[string]report.TypeStat{}
-	for _, s := range an.TypeStats(dialectic.AttackTypes, true) {
+	for _, s := range an.TypeStats(dialectic.AttackTypes(), true) {
 		stats[s.Type] = s
 	}
-	for _, s := range an.TypeStats(dialectic.DefenceTypes, false) {
+	for _, s := range an.TypeStats(dialectic.DefenceTypes(), false) {
 		stats[s.Type] = s
 	}
 	for _, tc := range []struct {
@@ -470,7 +470,7 @@ func TestHeadlineNamesEachSidesStrongest(t *testing.T) {
 			if len(reasons) != 2 {
 				t.Fatalf("the headline names %d arguments, want each side's strongest:\n%s", len(reasons), strings.Join(reasons, "\n"))
 			}
-			for i, side := range dialectic.Sides {
+			for i, side := range dialectic.Sides() {
 				want := "- **Strongest for the " + side.Name() + ":** " + best[side] + " "
 				if !strings.HasPrefix(reasons[i], want) {
 					t.Errorf("reason %d is %q, want it to start %q", i+1, reasons[i], want)

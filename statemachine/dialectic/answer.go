@@ -80,7 +80,7 @@ func extractJSON(text []byte) ([]byte, int, error) {
 }
 
 func extract(text []byte) ([]byte, error) {
-	if n := InvalidUTF8(text); n >= 0 {
+	if n := frontmatter.InvalidUTF8(text); n >= 0 {
 		return nil, fmt.Errorf("the answer is not valid UTF-8 (at byte %d)", n)
 	}
 	t := bytes.TrimSpace(text)
@@ -115,22 +115,6 @@ func extract(text []byte) ([]byte, error) {
 		return nil, errors.New("the answer's ``` fence is never closed")
 	}
 	return bytes.TrimSpace(rest[:end]), nil
-}
-
-// InvalidUTF8 returns the offset of the first byte of b that is not part
-// of valid UTF-8, or -1 if b is valid UTF-8.
-func InvalidUTF8(b []byte) int {
-	if utf8.Valid(b) {
-		return -1
-	}
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
 }
 
 // fields decodes one JSON object into its raw fields, keeping key order.

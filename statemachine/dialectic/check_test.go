@@ -35,7 +35,7 @@ func healthy(t *testing.T) dialectic.Raw {
 		}
 		raw.Arguments[a.ID+".md"] = data
 	}
-	for _, side := range dialectic.Sides {
+	for _, side := range dialectic.Sides() {
 		for _, id := range dialectic.ArgumentIDs(0, side) {
 			add(dialectic.NewArgument(id, side, 0, simple("Opening "+id, nil, nil)))
 		}

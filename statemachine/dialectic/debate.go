@@ -2,7 +2,9 @@ package dialectic
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -61,12 +63,7 @@ func Load(raw Raw) (*Debate, error) {
 			return nil, &Error{ScoresFile, err}
 		}
 	}
-	names := make([]string, 0, len(raw.Arguments))
-	for name := range raw.Arguments {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(raw.Arguments)) {
 		file := ArgumentsDir + "/" + name
 		a, err := ParseArgument(raw.Arguments[name])
 		if err != nil {
@@ -198,12 +195,7 @@ func Check(raw Raw) Findings {
 		scores = s
 	}
 	args := map[string]*Argument{}
-	names := make([]string, 0, len(raw.Arguments))
-	for name := range raw.Arguments {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(raw.Arguments)) {
 		file := ArgumentsDir + "/" + name
 		a, err := ParseArgument(raw.Arguments[name])
 		if err != nil {
@@ -291,8 +283,8 @@ func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argume
 		if !argued {
 			add(ArgumentFile(id), "is from exchange %d, which the debate has not reached (it is at exchange %d, %s)", a.Exchange, st.Exchange, st.Phase)
 		}
-		checkLinks(add, a, args, "attacks", a.Attacks, a.Side.Other(), AttackTypes)
-		checkLinks(add, a, args, "defends", a.Defends, a.Side, DefenceTypes)
+		checkLinks(add, a, args, "attacks", a.Attacks, a.Side.Other(), AttackTypes())
+		checkLinks(add, a, args, "defends", a.Defends, a.Side, DefenceTypes())
 	}
 
 	if scores == nil {
@@ -332,7 +324,7 @@ func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argume
 
 	// Cumulative totals.
 	want := Cumulative(scores.Current())
-	for _, side := range Sides {
+	for _, side := range Sides() {
 		got, exp := h.Totals.Of(side), want.Of(side)
 		if math.Abs(got.Total-exp.Total) > 0.0015 || got.Count != exp.Count {
 			add(HeaderFile, "cumulative_scores.%s is %g over %d arguments, but scores.json gives %g over %d", side.Name(), got.Total, got.Count, exp.Total, exp.Count)

@@ -42,11 +42,15 @@ type Submission struct {
 	Unknown []string
 }
 
-// Attack and defence types.
-var (
-	AttackTypes  = []string{"claim_attack", "grounds_attack", "warrant_attack", "backing_attack"}
-	DefenceTypes = []string{"reinforce", "clarify", "concede_and_pivot"}
-)
+// AttackTypes() returns the attack types, in FORMAT.md's order. Each call
+// returns a new slice, which the caller may change.
+func AttackTypes() []string {
+	return []string{"claim_attack", "grounds_attack", "warrant_attack", "backing_attack"}
+}
+
+// DefenceTypes() returns the defence types, in FORMAT.md's order. Each call
+// returns a new slice, which the caller may change.
+func DefenceTypes() []string { return []string{"reinforce", "clarify", "concede_and_pivot"} }
 
 // Limits of a submission's lists.
 const (
@@ -223,8 +227,8 @@ func parseSubmission(p *Problems, path string, raw json.RawMessage, side Side, e
 		}
 	}
 
-	s.Attacks = parseLinks(p, path, f, "attacks", "attack_type", AttackTypes, MaxAttacks, side.Other(), exchange, known, dialectic)
-	s.Defends = parseLinks(p, path, f, "defends", "defense_type", DefenceTypes, MaxDefends, side, exchange, known, dialectic)
+	s.Attacks = parseLinks(p, path, f, "attacks", "attack_type", AttackTypes(), MaxAttacks, side.Other(), exchange, known, dialectic)
+	s.Defends = parseLinks(p, path, f, "defends", "defense_type", DefenceTypes(), MaxDefends, side, exchange, known, dialectic)
 	return s
 }
 

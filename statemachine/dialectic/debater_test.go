@@ -75,7 +75,7 @@ func js(t testing.TB, v any) string {
 // debateKnown is a debate at exchange 2: the opening and exchange 1.
 func debateKnown() dialectic.Known {
 	k := dialectic.Known{}
-	for _, side := range dialectic.Sides {
+	for _, side := range dialectic.Sides() {
 		for _, id := range dialectic.ArgumentIDs(0, side) {
 			k[id] = dialectic.Arg{Side: side, Exchange: 0}
 		}
@@ -290,7 +290,7 @@ func TestParseSubmissions(t *testing.T) {
 }
 
 func TestParseSubmissionsEveryType(t *testing.T) {
-	for _, typ := range dialectic.AttackTypes {
+	for _, typ := range dialectic.AttackTypes() {
 		t.Run(typ, func(t *testing.T) {
 			answer := js(t, with(sub(), "attacks", []any{attack("opp_001", typ)}))
 			subs, p := dialectic.ParseSubmissions([]byte(answer), dialectic.Prop, 2, debateKnown())
@@ -302,7 +302,7 @@ func TestParseSubmissionsEveryType(t *testing.T) {
 			}
 		})
 	}
-	for _, typ := range dialectic.DefenceTypes {
+	for _, typ := range dialectic.DefenceTypes() {
 		t.Run(typ, func(t *testing.T) {
 			answer := js(t, with(sub(), "defends", []any{defend("prop_000c", typ)}))
 			subs, p := dialectic.ParseSubmissions([]byte(answer), dialectic.Prop, 2, debateKnown())
@@ -314,8 +314,8 @@ func TestParseSubmissionsEveryType(t *testing.T) {
 			}
 		})
 	}
-	if len(dialectic.AttackTypes) != 4 || len(dialectic.DefenceTypes) != 3 {
-		t.Errorf("types %v and %v differ from FORMAT.md", dialectic.AttackTypes, dialectic.DefenceTypes)
+	if len(dialectic.AttackTypes()) != 4 || len(dialectic.DefenceTypes()) != 3 {
+		t.Errorf("types %v and %v differ from FORMAT.md", dialectic.AttackTypes(), dialectic.DefenceTypes())
 	}
 }
 

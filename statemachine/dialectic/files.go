@@ -59,7 +59,11 @@ func ParseHeader(data []byte) (*Header, error) {
 	}
 	h.State.Phase = Phase(phase)
 	if err := h.State.Validate(); err != nil {
-		return nil, fmt.Errorf("field %q: %w", fieldOf(err), err)
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			return nil, fmt.Errorf("field %q: %w", fe.Field, err)
+		}
+		return nil, err
 	}
 	if raw, ok := front.Get("cumulative_scores"); ok {
 		if err := json.Unmarshal(raw, &h.Totals); err != nil {
@@ -73,13 +77,6 @@ func ParseHeader(data []byte) (*Header, error) {
 		return nil, errors.New("the body has no motion: it needs a \"# Motion\" heading followed by the motion's text")
 	}
 	return h, nil
-}
-
-func fieldOf(err error) string {
-	if strings.Contains(err.Error(), "phase") {
-		return "current_phase"
-	}
-	return "current_exchange"
 }
 
 // Render writes debate.md: the known keys take their new values in place,

@@ -17,7 +17,7 @@ import (
 func knownUpTo(last int) dialectic.Known {
 	k := dialectic.Known{}
 	for e := 0; e <= last; e++ {
-		for _, side := range dialectic.Sides {
+		for _, side := range dialectic.Sides() {
 			for _, id := range dialectic.ArgumentIDs(e, side) {
 				k[id] = dialectic.Arg{Side: side, Exchange: e}
 			}
@@ -67,8 +67,8 @@ func FuzzParseSubmissions(f *testing.F) {
 			if len(s.Attacks) > dialectic.MaxAttacks || len(s.Defends) > dialectic.MaxDefends {
 				t.Fatalf("argument %d: %d attacks, %d defends accepted", i, len(s.Attacks), len(s.Defends))
 			}
-			checkLinks(t, s.Attacks, dialectic.AttackTypes, side.Other(), exchange, known)
-			checkLinks(t, s.Defends, dialectic.DefenceTypes, side, exchange, known)
+			checkLinks(t, s.Attacks, dialectic.AttackTypes(), side.Other(), exchange, known)
+			checkLinks(t, s.Defends, dialectic.DefenceTypes(), side, exchange, known)
 			id := dialectic.ArgumentIDs(exchange, side)[i]
 			file, err := dialectic.NewArgument(id, side, exchange, s).Render()
 			if err != nil {

@@ -9,7 +9,7 @@ import (
 // format gives ids (side, "_", at least three digits, the opening's letter)
 // over a range of exchanges, including ones wider than three digits.
 func TestIDStringSpelling(t *testing.T) {
-	for _, side := range Sides {
+	for _, side := range Sides() {
 		for _, ex := range []int{-12, -1, 0, 1, 9, 10, 99, 100, 999, 1000, 12345, 123456} {
 			for _, letter := range []byte{0, 'a', 'b', 'c'} {
 				id := ID{Side: side, Exchange: ex, Letter: letter}

@@ -57,7 +57,7 @@ var scoreLike = regexp.MustCompile(`[+-]\d\.\d\d|current score`)
 func TestDebaterPrompts(t *testing.T) {
 	d := example(t)
 	deb := load(t, d)
-	for _, side := range dialectic.Sides {
+	for _, side := range dialectic.Sides() {
 		p, err := dialectic.Debater(templates.Default(), deb, side)
 		if err != nil {
 			t.Fatal(err)

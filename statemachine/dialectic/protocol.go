@@ -184,7 +184,7 @@ func report(p Problems) sm.Report { return sm.Report{Errors: p.Errors, Warnings:
 func (s *stepDebate) argumentStep(x int) (*sm.Step, error) {
 	known := s.deb.Known()
 	var calls []sm.Call
-	for _, side := range Sides {
+	for _, side := range Sides() {
 		p, err := Debater(s.tmpl, s.deb, side)
 		if err != nil {
 			return nil, err

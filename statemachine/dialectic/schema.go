@@ -28,8 +28,8 @@ func array(items map[string]any, min, max int) map[string]any {
 
 func argumentSchema() map[string]any {
 	ground := object(map[string]any{"source": str(), "content": str(), "relevance": str()}, "source", "content", "relevance")
-	attack := object(map[string]any{"target_id": str(), "attack_type": enum(AttackTypes), "content": str()}, "target_id", "attack_type", "content")
-	defend := object(map[string]any{"target_id": str(), "defense_type": enum(DefenceTypes), "content": str()}, "target_id", "defense_type", "content")
+	attack := object(map[string]any{"target_id": str(), "attack_type": enum(AttackTypes()), "content": str()}, "target_id", "attack_type", "content")
+	defend := object(map[string]any{"target_id": str(), "defense_type": enum(DefenceTypes()), "content": str()}, "target_id", "defense_type", "content")
 	return object(map[string]any{
 		"title":     str(),
 		"claim":     str(),

@@ -284,14 +284,19 @@ func (s *Scores) render(num func(x float64, whole bool) json.RawMessage) ([]byte
 		r := s.records[id]
 		var rec frontmatter.Object
 		rec.Set("current_score", num(r.CurrentScore, r.whole))
-		hist := make([]frontmatter.Object, 0, len(r.History))
+		// Values are built compact, and the whole indented once at the end.
+		hist := []byte{'['}
 		for _, e := range r.History {
 			var o frontmatter.Object
 			o.Set("score", num(e.Score, e.whole))
-			o.SetValue("reasoning", e.Reasoning)
-			o.SetValue("scored_at", e.ScoredAt)
-			if e.TriggeredBy != "" {
-				o.SetValue("triggered_by", e.TriggeredBy)
+			texts := [][2]string{{"reasoning", e.Reasoning}, {"scored_at", e.ScoredAt}, {"triggered_by", e.TriggeredBy}}
+			for _, kv := range texts {
+				if kv[0] == "triggered_by" && kv[1] == "" {
+					continue
+				}
+				if err := o.SetValue(kv[0], kv[1]); err != nil {
+					return nil, err
+				}
 			}
 			if e.PreviousScore != nil {
 				o.Set("previous_score", num(*e.PreviousScore, e.prevWhole))
@@ -300,15 +305,22 @@ func (s *Scores) render(num func(x float64, whole bool) json.RawMessage) ([]byte
 				o.Set("diff", num(*e.Diff, e.diffWhole))
 			}
 			o.Fields = append(o.Fields, e.extra.Fields...)
-			hist = append(hist, o)
+			entry, err := o.MarshalJSON()
+			if err != nil {
+				return nil, err
+			}
+			if len(hist) > 1 {
+				hist = append(hist, ',')
+			}
+			hist = append(hist, entry...)
 		}
-		if err := rec.SetValue("history", hist); err != nil {
-			return nil, err
-		}
+		rec.Set("history", append(hist, ']'))
 		rec.Fields = append(rec.Fields, r.extra.Fields...)
-		if err := top.SetValue(id, rec); err != nil {
+		compact, err := rec.MarshalJSON()
+		if err != nil {
 			return nil, err
 		}
+		top.Set(id, compact)
 	}
 	if len(top.Fields) == 0 {
 		return []byte("{}\n"), nil

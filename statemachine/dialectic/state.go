@@ -18,8 +18,9 @@ const (
 	Opp  Side = "opp"
 )
 
-// Sides lists both sides in the order moot always uses: proposition first.
-var Sides = []Side{Prop, Opp}
+// Sides() lists both sides in the order moot always uses: proposition first.
+// Each call returns a new slice, which the caller may change.
+func Sides() []Side { return []Side{Prop, Opp} }
 
 // Name returns the side's full name: "proposition" or "opposition".
 func (s Side) Name() string {
@@ -79,13 +80,25 @@ type State struct {
 	Phase    Phase
 }
 
-// Validate reports whether s is a state the machine can be in.
+// FieldError is a value of a field of debate.md that moot cannot accept.
+type FieldError struct {
+	// Field is the key of the field, such as "current_phase".
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string { return e.Err.Error() }
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// Validate reports whether s is a state the machine can be in. Its error
+// is a *FieldError naming the field of debate.md at fault.
 func (s State) Validate() error {
 	if s.Exchange < 0 || s.Exchange > MaxExchange {
-		return fmt.Errorf("current_exchange %d is out of range (0 to %d)", s.Exchange, MaxExchange)
+		return &FieldError{"current_exchange", fmt.Errorf("current_exchange %d is out of range (0 to %d)", s.Exchange, MaxExchange)}
 	}
 	if _, err := ParsePhase(string(s.Phase)); err != nil {
-		return err
+		return &FieldError{"current_phase", err}
 	}
 	return nil
 }

@@ -140,19 +140,27 @@ func TestAcceptJudgmentAtTheLastExchange(t *testing.T) {
 
 func TestStateValidate(t *testing.T) {
 	tests := []struct {
-		st dialectic.State
-		ok bool
+		st    dialectic.State
+		field string // the field the error names, "" when valid
 	}{
-		{dialectic.State{0, dialectic.AwaitingArguments}, true},
-		{dialectic.State{dialectic.MaxExchange, dialectic.AwaitingJudgment}, true},
-		{dialectic.State{-1, dialectic.AwaitingArguments}, false},
-		{dialectic.State{dialectic.MaxExchange + 1, dialectic.AwaitingArguments}, false},
-		{dialectic.State{0, "done"}, false},
-		{dialectic.State{0, ""}, false},
+		{dialectic.State{0, dialectic.AwaitingArguments}, ""},
+		{dialectic.State{dialectic.MaxExchange, dialectic.AwaitingJudgment}, ""},
+		{dialectic.State{-1, dialectic.AwaitingArguments}, "current_exchange"},
+		{dialectic.State{dialectic.MaxExchange + 1, dialectic.AwaitingArguments}, "current_exchange"},
+		// An exchange out of range and a phase that is none: the exchange
+		// is named first.
+		{dialectic.State{-1, "phase"}, "current_exchange"},
+		{dialectic.State{0, "done"}, "current_phase"},
+		{dialectic.State{0, ""}, "current_phase"},
 	}
 	for _, tc := range tests {
-		if err := tc.st.Validate(); (err == nil) != tc.ok {
-			t.Errorf("%+v.Validate() = %v, want ok=%v", tc.st, err, tc.ok)
+		err := tc.st.Validate()
+		var fe *dialectic.FieldError
+		switch {
+		case tc.field == "" && err != nil:
+			t.Errorf("%+v.Validate() = %v, want nil", tc.st, err)
+		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field):
+			t.Errorf("%+v.Validate() = %#v, want a *FieldError naming %s", tc.st, err, tc.field)
 		}
 	}
 }
@@ -335,7 +343,7 @@ func TestCumulative(t *testing.T) {
 			if got != tc.want {
 				t.Fatalf("Cumulative = %+v, want %+v", got, tc.want)
 			}
-			for _, side := range dialectic.Sides {
+			for _, side := range dialectic.Sides() {
 				if x := got.Of(side).Total; x == 0 && math.Signbit(x) {
 					t.Errorf("%s total is negative zero", side)
 				}
@@ -408,4 +416,36 @@ func TestFormatScore(t *testing.T) {
 			t.Errorf("FormatScore(%v) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestListsCannotBeChanged checks that a caller changing the list it was
+// given does not change what the next caller gets.
+func TestListsCannotBeChanged(t *testing.T) {
+	lists := map[string]func() []string{
+		"Sides":        func() []string { return sidesAsStrings(dialectic.Sides()) },
+		"AttackTypes":  dialectic.AttackTypes,
+		"DefenceTypes": dialectic.DefenceTypes,
+	}
+	for name, list := range lists {
+		t.Run(name, func(t *testing.T) {
+			want := strings.Join(list(), " ")
+			switch name {
+			case "Sides":
+				dialectic.Sides()[0] = "changed"
+			default:
+				list()[0] = "changed"
+			}
+			if got := strings.Join(list(), " "); got != want {
+				t.Errorf("%s() = %s after a caller changed its copy, want %s", name, got, want)
+			}
+		})
+	}
+}
+
+func sidesAsStrings(sides []dialectic.Side) []string {
+	out := make([]string, len(sides))
+	for i, s := range sides {
+		out[i] = string(s)
+	}
+	return out
 }

@@ -36,7 +36,7 @@ func CheckExchange(deb *Debate, exchange int, answers map[Side][]byte) (*Exchang
 	if err := deb.Header.State.AcceptArguments(exchange); err != nil {
 		return nil, &sm.Refused{Reasons: []string{err.Error()}}
 	}
-	for _, side := range Sides {
+	for _, side := range Sides() {
 		if err := CheckSize(side.Name(), answers[side]); err != nil {
 			return nil, err
 		}
@@ -45,7 +45,7 @@ func CheckExchange(deb *Debate, exchange int, answers map[Side][]byte) (*Exchang
 	var all Problems
 	x := &Exchange{}
 	refused := &sm.Refused{}
-	for _, side := range Sides {
+	for _, side := range Sides() {
 		subs, p := ParseSubmissions(answers[side], side, exchange, known)
 		all.Add(side.Name()+": ", p)
 		if !p.OK() && refused.Role == "" {

@@ -39,7 +39,10 @@ type Protocol struct {
 	Templates *templates.Set
 }
 
-var _ sm.Protocol = Protocol{}
+var (
+	_ sm.Protocol     = Protocol{}
+	_ sm.FormatLister = Protocol{}
+)
 
 // Name returns "forum".
 func (Protocol) Name() string { return Name }

@@ -289,9 +289,12 @@ var csvColumns = []string{"run_num", "agent_for", "model_for", "agent_against", 
 	"score_against", "transcript_filename"}
 
 // Formats offers csv: the row of the original's batch results.csv.
-func (d *debate) Formats() []sm.Format {
+func (Protocol) Formats() []sm.Format {
 	return []sm.Format{{Name: "csv", Usage: "the row of the original's batch results.csv for this debate", Ext: "csv"}}
 }
+
+// Formats offers the protocol's formats.
+func (d *debate) Formats() []sm.Format { return Protocol{}.Formats() }
 
 // Export writes the debate in the format called name.
 func (d *debate) Export(name string) ([]byte, error) {

@@ -49,7 +49,10 @@ type Protocol struct {
 	Templates *templates.Set
 }
 
-var _ sm.Protocol = Protocol{}
+var (
+	_ sm.Protocol     = Protocol{}
+	_ sm.FormatLister = Protocol{}
+)
 
 // Name returns "moderated".
 func (Protocol) Name() string { return Name }

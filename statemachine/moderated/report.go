@@ -202,9 +202,12 @@ func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // Formats offers csv: one row per advocate statement with every
 // criterion.
-func (d *debate) Formats() []sm.Format {
+func (Protocol) Formats() []sm.Format {
 	return []sm.Format{{Name: "csv", Usage: "one row per statement, with every criterion's score and justification and the total", Ext: "csv"}}
 }
+
+// Formats offers the protocol's formats.
+func (d *debate) Formats() []sm.Format { return Protocol{}.Formats() }
 
 // Export returns the debate in the format called name.
 func (d *debate) Export(name string) ([]byte, error) {

@@ -30,7 +30,7 @@ func lockedDebate(tb testing.TB, root string) (*Harness, []Step) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { d.Close() })
-	if _, err := d.Lock(context.Background(), "moot run demo", false); err != nil {
+	if err := d.Lock(context.Background(), "moot run demo", false); err != nil {
 		tb.Fatal(err)
 	}
 	return h, steps
@@ -79,12 +79,11 @@ func TestWaitingWriterCarriesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	unlock, err := d.Lock(context.Background(), "moot run demo", false)
-	if err != nil {
+	if err := d.Lock(context.Background(), "moot run demo", false); err != nil {
 		t.Fatal(err)
 	}
 	released := make(chan struct{})
-	time.AfterFunc(300*time.Millisecond, func() { unlock(); close(released) })
+	time.AfterFunc(300*time.Millisecond, func() { d.Close(); close(released) })
 	o, err := h.Exec(append(steps[2].Args, "--wait"), nil, 0)
 	<-released
 	if err != nil {

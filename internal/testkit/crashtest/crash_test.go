@@ -15,6 +15,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 
+	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/internal/testkit/trio"
 	"github.com/moot-dev/moot/store"
 )
@@ -30,7 +31,11 @@ var bin string
 
 func TestMain(m *testing.M) {
 	// The processes that the quick run (-short) and the tests of trio
-	// start from this test binary run as moot; they know trio too.
+	// start from this test binary run as moot, with MOOT_FAULT read as
+	// the moot_faults build reads it; they know trio too.
+	if os.Getenv(SelfEnv) == "1" {
+		faults.ArmFromEnv()
+	}
 	AsMoot(trio.Protocol{})
 	flag.Parse()
 	if testing.Short() {
@@ -51,7 +56,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "moot")
-	build := exec.Command("go", "build", "-o", bin, "github.com/moot-dev/moot/cmd/moot")
+	// The tag builds in the reading of MOOT_FAULT, which a release build
+	// of moot does not have.
+	build := exec.Command("go", "build", "-tags", "moot_faults", "-o", bin, "github.com/moot-dev/moot/cmd/moot")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build moot: %v\n%s", err, out)
 		os.RemoveAll(dir)
@@ -132,7 +139,7 @@ func TestExitAtEveryWrite(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			o, err := h.Exec(s.Args, append(s.Env, store.FaultEnv+fmt.Sprintf("=exit:%d", n)), 0)
+			o, err := h.Exec(s.Args, append(s.Env, faults.Env+fmt.Sprintf("=exit:%d", n)), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -300,5 +307,31 @@ func TestDuplicatedEntriesAreCaught(t *testing.T) {
 	}
 	if err := h.AfterCrash(ref, len(steps)-1); err == nil {
 		t.Fatal("AfterCrash passed a debate with a repeated entry")
+	}
+}
+
+// TestReleaseBuildIgnoresFaults builds moot as a user does, without the
+// moot_faults tag, and checks that MOOT_FAULT cannot make it fail or exit:
+// fault injection is for the crash tests' own build only.
+func TestReleaseBuildIgnoresFaults(t *testing.T) {
+	skipIfShort(t)
+	release := filepath.Join(t.TempDir(), "moot")
+	build := exec.Command("go", "build", "-o", release, "github.com/moot-dev/moot/cmd/moot")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build moot: %v\n%s", err, out)
+	}
+	steps := script(t, 1)
+	for _, fault := range []string{"exit:1", "fail:1"} {
+		h := harness(t)
+		h.Bin = release
+		for _, s := range steps {
+			o, err := h.Exec(s.Args, append(s.Env, faults.Env+"="+fault), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Code != 0 {
+				t.Fatalf("%s with %s=%s: %s", s, faults.Env, fault, o)
+			}
+		}
 	}
 }

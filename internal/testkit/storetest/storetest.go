@@ -17,7 +17,7 @@ func OpenForWrite(dir, command string) (*store.Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.Lock(context.Background(), command, false); err != nil {
+	if err := d.Lock(context.Background(), command, false); err != nil {
 		d.Close()
 		return nil, err
 	}

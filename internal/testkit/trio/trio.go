@@ -8,6 +8,7 @@
 package trio
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -49,9 +51,15 @@ func (Protocol) Roles() []sm.Role {
 	}
 }
 
-var roundsFlag = sm.Flag{Name: "rounds", Usage: "how many `ROUNDS` the debate has", Placeholder: "ROUNDS", Default: "2"}
+var (
+	roundsFlag = sm.Flag{Name: "rounds", Usage: "how many `ROUNDS` the debate has", Placeholder: "ROUNDS", Default: "2"}
+	briefFlag  = sm.Flag{Name: "brief", Usage: "a `FILE` of background both speakers read", Placeholder: "FILE", File: true}
+)
 
-func (Protocol) Flags() []sm.Flag { return []sm.Flag{roundsFlag} }
+// BriefFile is where a debate keeps the brief given with --brief.
+const BriefFile = "brief.md"
+
+func (Protocol) Flags() []sm.Flag { return []sm.Flag{roundsFlag, briefFlag} }
 
 // state is what debate.md holds.
 type state struct {
@@ -77,7 +85,14 @@ func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []sm.File{{Name: sm.StateFile, Data: data}}, nil
+	files := []sm.File{{Name: sm.StateFile, Data: data}}
+	if brief, ok := in.Files[briefFlag.Name]; ok {
+		if !utf8.Valid(brief) || len(bytes.TrimSpace(brief)) == 0 {
+			return nil, fmt.Errorf("--brief %s: want a text file, not an empty or binary one", in.Value(briefFlag))
+		}
+		files = append([]sm.File{{Name: BriefFile, Data: brief}}, files...)
+	}
+	return files, nil
 }
 
 func render(st state, motion string) ([]byte, error) {
@@ -97,6 +112,7 @@ func render(st state, motion string) ([]byte, error) {
 type debate struct {
 	st     state
 	motion string
+	brief  string
 	// files holds every file of the rounds folders, by name.
 	files map[string]string
 	front map[string]frontmatter.Object
@@ -120,6 +136,11 @@ func (Protocol) Load(files fs.FS) (sm.Debate, error) {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	d.motion = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body), "# Motion"))
+	if brief, err := fs.ReadFile(files, BriefFile); err == nil {
+		d.brief = strings.TrimSpace(string(brief))
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
 	for _, dir := range []string{"rounds", "private"} {
 		entries, err := fs.ReadDir(files, dir)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -156,6 +177,7 @@ func (d *debate) Status() sm.Status {
 		st.Next = fmt.Sprintf("the arbiter names the winner of round %d", d.st.Round+1)
 	}
 	st.Lines = []sm.Line{{Label: "wins", Text: fmt.Sprintf("alpha %d · beta %d", d.st.Wins[Alpha], d.st.Wins[Beta])}}
+	st.Data = map[string]any{"wins": map[string]int{Alpha: d.st.Wins[Alpha], Beta: d.st.Wins[Beta]}}
 	return st
 }
 
@@ -260,6 +282,9 @@ func (d *debate) speakStep(round int) *sm.Step {
 	calls := make([]sm.Call, 0, 2)
 	for _, role := range []string{Alpha, Beta} {
 		system := fmt.Sprintf("You are %s in a trio debate on: %s\nAnswer with JSON {\"plan\": ..., \"speech\": ...}; the plan stays private to you.", role, d.motion)
+		if d.brief != "" {
+			system += "\n\nBackground: " + d.brief
+		}
 		user := fmt.Sprintf("Round %d.\n\nThe debate so far:\n\n%s", round, d.transcript(round-1))
 		if role == Alpha {
 			// alpha sees its own earlier plans, and only alpha does.
