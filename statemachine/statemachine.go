@@ -214,6 +214,10 @@ type Call struct {
 	// Skippable calls are recorded as skipped when every repair has
 	// failed, instead of refusing the step.
 	Skippable bool
+	// Repairs, when above 0, caps how many times this call's answer is
+	// sent back: at most Repairs times, fewer if the user's --repairs is
+	// lower. 0 leaves it to --repairs alone.
+	Repairs int
 	// MaxTokens is the call's default answer length; a setting of the
 	// user's replaces it. 0 leaves it to the server.
 	MaxTokens int

@@ -412,7 +412,7 @@ func skippedName(step *sm.Step, c sm.Call) string {
 
 // call gets an acceptable answer to c: one kept from a run that was
 // interrupted, or the model's, repaired in the same conversation up to
-// Repairs times.
+// Repairs times, or the call's own cap if it is lower.
 func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer, error) {
 	role := dialectic.Role(c.Role)
 	validate := c.Validate
@@ -460,12 +460,16 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	if rs.MaxTokens == 0 {
 		rs.MaxTokens = c.MaxTokens
 	}
-	msgs := make([]model.Message, 0, len(c.Messages)+2*r.opts.Repairs)
+	repairs := r.opts.Repairs
+	if c.Repairs > 0 && c.Repairs < repairs {
+		repairs = c.Repairs
+	}
+	msgs := make([]model.Message, 0, len(c.Messages)+2*repairs)
 	for _, m := range c.Messages {
 		msgs = append(msgs, model.Message{Role: m.Role, Content: m.Content})
 	}
 	var attempts []failedAttempt
-	for try := 0; try <= r.opts.Repairs; try++ {
+	for try := 0; try <= repairs; try++ {
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAsk, Exchange: step.Unit, Role: c.Role, Model: rs.Model})
 		begin := time.Now()
 		resp, err := r.opts.Client.Complete(ctx, model.Request{
@@ -513,7 +517,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1}, nil
 		}
 		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})
-		if try == r.opts.Repairs {
+		if try == repairs {
 			saved := r.saveFailed(step.Unit, role, attempts)
 			if c.Skippable {
 				why := "refused after every repair: " + strings.Join(rep.Errors, "; ")
@@ -533,7 +537,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		}
 		msgs = append(msgs, model.Message{Role: "assistant", Content: resp.Text}, model.Message{Role: repair.Role, Content: repair.Content})
 	}
-	return sm.Answer{}, fmt.Errorf("the %s was asked %d times without an answer", c.Role, r.opts.Repairs+1)
+	return sm.Answer{}, fmt.Errorf("the %s was asked %d times without an answer", c.Role, repairs+1)
 }
 
 // keep files an accepted answer (or why a call was skipped) under name

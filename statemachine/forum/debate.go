@@ -308,6 +308,9 @@ func (d *debate) call(s slot) (sm.Call, error) {
 		a, b := d.st.name(d.st.a()), d.st.name(d.st.b())
 		confirmed := d.confirmed()
 		c.Schema, c.SchemaName = verdictSchema(a, b), "verdict"
+		// Sent back once, as the issue asks: a judge who names the other
+		// winner twice is not talked round by a third request.
+		c.Repairs = 1
 		c.Validate = func(ans []byte) sm.Report {
 			_, errs := parseVerdict(ans, a, b, confirmed)
 			return sm.Report{Errors: errs}

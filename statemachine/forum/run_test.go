@@ -518,6 +518,38 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
+// TestVerdictSentBackOnce: a verdict JSON naming the other winner is sent
+// back once, even with --repairs 2; named again, the step is refused and
+// no verdict is written.
+func TestVerdictSentBackOnce(t *testing.T) {
+	dir := newDebate(t, setup{turns: 2, judge: true, premise: true})
+	a, b := seats(t, dir)
+	names := map[string]string{forum.For: "Ada", forum.Against: "Brook"}
+	m := &fakeModel{fault: func(kind string, k int) (string, bool) {
+		if kind == forumfake.Verdict && k <= 2 {
+			return fmt.Sprintf(`{"winner": %q, "scores": {%q: 9, %q: 2}}`, names[a], names[a], names[b]), true
+		}
+		return "", false
+	}}
+	_, err := advance(t, context.Background(), dir, m, driver.UnitGoal{All: true})
+	var re *driver.RoleError
+	if !errors.As(err, &re) || re.Role != forum.Judge {
+		t.Fatalf("a verdict naming the other winner twice: %v, want the judge's answer refused", err)
+	}
+	verdicts := 0
+	for _, req := range m.asked() {
+		if forumfake.Kind(toFake(req.Messages)) == forumfake.Verdict {
+			verdicts++
+		}
+	}
+	if verdicts != 2 {
+		t.Errorf("the verdict was asked %d times, want 2 (sent back once)", verdicts)
+	}
+	if _, ok := files(t, dir)["verdict.md"]; ok {
+		t.Errorf("a refused verdict was written")
+	}
+}
+
 func other(side string) string {
 	if side == forum.For {
 		return forum.Against

@@ -15,8 +15,8 @@ import (
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 
-	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/faults"
+	"github.com/moot-dev/moot/internal/testkit/trio"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -29,15 +29,14 @@ var (
 // bin is the moot binary, built once by TestMain.
 var bin string
 
-// asMoot is set in the environment of the processes that the quick run
-// (-short) starts from its own test binary, which then runs as moot.
-const asMoot = "MOOT_CRASHTEST_AS_MOOT"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(asMoot) == "1" {
+	// The processes that the quick run (-short) and the tests of trio
+	// start from this test binary run as moot, with MOOT_FAULT read as
+	// the moot_faults build reads it; they know trio too.
+	if os.Getenv(SelfEnv) == "1" {
 		faults.ArmFromEnv()
-		os.Exit(cli.Main(os.Args))
 	}
+	AsMoot(trio.Protocol{})
 	flag.Parse()
 	if testing.Short() {
 		// The quick run starts moot from this test binary rather than
@@ -48,7 +47,7 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		bin = self
-		os.Setenv(asMoot, "1")
+		os.Setenv(SelfEnv, "1")
 		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "moot-crashtest-")

@@ -9,6 +9,11 @@
 // state the debate is in once it is done. Commands that advance the debate
 // by many steps (moot run) fit the same way: the step is retried until the
 // debate reaches its state.
+//
+// For the protocols of the step model, KillAtEveryCall kills `moot run
+// --all` while each model call of a debate is in flight, against a fake
+// model server, and checks that the resumed debate equals an uninterrupted
+// one and that only the calls in flight are asked twice.
 package crashtest
 
 import (

@@ -1,0 +1,344 @@
+package crashtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/internal/testkit/fixture"
+	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+// SelfEnv, set to "1" in a process's environment, makes a test binary
+// whose TestMain calls AsMoot run as moot.
+const SelfEnv = "MOOT_CRASHTEST_AS_MOOT"
+
+// AsMoot, called first in a TestMain, runs the test binary as moot,
+// knowing protocols besides dialectic, when it was started with SelfEnv
+// set; otherwise it returns. A test package can so start moot without
+// linking a binary of its own.
+func AsMoot(protocols ...sm.Protocol) {
+	if os.Getenv(SelfEnv) == "1" {
+		os.Exit(cli.Main(os.Args, protocols...))
+	}
+}
+
+// Self returns the running test binary and the environment that makes it
+// run as moot, for a package whose TestMain calls AsMoot.
+func Self(t testing.TB) (bin string, env []string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return self, []string{SelfEnv + "=1"}
+}
+
+// CallKills describes a debate of a step-model protocol for
+// KillAtEveryCall: the moot binary, how the debate is made, and the fake
+// model that answers it.
+type CallKills struct {
+	// Bin is the moot binary and Env is added to the environment of each
+	// of its processes (see Self).
+	Bin string
+	Env []string
+	// New are the arguments of `moot new` after the debate's name, such
+	// as --protocol forum --motion "...".
+	New []string
+	// Model answers every request. Its answers must depend on the request
+	// alone, so that a resumed run is answered as the uninterrupted one
+	// was. It may be called from several goroutines at once.
+	Model modeltest.Handler
+	// Requests, when above 0, is how many requests the uninterrupted run
+	// must make.
+	Requests int
+	// Normalise returns a file's content with what may differ between two
+	// runs of the same debate (times, durations) blanked; nil compares
+	// files as they are. Files under .moot are never compared.
+	Normalise func(name, data string) string
+}
+
+// settle is how long the debate directory, and the fake model, must have
+// been quiet before the process is killed: an answer delivered just
+// before request k, by a call asked in parallel with it, is then on disk
+// and must not be asked again.
+const settle = 200 * time.Millisecond
+
+// KillAtEveryCall runs the debate c describes to its end with `moot run
+// --all`, without interruption, as the reference. Then, for each request
+// k of the reference, in a subtest, it makes the same debate and runs it
+// again, holding request k (and any request after it) unanswered and
+// sending moot SIGKILL while it is in flight; runs `moot check`, which
+// must pass; resumes with `moot run --all`; and compares the files with
+// the reference's. Only the requests in flight at the kill may be asked
+// again: the requests answered before the kill and those of the resumed
+// run are, together, exactly the reference's requests. Requests are
+// numbered as they reach the fake, so that of two calls asked in parallel
+// either may be request k. The debate is made once, by `moot new`, and
+// copied for every run, so that all share what new drew and stamped.
+func KillAtEveryCall(t *testing.T, c CallKills) Kills {
+	t.Helper()
+	made := t.TempDir()
+	o, err := c.moot(made, "", append([]string{"new", "d"}, c.New...)...)
+	if err != nil || o.Code != 0 {
+		t.Fatalf("moot new: %v %s", err, o)
+	}
+	fresh := func(t *testing.T) string {
+		root := t.TempDir()
+		if err := fixture.CopyTree(filepath.Join(made, "d"), filepath.Join(root, "d")); err != nil {
+			t.Fatal(err)
+		}
+		return root
+	}
+	ref := fresh(t)
+	var refAsked asked
+	refSrv := modeltest.NewServer(t, refAsked.record(c.Model))
+	if o, err := c.moot(ref, refSrv.URL, "run", "d", "--all", "--quiet"); err != nil || o.Code != 0 {
+		t.Fatalf("reference run: %v %s", err, o)
+	}
+	want := c.files(t, ref)
+	total := len(refAsked.keys())
+	if c.Requests > 0 && total != c.Requests {
+		t.Fatalf("the uninterrupted run made %d requests, want %d", total, c.Requests)
+	}
+	start := time.Now()
+	for k := 1; k <= total; k++ {
+		t.Run(fmt.Sprintf("killed at request %d", k), func(t *testing.T) {
+			root := fresh(t)
+			g := &gate{model: c.Model, stop: k, arrived: make(chan struct{})}
+			srv := modeltest.NewServer(t, g.handle)
+			cmd := exec.Command(c.Bin, "--dir", root, "run", "d", "--all", "--quiet")
+			cmd.Env = append(os.Environ(), c.env(srv.URL)...)
+			var out strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case <-g.arrived:
+			case err := <-exited:
+				t.Fatalf("moot run ended (%v) before request %d:\n%s", err, k, out.String())
+			case <-time.After(time.Minute):
+				cmd.Process.Kill()
+				<-exited
+				t.Fatalf("request %d never came", k)
+			}
+			g.quiet(filepath.Join(root, "d"))
+			cmd.Process.Signal(syscall.SIGKILL)
+			if err := <-exited; err == nil {
+				t.Fatalf("moot run finished although request %d was held", k)
+			}
+			answered, held := g.lists()
+			if o, err := c.moot(root, "", "check", "d"); err != nil || o.Code != 0 {
+				t.Fatalf("moot check after the kill: %v %s\n%s", err, o, o.Stdout)
+			}
+			var again asked
+			srv2 := modeltest.NewServer(t, again.record(c.Model))
+			if o, err := c.moot(root, srv2.URL, "run", "d", "--all", "--quiet"); err != nil || o.Code != 0 {
+				t.Fatalf("resumed run: %v %s", err, o)
+			}
+			if d := Diff(want, c.files(t, root)); len(d) > 0 {
+				t.Errorf("the resumed debate differs from the uninterrupted run:\n%s", strings.Join(d, "\n"))
+			}
+			resumed := again.keys()
+			t.Logf("%d requests answered before the kill, %d in flight, %d after", len(answered), len(held), len(resumed))
+			if problems := compareAsked(refAsked.keys(), answered, held, resumed); len(problems) > 0 {
+				t.Errorf("only the requests in flight at the kill may be asked again:\n%s", strings.Join(problems, "\n"))
+			}
+		})
+	}
+	took := time.Since(start)
+	t.Logf("%d kills in %v", total, took.Round(time.Millisecond))
+	return Kills{Reference: want, Requests: total, Took: took}
+}
+
+// Kills is what KillAtEveryCall did.
+type Kills struct {
+	// Reference holds the files of the uninterrupted run, normalised, as
+	// every resumed run has them.
+	Reference map[string]string
+	// Requests is how many requests the uninterrupted run made, and so
+	// how many times moot was killed.
+	Requests int
+	// Took is how long the kills took, the reference run aside.
+	Took time.Duration
+}
+
+// compareAsked checks that the requests answered before a kill and those
+// of the resumed run are, together, the reference's, and that every
+// request in flight at the kill was asked again.
+func compareAsked(ref, answered, held, resumed []string) []string {
+	count, inRef := map[string]int{}, map[string]bool{}
+	for _, r := range ref {
+		count[r]++
+		inRef[r] = true
+	}
+	for _, r := range answered {
+		count[r]--
+	}
+	for _, r := range resumed {
+		count[r]--
+	}
+	var problems []string
+	for r, n := range count {
+		switch {
+		case !inRef[r]:
+			problems = append(problems, fmt.Sprintf("asked, though the uninterrupted run never asked it: %s", shorten(r)))
+		case n < 0:
+			problems = append(problems, fmt.Sprintf("asked again though answered before the kill (%d too many): %s", -n, shorten(r)))
+		case n > 0:
+			problems = append(problems, fmt.Sprintf("never answered: %s", shorten(r)))
+		}
+	}
+	again := map[string]int{}
+	for _, r := range resumed {
+		again[r]++
+	}
+	for _, r := range held {
+		if again[r] == 0 {
+			problems = append(problems, fmt.Sprintf("in flight at the kill but not asked again: %s", shorten(r)))
+		}
+		again[r]--
+	}
+	return problems
+}
+
+func shorten(s string) string {
+	if len(s) > 200 {
+		return s[:100] + " … " + s[len(s)-100:]
+	}
+	return s
+}
+
+// requestKey is what tells two requests apart: their conversations.
+func requestKey(req modeltest.Request) string {
+	b, _ := json.Marshal(req.Messages)
+	return string(b)
+}
+
+// asked records the requests a model was asked.
+type asked struct {
+	mu   sync.Mutex
+	reqs []string
+}
+
+func (a *asked) record(h modeltest.Handler) modeltest.Handler {
+	return func(req modeltest.Request) modeltest.Reply {
+		a.mu.Lock()
+		a.reqs = append(a.reqs, requestKey(req))
+		a.mu.Unlock()
+		return h(req)
+	}
+}
+
+func (a *asked) keys() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.reqs...)
+}
+
+// gate answers as its model does until request stop, which it holds, as
+// every request after it, until the client goes away.
+type gate struct {
+	model   modeltest.Handler
+	stop    int
+	arrived chan struct{}
+
+	mu        sync.Mutex
+	n         int
+	answered  []string
+	held      []string
+	lastReply time.Time
+}
+
+func (g *gate) handle(req modeltest.Request) modeltest.Reply {
+	g.mu.Lock()
+	g.n++
+	here := g.n
+	if here >= g.stop {
+		g.held = append(g.held, requestKey(req))
+		if here == g.stop {
+			close(g.arrived)
+		}
+	}
+	g.mu.Unlock()
+	if here >= g.stop {
+		return modeltest.Reply{Delay: time.Hour}
+	}
+	r := g.model(req)
+	g.mu.Lock()
+	g.answered = append(g.answered, requestKey(req))
+	g.lastReply = time.Now()
+	g.mu.Unlock()
+	return r
+}
+
+func (g *gate) lists() (answered, held []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.answered...), append([]string(nil), g.held...)
+}
+
+// quiet waits until neither the model has answered nor a file under dir
+// has changed for settle, or for at most five seconds.
+func (g *gate) quiet(dir string) {
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		g.mu.Lock()
+		last := g.lastReply
+		g.mu.Unlock()
+		filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if info, err := e.Info(); err == nil && info.ModTime().After(last) {
+				last = info.ModTime()
+			}
+			return nil
+		})
+		if time.Since(last) >= settle {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// env is what a moot process against the fake at url has in its
+// environment besides the test's own.
+func (c CallKills) env(url string) []string {
+	return append(append([]string(nil), c.Env...), "OPENAI_BASE_URL="+url, "OPENAI_API_KEY=", "MOOT_MODEL=fake")
+}
+
+// moot runs moot under root against the fake at url and waits for it.
+func (c CallKills) moot(root, url string, args ...string) (Outcome, error) {
+	h := &Harness{Bin: c.Bin, Root: root, Slug: "d", Env: c.env(url)}
+	return h.Exec(args, nil, 0)
+}
+
+// files reads the debate under root, .moot aside, through Normalise.
+func (c CallKills) files(t *testing.T, root string) map[string]string {
+	t.Helper()
+	tree, err := fixture.Tree(filepath.Join(root, "d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree = fixture.Without(tree, func(p string) bool { return strings.HasPrefix(p, ".moot") })
+	if c.Normalise != nil {
+		for name, data := range tree {
+			tree[name] = c.Normalise(name, data)
+		}
+	}
+	return tree
+}

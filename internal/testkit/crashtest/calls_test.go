@@ -1,0 +1,59 @@
+package crashtest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/trio"
+)
+
+// TestTrioKilledAtEveryCall: trio, whose speakers are asked in parallel,
+// killed while each of its calls is in flight and run again, ends as a
+// run never killed, and asks again only what was in flight. Its six kills
+// take a second or two, so the quick run keeps it, as a check of the
+// harness.
+func TestTrioKilledAtEveryCall(t *testing.T) {
+	self, env := Self(t)
+	KillAtEveryCall(t, CallKills{
+		Bin: self, Env: env,
+		New: []string{"--protocol", "trio", "--motion", "Three is a crowd.", "--rounds", "2"},
+		Model: func(req modeltest.Request) modeltest.Reply {
+			return modeltest.Reply{Content: trio.Fake(req.Messages[0].Content, req.Messages[1].Content)}
+		},
+		Requests: 6,
+	})
+}
+
+// TestCompareAsked: the harness's count of requests tells a request asked
+// again after its answer came from one that was in flight.
+func TestCompareAsked(t *testing.T) {
+	ref := []string{"plan-a", "plan-b", "score"}
+	for _, tc := range []struct {
+		name                    string
+		answered, held, resumed []string
+		want                    []string // words each problem must hold, in order
+	}{
+		{"the one in flight asked again", []string{"plan-a"}, []string{"plan-b"}, []string{"plan-b", "score"}, nil},
+		{"both parallel calls in flight", nil, []string{"plan-b", "plan-a"}, []string{"plan-a", "plan-b", "score"}, nil},
+		{"an answered request asked again", []string{"plan-a"}, []string{"plan-b"}, []string{"plan-a", "plan-b", "score"}, []string{"asked again though answered"}},
+		{"one in flight never asked again", []string{"plan-a", "plan-b"}, []string{"score"}, nil, []string{"never answered", "in flight at the kill but not asked again"}},
+		{"a request the reference never made", []string{"plan-a"}, []string{"plan-b"}, []string{"plan-b", "other", "score"}, []string{"the uninterrupted run never asked it"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := compareAsked(ref, tc.answered, tc.held, tc.resumed)
+			slices.Sort(got)
+			if len(got) != len(tc.want) {
+				t.Fatalf("problems %q, want %d", got, len(tc.want))
+			}
+			want := slices.Clone(tc.want)
+			slices.Sort(want)
+			for i := range got {
+				if !strings.Contains(got[i], want[i]) {
+					t.Errorf("problem %q does not say %q", got[i], want[i])
+				}
+			}
+		})
+	}
+}
