@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,9 +91,9 @@ func (Protocol) Flags() []sm.Flag {
 	return []sm.Flag{positionAFlag, positionBFlag, roundsFlag, formatFlag, criteriaFlag, tokensFlag, noSummaryFlag, transcriptFl, factFlag}
 }
 
-// Formats are the debate formats of the design, each changing what the
+// formats are the debate formats of the design, each changing what the
 // participants are told.
-var Formats = []string{"formal", "casual", "educational", "competitive"}
+var formats = []string{"formal", "casual", "educational", "competitive"}
 
 // Criterion is one criterion of the rubric.
 type Criterion struct {
@@ -101,8 +102,10 @@ type Criterion struct {
 	Description string  `json:"description,omitempty"`
 }
 
-// DefaultCriteria is the design's rubric.
-var DefaultCriteria = []Criterion{
+// DefaultCriteria returns the design's rubric, a new slice each time.
+func DefaultCriteria() []Criterion { return slices.Clone(defaultCriteria) }
+
+var defaultCriteria = []Criterion{
 	{Name: "logical_coherence", Weight: 0.25, Description: "clarity and soundness of reasoning"},
 	{Name: "evidence_quality", Weight: 0.25, Description: "use of relevant, credible evidence"},
 	{Name: "responsiveness", Weight: 0.20, Description: "directly addressing the opponent's arguments"},
@@ -117,8 +120,12 @@ type MaxTokens struct {
 	Closing  int `json:"closing"`
 }
 
-// DefaultMaxTokens are the design's limits.
-var DefaultMaxTokens = MaxTokens{Opening: 300, Argument: 250, Closing: 350}
+// The design's answer lengths for each kind of statement.
+const (
+	defaultOpeningTokens  = 300
+	defaultArgumentTokens = 250
+	defaultClosingTokens  = 350
+)
 
 var criterionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`) })
 
@@ -127,7 +134,7 @@ var criterionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCom
 // criteria keep their descriptions.
 func ParseCriteria(s string) ([]Criterion, error) {
 	if strings.TrimSpace(s) == "" {
-		return append([]Criterion(nil), DefaultCriteria...), nil
+		return DefaultCriteria(), nil
 	}
 	var out []Criterion
 	seen := map[string]bool{}
@@ -150,7 +157,7 @@ func ParseCriteria(s string) ([]Criterion, error) {
 			return nil, fmt.Errorf("--criteria: weight of %q: %q is not a number above 0 and at most 100", name, strings.TrimSpace(w))
 		}
 		c := Criterion{Name: name, Weight: weight}
-		for _, d := range DefaultCriteria {
+		for _, d := range defaultCriteria {
 			if d.Name == name {
 				c.Description = d.Description
 			}
@@ -166,7 +173,7 @@ func ParseCriteria(s string) ([]Criterion, error) {
 // parseMaxTokens reads "opening:300,argument:250,closing:350"; kinds not
 // given keep their defaults.
 func parseMaxTokens(s string) (MaxTokens, error) {
-	mt := DefaultMaxTokens
+	mt := MaxTokens{Opening: defaultOpeningTokens, Argument: defaultArgumentTokens, Closing: defaultClosingTokens}
 	if strings.TrimSpace(s) == "" {
 		return mt, nil
 	}
@@ -228,7 +235,7 @@ func (p Protocol) fresh(in sm.NewInput) (*debate, error) {
 	}
 	format := strings.ToLower(strings.TrimSpace(in.Value(formatFlag)))
 	if !validFormat(format) {
-		return nil, fmt.Errorf("--format %q is none of %s", format, strings.Join(Formats, ", "))
+		return nil, fmt.Errorf("--format %q is none of %s", format, strings.Join(formats, ", "))
 	}
 	criteria, err := ParseCriteria(in.Value(criteriaFlag))
 	if err != nil {
@@ -275,7 +282,7 @@ func flagOn(in sm.NewInput, f sm.Flag) bool {
 }
 
 func validFormat(f string) bool {
-	for _, x := range Formats {
+	for _, x := range formats {
 		if x == f {
 			return true
 		}

@@ -77,7 +77,7 @@ func TestReport(t *testing.T) {
 		t.Fatalf("%d rows, want a header and 8 statements:\n%s", len(rows), data)
 	}
 	head := strings.Join(rows[0], ",")
-	for _, c := range moderated.DefaultCriteria {
+	for _, c := range moderated.DefaultCriteria() {
 		if !strings.Contains(head, c.Name+","+c.Name+"_justification") {
 			t.Errorf("the header lacks %s: %s", c.Name, head)
 		}

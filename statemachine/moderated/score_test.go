@@ -19,9 +19,9 @@ func TestTotal(t *testing.T) {
 		raws     []float64
 		want     float64
 	}{
-		{"the design's weights", moderated.DefaultCriteria, []float64{8, 6, 7, 7, 9}, 7.30},
-		{"all tens is ten, not clamped from a hundred", moderated.DefaultCriteria, []float64{10, 10, 10, 10, 10}, 10},
-		{"all zeros", moderated.DefaultCriteria, []float64{0, 0, 0, 0, 0}, 0},
+		{"the design's weights", moderated.DefaultCriteria(), []float64{8, 6, 7, 7, 9}, 7.30},
+		{"all tens is ten, not clamped from a hundred", moderated.DefaultCriteria(), []float64{10, 10, 10, 10, 10}, 10},
+		{"all zeros", moderated.DefaultCriteria(), []float64{0, 0, 0, 0, 0}, 0},
 		{"weights need not sum to one", []moderated.Criterion{{Name: "a", Weight: 3}, {Name: "b", Weight: 1}}, []float64{10, 2}, 8},
 		{"two decimals", []moderated.Criterion{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}}, []float64{7, 8}, 7.67},
 	}

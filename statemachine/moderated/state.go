@@ -141,7 +141,7 @@ func (d *debate) checkState() error {
 	case st.RoundCount < 1 || st.RoundCount > maxRounds:
 		return fmt.Errorf("field %q: %d is outside 1 to %d", "round_count", st.RoundCount, maxRounds)
 	case !validFormat(st.Format):
-		return fmt.Errorf("field %q: %q is none of %s", "debate_format", st.Format, strings.Join(Formats, ", "))
+		return fmt.Errorf("field %q: %q is none of %s", "debate_format", st.Format, strings.Join(formats, ", "))
 	case len(st.Criteria) == 0:
 		return fmt.Errorf("field %q: the rubric has no criteria", "scoring_criteria")
 	case st.MaxTokens.Opening < 0 || st.MaxTokens.Argument < 0 || st.MaxTokens.Closing < 0:
