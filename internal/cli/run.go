@@ -445,25 +445,24 @@ func (p *progress) event(e driver.Event) {
 }
 
 // describeEvent says what an event of a protocol other than dialectic
-// did: "alpha spoke: round 1", its role, kind, id, title and message as
-// it has them, then what its call cost.
+// did, in its words: its title ("Ada opens the debate"), or else its role,
+// kind and id ("alpha spoke"); then its message, or else its score; then
+// what its call cost.
 func describeEvent(e driver.Event, cost string) string {
 	var b strings.Builder
-	if e.Role != "" {
-		b.WriteString(e.Role + " ")
-	}
-	b.WriteString(e.Kind)
-	if e.ID != "" {
-		b.WriteString(" " + e.ID)
-	}
 	if e.Title != "" {
-		fmt.Fprintf(&b, " %q", e.Title)
+		b.WriteString(e.Title)
+	} else {
+		b.WriteString(strings.TrimSpace(e.Role + " " + e.Kind))
+		if e.ID != "" {
+			b.WriteString(" " + e.ID)
+		}
 	}
-	if e.Score != nil {
-		b.WriteString(" " + dialectic.FormatScore(*e.Score))
-	}
-	if e.Message != "" {
+	switch {
+	case e.Message != "":
 		b.WriteString(": " + e.Message)
+	case e.Score != nil:
+		b.WriteString(": " + strconv.FormatFloat(*e.Score, 'f', -1, 64))
 	}
 	return b.String() + cost
 }

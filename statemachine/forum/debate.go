@@ -485,7 +485,7 @@ func (d *debate) apply(group []slot, answers map[string]sm.Answer) (*sm.Commit, 
 		case kindThink:
 			ev.Kind = "thought"
 		case kindSpeech:
-			ev.Kind, ev.Message = "spoke", fmt.Sprintf("turn %d", s.Turn)
+			ev.Kind = "spoke"
 		case kindEvaluate:
 			ev.Kind, m.Target, m.TargetName = "evaluated", s.Target, st.name(s.Target)
 		case kindScore:
@@ -498,7 +498,7 @@ func (d *debate) apply(group []slot, answers map[string]sm.Answer) (*sm.Commit, 
 			st.RunningScores[s.Target] = n
 			f := float64(n)
 			ev.Kind, ev.Score, ev.ID = "scored", &f, s.Target
-			ev.Message = fmt.Sprintf("%s %d/10 after turn %d", st.name(s.Target), n, s.Turn)
+			ev.Message = fmt.Sprintf("%d/10", n)
 		case kindDeliberation:
 			ev.Kind = "deliberated"
 		case kindConfirmation:

@@ -266,7 +266,8 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 		c.Files = append(c.Files, sm.File{Name: d.scoreFile(target), Data: data})
 		total := sc.Total
 		c.Events = append(c.Events, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
-			Message: fmt.Sprintf("%s's %s: %.2f", d.name(target.Role), d.label(target), total),
+			Title:   fmt.Sprintf("the moderator scores %s's %s", d.name(target.Role), d.label(target)),
+			Message: fmt.Sprintf("%.2f", total),
 			Data:    map[string]any{"message": target.Number, "participant": p.ID, "total": total}})
 	} else {
 		if text == "" {
@@ -286,7 +287,7 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 		}
 		c.Files = append(c.Files, sm.File{Name: m.file, Data: data})
 		c.Events = append(c.Events, sm.Event{Kind: "spoke", Role: s.Role, ID: fmt.Sprintf("%03d", s.Number),
-			Message: fmt.Sprintf("%03d %s: %s", s.Number, p.Name, d.label(s)),
+			Title:   fmt.Sprintf("%s: %s (message %03d)", p.Name, d.label(s), s.Number),
 			Data:    map[string]any{"message": s.Number, "kind": s.Kind, "file": m.file}})
 	}
 	next.st.Step = i + 1
