@@ -416,3 +416,26 @@ func (e *InputError) Error() string {
 }
 
 func (e *InputError) Unwrap() error { return e.Err }
+
+// Shower is a Debate whose parts `moot show` lists, a line each, and shows
+// one at a time, such as forum's calls or moderated's messages.
+type Shower interface {
+	// Parts lists the debate's committed parts in order.
+	Parts() []Part
+	// Show returns the part called id in full, as text for a person to
+	// read; ok is false when the debate has no such part.
+	Show(id string) (text string, ok bool)
+}
+
+// Part is one part of a debate, as `moot show` lists it.
+type Part struct {
+	ID    string `json:"id"`
+	Unit  int    `json:"unit"`
+	Role  string `json:"role"`
+	Title string `json:"title"`
+	// Private names the role the part is private to; "" when it is
+	// public.
+	Private string `json:"private,omitempty"`
+	// Score is the part's score, when it has one.
+	Score *float64 `json:"score,omitempty"`
+}

@@ -256,8 +256,8 @@ func (a *app) listDebates(cmd *ucli.Command, asJSON bool) error {
 func (a *app) showCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:         "show",
-		Usage:        "list a debate's arguments, or show one with its scores and their history",
-		ArgsUsage:    "<debate> [<argument-id>]",
+		Usage:        "list a debate's arguments (or other parts), or show one with its scores",
+		ArgsUsage:    "<debate> [<id>]",
 		Flags:        []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}},
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -265,8 +265,7 @@ func (a *app) showCommand() *ucli.Command {
 				return usageError("show takes a debate and, to show one argument, its id")
 			}
 			if handled, err := a.withDebateProtocol(cmd, func(d *store.Dir, p sm.Protocol) error {
-				return badUsage(fmt.Errorf("show lists the arguments of a dialectic debate, and %s is a %s debate", d.Path(), p.Name()),
-					fmt.Sprintf("'moot status %s' says where it stands; 'moot report %s --stdout' prints it", d.Path(), d.Path()))
+				return a.showProtocol(d, p, cmd.Args().Get(1), cmd.Args().Len() == 2, cmd.Bool("json"))
 			}); handled {
 				return err
 			}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -597,4 +599,82 @@ func (a *app) protocolCommands(builtin []*ucli.Command) []*ucli.Command {
 		}
 	}
 	return out
+}
+
+// showProtocol is `moot show` for a step-model protocol: the parts its
+// debate lists, a line each, or the one called id.
+func (a *app) showProtocol(d *store.Dir, p sm.Protocol, id string, one, asJSON bool) error {
+	deb, err := driver.ReadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	if f := deb.Check(); len(f.Problems) > 0 {
+		return brokenProtocolDebate(d, "show", f.Problems)
+	}
+	sh, ok := deb.(sm.Shower)
+	if !ok {
+		return badUsage(fmt.Errorf("a %s debate has no parts to show", p.Name()),
+			fmt.Sprintf("'moot status %s' says where it stands; 'moot report %s --stdout' prints it", d.Path(), d.Path()))
+	}
+	parts := sh.Parts()
+	if !one {
+		if asJSON {
+			if parts == nil {
+				parts = []sm.Part{}
+			}
+			return writeJSON(a.io.Stdout, parts)
+		}
+		w := a.io.Stdout
+		for _, pt := range parts {
+			score := ""
+			if pt.Score != nil {
+				score = " · " + strconv.FormatFloat(*pt.Score, 'f', -1, 64)
+			}
+			private := ""
+			if pt.Private != "" {
+				private = " · private to " + pt.Private
+			}
+			fmt.Fprintf(w, "%-5s %s %-3d %-12s %s%s%s\n", pt.ID, deb.Status().Unit, pt.Unit, pt.Role, visible(pt.Title, false), score, private)
+		}
+		if len(parts) == 0 {
+			fmt.Fprintf(w, "%s has no parts yet\n", d.Path())
+		}
+		return nil
+	}
+	text, ok := sh.Show(id)
+	if !ok {
+		ids := make([]string, len(parts))
+		for i, pt := range parts {
+			ids[i] = pt.ID
+		}
+		hint := fmt.Sprintf("'moot show %s' lists them", d.Path())
+		if len(ids) > 0 {
+			hint = fmt.Sprintf("its parts are %s to %s; %s", ids[0], ids[len(ids)-1], hint)
+		}
+		return withCode(ExitError, fmt.Errorf("%s has no part %q", d.Path(), id), hint)
+	}
+	if asJSON {
+		out := map[string]any{"id": id, "text": text}
+		if pt, ok := partByID(parts, id); ok {
+			out = map[string]any{"part": pt, "text": text}
+		}
+		return writeJSON(a.io.Stdout, out)
+	}
+	_, err = io.WriteString(a.io.Stdout, visible(text, true))
+	return err
+}
+
+// partByID finds the part called id, written as listed ("008") or as a
+// plain number ("8").
+func partByID(parts []sm.Part, id string) (sm.Part, bool) {
+	n, err := strconv.Atoi(id)
+	for _, pt := range parts {
+		if pt.ID == id {
+			return pt, true
+		}
+		if m, e := strconv.Atoi(pt.ID); err == nil && e == nil && m == n {
+			return pt, true
+		}
+	}
+	return sm.Part{}, false
 }
