@@ -1,6 +1,7 @@
 package refine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -238,9 +239,12 @@ func (d *debate) Export(name string) ([]byte, error) {
 	if name != "trace" {
 		return nil, fmt.Errorf("refine exports no format %q (it has trace)", name)
 	}
-	data, err := json.MarshalIndent(d.Trace(), "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(d.Trace()); err != nil {
 		return nil, err
 	}
-	return append(data, '\n'), nil
+	return b.Bytes(), nil
 }
