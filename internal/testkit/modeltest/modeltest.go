@@ -3,7 +3,8 @@
 // replies, and records every request it receives so a test can check what a
 // client sent.
 //
-// Only POST {base}/chat/completions is served, without streaming. Any other
+// Only POST {base}/chat/completions is served, without streaming, and POST
+// {base}/embeddings when the server has the Embeddings option. Any other
 // path answers 404 and a request with "stream": true answers 400, both with
 // an error body shaped like OpenAI's.
 package modeltest
