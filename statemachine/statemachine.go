@@ -80,6 +80,10 @@ type Flag struct {
 	// Bool marks a switch that takes no value: given, its value is
 	// "true".
 	Bool bool
+	// Folder marks a flag whose value names a folder: moot reads the
+	// markdown files directly in it (size-limited) and passes them in
+	// NewInput.Folders, so that New stays pure.
+	Folder bool
 }
 
 // NewInput is what `moot new` was given.
@@ -92,7 +96,10 @@ type NewInput struct {
 	// Files holds the content of each File flag that was given, by the
 	// flag's name; Values keeps the path as it was given.
 	Files map[string][]byte
-	Now   time.Time
+	// Folders holds, for each Folder flag that was given, the content of
+	// its folder's .md files by file name.
+	Folders map[string]map[string][]byte
+	Now     time.Time
 }
 
 // Value returns the last value given for flag, or its default.
@@ -221,6 +228,19 @@ type Call struct {
 	// MaxTokens is the call's default answer length; a setting of the
 	// user's replaces it. 0 leaves it to the server.
 	MaxTokens int
+	// Embed, when not empty, makes the call a request for the
+	// embeddings of these texts instead of a chat: its answer is the JSON
+	// of an Embeddings. Messages, Schema, Validate and Repair are unused.
+	Embed []string
+}
+
+// Embeddings is the answer of a call that asks for embeddings: a vector
+// per text, in the order of Call.Embed, or why the endpoint gave none
+// (Unavailable), in which case the step may rank its texts otherwise.
+type Embeddings struct {
+	Model       string      `json:"model"`
+	Vectors     [][]float64 `json:"vectors,omitempty"`
+	Unavailable string      `json:"unavailable,omitempty"`
 }
 
 // Message is one message of a conversation.
@@ -250,6 +270,9 @@ type Answer struct {
 	// repairs included: 1 for an answer accepted at once, 0 for one handed
 	// in by hand.
 	Attempts int
+	// Elapsed is the model time the answer took, repairs included; 0 for
+	// an answer handed in by hand.
+	Elapsed time.Duration
 }
 
 // Commit is what a step writes.

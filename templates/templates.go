@@ -17,6 +17,21 @@ import (
 //go:embed */*.md
 var builtin embed.FS
 
+//go:embed refine/reasoning/*.md
+var reasoning embed.FS
+
+// Reasoning returns refine's library of reasoning templates, by file
+// name: the scaffolds its proposer is offered.
+func Reasoning() map[string][]byte {
+	out := map[string][]byte{}
+	entries, _ := fs.ReadDir(reasoning, "refine/reasoning")
+	for _, e := range entries {
+		b, _ := fs.ReadFile(reasoning, "refine/reasoning/"+e.Name())
+		out[e.Name()] = b
+	}
+	return out
+}
+
 // partials is the file of shared definitions ("motion", "argument",
 // "shape") every prompt can use.
 const partials = "partials.md"

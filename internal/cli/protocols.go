@@ -135,6 +135,16 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 			}
 			in.Files[f.Name] = data
 		}
+		if f.Folder {
+			files, err := store.ReadFolder(in.Value(f), ".md")
+			if err != nil {
+				return withCode(ExitError, fmt.Errorf("read --%s %s: %w", f.Name, in.Value(f), err))
+			}
+			if in.Folders == nil {
+				in.Folders = map[string]map[string][]byte{}
+			}
+			in.Folders[f.Name] = files
+		}
 	}
 	owners := map[string][]string{} // a flag given that p does not take, by the protocols that do
 	var foreign []string

@@ -18,13 +18,17 @@ import (
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
+	"github.com/moot-dev/moot/statemachine/refine"
+	"github.com/moot-dev/moot/statemachine/refine/refinetest"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// The scripts' moot also knows trio, the protocol written for
 		// tests, to run a protocol of the step model end to end.
-		"moot": func() { os.Exit(cli.Main(os.Args, trio.Protocol{}, moderated.Protocol{}, forum.Protocol{})) },
+		"moot": func() {
+			os.Exit(cli.Main(os.Args, trio.Protocol{}, moderated.Protocol{}, forum.Protocol{}, refine.Protocol{}))
+		},
 	})
 }
 
@@ -59,6 +63,12 @@ func TestScripts(t *testing.T) {
 		time.Sleep(150 * time.Millisecond)
 		return forumFake(req)
 	})
+	// $REFINE answers every call of a refine debate as refinetest does,
+	// with embeddings that rank the Fermi estimate and the pre-mortem
+	// above the threshold; $REFINENOEMBED has no embeddings.
+	refineServer := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{}),
+		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
+	refineNoEmbed := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{ReadyAt: 1}))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -70,6 +80,8 @@ func TestScripts(t *testing.T) {
 			e.Setenv("MODERATED", moderatedServer.URL)
 			e.Setenv("FORUM", forumServer.URL)
 			e.Setenv("FORUMSLOW", forumSlow.URL)
+			e.Setenv("REFINE", refineServer.URL)
+			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

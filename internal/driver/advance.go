@@ -400,8 +400,9 @@ func metaName(step *sm.Step, c sm.Call) string {
 
 // keptMeta is what metaName holds.
 type keptMeta struct {
-	Model    string `json:"model"`
-	Attempts int    `json:"attempts"`
+	Model    string  `json:"model"`
+	Attempts int     `json:"attempts"`
+	Elapsed  float64 `json:"seconds,omitempty"`
 }
 
 // skippedName is where the reason a skippable call was skipped waits for
@@ -416,6 +417,9 @@ func skippedName(step *sm.Step, c sm.Call) string {
 func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer, error) {
 	role := dialectic.Role(c.Role)
 	validate := c.Validate
+	if len(c.Embed) > 0 {
+		validate = validEmbeddings(len(c.Embed))
+	}
 	if validate == nil {
 		validate = func(a []byte) sm.Report {
 			if len(bytes.TrimSpace(a)) == 0 {
@@ -432,9 +436,10 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 				var meta keptMeta
 				if raw, err := r.d.ReadPrivate(metaName(step, c)); err == nil && json.Unmarshal(raw, &meta) == nil {
 					a.Model = meta.Model
-					if meta.Attempts > 1 {
+					if meta.Attempts > 1 || len(c.Embed) > 0 {
 						a.Attempts = meta.Attempts
 					}
+					a.Elapsed = time.Duration(meta.Elapsed * float64(time.Second))
 				}
 				return a, nil
 			}
@@ -447,6 +452,9 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 				return sm.Answer{Skipped: string(why)}, nil
 			}
 		}
+	}
+	if len(c.Embed) > 0 {
+		return r.embed(ctx, step, c)
 	}
 	r.mu.Lock()
 	rs := r.settings.Role(c.Role)
@@ -469,6 +477,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		msgs = append(msgs, model.Message{Role: m.Role, Content: m.Content})
 	}
 	var attempts []failedAttempt
+	var elapsed time.Duration
 	for try := 0; try <= repairs; try++ {
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAsk, Exchange: step.Unit, Role: c.Role, Model: rs.Model})
 		begin := time.Now()
@@ -482,6 +491,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			},
 		})
 		resp.Latency = max(resp.Latency, time.Since(begin))
+		elapsed += resp.Latency
 		if err == nil {
 			if err = CheckSize(c.Role, []byte(resp.Text)); err != nil {
 				resp.Text = ""
@@ -508,13 +518,17 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			rep.Errors = append(rep.Errors, "the answer was cut off at the token limit: answer more briefly")
 		}
 		if rep.OK() {
+			// The answers sent back for repair are kept, as those of a
+			// role that failed are, so that a person can see what the
+			// model first said.
+			r.saveFailed(step.Unit, role, attempts)
 			// Written first: a kept answer found without it took one
 			// request, of an unknown model.
-			if meta, err := json.Marshal(keptMeta{Model: resp.Model, Attempts: try + 1}); err == nil {
+			if meta, err := json.Marshal(keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds()}); err == nil {
 				r.keep(metaName(step, c), c.Role, meta)
 			}
 			r.keep(keptName(step, c), c.Role, text)
-			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1}, nil
+			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1, Elapsed: elapsed}, nil
 		}
 		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})
 		if try == repairs {

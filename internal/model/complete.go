@@ -306,12 +306,25 @@ type call struct {
 // error for the caller. Every retry is made here rather than in openai-go,
 // so that each can be counted and announced.
 func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, cl *call) (*openai.ChatCompletion, error) {
+	var comp *openai.ChatCompletion
+	err := c.do(ctx, cl, func(opts ...option.RequestOption) error {
+		var err error
+		comp, err = c.chat.New(ctx, params, opts...)
+		return err
+	})
+	return comp, err
+}
+
+// do makes one request through the SDK call request, which it hands the
+// request options every request of this package needs, with retries, and
+// turns its failure into an error for the caller.
+func (c *Client) do(ctx context.Context, cl *call, request func(opts ...option.RequestOption) error) error {
 	budget := c.maxRetries + 1 // attempts left
 	refused := 0
 	for retry := 0; ; retry++ {
 		sent := false
 		var httpRes *http.Response
-		comp, err := c.chat.New(ctx, params,
+		err := request(
 			option.WithMaxRetries(0),
 			option.WithResponseInto(&httpRes),
 			option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
@@ -343,23 +356,23 @@ func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams
 			budget--
 		}
 		if err == nil {
-			return comp, nil
+			return nil
 		}
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("request to model %q stopped: %w", cl.model, ctx.Err())
+			return fmt.Errorf("request to model %q stopped: %w", cl.model, ctx.Err())
 		}
 		if !sent {
 			// Nothing was sent: the request could not be built, and
 			// trying again would not change that.
-			return nil, fmt.Errorf("building the request for model %q: %w", cl.model, err)
+			return fmt.Errorf("building the request for model %q: %w", cl.model, err)
 		}
 		var tooLarge *TooLargeError
 		if errors.As(err, &tooLarge) {
-			return nil, fmt.Errorf("model %q via %s: %w", cl.model, c.BaseURL(), tooLarge)
+			return fmt.Errorf("model %q via %s: %w", cl.model, c.BaseURL(), tooLarge)
 		}
 		var encoding *EncodingError
 		if errors.As(err, &encoding) {
-			return nil, fmt.Errorf("model %q via %s: %w", cl.model, c.BaseURL(), encoding)
+			return fmt.Errorf("model %q via %s: %w", cl.model, c.BaseURL(), encoding)
 		}
 		var failure error
 		var retryable bool
@@ -390,13 +403,13 @@ func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams
 			}
 		}
 		if !retryable || budget <= 0 {
-			return nil, failure
+			return failure
 		}
 		if cl.onRetry != nil {
 			cl.onRetry(Retry{Attempt: cl.attempts, Of: cl.attempts + budget, Wait: wait, Reason: c.mask(failure.Error())})
 		}
 		if err := sleep(ctx, wait); err != nil {
-			return nil, fmt.Errorf("request to model %q stopped: %w", cl.model, err)
+			return fmt.Errorf("request to model %q stopped: %w", cl.model, err)
 		}
 	}
 }

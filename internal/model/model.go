@@ -87,6 +87,7 @@ func (c Config) GoString() string { return c.String() }
 // for concurrent use.
 type Client struct {
 	chat       openai.ChatCompletionService
+	embeddings openai.EmbeddingService
 	baseURL    string // as given, for messages; see redactURL
 	apiKey     string // the key to mask in text, "" when it is no secret (see MinSecretLength)
 	openAI     bool   // the endpoint is api.openai.com
@@ -163,6 +164,7 @@ func New(cfg Config) (*Client, error) {
 	// one would then break requests even with Config set explicitly.
 	c := &Client{
 		chat:       openai.NewChatCompletionService(opts...),
+		embeddings: openai.NewEmbeddingService(opts...),
 		baseURL:    base,
 		openAI:     openAI,
 		timeout:    timeout,

@@ -3,7 +3,8 @@
 // replies, and records every request it receives so a test can check what a
 // client sent.
 //
-// Only POST {base}/chat/completions is served, without streaming. Any other
+// Only POST {base}/chat/completions is served, without streaming, and POST
+// {base}/embeddings when the server has the Embeddings option. Any other
 // path answers 404 and a request with "stream": true answers 400, both with
 // an error body shaped like OpenAI's.
 package modeltest
@@ -59,6 +60,9 @@ type Request struct {
 
 	Header http.Header
 	Body   []byte
+
+	// Input holds the texts of a request to /v1/embeddings.
+	Input []string
 }
 
 // Reply is a scripted answer to one request.
@@ -128,6 +132,18 @@ func RefuseJSONObject() Option {
 	return func(s *Server) { s.refuse["json_object"] = true }
 }
 
+// EmbedHandler decides the vector of one text of a request to
+// /v1/embeddings. A nil vector makes the server answer the whole request
+// with a test failure (see Failf).
+type EmbedHandler func(model, text string) []float64
+
+// Embeddings makes the server answer POST /v1/embeddings with the vectors
+// h gives, in the shape of OpenAI's answer. Without it that path answers
+// 404, as a server without embeddings does.
+func Embeddings(h EmbedHandler) Option {
+	return func(s *Server) { s.embed = h }
+}
+
 // RequireAPIKey makes the server answer 401 to any request that does not
 // carry "Authorization: Bearer key". The answer never repeats the key.
 func RequireAPIKey(key string) Option {
@@ -145,6 +161,7 @@ type Server struct {
 	done    chan struct{}
 	refuse  map[string]bool
 	apiKey  string
+	embed   EmbedHandler
 
 	mu       sync.Mutex
 	requests []Request
@@ -232,6 +249,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		Path:   r.URL.Path,
 		Header: r.Header.Clone(),
 		Body:   body,
+	}
+	if r.URL.Path == "/v1/embeddings" && s.embed != nil && r.Method == http.MethodPost {
+		s.serveEmbeddings(w, req)
+		return
 	}
 	if r.URL.Path != "/v1/chat/completions" {
 		s.record(req)
@@ -485,5 +506,49 @@ func writeError(w http.ResponseWriter, status int, typ, code, param, message str
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+func (s *Server) serveEmbeddings(w http.ResponseWriter, req Request) {
+	var wire struct {
+		Model string          `json:"model"`
+		Input json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal(req.Body, &wire); err != nil {
+		s.record(req)
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "", "request body is not valid JSON")
+		return
+	}
+	req.Model = wire.Model
+	var one string
+	if json.Unmarshal(wire.Input, &one) == nil {
+		req.Input = []string{one}
+	} else if err := json.Unmarshal(wire.Input, &req.Input); err != nil {
+		s.record(req)
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "input", "input is not a string or a list of strings")
+		return
+	}
+	s.record(req)
+	data := make([]any, len(req.Input))
+	tokens := 0
+	for i, text := range req.Input {
+		v := s.embed(req.Model, text)
+		if v == nil {
+			s.t.Errorf("modeltest: no vector for the text %q", text)
+			w.Header().Set("X-Should-Retry", "false")
+			writeError(w, http.StatusInternalServerError, "server_error", "", "", "modeltest: no vector")
+			return
+		}
+		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": v}
+		tokens += roughTokens(text)
+	}
+	body, err := json.Marshal(map[string]any{"object": "list", "data": data, "model": req.Model,
+		"usage": map[string]any{"prompt_tokens": tokens, "total_tokens": tokens}})
+	if err != nil {
+		panic(fmt.Sprintf("modeltest: encode embeddings: %v", err))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
 }

@@ -1,0 +1,93 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+)
+
+// EmbedRequest asks for the embeddings of texts.
+type EmbedRequest struct {
+	Model string
+	Input []string
+	// OnRetry, when set, is called before each retry of a failed attempt.
+	OnRetry func(Retry)
+}
+
+// EmbedResponse is the vectors of an EmbedRequest's texts, in their order.
+type EmbedResponse struct {
+	Vectors      [][]float64
+	Model        string
+	PromptTokens int
+	Latency      time.Duration
+	Attempts     int
+}
+
+// ErrNoEmbeddings is wrapped by the error of Embed when the endpoint has
+// no embeddings for the model: it answered 400, 404, 405, 422 or 501, so
+// that asking again would not help and a caller may rank texts otherwise.
+var ErrNoEmbeddings = errors.New("the endpoint gives no embeddings")
+
+// Embed asks the endpoint's /embeddings for the vectors of req.Input in
+// one request, with the retries of Complete. The answer must hold one
+// finite vector per text, all of one length.
+func (c *Client) Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, error) {
+	start := time.Now()
+	if strings.TrimSpace(req.Model) == "" {
+		return EmbedResponse{}, errors.New("request names no model")
+	}
+	if len(req.Input) == 0 {
+		return EmbedResponse{}, errors.New("request has no input")
+	}
+	cl := &call{model: req.Model, onRetry: req.OnRetry}
+	var res *openai.CreateEmbeddingResponse
+	err := c.do(ctx, cl, func(opts ...option.RequestOption) error {
+		var err error
+		res, err = c.embeddings.New(ctx, openai.EmbeddingNewParams{
+			Model: openai.EmbeddingModel(req.Model),
+			Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: req.Input},
+		}, opts...)
+		return err
+	})
+	out := EmbedResponse{Latency: time.Since(start), Attempts: cl.attempts, Model: req.Model}
+	if err != nil {
+		var apiErr *APIError
+		if errors.As(err, &apiErr) {
+			switch apiErr.Status {
+			case http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusUnprocessableEntity, http.StatusNotImplemented:
+				err = fmt.Errorf("%w: %w", ErrNoEmbeddings, err)
+			}
+		}
+		return out, c.scrub(err)
+	}
+	if res.Model != "" {
+		out.Model = res.Model
+	}
+	out.PromptTokens = int(res.Usage.PromptTokens)
+	out.Vectors = make([][]float64, len(req.Input))
+	for _, e := range res.Data {
+		i := int(e.Index)
+		if i < 0 || i >= len(req.Input) || out.Vectors[i] != nil {
+			return out, fmt.Errorf("model %q via %s: embedding index %d is out of place", req.Model, c.BaseURL(), e.Index)
+		}
+		out.Vectors[i] = e.Embedding
+	}
+	for i, v := range out.Vectors {
+		if len(v) == 0 || len(v) != len(out.Vectors[0]) {
+			return out, fmt.Errorf("model %q via %s: embedding %d of %d is missing or of another length", req.Model, c.BaseURL(), i+1, len(req.Input))
+		}
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return out, fmt.Errorf("model %q via %s: embedding %d holds a number that is not finite", req.Model, c.BaseURL(), i+1)
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,146 @@
+package refine
+
+import (
+	"fmt"
+	"sort"
+
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+// phaseOrder ranks the phases of a round and of the finish.
+var phaseOrder = map[string]int{phaseRetrieval: 0, phaseProposal: 1, phaseCritique: 2, phaseSynthesis: 3, phaseScore: 4, phaseComplete: 5}
+
+// Check lists what is wrong with the files: a state that disagrees with
+// the files there are, a kept template that changed, a decision that is
+// not the stop rule's.
+func (d *debate) Check() sm.Findings {
+	var f sm.Findings
+	problem := func(file, format string, args ...any) {
+		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
+	}
+	f.Problems = append(f.Problems, d.problems...)
+	st := d.st
+	at := phaseOrder[st.Phase]
+	switch {
+	case at >= phaseOrder[phaseSynthesis] && st.Stop == nil:
+		problem(sm.StateFile, "current_phase is %q, but stop is null", st.Phase)
+	case at < phaseOrder[phaseSynthesis] && st.Stop != nil:
+		problem(sm.StateFile, "stop is set, but current_phase is %q", st.Phase)
+	case st.Stop != nil && st.Stop.Round != st.Round:
+		problem(sm.StateFile, "stop.round is %d, but current_round is %d", st.Stop.Round, st.Round)
+	}
+	if at == phaseOrder[phaseRetrieval] {
+		if d.retrieval != nil {
+			problem(RetrievalFile, "is written, but debate.md still awaits the retrieval")
+		}
+	} else if d.retrieval == nil {
+		problem(RetrievalFile, "is missing: debate.md is past the retrieval")
+	} else {
+		sums := map[string]string{}
+		for _, c := range d.retrieval.Candidates {
+			sums[c.ID] = c.SHA256
+		}
+		for _, id := range d.retrieval.Kept {
+			t, ok := d.own[id]
+			file := ReasoningDir + "/" + id + ".md"
+			switch {
+			case !ok:
+				problem(file, "is missing: retrieval.json keeps template %q", id)
+			case sha(t.Body) != sums[id]:
+				problem(file, "differs from the template retrieval.json kept (sha256 %s)", sums[id])
+			}
+		}
+	}
+	// Rounds: those before current_round are whole; the current one has
+	// what its phase says.
+	var nums []int
+	for n := range d.rounds {
+		nums = append(nums, n)
+	}
+	sort.Ints(nums)
+	for _, n := range nums {
+		r := d.rounds[n]
+		wantP := n < st.Round || (n == st.Round && at >= phaseOrder[phaseCritique])
+		wantC := n < st.Round || (n == st.Round && at >= phaseOrder[phaseSynthesis])
+		if r.Proposal != nil && !wantP {
+			problem(r.Proposal.file, "round %d's proposal is not given yet: debate.md is at %s of round %d", n, st.Phase, st.Round)
+		}
+		if r.Critique != nil && !wantC {
+			problem(r.Critique.file, "round %d's critique is not given yet: debate.md is at %s of round %d", n, st.Phase, st.Round)
+		}
+	}
+	for n := 1; n <= st.Round; n++ {
+		wantP := n < st.Round || at >= phaseOrder[phaseCritique]
+		wantC := n < st.Round || at >= phaseOrder[phaseSynthesis]
+		if wantP && d.proposalOf(n) == nil {
+			problem(proposalFile(n), "is missing: round %d's proposal was given", n)
+		}
+		c := d.critiqueOf(n)
+		if wantC && c == nil {
+			problem(critiqueFile(n), "is missing: round %d's critique was given", n)
+		}
+		if c == nil || c.Round != n {
+			if c != nil {
+				problem(c.file, "says round %d", c.Round)
+			}
+			continue
+		}
+		var crit, major, minor int
+		for _, p := range c.Points {
+			switch p.Severity {
+			case "critical":
+				crit++
+			case "major":
+				major++
+			case "minor":
+				minor++
+			}
+		}
+		open := map[string]string{}
+		for _, o := range d.openBefore(n) {
+			open[o.ID] = o.Severity
+		}
+		for _, p := range c.Previous {
+			if p.Status == "resolved" {
+				continue
+			}
+			switch open[p.ID] {
+			case "critical":
+				crit++
+			case "major":
+				major++
+			case "minor":
+				minor++
+			}
+		}
+		if crit != c.Critical || major != c.Major || minor != c.Minor {
+			problem(c.file, "counts %d/%d/%d critical/major/minor, but its points make %d/%d/%d", c.Critical, c.Major, c.Minor, crit, major, minor)
+		}
+		want := Decide(Facts{Ready: c.Ready, Critical: c.Critical, Score: c.Score}, n, st.MinRounds, st.MaxRounds)
+		if want.Stop != c.Decision.Stop || want.Reason != c.Decision.Reason {
+			problem(c.file, "decision is stop=%t %q, but the stop rule gives stop=%t %q", c.Decision.Stop, c.Decision.Reason, want.Stop, want.Reason)
+		}
+		last := n == st.Round && st.Stop != nil
+		if c.Decision.Stop != last {
+			problem(c.file, "decision stop=%t disagrees with debate.md (current_round %d, stop %v)", c.Decision.Stop, st.Round, st.Stop != nil)
+		}
+		if last && c.Decision.Reason != st.Stop.Reason {
+			problem(sm.StateFile, "stop.reason is %q, but %s says %q", st.Stop.Reason, c.file, c.Decision.Reason)
+		}
+	}
+	if has, want := d.synthesis != nil, at >= phaseOrder[phaseScore]; has != want {
+		problem(SynthesisFile, "is %s, but debate.md is at %s", map[bool]string{true: "written", false: "missing"}[has], st.Phase)
+	}
+	if has, want := d.score != nil, at == phaseOrder[phaseComplete]; has != want {
+		problem(ScoreFile, "is %s, but debate.md is at %s", map[bool]string{true: "written", false: "missing"}[has], st.Phase)
+	}
+	if d.score != nil {
+		if w := Weighted(d.score.Criteria); w != d.score.WeightedScore {
+			problem(ScoreFile, "weighted_score is %.2f, but its criteria make %.2f", d.score.WeightedScore, w)
+		}
+		if d.score.Score < 1 || d.score.Score > 10 {
+			problem(ScoreFile, "score %d is outside 1 to 10", d.score.Score)
+		}
+	}
+	return f
+}

@@ -1,0 +1,140 @@
+package refine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/testkit/fixture"
+	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/storetest"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/refine"
+	"github.com/moot-dev/moot/statemachine/refine/refinetest"
+)
+
+// asMoot makes this test binary run as moot, knowing refine, for the
+// crash test's processes.
+const asMoot = "MOOT_REFINE_AS_MOOT"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asMoot) == "1" {
+		os.Exit(cli.Main(os.Args, refine.Protocol{}))
+	}
+	os.Exit(m.Run())
+}
+
+var when = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+const question = "How many piano tuners work in Chicago?"
+
+// newDebate makes a debate with moot new's defaults and the given flags.
+func newDebate(t *testing.T, flags map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "d")
+	values := map[string][]string{}
+	for k, v := range flags {
+		values[k] = []string{v}
+	}
+	d, err := driver.CreateDebate(dir, refine.Protocol{}, sm.NewInput{Slug: "d", Motion: question, Values: values, Now: when})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	return dir
+}
+
+// advance runs the debate in dir against the fake server at url.
+func advance(t *testing.T, ctx context.Context, dir, url string, goal driver.UnitGoal) (driver.Summary, error) {
+	t.Helper()
+	client, err := model.New(model.Config{BaseURL: url, APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	return driver.Advance(ctx, d, refine.Protocol{}, goal, driver.Options{
+		Client: client, DefaultModel: "fake", Repairs: 2, Now: func() time.Time { return when },
+	})
+}
+
+// server is a fake endpoint answering as refinetest does, with the
+// scripted embeddings scores (nil: no embeddings at all).
+func server(t *testing.T, o refinetest.Options, scores map[string]float64) *modeltest.Server {
+	var opts []modeltest.Option
+	if scores != nil {
+		opts = append(opts, modeltest.Embeddings(refinetest.Embeddings(scores)))
+	}
+	return modeltest.NewServer(t, refinetest.Handler(o), opts...)
+}
+
+// runAll makes a debate with flags and runs it to its end.
+func runAll(t *testing.T, flags map[string]string, o refinetest.Options, scores map[string]float64) (string, map[string]string, []modeltest.Request) {
+	t.Helper()
+	srv := server(t, o, scores)
+	dir := newDebate(t, flags)
+	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	return dir, files(t, dir), srv.Requests()
+}
+
+func files(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	tree, err := fixture.Tree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fixture.Without(tree, func(p string) bool { return strings.HasPrefix(p, ".moot") })
+}
+
+// chats are the chat requests of reqs, by kind when kind is not "".
+func chats(reqs []modeltest.Request, kind string) []modeltest.Request {
+	var out []modeltest.Request
+	for _, r := range reqs {
+		if r.Path == "/v1/chat/completions" && (kind == "" || refinetest.Kind(r) == kind) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func embeds(reqs []modeltest.Request) []modeltest.Request {
+	var out []modeltest.Request
+	for _, r := range reqs {
+		if r.Path == "/v1/embeddings" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func prompt(req modeltest.Request) string {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		b.WriteString(m.Content + "\n")
+	}
+	return b.String()
+}
+
+var variable = regexp.MustCompile(`"(time|elapsed_ms)": ("[^"]*"|[0-9]+)`)
+
+// stable blanks what differs between two runs of one debate: times and
+// model time.
+func stable(fs map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range fs {
+		out[k] = variable.ReplaceAllString(v, `"$1": *`)
+	}
+	return out
+}

@@ -1,0 +1,339 @@
+package refine_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/testkit/storetest"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/refine"
+	"github.com/moot-dev/moot/statemachine/refine/refinetest"
+	"github.com/moot-dev/moot/templates"
+)
+
+type stateFront struct {
+	Round int          `json:"current_round"`
+	Phase string       `json:"current_phase"`
+	Stop  *refine.Stop `json:"stop"`
+}
+
+func readState(t *testing.T, fs map[string]string) stateFront {
+	t.Helper()
+	text := fs["debate.md"]
+	end := strings.Index(text, "\n}\n")
+	var st stateFront
+	if err := json.Unmarshal([]byte(text[:end+2]), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func readCritique(t *testing.T, fs map[string]string, r int) map[string]any {
+	t.Helper()
+	text, ok := fs[filepath.ToSlash(filepath.Join("rounds", "r0"+string(rune('0'+r))+"-critique.md"))]
+	if !ok {
+		t.Fatalf("no critique of round %d", r)
+	}
+	end := strings.Index(text, "\n}\n")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(text[:end+2]), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestStopRule: the request counts and stop reasons of Done-when and §8
+// 1-3, with a critique whose prose always says "not yet Ready for
+// Synthesis ✅" and carries 🔴, which only the structured facts decide.
+func TestStopRule(t *testing.T) {
+	tests := []struct {
+		name      string
+		o         refinetest.Options
+		rounds    int
+		chats     int
+		reason    string
+		decisions []bool // stop, per round
+	}{
+		{"always critical, never ready", refinetest.Options{}, 5, 12, refine.ReasonMaxRounds, []bool{false, false, false, false, true}},
+		{"ready in round 1", refinetest.Options{ReadyAt: 1}, 1, 4, refine.ReasonReady, []bool{true}},
+		{"no critical from round 2", refinetest.Options{Critical: func(r int) int { return map[int]int{1: 1}[r] }}, 3, 8, refine.ReasonNoCritical, []bool{false, false, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, fs, reqs := runAll(t, nil, tt.o, map[string]float64{})
+			if n := len(chats(reqs, "")); n != tt.chats {
+				t.Errorf("%d chat calls, want %d", n, tt.chats)
+			}
+			if n := len(chats(reqs, "proposer")); n != tt.rounds {
+				t.Errorf("%d proposals, want %d", n, tt.rounds)
+			}
+			st := readState(t, fs)
+			if st.Phase != "complete" || st.Stop == nil || st.Stop.Reason != tt.reason || st.Stop.Round != tt.rounds {
+				t.Errorf("state %+v stop %+v, want complete, stopped at round %d for %s", st, st.Stop, tt.rounds, tt.reason)
+			}
+			for r, stop := range tt.decisions {
+				c := readCritique(t, fs, r+1)
+				dec := c["decision"].(map[string]any)
+				if dec["stop"] != stop {
+					t.Errorf("round %d decision %v, want stop=%t", r+1, dec, stop)
+				}
+				if why, _ := dec["why"].(string); why == "" {
+					t.Errorf("round %d decision has no reason: %v", r+1, dec)
+				}
+			}
+			if _, ok := fs["rounds/r"+pad(tt.rounds+1)+"-proposal.md"]; ok {
+				t.Error("a round after the stop was written")
+			}
+		})
+	}
+}
+
+func pad(n int) string {
+	if n < 10 {
+		return "0" + string(rune('0'+n))
+	}
+	return "1" + string(rune('0'+n-10))
+}
+
+// TestRetrieval: scripted vectors put four templates above the threshold
+// and three are kept, best first, each copied into the debate; with all
+// below, none is kept and the generic scaffold is in the prompt.
+func TestRetrieval(t *testing.T) {
+	t.Run("four above", func(t *testing.T) {
+		scores := map[string]float64{"Fermi estimate": 0.9, "Causal chain": 0.7, "Pre-mortem": 0.8, "Trade-off analysis": 0.66, "Reasoning by analogy": 0.6}
+		_, fs, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 1}, scores)
+		if n := len(embeds(reqs)); n != 1 {
+			t.Errorf("%d embedding requests, want 1 (templates and question in one)", n)
+		}
+		var r refine.Retrieval
+		if err := json.Unmarshal([]byte(fs["retrieval.json"]), &r); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"fermi-estimate", "pre-mortem", "causal-chain"}
+		if strings.Join(r.Kept, ",") != strings.Join(want, ",") || r.Method != "embeddings" {
+			t.Errorf("kept %v by %s, want %v by embeddings", r.Kept, r.Method, want)
+		}
+		if r.Candidates[3].ID != "tradeoff-analysis" || r.Candidates[3].Kept || r.Candidates[3].Score < 0.65 {
+			t.Errorf("the fourth above the threshold: %+v", r.Candidates[3])
+		}
+		if len(r.Candidates) != len(templates.Reasoning()) {
+			t.Errorf("%d candidates, want the library's %d", len(r.Candidates), len(templates.Reasoning()))
+		}
+		for _, id := range want {
+			if fs["reasoning/"+id+".md"] != string(templates.Reasoning()[id+".md"]) {
+				t.Errorf("reasoning/%s.md is not a copy of the template", id)
+			}
+		}
+		p := prompt(chats(reqs, "proposer")[0])
+		if !strings.Contains(p, "### Template 1: Fermi estimate") || !strings.Contains(p, "**Match Score:** 90%") || strings.Contains(p, "No Strong Template Match") {
+			t.Errorf("round-1 prompt lacks the kept templates in order:\n%s", p)
+		}
+	})
+	t.Run("all below", func(t *testing.T) {
+		_, fs, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 1}, map[string]float64{})
+		var r refine.Retrieval
+		if err := json.Unmarshal([]byte(fs["retrieval.json"]), &r); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Kept) != 0 {
+			t.Errorf("kept %v, want none", r.Kept)
+		}
+		p := prompt(chats(reqs, "proposer")[0])
+		if !strings.Contains(p, "No Strong Template Match") || strings.Contains(p, "Match Score") {
+			t.Errorf("round-1 prompt lacks the generic scaffold:\n%s", p)
+		}
+	})
+	t.Run("no embeddings", func(t *testing.T) {
+		_, fs, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 1}, nil)
+		var r refine.Retrieval
+		if err := json.Unmarshal([]byte(fs["retrieval.json"]), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Method != "lexical" || r.Unavailable == "" {
+			t.Errorf("retrieval %s (%q), want lexical with the reason", r.Method, r.Unavailable)
+		}
+		if !strings.Contains(strings.Join(r.Kept, ","), "fermi-estimate") {
+			t.Errorf("kept %v: want the Fermi estimate among them for a how-many question", r.Kept)
+		}
+		if n := len(chats(reqs, "")); n != 4 {
+			t.Errorf("%d chat calls, want 4", n)
+		}
+	})
+	t.Run("off", func(t *testing.T) {
+		_, fs, reqs := runAll(t, map[string]string{"rag": "off"}, refinetest.Options{ReadyAt: 1}, map[string]float64{})
+		if len(embeds(reqs)) != 0 || !strings.Contains(fs["retrieval.json"], `"method": "off"`) {
+			t.Errorf("rag off embedded or recorded %s", fs["retrieval.json"])
+		}
+	})
+}
+
+// TestVisibility: only the round-1 proposer prompt has templates; the
+// round-2 prompt has the round-1 proposal and critique and the points to
+// answer; the synthesizer sees every round in order; the judge only the
+// question and the final answer.
+func TestVisibility(t *testing.T) {
+	_, _, reqs := runAll(t, nil, refinetest.Options{}, map[string]float64{"Fermi estimate": 0.9})
+	props := chats(reqs, "proposer")
+	for i, p := range props {
+		has := strings.Contains(prompt(p), "Match Score")
+		if has != (i == 0) {
+			t.Errorf("round %d proposer prompt has templates: %t", i+1, has)
+		}
+	}
+	p2 := prompt(props[1])
+	for _, want := range []string{"<<proposal-r1>>", "<<critique-r1>>", "R1.1 (critical"} {
+		if !strings.Contains(p2, want) {
+			t.Errorf("round-2 proposer prompt lacks %q", want)
+		}
+	}
+	for _, s := range chats(reqs, "skeptic") {
+		if strings.Contains(prompt(s), "Match Score") {
+			t.Error("a skeptic saw the templates")
+		}
+	}
+	syn := prompt(chats(reqs, "synthesizer")[0])
+	last := -1
+	for r := 1; r <= 5; r++ {
+		for _, m := range []string{"<<proposal-r", "<<critique-r"} {
+			i := strings.Index(syn, m+string(rune('0'+r))+">>")
+			if i < last {
+				t.Errorf("synthesizer prompt lacks %s%d>> or has it out of order", m, r)
+			}
+			last = i
+		}
+	}
+	judge := prompt(chats(reqs, "judge")[0])
+	if !strings.Contains(judge, question) || !strings.Contains(judge, "<<synthesis>>") || strings.Contains(judge, "<<proposal") || strings.Contains(judge, "<<critique") {
+		t.Errorf("judge prompt:\n%s", judge)
+	}
+}
+
+// TestJudgeRepair: a prose judge answer and a score of 12 are sent back
+// and repaired into 7, never defaulted or clamped; the first answer is
+// kept under .moot/failed/.
+func TestJudgeRepair(t *testing.T) {
+	for name, first := range map[string]string{
+		"prose":  "Score: 8\nJustification: a fine answer.\nWould-benefit-from-finetune: false",
+		"twelve": `{"score": 12, "criteria": {"correctness": 10, "completeness": 10, "clarity": 10, "depth": 10}, "justification": "x", "would_benefit_from_finetune": false}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir, fs, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 1, Judge: first}, map[string]float64{})
+			var s refine.Score
+			if err := json.Unmarshal([]byte(fs["score.json"]), &s); err != nil {
+				t.Fatal(err)
+			}
+			if s.Score != 7 || s.Parse != "repaired" || s.Attempts != 2 || s.WeightedScore != 7 {
+				t.Errorf("score.json %+v, want 7 repaired after 2 attempts", s)
+			}
+			if n := len(chats(reqs, "judge")); n != 2 {
+				t.Errorf("%d judge requests, want 2", n)
+			}
+			failed, err := filepath.Glob(filepath.Join(dir, ".moot", "failed", "*judge*"))
+			if err != nil || len(failed) != 1 {
+				t.Fatalf("failed answers kept: %v %v", failed, err)
+			}
+			data, _ := os.ReadFile(failed[0])
+			var kept struct {
+				Attempts []struct{ Answer string } `json:"attempts"`
+			}
+			if err := json.Unmarshal(data, &kept); err != nil || len(kept.Attempts) != 1 || kept.Attempts[0].Answer != first {
+				t.Errorf("kept %s, want the first answer", data)
+			}
+		})
+	}
+}
+
+// TestUnitCounting: §8 9. run 2 on a fresh debate ends at round 3
+// awaiting its proposal; run 9 then ends complete, and the trace has every
+// key of the design.
+func TestUnitCounting(t *testing.T) {
+	srv := server(t, refinetest.Options{}, map[string]float64{"Fermi estimate": 0.9})
+	dir := newDebate(t, nil)
+	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{Done: 2}); err != nil {
+		t.Fatal(err)
+	}
+	st := readState(t, files(t, dir))
+	if st.Round != 3 || st.Phase != "awaiting_proposal" {
+		t.Fatalf("after run 2: round %d %s, want 3 awaiting_proposal", st.Round, st.Phase)
+	}
+	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{Done: 9}); err != nil {
+		t.Fatal(err)
+	}
+	if st := readState(t, files(t, dir)); st.Phase != "complete" {
+		t.Fatalf("after run 9: %s", st.Phase)
+	}
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	deb, err := driver.LoadDebate(d, refine.Protocol{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := deb.Check(); !f.OK() {
+		t.Fatalf("check: %v", f.Problems)
+	}
+	data, err := deb.(interface{ Export(string) ([]byte, error) }).Export("trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trace map[string]any
+	if err := json.Unmarshal(data, &trace); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"id", "timestamp", "query", "templates_used", "rounds", "final_answer", "total_rounds", "early_stopped", "quality_score", "auto_score", "models", "timing"} {
+		if _, ok := trace[k]; !ok {
+			t.Errorf("trace lacks %q", k)
+		}
+	}
+	if trace["total_rounds"] != 5.0 || trace["early_stopped"] != false || trace["auto_score"] != 7.0 || len(trace["rounds"].([]any)) != 5 {
+		t.Errorf("trace: %v rounds, early %v, score %v", trace["total_rounds"], trace["early_stopped"], trace["auto_score"])
+	}
+	if m := trace["models"].(map[string]any); m["proposer"] != "fake" || m["embedding"] != "fake" {
+		t.Errorf("trace models %v", m)
+	}
+}
+
+// TestReasoningDir: a debate's own templates add to the library and
+// replace a built-in one of the same name.
+func TestReasoningDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "d")
+	own := "# Napkin maths\n\n## When to use\n\nQuick counts.\n\n## Steps\n\n1. Guess.\n"
+	fermi := "# Fermi estimate\n\n## When to use\n\nMine.\n\n## Steps\n\n1. Mine.\n"
+	_, err := refine.Protocol{}.New(newInput(map[string][]byte{"Bad name.md": []byte(own)}))
+	if err == nil {
+		t.Error("a template with a bad file name was accepted")
+	}
+	d, err := driver.CreateDebate(dir, refine.Protocol{}, newInput(map[string][]byte{"napkin.md": []byte(own), "fermi-estimate.md": []byte(fermi)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	srv := server(t, refinetest.Options{ReadyAt: 1}, map[string]float64{"Napkin maths": 0.95, "Fermi estimate": 0.9})
+	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	fs := filesOf(t, dir)
+	var r refine.Retrieval
+	if err := json.Unmarshal([]byte(fs["retrieval.json"]), &r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(r.Kept, ",") != "napkin,fermi-estimate" || r.Candidates[1].Source != "reasoning/fermi-estimate.md" {
+		t.Errorf("kept %v, candidates %+v", r.Kept, r.Candidates[:2])
+	}
+	if fs["reasoning/fermi-estimate.md"] != fermi {
+		t.Error("the debate's own Fermi template was replaced")
+	}
+}
+
+func filesOf(t *testing.T, dir string) map[string]string { return files(t, dir) }
+
+func newInput(folder map[string][]byte) sm.NewInput {
+	return sm.NewInput{Slug: "d", Motion: question, Now: when, Folders: map[string]map[string][]byte{"reasoning-dir": folder}}
+}
