@@ -80,6 +80,11 @@ type Flag struct {
 	// Bool marks a switch that takes no value: given, its value is
 	// "true".
 	Bool bool
+	// Dir marks a flag whose value names a folder: moot reads the
+	// regular files directly in it whose names end in Suffix and passes
+	// them in NewInput.Dirs, so that New stays pure.
+	Dir    bool
+	Suffix string
 }
 
 // NewInput is what `moot new` was given.
@@ -92,7 +97,10 @@ type NewInput struct {
 	// Files holds the content of each File flag that was given, by the
 	// flag's name; Values keeps the path as it was given.
 	Files map[string][]byte
-	Now   time.Time
+	// Dirs holds the files of each Dir flag that was given, by the flag's
+	// name, then by file name.
+	Dirs map[string]map[string][]byte
+	Now  time.Time
 }
 
 // Value returns the last value given for flag, or its default.
@@ -217,6 +225,9 @@ type Call struct {
 	// MaxTokens is the call's default answer length; a setting of the
 	// user's replaces it. 0 leaves it to the server.
 	MaxTokens int
+	// Temperature is the call's default sampling temperature; a setting
+	// of the user's replaces it. nil leaves it to the server.
+	Temperature *float64
 }
 
 // Message is one message of a conversation.

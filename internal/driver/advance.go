@@ -452,6 +452,9 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	if rs.MaxTokens == 0 {
 		rs.MaxTokens = c.MaxTokens
 	}
+	if rs.Temperature == nil {
+		rs.Temperature = c.Temperature
+	}
 	msgs := make([]model.Message, 0, len(c.Messages)+2*r.opts.Repairs)
 	for _, m := range c.Messages {
 		msgs = append(msgs, model.Message{Role: m.Role, Content: m.Content})
