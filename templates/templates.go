@@ -17,6 +17,23 @@ import (
 //go:embed */*.md
 var builtin embed.FS
 
+//go:embed */personas/*.md
+var folders embed.FS
+
+// Folder returns the built-in files of the folder name inside protocol's
+// templates (such as panel's personas), by file name; none when there is
+// no such folder.
+func Folder(protocol, name string) map[string][]byte {
+	out := map[string][]byte{}
+	entries, _ := fs.ReadDir(folders, protocol+"/"+name)
+	for _, e := range entries {
+		if b, err := fs.ReadFile(folders, protocol+"/"+name+"/"+e.Name()); err == nil {
+			out[e.Name()] = b
+		}
+	}
+	return out
+}
+
 // partials is the file of shared definitions ("motion", "argument",
 // "shape") every prompt can use.
 const partials = "partials.md"
