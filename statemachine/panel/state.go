@@ -256,16 +256,21 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 		}
 		d.files[f] = data
 	}
-	for _, dir := range []string{MessagesDir, AspectsDir, CruxDir, CardsDir} {
-		if err := d.readTree(files, dir); err != nil {
+	dirs := []string{MessagesDir, CardsDir}
+	for k := 1; k <= d.st.Aspects; k++ {
+		dirs = append(dirs, fmt.Sprintf("%s/a%d", AspectsDir, k), fmt.Sprintf("%s/a%d", CruxDir, k))
+	}
+	for _, dir := range dirs {
+		if err := d.readDir(files, dir); err != nil {
 			return nil, err
 		}
 	}
 	return d, nil
 }
 
-// readTree reads every file under dir, a folder deep.
-func (d *debate) readTree(files fs.FS, dir string) error {
+// readDir reads the files of dir; what cannot be read as a file is a
+// problem of the debate.
+func (d *debate) readDir(files fs.FS, dir string) error {
 	entries, err := fs.ReadDir(files, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -276,19 +281,10 @@ func (d *debate) readTree(files fs.FS, dir string) error {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	for _, e := range entries {
 		p := dir + "/" + e.Name()
-		if e.IsDir() {
-			if strings.Count(p, "/") > 1 {
-				d.stray = append(d.stray, sm.Problem{File: p, Message: "is a folder where none is expected"})
-				continue
-			}
-			if err := d.readTree(files, p); err != nil {
-				return err
-			}
-			continue
-		}
 		data, err := fs.ReadFile(files, p)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", p, err)
+			d.stray = append(d.stray, sm.Problem{File: p, Message: "cannot be read: " + err.Error()})
+			continue
 		}
 		d.files[p] = data
 		if path.Ext(p) == ".md" && (dir == MessagesDir || strings.HasPrefix(dir, CruxDir+"/")) {
