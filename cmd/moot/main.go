@@ -8,8 +8,9 @@ import (
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
+	"github.com/moot-dev/moot/statemachine/panel"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args, moderated.Protocol{}, forum.Protocol{}))
+	os.Exit(cli.Main(os.Args, moderated.Protocol{}, forum.Protocol{}, panel.Protocol{}))
 }

@@ -18,13 +18,15 @@ import (
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
+	"github.com/moot-dev/moot/statemachine/panel"
+	"github.com/moot-dev/moot/statemachine/panel/paneltest"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// The scripts' moot also knows trio, the protocol written for
 		// tests, to run a protocol of the step model end to end.
-		"moot": func() { os.Exit(cli.Main(os.Args, trio.Protocol{}, moderated.Protocol{}, forum.Protocol{})) },
+		"moot": func() { os.Exit(cli.Main(os.Args, trio.Protocol{}, moderated.Protocol{}, forum.Protocol{}, panel.Protocol{})) },
 	})
 }
 
@@ -59,6 +61,15 @@ func TestScripts(t *testing.T) {
 		time.Sleep(150 * time.Millisecond)
 		return forumFake(req)
 	})
+	// $PANEL answers every call of a panel debate as paneltest does,
+	// opening a crux room for the first two personas of the default
+	// panel in aspect 1, whose crux surfaces at the first check.
+	panelServer := modeltest.NewServer(t, paneltest.Handler(paneltest.Options{
+		Detect: func(k int) ([3]bool, []string) {
+			return [3]bool{k == 1, true, true}, []string{"Mara", "Theo"}
+		},
+		Exit: func(int, int) bool { return true },
+	}))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -70,6 +81,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("MODERATED", moderatedServer.URL)
 			e.Setenv("FORUM", forumServer.URL)
 			e.Setenv("FORUMSLOW", forumSlow.URL)
+			e.Setenv("PANEL", panelServer.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

@@ -131,7 +131,7 @@ func (d *debate) miniPhase(k, m int) ([]sm.Call, applyFunc, error) {
 				return report(errs)
 			}
 			c, err = d.personaCall(pid, RolePersona, "react.md", pd, validate)
-			c.Schema, c.SchemaName = reactSchema, "reaction"
+			c.Schema, c.SchemaName = reactSchema(), "reaction"
 			spec.text = func(a []byte) (string, string) {
 				r, id, _ := parseReact(a, ps, pid, targets)
 				return r.Text, takeID(k, m-1, id)
@@ -146,14 +146,16 @@ func (d *debate) miniPhase(k, m int) ([]sm.Call, applyFunc, error) {
 	return d.personaPhase(specs)
 }
 
-var reactSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"reply_to": map[string]any{"type": "string"},
-		"text":     map[string]any{"type": "string"},
-	},
-	"required":             []string{"reply_to", "text"},
-	"additionalProperties": false,
+func reactSchema() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"reply_to": map[string]any{"type": "string"},
+			"text":     map[string]any{"type": "string"},
+		},
+		"required":             []string{"reply_to", "text"},
+		"additionalProperties": false,
+	}
 }
 
 func (d *debate) detectionPhase(k int) ([]sm.Call, applyFunc, error) {

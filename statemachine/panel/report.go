@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"strings"
+	"sync"
 
 	"github.com/moot-dev/moot/internal/escape"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -206,18 +207,20 @@ func (d *debate) panelNames() string {
 	return strings.Join(names, ", ")
 }
 
-var page = template.Must(template.New("page").Parse(`<!doctype html>
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Topic}}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}li.in{margin-left:2rem}h2{border-bottom:1px solid #ccc}</style>
 </head><body><h1>{{.Topic}}</h1><p>A panel debate: {{.Panel}}. Stage: {{.Stage}}.</p>
 {{range .Sections}}<h2>{{.Title}}</h2><ul>{{range .Lines}}<li{{if .Indent}} class="in"{{end}}><strong>{{.Label}}</strong>: {{.Text}}</li>{{end}}</ul>
 {{end}}</body></html>
 `))
+})
 
 // ReportHTML is the same report as one self-contained page.
 func (d *debate) ReportHTML() ([]byte, error) {
 	var b bytes.Buffer
-	err := page.Execute(&b, struct {
+	err := page().Execute(&b, struct {
 		Topic, Panel, Stage string
 		Sections            []section
 	}{d.topic, d.panelNames(), d.where().stage, d.sections()})

@@ -33,18 +33,28 @@ type tier struct {
 	maxTokens   int
 }
 
-// tiers are the design's temperatures and the original's lengths.
-var tiers = map[string]tier{
-	RolePersona:      {0.85, 250},
-	RoleCrux:         {0.75, 250},
-	RoleCard:         {0.3, 600},
-	RoleSummary:      {0.2, 1500},
-	RoleDecompose:    {0.3, 300},
-	RoleRoundSummary: {0.2, 100},
-	RoleDetect:       {0.2, 300},
-	RoleExitCheck:    {0.2, 200},
-	RoleConvergence:  {0.2, 200},
-	RoleShifts:       {0.2, 300},
+// tierOf returns the design's temperature and the original's answer
+// length for role.
+func tierOf(role string) tier {
+	switch role {
+	case RolePersona:
+		return tier{0.85, 250}
+	case RoleCrux:
+		return tier{0.75, 250}
+	case RoleCard:
+		return tier{0.3, 600}
+	case RoleSummary:
+		return tier{0.2, 1500}
+	case RoleDecompose:
+		return tier{0.3, 300}
+	case RoleRoundSummary:
+		return tier{0.2, 100}
+	case RoleDetect:
+		return tier{0.2, 300}
+	case RoleExitCheck, RoleConvergence:
+		return tier{0.2, 200}
+	}
+	return tier{0.2, 300}
 }
 
 // entry is one message as a prompt shows it.
@@ -174,7 +184,7 @@ func (d *debate) render(name string, pd promptData) (string, error) {
 }
 
 func temp(role string) *float64 {
-	t := tiers[role].temperature
+	t := tierOf(role).temperature
 	return &t
 }
 
@@ -209,7 +219,7 @@ func (d *debate) personaCall(pid, role, user string, pd promptData, validate fun
 		ID: pid, Role: role, Skippable: true,
 		Messages: []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		Validate: validate, Repair: d.repair,
-		MaxTokens: tiers[role].maxTokens, Temperature: temp(role),
+		MaxTokens: tierOf(role).maxTokens, Temperature: temp(role),
 	}, nil
 }
 
@@ -228,7 +238,7 @@ func (d *debate) analysisCall(id, role, name string, pd promptData, schema map[s
 		ID: id, Role: role,
 		Messages: []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		Validate: validate, Repair: d.repair, Schema: schema, SchemaName: strings.ReplaceAll(name, "-", "_"),
-		MaxTokens: tiers[role].maxTokens, Temperature: temp(role),
+		MaxTokens: tierOf(role).maxTokens, Temperature: temp(role),
 	}
 	if validate == nil {
 		c.Validate = func(a []byte) sm.Report {
