@@ -26,7 +26,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// The scripts' moot also knows trio, the protocol written for
 		// tests, to run a protocol of the step model end to end.
-		"moot": func() { os.Exit(cli.Main(os.Args, trio.Protocol{}, moderated.Protocol{}, forum.Protocol{}, panel.Protocol{})) },
+		"moot": func() {
+			os.Exit(cli.Main(os.Args, trio.Protocol{}, moderated.Protocol{}, forum.Protocol{}, panel.Protocol{}))
+		},
 	})
 }
 
