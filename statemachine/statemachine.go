@@ -80,10 +80,11 @@ type Flag struct {
 	// Bool marks a switch that takes no value: given, its value is
 	// "true".
 	Bool bool
-	// Folder marks a flag whose value names a folder: moot reads the
-	// markdown files directly in it (size-limited) and passes them in
-	// NewInput.Folders, so that New stays pure.
-	Folder bool
+	// Dir marks a flag whose value names a folder: moot reads the
+	// regular files directly in it whose names end in Suffix and passes
+	// them in NewInput.Dirs, so that New stays pure.
+	Dir    bool
+	Suffix string
 }
 
 // NewInput is what `moot new` was given.
@@ -96,10 +97,10 @@ type NewInput struct {
 	// Files holds the content of each File flag that was given, by the
 	// flag's name; Values keeps the path as it was given.
 	Files map[string][]byte
-	// Folders holds, for each Folder flag that was given, the content of
-	// its folder's .md files by file name.
-	Folders map[string]map[string][]byte
-	Now     time.Time
+	// Dirs holds the files of each Dir flag that was given, by the flag's
+	// name, then by file name.
+	Dirs map[string]map[string][]byte
+	Now  time.Time
 }
 
 // Value returns the last value given for flag, or its default.
@@ -232,6 +233,9 @@ type Call struct {
 	// embeddings of these texts instead of a chat: its answer is the JSON
 	// of an Embeddings. Messages, Schema, Validate and Repair are unused.
 	Embed []string
+	// Temperature is the call's default sampling temperature; a setting
+	// of the user's replaces it. nil leaves it to the server.
+	Temperature *float64
 }
 
 // Embeddings is the answer of a call that asks for embeddings: a vector

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // Private files live under .moot/ in the debate directory: failed answers,
@@ -108,6 +110,19 @@ func (d *Dir) RemovePrivate(name string) error {
 // Links and subfolders are passed over. Each file is limited to
 // MaxFileSize and all of them together to MaxDebateSize.
 func ReadFolder(dir, suffix string) (map[string][]byte, error) {
+	return readFolder(dir, suffix, newBudget())
+}
+
+// ReadInputFolder reads the regular files directly in dir, a folder outside
+// any debate that a command was given by name (such as a protocol's
+// --persona-dir DIR), whose names end in suffix. Links and subfolders are
+// passed over. All of them together are limited to limit bytes, refused
+// with a *SizeError naming the file that took them past it.
+func ReadInputFolder(dir, suffix string, limit int64) (map[string][]byte, error) {
+	return readFolder(dir, suffix, &budget{limit: limit})
+}
+
+func readFolder(dir, suffix string, b *budget) (map[string][]byte, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
@@ -122,8 +137,10 @@ func ReadFolder(dir, suffix string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// In name order, so that the file named by a size error is always
+	// the same.
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	out := map[string][]byte{}
-	b := newBudget()
 	for _, e := range entries {
 		if !e.Type().IsRegular() || path.Ext(e.Name()) != suffix {
 			continue

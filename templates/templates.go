@@ -17,17 +17,19 @@ import (
 //go:embed */*.md
 var builtin embed.FS
 
-//go:embed refine/reasoning/*.md
-var reasoning embed.FS
+//go:embed */*/*.md
+var folders embed.FS
 
-// Reasoning returns refine's library of reasoning templates, by file
-// name: the scaffolds its proposer is offered.
-func Reasoning() map[string][]byte {
+// Folder returns the built-in files of the folder name inside protocol's
+// templates (such as panel's personas or refine's reasoning templates),
+// by file name; none when there is no such folder.
+func Folder(protocol, name string) map[string][]byte {
 	out := map[string][]byte{}
-	entries, _ := fs.ReadDir(reasoning, "refine/reasoning")
+	entries, _ := fs.ReadDir(folders, protocol+"/"+name)
 	for _, e := range entries {
-		b, _ := fs.ReadFile(reasoning, "refine/reasoning/"+e.Name())
-		out[e.Name()] = b
+		if b, err := fs.ReadFile(folders, protocol+"/"+name+"/"+e.Name()); err == nil {
+			out[e.Name()] = b
+		}
 	}
 	return out
 }

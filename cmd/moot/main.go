@@ -8,9 +8,10 @@ import (
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
+	"github.com/moot-dev/moot/statemachine/panel"
 	"github.com/moot-dev/moot/statemachine/refine"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args, moderated.Protocol{}, forum.Protocol{}, refine.Protocol{}))
+	os.Exit(cli.Main(os.Args, forum.Protocol{}, moderated.Protocol{}, refine.Protocol{}, panel.Protocol{}))
 }

@@ -135,15 +135,15 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 			}
 			in.Files[f.Name] = data
 		}
-		if f.Folder {
-			files, err := store.ReadFolder(in.Value(f), ".md")
+		if f.Dir {
+			files, err := readFlagDir(f, in.Value(f))
 			if err != nil {
-				return withCode(ExitError, fmt.Errorf("read --%s %s: %w", f.Name, in.Value(f), err))
+				return err
 			}
-			if in.Folders == nil {
-				in.Folders = map[string]map[string][]byte{}
+			if in.Dirs == nil {
+				in.Dirs = map[string]map[string][]byte{}
 			}
-			in.Folders[f.Name] = files
+			in.Dirs[f.Name] = files
 		}
 	}
 	owners := map[string][]string{} // a flag given that p does not take, by the protocols that do
@@ -207,6 +207,24 @@ func readFlagFile(flag, path string) ([]byte, error) {
 		err = pe.Err
 	}
 	return nil, withCode(ExitError, fmt.Errorf("read --%s %s: %w", flag, path, err))
+}
+
+// readFlagDir reads the files of the folder at path that the folder flag f
+// names: those directly in it whose names end in f.Suffix, all of them
+// together at most MaxFlagFileSize.
+func readFlagDir(f sm.Flag, path string) (map[string][]byte, error) {
+	files, err := store.ReadInputFolder(path, f.Suffix, MaxFlagFileSize)
+	var size *store.SizeError
+	var pe *fs.PathError
+	switch {
+	case err == nil:
+		return files, nil
+	case errors.As(err, &size):
+		return nil, withCode(ExitError, fmt.Errorf("read --%s %s: its files take more than %d MiB, the limit for files given to 'moot new'", f.Name, path, MaxFlagFileSize>>20))
+	case errors.As(err, &pe):
+		err = pe.Err
+	}
+	return nil, withCode(ExitError, fmt.Errorf("read --%s %s: %w", f.Name, path, err))
 }
 
 // debateProtocol returns the step-model protocol of the open debate d, nil

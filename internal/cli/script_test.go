@@ -18,6 +18,8 @@ import (
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
+	"github.com/moot-dev/moot/statemachine/panel"
+	"github.com/moot-dev/moot/statemachine/panel/paneltest"
 	"github.com/moot-dev/moot/statemachine/refine"
 	"github.com/moot-dev/moot/statemachine/refine/refinetest"
 )
@@ -27,7 +29,7 @@ func TestMain(m *testing.M) {
 		// The scripts' moot also knows trio, the protocol written for
 		// tests, to run a protocol of the step model end to end.
 		"moot": func() {
-			os.Exit(cli.Main(os.Args, trio.Protocol{}, moderated.Protocol{}, forum.Protocol{}, refine.Protocol{}))
+			os.Exit(cli.Main(os.Args, trio.Protocol{}, forum.Protocol{}, moderated.Protocol{}, refine.Protocol{}, panel.Protocol{}))
 		},
 	})
 }
@@ -69,6 +71,15 @@ func TestScripts(t *testing.T) {
 	refineServer := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{}),
 		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
 	refineNoEmbed := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{ReadyAt: 1}))
+	// $PANEL answers every call of a panel debate as paneltest does,
+	// opening a crux room for the first two personas of the default
+	// panel in aspect 1, whose crux surfaces at the first check.
+	panelServer := modeltest.NewServer(t, paneltest.Handler(paneltest.Options{
+		Detect: func(k int) ([3]bool, []string) {
+			return [3]bool{k == 1, true, true}, []string{"Mara", "Theo"}
+		},
+		Exit: func(int, int) bool { return true },
+	}))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -82,6 +93,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("FORUMSLOW", forumSlow.URL)
 			e.Setenv("REFINE", refineServer.URL)
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
+			e.Setenv("PANEL", panelServer.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

@@ -468,6 +468,9 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	if rs.MaxTokens == 0 {
 		rs.MaxTokens = c.MaxTokens
 	}
+	if rs.Temperature == nil {
+		rs.Temperature = c.Temperature
+	}
 	repairs := r.opts.Repairs
 	if c.Repairs > 0 && c.Repairs < repairs {
 		repairs = c.Repairs

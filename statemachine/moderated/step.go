@@ -287,8 +287,8 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 		}
 		c.Files = append(c.Files, sm.File{Name: m.file, Data: data})
 		c.Events = append(c.Events, sm.Event{Kind: "spoke", Role: s.Role, ID: fmt.Sprintf("%03d", s.Number),
-			Title:   fmt.Sprintf("%s: %s (message %03d)", p.Name, d.label(s), s.Number),
-			Data:    map[string]any{"message": s.Number, "kind": s.Kind, "file": m.file}})
+			Title: fmt.Sprintf("%s: %s (message %03d)", p.Name, d.label(s), s.Number),
+			Data:  map[string]any{"message": s.Number, "kind": s.Kind, "file": m.file}})
 	}
 	next.st.Step = i + 1
 	next.st.Exchange = d.doneUnits(i + 1)

@@ -89,7 +89,7 @@ var (
 	maxRoundsFlag = sm.Flag{Name: "max-rounds", Usage: "the most `ROUNDS` of proposal and critique", Placeholder: "ROUNDS", Default: strconv.Itoa(DefaultMaxRounds)}
 	earlyStopFlag = sm.Flag{Name: "early-stop-score", Usage: "the skeptic's `SCORE` (1-10) at which it may say the answer is ready", Placeholder: "SCORE", Default: strconv.Itoa(DefaultEarlyStop)}
 	ragFlag       = sm.Flag{Name: "rag", Usage: "retrieve reasoning templates: `on` or off", Placeholder: "on|off", Default: "on"}
-	reasoningFlag = sm.Flag{Name: "reasoning-dir", Usage: "a `DIR` of reasoning templates (.md) that add to or replace the built-in ones by name", Placeholder: "DIR", Folder: true}
+	reasoningFlag = sm.Flag{Name: "reasoning-dir", Usage: "a `DIR` of reasoning templates (.md) that add to or replace the built-in ones by name", Placeholder: "DIR", Dir: true, Suffix: ".md"}
 )
 
 // Flags returns the flags of `moot new --protocol refine`.
@@ -133,8 +133,8 @@ func (p Protocol) New(in sm.NewInput) ([]sm.File, error) {
 		return nil, fmt.Errorf("--rag %q is neither on nor off", rag)
 	}
 	var out []sm.File
-	names := make([]string, 0, len(in.Folders[reasoningFlag.Name]))
-	for n := range in.Folders[reasoningFlag.Name] {
+	names := make([]string, 0, len(in.Dirs[reasoningFlag.Name]))
+	for n := range in.Dirs[reasoningFlag.Name] {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -142,7 +142,7 @@ func (p Protocol) New(in sm.NewInput) ([]sm.File, error) {
 		return nil, fmt.Errorf("--reasoning-dir holds %d templates, at most %d", len(names), maxTemplates)
 	}
 	for _, n := range names {
-		data := in.Folders[reasoningFlag.Name][n]
+		data := in.Dirs[reasoningFlag.Name][n]
 		if _, err := parseTemplate(strings.TrimSuffix(n, ".md"), data); err != nil {
 			return nil, fmt.Errorf("--reasoning-dir: %s: %w", n, err)
 		}
@@ -180,7 +180,7 @@ func (p Protocol) templates() *templates.Set {
 
 func (p Protocol) library() map[string][]byte {
 	if p.Library == nil {
-		return templates.Reasoning()
+		return templates.Folder(Name, "reasoning")
 	}
 	return p.Library
 }

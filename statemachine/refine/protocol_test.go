@@ -121,11 +121,11 @@ func TestRetrieval(t *testing.T) {
 		if r.Candidates[3].ID != "tradeoff-analysis" || r.Candidates[3].Kept || r.Candidates[3].Score < 0.65 {
 			t.Errorf("the fourth above the threshold: %+v", r.Candidates[3])
 		}
-		if len(r.Candidates) != len(templates.Reasoning()) {
-			t.Errorf("%d candidates, want the library's %d", len(r.Candidates), len(templates.Reasoning()))
+		if len(r.Candidates) != len(templates.Folder("refine", "reasoning")) {
+			t.Errorf("%d candidates, want the library's %d", len(r.Candidates), len(templates.Folder("refine", "reasoning")))
 		}
 		for _, id := range want {
-			if fs["reasoning/"+id+".md"] != string(templates.Reasoning()[id+".md"]) {
+			if fs["reasoning/"+id+".md"] != string(templates.Folder("refine", "reasoning")[id+".md"]) {
 				t.Errorf("reasoning/%s.md is not a copy of the template", id)
 			}
 		}
@@ -335,5 +335,5 @@ func TestReasoningDir(t *testing.T) {
 func filesOf(t *testing.T, dir string) map[string]string { return files(t, dir) }
 
 func newInput(folder map[string][]byte) sm.NewInput {
-	return sm.NewInput{Slug: "d", Motion: question, Now: when, Folders: map[string]map[string][]byte{"reasoning-dir": folder}}
+	return sm.NewInput{Slug: "d", Motion: question, Now: when, Dirs: map[string]map[string][]byte{"reasoning-dir": folder}}
 }

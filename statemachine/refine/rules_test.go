@@ -66,7 +66,7 @@ func TestParseScore(t *testing.T) {
 // TestLibrary: at least 12 built-in templates, each with a name, when to
 // use it and its steps.
 func TestLibrary(t *testing.T) {
-	lib := templates.Reasoning()
+	lib := templates.Folder("refine", "reasoning")
 	if len(lib) < 12 {
 		t.Fatalf("%d templates, want at least 12", len(lib))
 	}

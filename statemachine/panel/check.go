@@ -1,0 +1,130 @@
+package panel
+
+import (
+	"fmt"
+	"strings"
+
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+// Check lists what is wrong with the files: unreadable files, a message
+// whose keys disagree with its place, and a debate.md whose stage, phase
+// or cursor is not where the files say the debate stands.
+func (d *debate) Check() sm.Findings {
+	var f sm.Findings
+	problem := func(file, format string, args ...any) {
+		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
+	}
+	f.Problems = append(f.Problems, d.stray...)
+	if data, ok := d.files[AspectsFile]; ok {
+		if _, errs := parseAspects(data, d.st.Aspects); len(errs) > 0 {
+			problem(AspectsFile, "%s", strings.Join(errs, "; "))
+		}
+	}
+	for path, m := range d.msgs {
+		want := strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], ".md")
+		switch {
+		case strings.HasPrefix(path, CruxDir+"/"):
+			want = fmt.Sprintf("a%d-%s", m.Aspect, want)
+		}
+		if m.ID != want {
+			problem(path, "id is %q, but its place makes it %q", m.ID, want)
+		}
+		if _, ok := d.persona(m.Persona); !ok {
+			problem(path, "persona %q is not on the panel", m.Persona)
+		}
+		if m.OK() && m.Content == "" {
+			problem(path, "has status ok but no text")
+		}
+	}
+	now := d.where()
+	if d.st.Stage != now.stage || d.st.Phase != now.phase || d.st.Cursor != now.cursor() {
+		problem(sm.StateFile, "says stage %q, phase %q, cursor %+v, but the files stand at stage %q, phase %q, cursor %+v",
+			d.st.Stage, d.st.Phase, d.st.Cursor, now.stage, now.phase, now.cursor())
+	}
+	for k := 1; k <= d.st.Aspects; k++ {
+		x, ok := d.detection(k)
+		if d.has(detectionPath(k)) && !ok {
+			problem(detectionPath(k), "does not read as a disagreement check")
+		}
+		if !x.Spawn() {
+			for path := range d.files {
+				if strings.HasPrefix(path, fmt.Sprintf("%s/a%d/", CruxDir, k)) {
+					problem(path, "aspect %d has no crux room", k)
+				}
+			}
+		}
+		if data, ok := d.files[cardPath(k)]; ok && x.Spawn() {
+			if c, ok := d.card(k); !ok || !validKind(c.Kind) {
+				problem(cardPath(k), "is not a card with a kind of %s (%d bytes)", strings.Join(CardKinds, ", "), len(data))
+			}
+		}
+	}
+	return f
+}
+
+func validKind(k string) bool {
+	for _, x := range CardKinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Status says where the debate stands: stages done of the opening, each
+// aspect and the closing.
+func (d *debate) Status() sm.Status {
+	p := d.where()
+	total := d.st.Aspects + 2
+	st := sm.Status{Unit: "stage", Done: min(p.unit-1, total), Total: total, Phase: p.phase, Complete: p.phase == phaseComplete}
+	st.Next = d.describe(p)
+	names := make([]string, len(d.st.Personas))
+	for i, id := range d.st.Personas {
+		names[i] = d.name(id)
+	}
+	cards := 0
+	for k := 1; k <= d.st.Aspects; k++ {
+		if d.has(cardPath(k)) {
+			cards++
+		}
+	}
+	st.Lines = []sm.Line{
+		{Label: "stage", Text: p.stage},
+		{Label: "panel", Text: strings.Join(names, ", ")},
+		{Label: "cards", Text: fmt.Sprint(cards)},
+	}
+	st.Data = map[string]any{"stage": p.stage, "cursor": p.cursor(), "personas": d.st.Personas, "cards": cards}
+	return st
+}
+
+func (d *debate) describe(p pos) string {
+	switch p.phase {
+	case phaseComplete:
+		return "nothing: the debate is complete"
+	case phaseAspects:
+		return "the topic is taken apart into aspects"
+	case phaseOpenings:
+		return "every persona opens"
+	case phaseDetection:
+		return fmt.Sprintf("aspect %d is checked for a disagreement", p.aspect)
+	case phasePositions:
+		return fmt.Sprintf("the crux room of aspect %d: both state their positions", p.aspect)
+	case phaseTurn:
+		x := d.room(p.aspect)
+		return fmt.Sprintf("the crux room of aspect %d: %s speaks (turn %d)", p.aspect, d.name(speaker(x.Pair, p.turn)), p.turn)
+	case phaseExit:
+		return fmt.Sprintf("the crux room of aspect %d: has the crux surfaced after turn %d?", p.aspect, p.turn)
+	case phaseConvergence:
+		return fmt.Sprintf("the crux room of aspect %d: its core disagreement is named", p.aspect)
+	case phaseCard:
+		return fmt.Sprintf("the crux room of aspect %d: its crux card is written", p.aspect)
+	case phaseSummary:
+		return fmt.Sprintf("aspect %d is summarized", p.aspect)
+	case phaseClosings:
+		return "every persona closes"
+	case phaseWrapup:
+		return "shifts are detected and the debate summarized"
+	}
+	return fmt.Sprintf("aspect %d, miniround %d: %d personas speak", p.aspect, p.mini, len(d.members(p.aspect, p.mini)))
+}

@@ -1,0 +1,187 @@
+package panel_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/testkit/fixture"
+	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/statemachine/panel"
+	"github.com/moot-dev/moot/statemachine/panel/paneltest"
+)
+
+// asMoot makes this test binary run as moot, knowing panel, for the
+// crash test's processes.
+const asMoot = "MOOT_PANEL_AS_MOOT"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asMoot) == "1" {
+		os.Exit(cli.Main(os.Args, panel.Protocol{}))
+	}
+	os.Exit(m.Run())
+}
+
+// roomOptions open a room in the one aspect whose crux surfaces at the
+// second check, after turn 5.
+var roomOptions = paneltest.Options{Detect: roomFor, Exit: func(k, t int) bool { return t >= 5 }}
+
+// stopAt returns a handler that answers as the fake does but, at request
+// stop, calls at and then holds the request until the client goes away.
+func stopAt(stop int, at func()) (modeltest.Handler, func() int) {
+	var mu sync.Mutex
+	n := 0
+	h := paneltest.Handler(roomOptions)
+	return func(req modeltest.Request) modeltest.Reply {
+			mu.Lock()
+			n++
+			here := n
+			mu.Unlock()
+			if here == stop {
+				at()
+				return modeltest.Reply{Delay: time.Minute}
+			}
+			return h(req)
+		}, func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			return n
+		}
+}
+
+// TestInterruptedAtEveryCall: a run interrupted while any call is in
+// flight, rooms included, then resumed, ends with the files of a run never
+// interrupted; only the calls in flight are asked again.
+func TestInterruptedAtEveryCall(t *testing.T) {
+	flags := map[string]string{"aspects": "1"}
+	_, want, reqs := runAll(t, flags, roomOptions)
+	total := len(reqs)
+	for stop := 1; stop <= total; stop++ {
+		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
+			dir := newDebate(t, flags)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			h, asked := stopAt(stop, cancel)
+			srv := modeltest.NewServer(t, h)
+			if _, err := advance(t, ctx, dir, srv.URL, driver.UnitGoal{All: true}); !errors.Is(err, context.Canceled) {
+				t.Fatalf("interrupted run: %v", err)
+			}
+			first := asked()
+			again := modeltest.NewServer(t, paneltest.Handler(roomOptions))
+			if _, err := advance(t, context.Background(), dir, again.URL, driver.UnitGoal{All: true}); err != nil {
+				t.Fatal(err)
+			}
+			if d := fixture.Diff(want, files(t, dir)); len(d) > 0 {
+				t.Errorf("resumed files differ from an uninterrupted run:\n%s", strings.Join(d, "\n"))
+			}
+			// A parallel phase loses its calls still in flight, at most
+			// one per persona.
+			if got := first + len(again.Requests()); got < total+1 || got > total+3 {
+				t.Errorf("%d requests before and %d after, want %d to %d in all", first, len(again.Requests()), total+1, total+3)
+			}
+		})
+	}
+}
+
+// TestKilledInTheRoom: moot itself, killed with SIGKILL while each call
+// of a crux room is in flight and run again, continues the room at the
+// same turn and ends with the files of a run never killed.
+func TestKilledInTheRoom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test: run without -short")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := t.TempDir()
+	for n, data := range testPersonas {
+		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	made := t.TempDir()
+	if out, err := moot(self, made, "", "new", "d", "--protocol", "panel", "--motion", "Is Bitcoin a good investment?",
+		"--personas", "michael,arthur,brian", "--persona-dir", own, "--aspects", "1"); err != nil {
+		t.Fatalf("moot new: %v\n%s", err, out)
+	}
+	fresh := func(t *testing.T) string {
+		root := t.TempDir()
+		if err := fixture.CopyTree(filepath.Join(made, "d"), filepath.Join(root, "d")); err != nil {
+			t.Fatal(err)
+		}
+		return root
+	}
+	ref := fresh(t)
+	refSrv := modeltest.NewServer(t, paneltest.Handler(roomOptions))
+	if out, err := moot(self, ref, refSrv.URL, "run", "d", "--all", "--quiet"); err != nil {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+	want := files(t, filepath.Join(ref, "d"))
+	var room []int
+	for i, r := range refSrv.Requests() {
+		if k := paneltest.Kind(r); k == "crux-turn" || k == "exit-check" || k == "crux-position" || k == "convergence" || k == "card" {
+			room = append(room, i+1)
+		}
+	}
+	if len(room) < 10 {
+		t.Fatalf("the reference room took %d calls", len(room))
+	}
+	for _, stop := range room {
+		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
+			root := fresh(t)
+			cmd := exec.Command(self, "--dir", root, "run", "d", "--all", "--quiet")
+			inFlight := make(chan struct{})
+			h, _ := stopAt(stop, func() { close(inFlight) })
+			srv := modeltest.NewServer(t, h)
+			cmd.Env = append(os.Environ(), asMoot+"=1", "OPENAI_BASE_URL="+srv.URL, "OPENAI_API_KEY=", "MOOT_MODEL=fake")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-inFlight:
+				cmd.Process.Signal(syscall.SIGKILL)
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("request never came")
+			}
+			cmd.Wait()
+			again := modeltest.NewServer(t, paneltest.Handler(roomOptions))
+			if out, err := moot(self, root, again.URL, "check", "d"); err != nil {
+				t.Fatalf("check after the kill: %v\n%s", err, out)
+			}
+			status, _ := moot(self, root, again.URL, "status", "d")
+			if !strings.Contains(status, "crux") {
+				t.Errorf("after the kill the debate is not in the room:\n%s", status)
+			}
+			if out, err := moot(self, root, again.URL, "run", "d", "--all", "--quiet"); err != nil {
+				t.Fatalf("resumed run: %v\n%s", err, out)
+			}
+			if d := fixture.Diff(want, files(t, filepath.Join(root, "d"))); len(d) > 0 {
+				t.Errorf("resumed files differ from an uninterrupted run:\n%s", strings.Join(d, "\n"))
+			}
+			first := again.Requests()
+			if len(first) == 0 || !strings.HasPrefix(paneltest.Kind(first[0]), "crux") && paneltest.Kind(first[0]) != "exit-check" && paneltest.Kind(first[0]) != "convergence" && paneltest.Kind(first[0]) != "card" {
+				t.Errorf("the resumed run did not start in the room")
+			}
+		})
+	}
+}
+
+// moot runs this test binary as moot under root against the fake at url.
+func moot(self, root, url string, args ...string) (string, error) {
+	cmd := exec.Command(self, append([]string{"--dir", root}, args...)...)
+	cmd.Env = append(os.Environ(), asMoot+"=1", "OPENAI_BASE_URL="+url, "OPENAI_API_KEY=", "MOOT_MODEL=fake")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}

@@ -1,0 +1,173 @@
+package panel
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/moot-dev/moot/templates"
+)
+
+// PersonasDir is the folder of a debate that holds the contracts of its
+// panel, one file per persona, copied there by `moot new`.
+const PersonasDir = "personas"
+
+// DefaultPanel is the panel of a debate made without --personas.
+var DefaultPanel = []string{"mara", "theo", "ines"}
+
+// Persona is a persona's contract: who it is, how it thinks, what changes
+// its mind and how it speaks. A persona file holds it as YAML frontmatter
+// between two "---" lines; the body, if any, is more about the persona in
+// prose.
+type Persona struct {
+	ID          string   `yaml:"id"`
+	Name        string   `yaml:"name"`
+	Identity    string   `yaml:"identity"`
+	Bias        string   `yaml:"bias"`
+	Stakes      string   `yaml:"stakes"`
+	Thinks      string   `yaml:"thinks"`
+	Horizon     string   `yaml:"horizon"`
+	ChangesMind []string `yaml:"changes_mind"`
+	Voice       Voice    `yaml:"voice"`
+	Never       []string `yaml:"never"`
+	Anchors     []string `yaml:"anchors"`
+	// More is the file's body.
+	More string `yaml:"-"`
+}
+
+// Voice is how a persona speaks.
+type Voice struct {
+	Hint       string   `yaml:"hint"`
+	Patterns   []string `yaml:"patterns"`
+	Vocabulary []string `yaml:"vocabulary"`
+	Examples   []string `yaml:"examples"`
+}
+
+var personaID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`) })
+
+// First is the persona's first name, as other personas and models call it.
+func (p Persona) First() string {
+	f, _, _ := strings.Cut(strings.TrimSpace(p.Name), " ")
+	return f
+}
+
+// ParsePersona reads a persona file named file (such as "mara.md"); the
+// persona's id must be the file's name without ".md".
+func ParsePersona(file string, data []byte) (Persona, error) {
+	var p Persona
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	rest, ok := strings.CutPrefix(text, "---\n")
+	if !ok {
+		return p, errors.New(`does not start with a "---" line opening its YAML frontmatter`)
+	}
+	front, body, ok := strings.Cut(rest, "\n---")
+	if !ok {
+		return p, errors.New(`has no "---" line closing its YAML frontmatter`)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader([]byte(front)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&p); err != nil {
+		return p, fmt.Errorf("frontmatter: %w", err)
+	}
+	p.More = strings.TrimSpace(strings.TrimPrefix(body, "\n"))
+	want := strings.TrimSuffix(file, ".md")
+	switch {
+	case !personaID().MatchString(p.ID):
+		return p, fmt.Errorf("id %q: want a lower-case letter, then lower-case letters, digits or hyphens (at most 32)", p.ID)
+	case p.ID != want:
+		return p, fmt.Errorf("id %q differs from the file's name %q", p.ID, want)
+	case strings.TrimSpace(p.Name) == "":
+		return p, errors.New("name is missing")
+	case strings.TrimSpace(p.Identity) == "":
+		return p, errors.New("identity is missing")
+	case strings.ContainsAny(p.Name, "\n\r"):
+		return p, errors.New("name is more than one line")
+	}
+	return p, nil
+}
+
+// Builtin returns the personas moot ships, by id.
+func Builtin() (map[string]Persona, map[string][]byte, error) {
+	return parsePersonas(templates.Folder(Name, PersonasDir), "built-in persona")
+}
+
+// parsePersonas reads persona files by file name.
+func parsePersonas(files map[string][]byte, what string) (map[string]Persona, map[string][]byte, error) {
+	out := map[string]Persona{}
+	raw := map[string][]byte{}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p, err := ParsePersona(n, files[n])
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s %s: %w", what, n, err)
+		}
+		out[p.ID] = p
+		raw[p.ID] = files[n]
+	}
+	return out, raw, nil
+}
+
+// universalNever are the phrases no persona uses, on top of its own.
+var universalNever = []string{
+	"as an AI", "great question", "that's a great point", "I hear you",
+	"let's unpack", "at the end of the day", "it's important to note", "delve",
+}
+
+// bannedOpenings are the AI-sounding openings stripped from a persona's
+// answer, the first that matches.
+var bannedOpenings = sync.OnceValue(func() []*regexp.Regexp {
+	var out []*regexp.Regexp
+	for _, p := range []string{
+		`^(that'?s|that is|what) an? (really )?(great|good|excellent|fair|interesting|important) (point|question)[,.!:;—-]*\s*`,
+		`^(great|excellent|good|fair) (point|question)[,.!:;—-]*\s*`,
+		`^as an ai( language model)?[,.]?\s*`,
+		`^(firstly|first of all|to begin with)[,:]?\s*`,
+		`^i (completely |totally |really )?(understand|hear|appreciate) (your|the|that) (concern|point|perspective)s?[,.!]?\s*`,
+		`^(absolutely|certainly|indeed|of course)[,.!—-]+\s*`,
+	} {
+		out = append(out, regexp.MustCompile(`(?i)`+p))
+	}
+	return out
+})
+
+// minSpoken is the shortest persona answer kept once a banned opening is
+// stripped.
+const minSpoken = 20
+
+// StripBanned removes the first banned AI-sounding opening of text and
+// capitalises what follows; what it removed is returned too.
+func StripBanned(text string) (string, string) {
+	text = strings.TrimSpace(text)
+	for _, re := range bannedOpenings() {
+		if loc := re.FindStringIndex(text); loc != nil {
+			rest := strings.TrimSpace(text[loc[1]:])
+			if rest != "" {
+				rest = strings.ToUpper(rest[:1]) + rest[1:]
+			}
+			return rest, strings.TrimSpace(text[:loc[1]])
+		}
+	}
+	return text, ""
+}
+
+// spokenErrors checks a persona's text once stripped.
+func spokenErrors(text string) []string {
+	kept, cut := StripBanned(text)
+	if len([]rune(kept)) >= minSpoken {
+		return nil
+	}
+	if cut != "" {
+		return []string{fmt.Sprintf("once the opening %q is dropped, fewer than %d characters are left: speak in your own voice, without filler openings", cut, minSpoken)}
+	}
+	return []string{fmt.Sprintf("the answer has fewer than %d characters: say something of substance", minSpoken)}
+}

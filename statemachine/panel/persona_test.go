@@ -1,0 +1,54 @@
+package panel_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/moot-dev/moot/statemachine/panel"
+)
+
+// TestBuiltinPersonas: every persona moot ships reads, and the default
+// panel is among them.
+func TestBuiltinPersonas(t *testing.T) {
+	ps, _, err := panel.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) < 5 {
+		t.Errorf("%d built-in personas, want at least 5", len(ps))
+	}
+	for _, id := range panel.DefaultPanel {
+		p, ok := ps[id]
+		if !ok {
+			t.Fatalf("the default panel's %q is not built in", id)
+		}
+		if p.Bias == "" || p.Stakes == "" || p.Thinks == "" || len(p.ChangesMind) == 0 || p.Voice.Hint == "" || len(p.Never) == 0 || len(p.Anchors) == 0 {
+			t.Errorf("%s's contract lacks a part: %+v", id, p)
+		}
+	}
+}
+
+// TestParsePersona: a persona file that breaks the format is refused with
+// what is wrong.
+func TestParsePersona(t *testing.T) {
+	tests := []struct{ name, file, text, want string }{
+		{"no frontmatter", "a.md", "id: a\n", `"---" line opening`},
+		{"unclosed", "a.md", "---\nid: a\n", `closing its YAML`},
+		{"unknown key", "a.md", "---\nid: a\nname: A\nidentity: x\ncolour: red\n---\n", "colour"},
+		{"id differs from the file", "b.md", "---\nid: a\nname: A\nidentity: x\n---\n", `differs from the file's name "b"`},
+		{"bad id", "A.md", "---\nid: A\nname: A\nidentity: x\n---\n", "lower-case"},
+		{"no identity", "a.md", "---\nid: a\nname: A\n---\n", "identity is missing"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := panel.ParsePersona(tc.file, []byte(tc.text))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+	p, err := panel.ParsePersona("a.md", []byte("---\nid: a\nname: Ann Lee\nidentity: x\n---\nMore prose.\n"))
+	if err != nil || p.More != "More prose." || p.First() != "Ann" {
+		t.Errorf("got %+v, %v", p, err)
+	}
+}

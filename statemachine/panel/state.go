@@ -1,0 +1,300 @@
+package panel
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/templates"
+)
+
+// The files and folders of a debate.
+const (
+	AspectsFile = "aspects.json"
+	MessagesDir = "messages"
+	AspectsDir  = "aspects"
+	CruxDir     = "crux"
+	CardsDir    = "cards"
+	ShiftsFile  = "shifts.json"
+	SummaryFile = "summary.json"
+)
+
+// Crux holds the settings of a crux room.
+type Crux struct {
+	MaxTurns   int `json:"max_turns"`
+	LateFrom   int `json:"late_from"`
+	ExitFrom   int `json:"exit_from"`
+	ExitEvery  int `json:"exit_every"`
+	Window     int `json:"window"`
+	ExitWindow int `json:"exit_window"`
+}
+
+// DefaultCrux are the original's room settings.
+var DefaultCrux = Crux{MaxTurns: 14, LateFrom: 4, ExitFrom: 3, ExitEvery: 2, Window: 4, ExitWindow: 6}
+
+// Cursor is where the debate stands inside its stage.
+type Cursor struct {
+	Aspect   int `json:"aspect"`
+	Mini     int `json:"mini"`
+	RoomTurn int `json:"room_turn"`
+}
+
+// state is what debate.md's frontmatter holds.
+type state struct {
+	Protocol   string   `json:"protocol"`
+	DebateID   string   `json:"debate_id"`
+	Stage      string   `json:"stage"`
+	Phase      string   `json:"phase"`
+	Cursor     Cursor   `json:"cursor"`
+	Personas   []string `json:"personas"`
+	Aspects    int      `json:"aspects"`
+	Minirounds int      `json:"minirounds"`
+	Crux       Crux     `json:"crux"`
+	Started    string   `json:"started"`
+}
+
+var stateKeys = []string{"protocol", "debate_id", "stage", "phase", "cursor", "personas", "aspects", "minirounds", "crux", "started"}
+
+// Message is one persona's message: an opening, a take, a reply, a room
+// position or turn, a closing. Its file holds these keys as frontmatter
+// and the text as body.
+type Message struct {
+	ID      string `json:"id"`
+	Persona string `json:"persona"`
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Aspect  int    `json:"aspect,omitempty"`
+	Mini    *int   `json:"mini,omitempty"`
+	Turn    *int   `json:"turn,omitempty"`
+	ReplyTo string `json:"reply_to,omitempty"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason,omitempty"`
+	Model   string `json:"model,omitempty"`
+	Content string `json:"-"`
+}
+
+// OK reports whether the message was spoken, not skipped.
+func (m Message) OK() bool { return m.Status == statusOK }
+
+const (
+	statusOK      = "ok"
+	statusSkipped = "skipped"
+)
+
+// debate is a panel debate as read from its files.
+type debate struct {
+	st       state
+	front    frontmatter.Object
+	topic    string
+	personas []Persona
+	// files holds every file of the debate's own folders and JSON files
+	// by path; msgs the persona messages parsed from them.
+	files map[string][]byte
+	msgs  map[string]Message
+	// stray are files that cannot be read as what their place says.
+	stray []sm.Problem
+	tmpl  *templates.Set
+}
+
+func (d *debate) persona(id string) (Persona, bool) {
+	for _, p := range d.personas {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Persona{}, false
+}
+
+func (d *debate) name(id string) string {
+	if p, ok := d.persona(id); ok {
+		return p.Name
+	}
+	return id
+}
+
+func (d *debate) clone() *debate {
+	c := *d
+	c.files = make(map[string][]byte, len(d.files)+4)
+	for k, v := range d.files {
+		c.files[k] = v
+	}
+	c.msgs = make(map[string]Message, len(d.msgs)+4)
+	for k, v := range d.msgs {
+		c.msgs[k] = v
+	}
+	return &c
+}
+
+// checkState checks the settings of debate.md the flow rests on.
+func (st state) check() error {
+	c := st.Crux
+	switch {
+	case st.Protocol != Name:
+		return fmt.Errorf("field %q: %q, not %q", "protocol", st.Protocol, Name)
+	case len(st.Personas) < 2 || len(st.Personas) > maxPersonas:
+		return fmt.Errorf("field %q: %d personas, want 2 to %d", "personas", len(st.Personas), maxPersonas)
+	case st.Aspects < 1 || st.Aspects > maxAspects:
+		return fmt.Errorf("field %q: %d is outside 1 to %d", "aspects", st.Aspects, maxAspects)
+	case st.Minirounds < 1 || st.Minirounds > maxMinirounds:
+		return fmt.Errorf("field %q: %d is outside 1 to %d", "minirounds", st.Minirounds, maxMinirounds)
+	case c.MaxTurns < 2 || c.MaxTurns > 40 || c.ExitEvery < 1 || c.ExitFrom < 0 || c.Window < 1 || c.ExitWindow < 1 || c.LateFrom < 0:
+		return fmt.Errorf("field %q: want max_turns 2 to 40, exit_every and both windows at least 1, exit_from and late_from at least 0", "crux")
+	}
+	seen := map[string]bool{}
+	for _, id := range st.Personas {
+		if !personaID().MatchString(id) || seen[id] {
+			return fmt.Errorf("field %q: %q is not a new persona id", "personas", id)
+		}
+		seen[id] = true
+	}
+	return nil
+}
+
+func (d *debate) renderState() ([]byte, error) {
+	raw, err := json.Marshal(d.st)
+	if err != nil {
+		return nil, err
+	}
+	var fresh frontmatter.Object
+	if err := json.Unmarshal(raw, &fresh); err != nil {
+		return nil, err
+	}
+	front := frontmatter.Object{Fields: append([]frontmatter.Field(nil), d.front.Fields...)}
+	for _, k := range stateKeys {
+		v, _ := fresh.Get(k)
+		front.Set(k, v)
+	}
+	return frontmatter.Render(front, "# Topic\n\n"+d.topic+"\n")
+}
+
+// renderMessage writes a message file: its keys as JSON frontmatter, the
+// text as body.
+func renderMessage(m Message) ([]byte, error) {
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var front frontmatter.Object
+	if err := json.Unmarshal(raw, &front); err != nil {
+		return nil, err
+	}
+	body := m.Content + "\n"
+	if !m.OK() {
+		body = ""
+	}
+	return frontmatter.Render(front, body)
+}
+
+func parseMessage(data []byte) (Message, error) {
+	front, body, err := frontmatter.Parse(data)
+	if err != nil {
+		return Message{}, err
+	}
+	raw, err := front.MarshalJSON()
+	if err != nil {
+		return Message{}, err
+	}
+	var m Message
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return m, frontmatter.JSONError(err)
+	}
+	m.Content = strings.TrimSpace(body)
+	if m.Status != statusOK && m.Status != statusSkipped {
+		return m, fmt.Errorf("status %q is neither %q nor %q", m.Status, statusOK, statusSkipped)
+	}
+	return m, nil
+}
+
+// load reads a panel debate: debate.md, its personas and every file of
+// its own folders.
+func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
+	data, err := fs.ReadFile(files, sm.StateFile)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	front, body, err := frontmatter.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	raw, err := front.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	d := &debate{front: front, files: map[string][]byte{}, msgs: map[string]Message{}, tmpl: tmpl}
+	if err := json.Unmarshal(raw, &d.st); err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, frontmatter.JSONError(err))
+	}
+	if err := d.st.check(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	d.topic = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body), "# Topic"))
+	for _, id := range d.st.Personas {
+		file := PersonasDir + "/" + id + ".md"
+		data, err := fs.ReadFile(files, file)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w (debate.md names persona %q)", file, err, id)
+		}
+		p, err := ParsePersona(id+".md", data)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", file, err)
+		}
+		d.personas = append(d.personas, p)
+	}
+	for _, f := range []string{AspectsFile, ShiftsFile, SummaryFile} {
+		data, err := fs.ReadFile(files, f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f, err)
+		}
+		d.files[f] = data
+	}
+	dirs := []string{MessagesDir, CardsDir}
+	for k := 1; k <= d.st.Aspects; k++ {
+		dirs = append(dirs, fmt.Sprintf("%s/a%d", AspectsDir, k), fmt.Sprintf("%s/a%d", CruxDir, k))
+	}
+	for _, dir := range dirs {
+		if err := d.readDir(files, dir); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// readDir reads the files of dir; what cannot be read as a file is a
+// problem of the debate.
+func (d *debate) readDir(files fs.FS, dir string) error {
+	entries, err := fs.ReadDir(files, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", dir, err)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	for _, e := range entries {
+		p := dir + "/" + e.Name()
+		data, err := fs.ReadFile(files, p)
+		if err != nil {
+			d.stray = append(d.stray, sm.Problem{File: p, Message: "cannot be read: " + err.Error()})
+			continue
+		}
+		d.files[p] = data
+		if path.Ext(p) == ".md" && (dir == MessagesDir || strings.HasPrefix(dir, CruxDir+"/")) {
+			m, err := parseMessage(data)
+			if err != nil {
+				d.stray = append(d.stray, sm.Problem{File: p, Message: err.Error()})
+				continue
+			}
+			d.msgs[p] = m
+		}
+	}
+	return nil
+}
