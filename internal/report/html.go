@@ -106,16 +106,34 @@ func (r *Report) HTML() ([]byte, error) {
 	if ps := paragraphs(r.an.Debate.Header.Motion.Text); len(ps) > 0 {
 		title = truncate(ps[0], 120)
 	}
-	var page bytes.Buffer
-	page.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-	page.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
-	page.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	page.WriteString("<meta name=\"generator\" content=\"moot report\">\n")
-	fmt.Fprintf(&page, "<title>%s</title>\n", html.EscapeString(title))
-	fmt.Fprintf(&page, "<style>%s</style>\n</head>\n<body>\n<main>\n", pageCSS)
-	page.Write(body.Bytes())
-	page.WriteString("</main>\n</body>\n</html>\n")
-	return page.Bytes(), nil
+	return page(title, body.Bytes()), nil
+}
+
+// MarkdownPage renders markdown, a report moot wrote as README.md, as one
+// self-contained HTML page titled title, as report.html is: the same
+// inline CSS and Content-Security-Policy, raw HTML in the markdown
+// dropped. Protocols whose README.md is plain markdown use it for `moot
+// report --html`.
+func MarkdownPage(title string, markdown []byte) ([]byte, error) {
+	var body bytes.Buffer
+	if err := renderMarkdown(markdown, &body); err != nil {
+		return nil, fmt.Errorf("render the report: %w", err)
+	}
+	return page(truncate(title, 120), body.Bytes()), nil
+}
+
+// page wraps body, rendered HTML, in the page of report.html.
+func page(title string, body []byte) []byte {
+	var p bytes.Buffer
+	p.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	p.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
+	p.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	p.WriteString("<meta name=\"generator\" content=\"moot report\">\n")
+	fmt.Fprintf(&p, "<title>%s</title>\n", html.EscapeString(title))
+	fmt.Fprintf(&p, "<style>%s</style>\n</head>\n<body>\n<main>\n", pageCSS)
+	p.Write(body)
+	p.WriteString("</main>\n</body>\n</html>\n")
+	return p.Bytes()
 }
 
 // renderMarkdown renders src, markdown that moot wrote, to out: its tables

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/storetest"
@@ -20,14 +20,8 @@ import (
 	"github.com/moot-dev/moot/statemachine/refine/refinetest"
 )
 
-// asMoot makes this test binary run as moot, knowing refine, for the
-// crash test's processes.
-const asMoot = "MOOT_REFINE_AS_MOOT"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(asMoot) == "1" {
-		os.Exit(cli.Main(os.Args, refine.Protocol{}))
-	}
+	crashtest.AsMoot(refine.Protocol{})
 	os.Exit(m.Run())
 }
 

@@ -3,12 +3,14 @@ package refine_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/refine"
@@ -336,4 +338,58 @@ func filesOf(t *testing.T, dir string) map[string]string { return files(t, dir) 
 
 func newInput(folder map[string][]byte) sm.NewInput {
 	return sm.NewInput{Slug: "d", Motion: question, Now: when, Dirs: map[string]map[string][]byte{"reasoning-dir": folder}}
+}
+
+// TestEmbeddingsCache: a run killed after the endpoint's vectors were
+// cached under .moot/ but before the retrieval's answer was kept resumes
+// from the cache: no text is embedded twice, and the debate ends as one
+// never killed. The state is made as such a kill leaves it: the files of
+// moot new, with the cache of a run that got the vectors.
+func TestEmbeddingsCache(t *testing.T) {
+	scores := map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7}
+	ref, want, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 1}, scores)
+	if n := len(embeds(reqs)); n != 1 {
+		t.Fatalf("the reference run made %d embedding requests, want 1", n)
+	}
+	cache, err := os.ReadFile(filepath.Join(ref, ".moot", driver.EmbeddingsCache))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(cache), "\n"), "\n")
+	texts := len(embeds(reqs)[0].Input)
+	if len(lines) != texts {
+		t.Fatalf("the cache holds %d vectors for %d texts", len(lines), texts)
+	}
+	for _, tc := range []struct {
+		name  string
+		cache string
+		want  []int // the number of texts of each embedding request
+	}{
+		{"every vector cached", string(cache), nil},
+		{"one vector missing", strings.Join(lines[:texts-1], "") + "\n", []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := newDebate(t, nil)
+			if err := os.MkdirAll(filepath.Join(dir, ".moot"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, ".moot", driver.EmbeddingsCache), []byte(tc.cache), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			srv := server(t, refinetest.Options{ReadyAt: 1}, scores)
+			if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for _, r := range embeds(srv.Requests()) {
+				got = append(got, len(r.Input))
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("embedding requests of %v texts, want %v", got, tc.want)
+			}
+			if d := fixture.Diff(stable(want), stable(files(t, dir))); len(d) > 0 {
+				t.Errorf("the debate differs from one whose vectors were all asked for:\n%s", strings.Join(d, "\n"))
+			}
+		})
+	}
 }

@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/moot-dev/moot/internal/escape"
+	"github.com/moot-dev/moot/internal/report"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
 var (
-	_ sm.Reporter = (*debate)(nil)
-	_ sm.Exporter = (*debate)(nil)
+	_ sm.Reporter     = (*debate)(nil)
+	_ sm.HTMLReporter = (*debate)(nil)
+	_ sm.Exporter     = (*debate)(nil)
 )
 
 // ReportFile is the report `moot report` writes.
@@ -148,6 +150,16 @@ func (d *debate) Report() ([]sm.File, error) {
 		}
 	}
 	return []sm.File{{Name: ReportFile, Data: []byte(b.String())}}, nil
+}
+
+// ReportHTML is README.md as one self-contained page, rendered as moot
+// renders every markdown report.
+func (d *debate) ReportHTML() ([]byte, error) {
+	files, err := d.Report()
+	if err != nil {
+		return nil, err
+	}
+	return report.MarkdownPage(d.question, files[0].Data)
 }
 
 // Formats lists refine's export formats.

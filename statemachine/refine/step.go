@@ -522,11 +522,7 @@ func (d *debate) Status() sm.Status {
 	data := map[string]any{"round": d.st.Round, "stop": d.st.Stop, "templates": []string{}}
 	if d.retrieval != nil {
 		data["templates"] = d.retrieval.Kept
-		kept := "none (generic scaffold)"
-		if len(d.retrieval.Kept) > 0 {
-			kept = strings.Join(d.retrieval.Kept, ", ")
-		}
-		st.Lines = append(st.Lines, sm.Line{Label: "templates", Text: fmt.Sprintf("%s (%s)", kept, d.retrieval.Method)})
+		st.Lines = append(st.Lines, sm.Line{Label: "templates", Text: d.keptLine()})
 	}
 	if c := d.critiqueOf(d.roundsDone()); c != nil {
 		st.Lines = append(st.Lines, sm.Line{Label: "last critique", Text: fmt.Sprintf("%d critical, %d major, %d minor, score %d", c.Critical, c.Major, c.Minor, c.Score)})

@@ -1,6 +1,7 @@
 package crashtest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -59,6 +60,10 @@ type CallKills struct {
 	// alone, so that a resumed run is answered as the uninterrupted one
 	// was. It may be called from several goroutines at once.
 	Model modeltest.Handler
+	// Embed, when set, answers requests to /v1/embeddings, which are then
+	// numbered, held and compared with the chats; without it that path
+	// answers 404. Like Model, its vectors must depend on the text alone.
+	Embed modeltest.EmbedHandler
 	// Requests, when above 0, is how many requests the uninterrupted run
 	// must make.
 	Requests int
@@ -102,7 +107,7 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	}
 	ref := fresh(t)
 	var refAsked asked
-	refSrv := modeltest.NewServer(t, refAsked.record(c.Model))
+	refSrv := modeltest.NewServer(t, c.Model, c.serverOptions(refAsked.record)...)
 	if o, err := c.moot(ref, refSrv.URL, "run", "d", "--all", "--quiet"); err != nil || o.Code != 0 {
 		t.Fatalf("reference run: %v %s", err, o)
 	}
@@ -115,8 +120,8 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	for k := 1; k <= total; k++ {
 		t.Run(fmt.Sprintf("killed at request %d", k), func(t *testing.T) {
 			root := fresh(t)
-			g := &gate{model: c.Model, stop: k, arrived: make(chan struct{})}
-			srv := modeltest.NewServer(t, g.handle)
+			g := &gate{stop: k, arrived: make(chan struct{})}
+			srv := modeltest.NewServer(t, c.Model, c.serverOptions(g.before)...)
 			cmd := exec.Command(c.Bin, "--dir", root, "run", "d", "--all", "--quiet")
 			cmd.Env = append(os.Environ(), c.env(srv.URL)...)
 			var out strings.Builder
@@ -145,7 +150,7 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 				t.Fatalf("moot check after the kill: %v %s\n%s", err, o, o.Stdout)
 			}
 			var again asked
-			srv2 := modeltest.NewServer(t, again.record(c.Model))
+			srv2 := modeltest.NewServer(t, c.Model, c.serverOptions(again.record)...)
 			if o, err := c.moot(root, srv2.URL, "run", "d", "--all", "--quiet"); err != nil || o.Code != 0 {
 				t.Fatalf("resumed run: %v %s", err, o)
 			}
@@ -222,8 +227,23 @@ func shorten(s string) string {
 	return s
 }
 
-// requestKey is what tells two requests apart: their conversations.
+// serverOptions are the options of a fake for c that passes every
+// request, embeddings included, to before.
+func (c CallKills) serverOptions(before func(context.Context, modeltest.Request)) []modeltest.Option {
+	opts := []modeltest.Option{modeltest.Before(before)}
+	if c.Embed != nil {
+		opts = append(opts, modeltest.Embeddings(c.Embed))
+	}
+	return opts
+}
+
+// requestKey is what tells two requests apart: their conversations, or
+// the texts to embed.
 func requestKey(req modeltest.Request) string {
+	if req.Path == "/v1/embeddings" {
+		b, _ := json.Marshal(req.Input)
+		return "embeddings " + string(b)
+	}
 	b, _ := json.Marshal(req.Messages)
 	return string(b)
 }
@@ -234,13 +254,11 @@ type asked struct {
 	reqs []string
 }
 
-func (a *asked) record(h modeltest.Handler) modeltest.Handler {
-	return func(req modeltest.Request) modeltest.Reply {
-		a.mu.Lock()
-		a.reqs = append(a.reqs, requestKey(req))
-		a.mu.Unlock()
-		return h(req)
-	}
+// record is a modeltest.Before function.
+func (a *asked) record(_ context.Context, req modeltest.Request) {
+	a.mu.Lock()
+	a.reqs = append(a.reqs, requestKey(req))
+	a.mu.Unlock()
 }
 
 func (a *asked) keys() []string {
@@ -249,10 +267,9 @@ func (a *asked) keys() []string {
 	return append([]string(nil), a.reqs...)
 }
 
-// gate answers as its model does until request stop, which it holds, as
+// gate lets requests be answered until request stop, which it holds, as
 // every request after it, until the client goes away.
 type gate struct {
-	model   modeltest.Handler
 	stop    int
 	arrived chan struct{}
 
@@ -263,7 +280,8 @@ type gate struct {
 	lastReply time.Time
 }
 
-func (g *gate) handle(req modeltest.Request) modeltest.Reply {
+// before is a modeltest.Before function.
+func (g *gate) before(ctx context.Context, req modeltest.Request) {
 	g.mu.Lock()
 	g.n++
 	here := g.n
@@ -272,17 +290,13 @@ func (g *gate) handle(req modeltest.Request) modeltest.Reply {
 		if here == g.stop {
 			close(g.arrived)
 		}
+		g.mu.Unlock()
+		<-ctx.Done()
+		return
 	}
-	g.mu.Unlock()
-	if here >= g.stop {
-		return modeltest.Reply{Delay: time.Hour}
-	}
-	r := g.model(req)
-	g.mu.Lock()
 	g.answered = append(g.answered, requestKey(req))
 	g.lastReply = time.Now()
 	g.mu.Unlock()
-	return r
 }
 
 func (g *gate) lists() (answered, held []string) {

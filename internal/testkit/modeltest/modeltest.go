@@ -11,6 +11,7 @@ package modeltest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -150,6 +151,16 @@ func RequireAPIKey(key string) Option {
 	return func(s *Server) { s.apiKey = key }
 }
 
+// Before makes the server pass every request it is about to answer, on
+// either path, to f, once the request is read and recorded and before the
+// handler or the embeddings are asked: the request waits for f to return,
+// and is not answered when its client has gone away by then. ctx ends
+// when the client goes away or the server shuts down. A test can so hold
+// any request, embeddings included, or count them all in one order.
+func Before(f func(ctx context.Context, req Request)) Option {
+	return func(s *Server) { s.before = f }
+}
+
 // Server is a running fake server.
 type Server struct {
 	// URL is the base URL to give a client; it ends in /v1.
@@ -162,6 +173,7 @@ type Server struct {
 	refuse  map[string]bool
 	apiKey  string
 	embed   EmbedHandler
+	before  func(ctx context.Context, req Request)
 
 	mu       sync.Mutex
 	requests []Request
@@ -251,7 +263,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		Body:   body,
 	}
 	if r.URL.Path == "/v1/embeddings" && s.embed != nil && r.Method == http.MethodPost {
-		s.serveEmbeddings(w, req)
+		s.serveEmbeddings(w, r, req)
 		return
 	}
 	if r.URL.Path != "/v1/chat/completions" {
@@ -292,6 +304,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if !s.wait(r, req) {
+		return
+	}
 	reply := s.handler(req)
 	if reply.failure != "" {
 		s.t.Errorf("modeltest: %s", reply.failure)
@@ -300,6 +315,25 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.answer(w, r, req, reply)
+}
+
+// wait passes req to the Before function, if any, and reports whether
+// the request is still to be answered.
+func (s *Server) wait(r *http.Request, req Request) bool {
+	if s.before == nil {
+		return true
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go func() {
+		select {
+		case <-s.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	s.before(ctx, req)
+	return ctx.Err() == nil
 }
 
 func fillRequest(req *Request, wire *wireRequest) {
@@ -509,7 +543,7 @@ func writeError(w http.ResponseWriter, status int, typ, code, param, message str
 	_, _ = w.Write(body)
 }
 
-func (s *Server) serveEmbeddings(w http.ResponseWriter, req Request) {
+func (s *Server) serveEmbeddings(w http.ResponseWriter, r *http.Request, req Request) {
 	var wire struct {
 		Model string          `json:"model"`
 		Input json.RawMessage `json:"input"`
@@ -529,6 +563,9 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, req Request) {
 		return
 	}
 	s.record(req)
+	if !s.wait(r, req) {
+		return
+	}
 	data := make([]any, len(req.Input))
 	tokens := 0
 	for i, text := range req.Input {

@@ -394,3 +394,52 @@ func TestServerListensOnLoopback(t *testing.T) {
 		t.Errorf("URL = %q, want http://127.0.0.1:port/v1", s.URL)
 	}
 }
+
+// TestBeforeSeesAndHoldsEveryPath: Before sees chats and embeddings in
+// the order they come, and a request it holds is answered neither by the
+// handler nor by the embeddings once its client has gone.
+func TestBeforeSeesAndHoldsEveryPath(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	handled := 0
+	s := modeltest.NewServer(t, func(modeltest.Request) modeltest.Reply {
+		mu.Lock()
+		handled++
+		mu.Unlock()
+		return modeltest.Reply{Content: "ok"}
+	}, modeltest.Embeddings(func(string, string) []float64 { return []float64{1, 0} }),
+		modeltest.Before(func(ctx context.Context, req modeltest.Request) {
+			mu.Lock()
+			seen = append(seen, req.Path)
+			hold := len(seen) == 3
+			mu.Unlock()
+			if hold {
+				<-ctx.Done()
+			}
+		}))
+	if code, _, _ := post(t, s.URL+"/embeddings", `{"model":"e","input":["a","b"]}`); code != 200 {
+		t.Fatalf("embeddings: status %d", code)
+	}
+	if code, _, _ := post(t, s.URL+"/chat/completions", `{"model":"m","messages":[]}`); code != 200 {
+		t.Fatalf("chat: status %d", code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/chat/completions", strings.NewReader(`{"model":"m","messages":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := http.DefaultClient.Do(req); err == nil {
+		res.Body.Close()
+		t.Fatalf("the held request was answered: status %d", res.StatusCode)
+	}
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if want := "/v1/embeddings /v1/chat/completions /v1/chat/completions"; strings.Join(seen, " ") != want {
+		t.Errorf("Before saw %q, want %q", strings.Join(seen, " "), want)
+	}
+	if handled != 1 {
+		t.Errorf("the handler answered %d requests, want 1 (the held one never)", handled)
+	}
+}
