@@ -3,9 +3,9 @@ package model
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -15,10 +15,6 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
 )
 
 // Mode is how structured output is asked of the server.
@@ -221,24 +217,18 @@ func (c *Client) complete(ctx context.Context, req Request, cl *call, start time
 	}
 }
 
-func (r Request) messages() ([]openai.ChatCompletionMessageParamUnion, error) {
+func (r Request) messages() ([]chatMessage, error) {
 	if strings.TrimSpace(r.Model) == "" {
 		return nil, errors.New("request names no model")
 	}
 	if len(r.Messages) == 0 {
 		return nil, errors.New("request has no messages")
 	}
-	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(r.Messages))
+	out := make([]chatMessage, 0, len(r.Messages))
 	for i, m := range r.Messages {
 		switch m.Role {
-		case "system":
-			out = append(out, openai.SystemMessage(m.Content))
-		case "developer":
-			out = append(out, openai.DeveloperMessage(m.Content))
-		case "user":
-			out = append(out, openai.UserMessage(m.Content))
-		case "assistant":
-			out = append(out, openai.AssistantMessage(m.Content))
+		case "system", "developer", "user", "assistant":
+			out = append(out, chatMessage{Role: m.Role, Content: m.Content})
 		default:
 			return nil, fmt.Errorf("message %d has role %q: want system, user or assistant", i, m.Role)
 		}
@@ -264,33 +254,31 @@ func (r Request) firstMode() (Mode, error) {
 	return "", fmt.Errorf("unknown mode %q: want %s, %s or %s", r.Mode, ModeSchema, ModeObject, ModeText)
 }
 
-func (c *Client) params(req Request, msgs []openai.ChatCompletionMessageParamUnion, v variant) openai.ChatCompletionNewParams {
-	p := openai.ChatCompletionNewParams{
+func (c *Client) params(req Request, msgs []chatMessage, v variant) chatRequest {
+	p := chatRequest{
 		Model:    req.Model,
 		Messages: msgs,
 	}
 	if v.sendTemperature {
-		p.Temperature = openai.Float(*req.Temperature)
+		t := *req.Temperature
+		p.Temperature = &t
 	}
 	if req.MaxTokens > 0 {
 		if v.tokenField == fieldMaxCompletionTokens {
-			p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+			p.MaxCompletionTokens = req.MaxTokens
 		} else {
-			p.MaxTokens = openai.Int(int64(req.MaxTokens))
+			p.MaxTokens = req.MaxTokens
 		}
 	}
 	switch v.mode {
 	case ModeSchema:
-		js := shared.ResponseFormatJSONSchemaJSONSchemaParam{
+		p.ResponseFormat = &responseFormat{Type: string(ModeSchema), JSONSchema: &jsonSchema{
 			Name:   schemaName(req.SchemaName),
 			Schema: req.Schema,
-		}
-		if strictCompatible(req.Schema) {
-			js.Strict = openai.Bool(true)
-		}
-		p.ResponseFormat.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{JSONSchema: js}
+			Strict: strictCompatible(req.Schema),
+		}}
 	case ModeObject:
-		p.ResponseFormat.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
+		p.ResponseFormat = &responseFormat{Type: string(ModeObject)}
 	}
 	return p
 }
@@ -302,69 +290,40 @@ type call struct {
 	onRetry  func(Retry)
 }
 
-// send makes one request, with retries, and turns its failure into an
-// error for the caller. Every retry is made here rather than in openai-go,
-// so that each can be counted and announced.
-func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, cl *call) (*openai.ChatCompletion, error) {
-	var comp *openai.ChatCompletion
-	err := c.do(ctx, cl, func(opts ...option.RequestOption) error {
-		var err error
-		comp, err = c.chat.New(ctx, params, opts...)
-		return err
-	})
-	return comp, err
+// send makes one chat request, with retries, and turns its failure into
+// an error for the caller.
+func (c *Client) send(ctx context.Context, params chatRequest, cl *call) (*chatCompletion, error) {
+	var comp chatCompletion
+	if err := c.do(ctx, cl, "chat/completions", params, &comp); err != nil {
+		return nil, err
+	}
+	return &comp, nil
 }
 
-// do makes one request through the SDK call request, which it hands the
-// request options every request of this package needs, with retries, and
-// turns its failure into an error for the caller.
-func (c *Client) do(ctx context.Context, cl *call, request func(opts ...option.RequestOption) error) error {
+// do posts body to the endpoint path and decodes the answer into out,
+// with retries, and turns its failure into an error for the caller. Every
+// retry is made here, so that each can be counted and announced.
+func (c *Client) do(ctx context.Context, cl *call, path string, body, out any) error {
+	payload, err := json.Marshal(body)
+	if err != nil {
+		// Trying again would not change that.
+		return fmt.Errorf("building the request for model %q: %w", cl.model, err)
+	}
 	budget := c.maxRetries + 1 // attempts left
 	refused := 0
 	for retry := 0; ; retry++ {
-		sent := false
-		var httpRes *http.Response
-		err := request(
-			option.WithMaxRetries(0),
-			option.WithResponseInto(&httpRes),
-			option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-				sent = true
-				// Asking for no compression keeps net/http from decoding
-				// gzip, so that MaxResponseSize counts the bytes on the
-				// wire: a compressed stream of empty blocks would
-				// otherwise be read without end while inflating to nothing.
-				r.Header.Set("Accept-Encoding", "identity")
-				res, err := next(r)
-				if err != nil {
-					return res, err
-				}
-				if enc := res.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
-					res.Body.Close()
-					return nil, &EncodingError{Encoding: enc}
-				}
-				if res.ContentLength > MaxResponseSize {
-					res.Body.Close()
-					return nil, &TooLargeError{Limit: MaxResponseSize}
-				}
-				res.Body = limitBody(res.Body, MaxResponseSize)
-				stopQuotaRetries(res)
-				return res, nil
-			}),
-		)
-		if sent {
-			cl.attempts++
-			budget--
+		res, err := c.post(ctx, path, payload, out)
+		var notSent *errNotSent
+		if errors.As(err, &notSent) {
+			return fmt.Errorf("building the request for model %q: %w", cl.model, notSent.err)
 		}
+		cl.attempts++
+		budget--
 		if err == nil {
 			return nil
 		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("request to model %q stopped: %w", cl.model, ctx.Err())
-		}
-		if !sent {
-			// Nothing was sent: the request could not be built, and
-			// trying again would not change that.
-			return fmt.Errorf("building the request for model %q: %w", cl.model, err)
 		}
 		var tooLarge *TooLargeError
 		if errors.As(err, &tooLarge) {
@@ -377,16 +336,16 @@ func (c *Client) do(ctx context.Context, cl *call, request func(opts ...option.R
 		var failure error
 		var retryable bool
 		var wait time.Duration
-		var sdkErr *openai.Error
-		if errors.As(err, &sdkErr) {
-			msg := sdkErr.Message
-			if msg == "" && sdkErr.Response != nil {
+		var status *statusError
+		if errors.As(err, &status) {
+			msg, typ, code, param, ok := parseError(status.body)
+			if !ok {
 				// Not OpenAI's error JSON: a proxy's page or a plain
 				// "404 page not found". Show its start instead.
-				msg = c.bodyText(sdkErr.Response)
+				msg = c.bodyText(res.Header.Get("Content-Type"), status.body)
 			}
-			failure = c.apiError(sdkErr.StatusCode, msg, sdkErr.Type, sdkErr.Code, sdkErr.Param, cl.model)
-			retryable = retryableStatus(sdkErr.Response)
+			failure = c.apiError(status.status, msg, typ, code, param, cl.model)
+			retryable = retryableStatus(res, status.body)
 		} else if errors.Is(err, syscall.ECONNREFUSED) {
 			// Nothing listens there: one quick second try covers a server
 			// that is just starting, and more would only make people wait.
@@ -394,11 +353,11 @@ func (c *Client) do(ctx context.Context, cl *call, request func(opts ...option.R
 			failure = &UnreachableError{BaseURL: c.BaseURL(), Err: err}
 			retryable, wait = refused == 1, refusedRetryWait
 		} else {
-			failure, retryable = c.transportFailure(err, httpRes, cl.model)
+			failure, retryable = c.transportFailure(err, res, cl.model)
 		}
 		if wait == 0 {
 			var ok bool
-			if wait, ok = retryAfter(httpRes); !ok {
+			if wait, ok = retryAfter(res); !ok {
 				wait = c.backoff(retry)
 			}
 		}
@@ -419,8 +378,10 @@ const refusedRetryWait = 200 * time.Millisecond
 
 // retryableStatus reports whether an error answer may go better if asked
 // again: a timeout, conflict, rate limit or server error, unless the server
-// says otherwise with X-Should-Retry (see stopQuotaRetries).
-func retryableStatus(res *http.Response) bool {
+// says otherwise with X-Should-Retry, or body, the start of the answer,
+// says that a 429 is the account being out of credit (code
+// insufficient_quota), for which waiting would not help.
+func retryableStatus(res *http.Response, body []byte) bool {
 	if res == nil {
 		return false
 	}
@@ -431,6 +392,9 @@ func retryableStatus(res *http.Response) bool {
 		return false
 	}
 	s := res.StatusCode
+	if s == http.StatusTooManyRequests && bytes.Contains(body, []byte("insufficient_quota")) {
+		return false
+	}
 	return s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500
 }
 
@@ -461,30 +425,13 @@ func retryAfter(res *http.Response) (time.Duration, bool) {
 	return d, true
 }
 
-// stopQuotaRetries marks a 429 that says the account is out of credit
-// (code insufficient_quota) as not worth retrying, with the X-Should-Retry
-// header: waiting would not help.
-func stopQuotaRetries(res *http.Response) {
-	if res == nil || res.StatusCode != http.StatusTooManyRequests || res.Body == nil {
-		return
-	}
-	b, err := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-	res.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(b), res.Body), res.Body}
-	if err == nil && bytes.Contains(b, []byte("insufficient_quota")) {
-		res.Header.Set("X-Should-Retry", "false")
-	}
-}
-
-// transportFailure describes a failure that openai-go did not turn into an
-// *openai.Error and says whether another attempt may help.
+// transportFailure describes a failure other than an error status: no
+// answer, or one that could not be read, and says whether another attempt
+// may help.
 func (c *Client) transportFailure(err error, res *http.Response, model string) (error, bool) {
 	if res != nil && res.StatusCode >= 400 {
-		// An error status whose body is not OpenAI's error JSON, such as a
-		// proxy's page or a plain "404 page not found".
-		return c.apiError(res.StatusCode, c.bodyText(res), "", "", "", model), retryableStatus(res)
+		// An error status whose body could not be read.
+		return c.apiError(res.StatusCode, "", "", "", "", model), retryableStatus(res, nil)
 	}
 	if res != nil && !isJSON(res.Header.Get("Content-Type")) {
 		return fmt.Errorf("%s answered with %q instead of JSON: check that the base URL is the API root, usually ending in /v1",
@@ -514,18 +461,17 @@ func (c *Client) apiError(status int, message, typ, code, param, model string) *
 
 // bodyText returns the start of a textual error body as one line, or ""
 // for bodies that are not plain text or JSON.
-func (c *Client) bodyText(res *http.Response) string {
-	if res.Body == nil {
-		return ""
-	}
-	mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type"))
+func (c *Client) bodyText(contentType string, body []byte) string {
+	mt, _, _ := mime.ParseMediaType(contentType)
 	if mt != "text/plain" && !isJSON(mt) {
 		return ""
 	}
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
+	if len(body) > 4096 {
+		body = body[:4096]
+	}
 	// The key is masked before the cut, so that no part of it survives
 	// at the edge.
-	s := c.mask(strings.Join(strings.Fields(string(b)), " "))
+	s := c.mask(strings.Join(strings.Fields(string(body)), " "))
 	const limit = 300
 	if len(s) > limit {
 		cut := limit
@@ -542,7 +488,7 @@ func isJSON(contentType string) bool {
 	return mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
 
-func (c *Client) response(req Request, mode Mode, comp *openai.ChatCompletion, start time.Time) (Response, error) {
+func (c *Client) response(req Request, mode Mode, comp *chatCompletion, start time.Time) (Response, error) {
 	if len(comp.Choices) == 0 {
 		return Response{}, fmt.Errorf("model %q answered with no choices: %w", req.Model, ErrEmptyCompletion)
 	}

@@ -8,9 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // EmbedRequest asks for the embeddings of texts.
@@ -47,15 +44,8 @@ func (c *Client) Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, er
 		return EmbedResponse{}, errors.New("request has no input")
 	}
 	cl := &call{model: req.Model, onRetry: req.OnRetry}
-	var res *openai.CreateEmbeddingResponse
-	err := c.do(ctx, cl, func(opts ...option.RequestOption) error {
-		var err error
-		res, err = c.embeddings.New(ctx, openai.EmbeddingNewParams{
-			Model: openai.EmbeddingModel(req.Model),
-			Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: req.Input},
-		}, opts...)
-		return err
-	})
+	var res embedResponse
+	err := c.do(ctx, cl, "embeddings", embedRequest{Model: req.Model, Input: req.Input}, &res)
 	out := EmbedResponse{Latency: time.Since(start), Attempts: cl.attempts, Model: req.Model}
 	if err != nil {
 		var apiErr *APIError
@@ -74,8 +64,8 @@ func (c *Client) Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, er
 	out.Vectors = make([][]float64, len(req.Input))
 	for _, e := range res.Data {
 		i := int(e.Index)
-		if i < 0 || i >= len(req.Input) || out.Vectors[i] != nil {
-			return out, fmt.Errorf("model %q via %s: embedding index %d is out of place", req.Model, c.BaseURL(), e.Index)
+		if float64(i) != e.Index || i < 0 || i >= len(req.Input) || out.Vectors[i] != nil {
+			return out, fmt.Errorf("model %q via %s: embedding index %v is out of place", req.Model, c.BaseURL(), e.Index)
 		}
 		out.Vectors[i] = e.Embedding
 	}

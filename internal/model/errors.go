@@ -20,8 +20,8 @@ var ErrRefusal = errors.New("model refused to answer")
 // APIError is a failure the server reported with an HTTP status of 400 or
 // more, after retries and fallbacks were exhausted. Find it with errors.As.
 //
-// It deliberately does not wrap openai-go's *openai.Error, whose request
-// carries the Authorization header.
+// It holds nothing of the request, whose Authorization header carries the
+// API key.
 type APIError struct {
 	// Status is the HTTP status code.
 	Status int

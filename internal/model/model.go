@@ -2,11 +2,10 @@
 // any OpenAI-compatible Chat Completions endpoint: OpenAI itself,
 // OpenRouter, Ollama, vLLM or a llama.cpp server.
 //
-// It is built on github.com/openai/openai-go, with the SDK's own retries
-// turned off: this package retries rate limits (429, honouring
-// Retry-After), server errors (5xx), attempts that hit Config.Timeout and
-// answers cut short itself, so that each retry is counted and can be
-// announced (Request.OnRetry), while a refused connection gets one quick
+// It speaks the protocol itself with net/http and encoding/json (see
+// wire.go), and retries rate limits (429, honouring Retry-After), server
+// errors (5xx), attempts that hit Config.Timeout and answers cut short,
+// counting each retry so that it can be announced (Request.OnRetry), while a refused connection gets one quick
 // second try only. It reads at most MaxResponseSize of a response, falls
 // back to weaker ways of asking for JSON when a server refuses one, and
 // turns failures into errors that say what to fix without ever showing the
@@ -21,9 +20,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // DefaultBaseURL is the OpenAI API, used when neither Config.BaseURL nor
@@ -86,16 +82,19 @@ func (c Config) GoString() string { return c.String() }
 // Client sends chat requests to one OpenAI-compatible endpoint. It is safe
 // for concurrent use.
 type Client struct {
-	chat       openai.ChatCompletionService
-	embeddings openai.EmbeddingService
-	baseURL    string // as given, for messages; see redactURL
-	apiKey     string // the key to mask in text, "" when it is no secret (see MinSecretLength)
-	openAI     bool   // the endpoint is api.openai.com
+	httpClient *http.Client
+	baseURL    string   // as given, for messages; see redactURL
+	api        *url.URL // baseURL parsed, to which the endpoints' paths are joined
+	key        string   // the bearer key sent, placeholderKey when none is set
+	apiKey     string   // the key to mask in text, "" when it is no secret (see MinSecretLength)
+	openAI     bool     // the endpoint is api.openai.com
 	timeout    time.Duration
 	maxRetries int
 	// backoff gives the wait before retry n (counting from 0) for the
 	// failures this package retries itself.
 	backoff func(n int) time.Duration
+	// organization and project are sent only to api.openai.com.
+	organization, project string
 }
 
 // ConfigFromEnv returns the configuration that the environment getenv
@@ -143,33 +142,21 @@ func New(cfg Config) (*Client, error) {
 		timeout = DefaultTimeout
 	}
 
-	opts := []option.RequestOption{
-		option.WithBaseURL(base),
-		option.WithAPIKey(key),
-		option.WithRequestTimeout(timeout),
-	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
-	}
-	if openAI {
-		if cfg.Organization != "" {
-			opts = append(opts, option.WithOrganization(cfg.Organization))
-		}
-		if cfg.Project != "" {
-			opts = append(opts, option.WithProject(cfg.Project))
-		}
-	}
-	// The service is built directly rather than through openai.NewClient,
-	// which would also apply every OPENAI_* variable it knows: an unusable
-	// one would then break requests even with Config set explicitly.
 	c := &Client{
-		chat:       openai.NewChatCompletionService(opts...),
-		embeddings: openai.NewEmbeddingService(opts...),
+		httpClient: cfg.HTTPClient,
 		baseURL:    base,
+		api:        u,
+		key:        key,
 		openAI:     openAI,
 		timeout:    timeout,
 		maxRetries: cfg.MaxRetries,
 		backoff:    defaultBackoff,
+	}
+	if c.httpClient == nil {
+		c.httpClient = http.DefaultClient
+	}
+	if openAI {
+		c.organization, c.project = cfg.Organization, cfg.Project
 	}
 	if key != placeholderKey {
 		c.apiKey = secretKey(key)
@@ -191,7 +178,7 @@ func (c Client) GoString() string { return c.String() }
 func (c *Client) BaseURL() string { return redactURL(c.baseURL) }
 
 // defaultBackoff waits 0.5 s, 1 s, 2 s, ... up to 8 s, less up to a quarter
-// of jitter, like openai-go's own backoff.
+// of jitter.
 func defaultBackoff(n int) time.Duration {
 	d := 8 * time.Second
 	if n < 4 {

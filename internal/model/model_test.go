@@ -564,7 +564,7 @@ func TestCancel(t *testing.T) {
 		backoff time.Duration
 	}{
 		{"while waiting for the answer", modeltest.Reply{Content: "late", Delay: 10 * time.Second}, 0},
-		{"during openai-go's Retry-After wait", modeltest.Reply{Status: 429, ErrorMessage: "slow", RetryAfter: "10"}, 0},
+		{"during the server's Retry-After wait", modeltest.Reply{Status: 429, ErrorMessage: "slow", RetryAfter: "10"}, 0},
 		{"during this package's backoff", modeltest.Reply{Content: "partial", CutShort: true}, 10 * time.Second},
 	}
 	for _, tt := range tests {

@@ -16,9 +16,9 @@ const (
 )
 
 // Failf returns a Reply that makes the server report a test failure with
-// the formatted message and answer 500 with "X-Should-Retry: false", so a
-// client built on openai-go does not retry it. Handlers use it for requests
-// they did not expect.
+// the formatted message and answer 500 with "X-Should-Retry: false", so
+// that a client honouring that header, as moot's does, does not retry it.
+// Handlers use it for requests they did not expect.
 func Failf(format string, args ...any) Reply {
 	return Reply{failure: fmt.Sprintf(format, args...)}
 }

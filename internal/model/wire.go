@@ -1,0 +1,192 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// This file is the wire protocol moot speaks: two JSON endpoints of the
+// OpenAI API, POST {base}/chat/completions and POST {base}/embeddings,
+// with only the fields moot sends and reads. moot speaks it itself rather
+// than through an SDK because it needs so little of one, and an SDK's
+// package init and size cost every start of moot, not only the runs that
+// call a model.
+
+// chatMessage is one message of a chat request.
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// chatRequest is the body of POST {base}/chat/completions. Exactly one of
+// MaxTokens and MaxCompletionTokens is sent, when a limit is set.
+type chatRequest struct {
+	Model               string          `json:"model"`
+	Messages            []chatMessage   `json:"messages"`
+	Temperature         *float64        `json:"temperature,omitempty"`
+	MaxTokens           int             `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
+	ResponseFormat      *responseFormat `json:"response_format,omitempty"`
+}
+
+// responseFormat asks for JSON: Type is "json_schema" (with JSONSchema)
+// or "json_object".
+type responseFormat struct {
+	Type       string      `json:"type"`
+	JSONSchema *jsonSchema `json:"json_schema,omitempty"`
+}
+
+// jsonSchema is the schema of a json_schema response format.
+type jsonSchema struct {
+	Name   string         `json:"name"`
+	Schema map[string]any `json:"schema"`
+	Strict bool           `json:"strict,omitempty"`
+}
+
+// chatCompletion is the part of a chat completion moot reads. Numbers are
+// read as float64 so that a server writing 12.0 for a count is not refused.
+type chatCompletion struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		Message struct {
+			Content string `json:"content"`
+			Refusal string `json:"refusal"`
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     float64 `json:"prompt_tokens"`
+		CompletionTokens float64 `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+// embedRequest is the body of POST {base}/embeddings.
+type embedRequest struct {
+	Model string   `json:"model"`
+	Input []string `json:"input"`
+}
+
+// embedResponse is the part of an embeddings answer moot reads.
+type embedResponse struct {
+	Model string `json:"model"`
+	Data  []struct {
+		Index     float64   `json:"index"`
+		Embedding []float64 `json:"embedding"`
+	} `json:"data"`
+	Usage struct {
+		PromptTokens float64 `json:"prompt_tokens"`
+	} `json:"usage"`
+}
+
+// errorBody is the error an OpenAI-compatible server answers with:
+// {"error": {"message", "type", "code", "param"}}. Code and param are
+// strings on OpenAI but numbers or null elsewhere, so each field is read
+// as whatever JSON it is.
+type errorBody struct {
+	Error json.RawMessage `json:"error"`
+}
+
+// parseError reads the fields of an error body. ok is false when the body
+// is not of that shape, or names no message.
+func parseError(body []byte) (message, typ, code, param string, ok bool) {
+	var eb errorBody
+	if json.Unmarshal(body, &eb) != nil {
+		return "", "", "", "", false
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(eb.Error, &fields) != nil {
+		return "", "", "", "", false
+	}
+	message, typ = scalar(fields["message"]), scalar(fields["type"])
+	code, param = scalar(fields["code"]), scalar(fields["param"])
+	return message, typ, code, param, message != ""
+}
+
+// scalar returns a JSON string's value or a number's text, and "" for
+// anything else.
+func scalar(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+// errNotSent marks a request that could not be built, so was never sent.
+type errNotSent struct{ err error }
+
+func (e *errNotSent) Error() string { return e.err.Error() }
+func (e *errNotSent) Unwrap() error { return e.err }
+
+// statusError is an answer with an HTTP status of 400 or more, with the
+// start of its body.
+type statusError struct {
+	status int
+	body   []byte
+}
+
+func (e *statusError) Error() string { return fmt.Sprintf("server answered %d", e.status) }
+
+// post sends one attempt of payload to path under the base URL and decodes
+// a successful JSON answer into out. The attempt gets its own timeout,
+// which also bounds reading the answer. It returns the response (its body
+// read and closed) whenever one came, so that the caller can read its
+// status and headers; the error is a *statusError for an error status and
+// wraps *errNotSent when nothing was sent.
+func (c *Client) post(ctx context.Context, path string, payload []byte, out any) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.api.JoinPath(path).String(), bytes.NewReader(payload))
+	if err != nil {
+		return nil, &errNotSent{err}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "moot")
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	// Asking for no compression keeps net/http from decoding gzip, so
+	// that MaxResponseSize counts the bytes on the wire: a compressed
+	// stream of empty blocks would otherwise be read without end while
+	// inflating to nothing.
+	req.Header.Set("Accept-Encoding", "identity")
+	if c.organization != "" {
+		req.Header.Set("OpenAI-Organization", c.organization)
+	}
+	if c.project != "" {
+		req.Header.Set("OpenAI-Project", c.project)
+	}
+	res, err := c.httpClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	if enc := res.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+		return res, &EncodingError{Encoding: enc}
+	}
+	if res.ContentLength > MaxResponseSize {
+		return res, &TooLargeError{Limit: MaxResponseSize}
+	}
+	body, err := io.ReadAll(limitBody(res.Body, MaxResponseSize))
+	if err != nil {
+		return res, fmt.Errorf("reading the body: %w", err)
+	}
+	if res.StatusCode >= 400 {
+		return res, &statusError{status: res.StatusCode, body: body}
+	}
+	if !isJSON(res.Header.Get("Content-Type")) {
+		return res, fmt.Errorf("the answer is %q, not JSON", res.Header.Get("Content-Type"))
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return res, fmt.Errorf("parsing the JSON: %w", err)
+	}
+	return res, nil
+}
