@@ -89,7 +89,7 @@ var (
 
 // Flags returns the flags of `moot new --protocol moderated`.
 func (Protocol) Flags() []sm.Flag {
-	return []sm.Flag{positionAFlag, positionBFlag, roundsFlag, formatFlag, criteriaFlag, tokensFlag, noSummaryFlag, transcriptFl, outputFlag, factFlag}
+	return []sm.Flag{positionAFlag, positionBFlag, roundsFlag, formatFlag, criteriaFlag, tokensFlag, noSummaryFlag, transcriptFl, factFlag, outputFlag}
 }
 
 // formats are the debate formats of the design, each changing what the
