@@ -2,6 +2,7 @@ package moderated_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -105,5 +106,40 @@ func TestKilledAtEveryCall(t *testing.T) {
 			t.Errorf("index.md lists message %03d out of order or not at all", n)
 		}
 		last = i
+	}
+}
+
+// TestKilledAtEveryCallJSON: the same for a debate written as JSON, whose
+// index.json lists every message in order.
+func TestKilledAtEveryCallJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 25 kills, each a moot process run twice: run without -short")
+	}
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "moderated", "--motion", "Cars in cities",
+			"--position-a", "Ban them.", "--position-b", "Keep them.", "--rounds", "1", "--transcript", "--output-format", "json"},
+		Model:    moderatedtest.Handler(moderatedtest.Options{}),
+		Requests: 25,
+		Normalise: func(_, data string) string {
+			return timeField.ReplaceAllString(data, `"time": "*"`)
+		},
+	})
+	var index struct {
+		Messages []struct {
+			Number int `json:"number"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(k.Reference["index.json"]), &index); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range index.Messages {
+		if m.Number != i+1 {
+			t.Errorf("index.json lists message %d at place %d", m.Number, i+1)
+		}
+	}
+	if len(index.Messages) != 21 {
+		t.Errorf("index.json lists %d messages, want 21", len(index.Messages))
 	}
 }

@@ -16,17 +16,67 @@ const (
 	TranscriptFile = "transcript.md"
 )
 
-// derived renders the files derived from the debate as it stands.
+// derivedName is the name of derived file base (as the constants above
+// name it) in the debate's output format.
+func (d *debate) derivedName(base string) string {
+	return strings.TrimSuffix(base, ".md") + "." + d.out()
+}
+
+// derived renders the files derived from the debate as it stands, in
+// its output format.
 func (d *debate) derived() ([]sm.File, error) {
+	if d.out() == outJSON {
+		return d.derivedJSON()
+	}
 	out := []sm.File{
-		{Name: IndexFile, Data: []byte(d.index())},
-		{Name: MetadataFile, Data: []byte(d.metadata())},
-		{Name: SummaryFile, Data: []byte(d.summary())},
+		{Name: d.derivedName(IndexFile), Data: []byte(d.index())},
+		{Name: d.derivedName(MetadataFile), Data: []byte(d.metadata())},
+		{Name: d.derivedName(SummaryFile), Data: []byte(d.summary())},
 	}
 	if d.st.Transcript {
-		out = append(out, sm.File{Name: TranscriptFile, Data: []byte(d.transcript())})
+		out = append(out, sm.File{Name: d.derivedName(TranscriptFile), Data: []byte(d.transcript())})
 	}
 	return out, nil
+}
+
+// inline makes text safe on one line of a derived file: escaped for
+// Markdown, on one line for text.
+func (d *debate) inline(s string) string {
+	if d.out() == outText {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return inline(s)
+}
+
+// block sets text from a model apart in a derived file: a blockquote in
+// Markdown, indented by four spaces in text.
+func (d *debate) block(s string) string {
+	if d.out() != outText {
+		return block(s)
+	}
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
+	if s == "" {
+		return "    (empty)"
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l = strings.TrimRight(l, " \t"); l != "" {
+			lines[i] = "    " + l
+		} else {
+			lines[i] = ""
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// link names a file of the debate: a Markdown link, or its name in text.
+func (d *debate) link(name string) string { return d.linkAs(name, name) }
+
+func (d *debate) linkAs(text, target string) string {
+	if d.out() == outText {
+		return target
+	}
+	return fmt.Sprintf("[%s](%s)", text, target)
 }
 
 // inline makes text from a file or a model safe on one markdown line.
@@ -71,24 +121,24 @@ func (d *debate) messagesInOrder() []slot {
 
 func (d *debate) index() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Debate Index: %s\n\n## Metadata\n\n", inline(d.motion))
-	fmt.Fprintf(&b, "- Debate: %s\n- Protocol: %s\n- Format: %s\n- Status: %s\n", inline(d.st.DebateID), Name, d.st.Format, d.progress())
+	fmt.Fprintf(&b, "# Debate Index: %s\n\n## Metadata\n\n", d.inline(d.motion))
+	fmt.Fprintf(&b, "- Debate: %s\n- Protocol: %s\n- Format: %s\n- Status: %s\n", d.inline(d.st.DebateID), Name, d.st.Format, d.progress())
 	fmt.Fprintf(&b, "- Rounds completed: %d/%d\n- Messages: %d\n- Participants:\n", d.completedRounds(), d.st.RoundCount, len(d.messages))
 	for _, p := range d.st.Participants {
-		fmt.Fprintf(&b, "  - %s: %s (%s)", fileRole(p.Role), inline(p.Name), p.id8())
+		fmt.Fprintf(&b, "  - %s: %s (%s)", fileRole(p.Role), d.inline(p.Name), p.id8())
 		if p.Position != "" {
-			fmt.Fprintf(&b, ", defends \"%s\"", inline(p.Position))
+			fmt.Fprintf(&b, ", defends \"%s\"", d.inline(p.Position))
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "\n## Summary\n\nSee [%s](%s) and [%s](%s).", SummaryFile, SummaryFile, MetadataFile, MetadataFile)
+	fmt.Fprintf(&b, "\n## Summary\n\nSee %s and %s.", d.link(d.derivedName(SummaryFile)), d.link(d.derivedName(MetadataFile)))
 	if d.st.Transcript {
-		fmt.Fprintf(&b, " The whole debate is in [%s](%s).", TranscriptFile, TranscriptFile)
+		fmt.Fprintf(&b, " The whole debate is in %s.", d.link(d.derivedName(TranscriptFile)))
 	}
 	b.WriteString("\n\n## Messages\n\n| # | file | participant | role | kind | phase | round |\n|---|---|---|---|---|---|---|\n")
 	for _, s := range d.messagesInOrder() {
 		m := d.messages[s.Number]
-		fmt.Fprintf(&b, "| %03d | [%s](%s) | %s | %s | %s | %s | %d |\n", s.Number, strings.TrimPrefix(m.file, MessagesDir+"/"), m.file, inline(d.name(s.Role)), fileRole(s.Role), s.Kind, s.Phase, s.Round)
+		fmt.Fprintf(&b, "| %03d | %s | %s | %s | %s | %s | %d |\n", s.Number, d.linkAs(strings.TrimPrefix(m.file, MessagesDir+"/"), m.file), d.inline(d.name(s.Role)), fileRole(s.Role), s.Kind, s.Phase, s.Round)
 	}
 	return b.String()
 }
@@ -110,19 +160,19 @@ func (d *debate) scoreTable(b *strings.Builder) {
 		if s.Count > 0 {
 			mean, latest = fmt.Sprintf("%.2f", s.Mean), fmt.Sprintf("%.2f", s.Latest)
 		}
-		fmt.Fprintf(b, "| %s | %s | %d | %s | %s |\n", inline(p.Name), inline(p.Position), s.Count, mean, latest)
+		fmt.Fprintf(b, "| %s | %s | %d | %s | %s |\n", d.inline(p.Name), d.inline(p.Position), s.Count, mean, latest)
 	}
 }
 
 func (d *debate) metadata() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Metadata: %s\n\n", inline(d.motion))
+	fmt.Fprintf(&b, "# Metadata: %s\n\n", d.inline(d.motion))
 	fmt.Fprintf(&b, "- Topic: %s\n- Format: %s\n- Rounds: %d (completed %d)\n- Round summaries: %s\n- Fact checker: %s\n- Transcript: %s\n- Started: %s\n- Status: %s\n- Messages: %d\n- Scores: %d\n",
-		inline(d.motion), d.st.Format, d.st.RoundCount, d.completedRounds(), onOff(d.st.RoundSummaries), onOff(d.st.FactChecker), onOff(d.st.Transcript),
+		d.inline(d.motion), d.st.Format, d.st.RoundCount, d.completedRounds(), onOff(d.st.RoundSummaries), onOff(d.st.FactChecker), onOff(d.st.Transcript),
 		d.st.Started, d.progress(), len(d.messages), len(d.scores))
 	b.WriteString("\n## Rubric\n\n| criterion | weight | description |\n|---|---|---|\n")
 	for _, c := range d.st.Criteria {
-		fmt.Fprintf(&b, "| %s | %g | %s |\n", c.Name, c.Weight, inline(c.Description))
+		fmt.Fprintf(&b, "| %s | %g | %s |\n", c.Name, c.Weight, d.inline(c.Description))
 	}
 	fmt.Fprintf(&b, "\nA statement's total is Σ score × weight / Σ weight, from 0 to 10; a participant's score is the mean of its statement totals.\n")
 	fmt.Fprintf(&b, "\n## Token limits\n\n- opening: %d\n- argument and rebuttal: %d\n- closing: %d\n", d.st.MaxTokens.Opening, d.st.MaxTokens.Argument, d.st.MaxTokens.Closing)
@@ -143,9 +193,9 @@ func (d *debate) conclusion() (Message, bool) {
 
 func (d *debate) summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Summary: %s\n\n", inline(d.motion))
+	fmt.Fprintf(&b, "# Summary: %s\n\n", d.inline(d.motion))
 	if m, ok := d.conclusion(); ok {
-		fmt.Fprintf(&b, "The moderator's conclusion (message %03d):\n\n%s\n", m.Number, block(m.Content))
+		fmt.Fprintf(&b, "The moderator's conclusion (message %03d):\n\n%s\n", m.Number, d.block(m.Content))
 	} else {
 		fmt.Fprintf(&b, "The debate has not concluded: %s.\n", d.progress())
 	}
@@ -160,17 +210,17 @@ func (d *debate) rubricTable(b *strings.Builder, sc Score) {
 	b.WriteString("| criterion | score | weight | weighted | justification |\n|---|---|---|---|---|\n")
 	for _, n := range sc.Names {
 		m := sc.Marks[n]
-		fmt.Fprintf(b, "| %s | %g | %g | %g | %s |\n", n, m.Raw, m.Weight, m.Weighted, inline(m.Justification))
+		fmt.Fprintf(b, "| %s | %g | %g | %g | %s |\n", n, m.Raw, m.Weight, m.Weighted, d.inline(m.Justification))
 	}
 	fmt.Fprintf(b, "| **total** | **%.2f** | | | |\n", sc.Total)
 }
 
 func (d *debate) transcript() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Transcript: %s\n\n", inline(d.motion))
+	fmt.Fprintf(&b, "# Transcript: %s\n\n", d.inline(d.motion))
 	a, _ := d.participant(RoleA)
 	bb, _ := d.participant(RoleB)
-	fmt.Fprintf(&b, "- %s defends: %s\n- %s defends: %s\n", inline(a.Name), inline(a.Position), inline(bb.Name), inline(bb.Position))
+	fmt.Fprintf(&b, "- %s defends: %s\n- %s defends: %s\n", d.inline(a.Name), d.inline(a.Position), d.inline(bb.Name), d.inline(bb.Position))
 	section := ""
 	for _, s := range d.messagesInOrder() {
 		if l := phaseLabel(s.Phase, s.Round, d.st.RoundCount); l != section {
@@ -178,7 +228,7 @@ func (d *debate) transcript() string {
 			fmt.Fprintf(&b, "\n## %s\n", l)
 		}
 		m := d.messages[s.Number]
-		fmt.Fprintf(&b, "\n### %03d %s: %s\n\n%s\n", s.Number, inline(m.Name), d.label(s), block(m.Content))
+		fmt.Fprintf(&b, "\n### %03d %s: %s\n\n%s\n", s.Number, d.inline(m.Name), d.label(s), d.block(m.Content))
 		if sc, ok := d.scores[s.Number]; ok {
 			b.WriteString("\n")
 			d.rubricTable(&b, sc)

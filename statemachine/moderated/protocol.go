@@ -83,12 +83,13 @@ var (
 	tokensFlag    = sm.Flag{Name: "token-limits", Usage: "max tokens per statement kind as `LIMITS` \"opening:300,argument:250,closing:350\"", Placeholder: "LIMITS"}
 	noSummaryFlag = sm.Flag{Name: "no-round-summaries", Usage: "leave out the moderator's summary after each round", Bool: true}
 	transcriptFl  = sm.Flag{Name: "transcript", Usage: "also keep transcript.md, the whole debate in one file", Bool: true}
+	outputFlag    = sm.Flag{Name: "output-format", Usage: "write the message, score and derived files as `FORMAT`: md, json or txt", Placeholder: "FORMAT", Default: outMarkdown}
 	factFlag      = sm.Flag{Name: "fact-checker", Usage: "add a fact checker who rates the claims of every argument and rebuttal", Bool: true}
 )
 
 // Flags returns the flags of `moot new --protocol moderated`.
 func (Protocol) Flags() []sm.Flag {
-	return []sm.Flag{positionAFlag, positionBFlag, roundsFlag, formatFlag, criteriaFlag, tokensFlag, noSummaryFlag, transcriptFl, factFlag}
+	return []sm.Flag{positionAFlag, positionBFlag, roundsFlag, formatFlag, criteriaFlag, tokensFlag, noSummaryFlag, transcriptFl, factFlag, outputFlag}
 }
 
 // formats are the debate formats of the design, each changing what the
@@ -237,6 +238,13 @@ func (p Protocol) fresh(in sm.NewInput) (*debate, error) {
 	if !validFormat(format) {
 		return nil, fmt.Errorf("--format %q is none of %s", format, strings.Join(formats, ", "))
 	}
+	output := strings.ToLower(strings.TrimSpace(in.Value(outputFlag)))
+	if output == "" {
+		output = outMarkdown
+	}
+	if !validOutputFormat(output) {
+		return nil, fmt.Errorf("--output-format %q is none of %s", output, strings.Join(outputFormats, ", "))
+	}
 	criteria, err := ParseCriteria(in.Value(criteriaFlag))
 	if err != nil {
 		return nil, err
@@ -255,6 +263,7 @@ func (p Protocol) fresh(in sm.NewInput) (*debate, error) {
 		RoundSummaries: !flagOn(in, noSummaryFlag),
 		FactChecker:    flagOn(in, factFlag),
 		Transcript:     flagOn(in, transcriptFl),
+		OutputFormat:   output,
 		Criteria:       criteria,
 		MaxTokens:      mt,
 		Started:        in.Now.UTC().Format(timeLayout),

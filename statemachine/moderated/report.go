@@ -57,6 +57,7 @@ func bar(total float64) string {
 // statement's rubric as a table, a chart of the totals, and the leader by
 // mean, marked as derived.
 func (d *debate) Report() ([]sm.File, error) {
+	d = d.markdown()
 	var b strings.Builder
 	a, bb := d.participantPair()
 	fmt.Fprintf(&b, "# %s\n\n", inline(d.motion))

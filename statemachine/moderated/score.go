@@ -160,7 +160,11 @@ func newScore(criteria []Criterion, n int, participant string, marks map[string]
 	return sc
 }
 
-func renderScore(sc Score) ([]byte, error) {
+// replyKey is the key of the scorer's reply in a JSON score file.
+const replyKey = "reply"
+
+// renderScore writes a score file in output format f.
+func renderScore(f string, sc Score) ([]byte, error) {
 	var crit frontmatter.Object
 	for _, n := range sc.Names {
 		if err := crit.SetValue(n, sc.Marks[n]); err != nil {
@@ -176,11 +180,12 @@ func renderScore(sc Score) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return frontmatter.Render(front, sc.Reply+"\n")
+	return encodeRecord(f, front, replyKey, sc.Reply)
 }
 
-func parseScoreFile(data []byte) (Score, error) {
-	front, body, err := frontmatter.Parse(data)
+// parseScoreFile reads a score file written in output format f.
+func parseScoreFile(f string, data []byte) (Score, error) {
+	front, body, err := decodeRecord(f, data, replyKey)
 	if err != nil {
 		return Score{}, err
 	}

@@ -37,6 +37,7 @@ type state struct {
 	RoundSummaries bool          `json:"round_summaries_enabled"`
 	FactChecker    bool          `json:"fact_checker_enabled"`
 	Transcript     bool          `json:"transcript_enabled"`
+	OutputFormat   string        `json:"output_format"`
 	Criteria       []Criterion   `json:"scoring_criteria"`
 	MaxTokens      MaxTokens     `json:"max_tokens"`
 	Participants   []Participant `json:"participants"`
@@ -142,6 +143,8 @@ func (d *debate) checkState() error {
 		return fmt.Errorf("field %q: %d is outside 1 to %d", "round_count", st.RoundCount, maxRounds)
 	case !validFormat(st.Format):
 		return fmt.Errorf("field %q: %q is none of %s", "debate_format", st.Format, strings.Join(formats, ", "))
+	case st.OutputFormat != "" && !validOutputFormat(st.OutputFormat):
+		return fmt.Errorf("field %q: %q is none of %s", "output_format", st.OutputFormat, strings.Join(outputFormats, ", "))
 	case len(st.Criteria) == 0:
 		return fmt.Errorf("field %q: the rubric has no criteria", "scoring_criteria")
 	case st.MaxTokens.Opening < 0 || st.MaxTokens.Argument < 0 || st.MaxTokens.Closing < 0:
@@ -184,7 +187,7 @@ func (d *debate) checkState() error {
 // stateKeys are the keys of debate.md moot writes, in order; any other
 // key is kept where it is.
 var stateKeys = []string{"protocol", "debate_id", "current_exchange", "current_step", "current_phase", "round_count",
-	"debate_format", "scoring_enabled", "round_summaries_enabled", "fact_checker_enabled", "transcript_enabled",
+	"debate_format", "scoring_enabled", "round_summaries_enabled", "fact_checker_enabled", "transcript_enabled", "output_format",
 	"scoring_criteria", "max_tokens", "participants", "started"}
 
 func (d *debate) renderState() ([]byte, error) {
@@ -204,8 +207,8 @@ func (d *debate) renderState() ([]byte, error) {
 	return frontmatter.Render(front, "# Motion\n\n"+d.motion+"\n")
 }
 
-var messageName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]{3,})_([a-z_]+)_([0-9a-f]{8})\.md$`) })
-var scoreName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]{3,})_([0-9a-f]{8})\.md$`) })
+var messageName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]{3,})_([a-z_]+)_([0-9a-f]{8})\.([a-z]+)$`) })
+var scoreName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]{3,})_([0-9a-f]{8})\.([a-z]+)$`) })
 
 func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	data, err := fs.ReadFile(files, sm.StateFile)
@@ -264,15 +267,15 @@ func (d *debate) readMessages(files fs.FS) error {
 	for _, n := range names {
 		file := MessagesDir + "/" + n
 		m := messageName().FindStringSubmatch(n)
-		if m == nil {
-			d.stray = append(d.stray, sm.Problem{File: file, Message: "is not a message file (want NNN_role_id8.md)"})
+		if m == nil || m[4] != d.out() {
+			d.stray = append(d.stray, sm.Problem{File: file, Message: "is not a message file (want NNN_role_id8." + d.out() + ")"})
 			continue
 		}
 		data, err := fs.ReadFile(files, file)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", file, err)
 		}
-		front, body, err := frontmatter.Parse(data)
+		front, body, err := decodeRecord(d.out(), data, contentKey)
 		if err != nil {
 			d.stray = append(d.stray, sm.Problem{File: file, Message: err.Error()})
 			continue
@@ -292,7 +295,7 @@ func (d *debate) readMessages(files fs.FS) error {
 			d.stray = append(d.stray, sm.Problem{File: file, Message: fmt.Sprintf("a second file of message %d", num)})
 			continue
 		}
-		msg.Content, msg.file = strings.TrimSpace(body), file
+		msg.Content, msg.file = body, file
 		d.messages[num] = msg
 	}
 	return nil
@@ -306,15 +309,15 @@ func (d *debate) readScores(files fs.FS) error {
 	for _, n := range names {
 		file := ScoresDir + "/" + n
 		m := scoreName().FindStringSubmatch(n)
-		if m == nil {
-			d.stray = append(d.stray, sm.Problem{File: file, Message: "is not a score file (want NNN_id8.md)"})
+		if m == nil || m[3] != d.out() {
+			d.stray = append(d.stray, sm.Problem{File: file, Message: "is not a score file (want NNN_id8." + d.out() + ")"})
 			continue
 		}
 		data, err := fs.ReadFile(files, file)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", file, err)
 		}
-		sc, err := parseScoreFile(data)
+		sc, err := parseScoreFile(d.out(), data)
 		if err != nil {
 			d.stray = append(d.stray, sm.Problem{File: file, Message: err.Error()})
 			continue
@@ -337,18 +340,21 @@ func (d *debate) readScores(files fs.FS) error {
 // messageFile names the file of the message of slot s.
 func (d *debate) messageFile(s slot) string {
 	p, _ := d.participant(s.Role)
-	return fmt.Sprintf("%s/%03d_%s_%s.md", MessagesDir, s.Number, fileRole(s.Role), p.id8())
+	return fmt.Sprintf("%s/%03d_%s_%s.%s", MessagesDir, s.Number, fileRole(s.Role), p.id8(), d.out())
 }
 
 // scoreFile names the file of the score of the message of slot s.
 func (d *debate) scoreFile(s slot) string {
 	p, _ := d.participant(s.Role)
-	return fmt.Sprintf("%s/%03d_%s.md", ScoresDir, s.Number, p.id8())
+	return fmt.Sprintf("%s/%03d_%s.%s", ScoresDir, s.Number, p.id8(), d.out())
 }
 
-// renderMessage writes a message file: its keys as JSON frontmatter, the
-// content as body.
-func renderMessage(m Message) ([]byte, error) {
+// contentKey is the key of a message's content in a JSON message file.
+const contentKey = "content"
+
+// renderMessage writes a message file in output format f: its keys and
+// its content.
+func renderMessage(f string, m Message) ([]byte, error) {
 	raw, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
@@ -357,7 +363,7 @@ func renderMessage(m Message) ([]byte, error) {
 	if err := json.Unmarshal(raw, &front); err != nil {
 		return nil, err
 	}
-	return frontmatter.Render(front, m.Content+"\n")
+	return encodeRecord(f, front, contentKey, m.Content)
 }
 
 // doneUnits is how many exchanges are complete once step steps are done.

@@ -259,7 +259,7 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 		p, _ := d.participant(target.Role)
 		sc := newScore(d.st.Criteria, target.Number, p.ID, marks, text)
 		next.scores[target.Number] = sc
-		data, err := renderScore(sc)
+		data, err := renderScore(d.out(), sc)
 		if err != nil {
 			return nil, err
 		}
@@ -281,7 +281,7 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 			m.RespondsTo = d.sched[s.Target].Number
 		}
 		next.messages[s.Number] = m
-		data, err := renderMessage(m)
+		data, err := renderMessage(d.out(), m)
 		if err != nil {
 			return nil, err
 		}
