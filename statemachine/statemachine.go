@@ -195,6 +195,10 @@ type Step struct {
 	// Calls are asked in parallel. A step without calls is applied at
 	// once.
 	Calls []Call
+	// Begins are events that say what the step begins (a round, the
+	// synthesis), emitted before its calls are asked, whether or not
+	// it is then committed.
+	Begins []Event
 	// Apply turns the accepted answers, by call ID, into the step's
 	// commit. It is pure: the same answers and time give the same commit.
 	// It refuses answers that break a rule with a *Refused error.

@@ -310,6 +310,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		Now:          a.io.Now,
 		Emit:         p2.event,
 		Warn:         p2.warn,
+		Chunks:       cmd.Bool("json"),
 	})
 	p2.stop()
 	if err != nil && errors.Is(err, context.Canceled) {

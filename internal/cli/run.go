@@ -188,6 +188,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Now:          a.io.Now,
 		Emit:         p.event,
 		Warn:         p.warn,
+		Chunks:       cmd.Bool("json"),
 	})
 	p.stop()
 	if err != nil {
@@ -395,6 +396,10 @@ func (p *progress) event(e driver.Event) {
 	defer p.mu.Unlock()
 	if p.json {
 		p.a.writeEvent(e)
+		return
+	}
+	if e.Begins || e.Kind == driver.EventChunk || e.Kind == driver.EventDiscard || e.Kind == driver.EventComplete {
+		// For scripts and interfaces: people see the status line.
 		return
 	}
 	switch e.Kind {

@@ -47,7 +47,8 @@ func runEvents(t *testing.T, h modeltest.Handler, args ...string) (int, []map[st
 
 // documentedEvents are the events the README's table lists.
 var documentedEvents = map[string]bool{"ask": true, "answer": true, "repair": true, "reused": true, "argued": true,
-	"scored": true, "rescored": true, "exchange": true, "summary": true, "error": true}
+	"scored": true, "rescored": true, "exchange": true, "summary": true, "error": true,
+	"chunk": true, "discard": true, "complete": true, "retry": true}
 
 func TestRunJSONExchangeEvent(t *testing.T) {
 	code, events, stderr := runEvents(t, sparring.Handler(sparring.Options{}), "run", "j", "--json")

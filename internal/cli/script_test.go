@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"testing"
 	"time"
@@ -113,6 +114,17 @@ func TestScripts(t *testing.T) {
 				}
 				time.Sleep(d)
 			},
+			// cmptimed A B compares two files as cmp does, except on the
+			// lines that record how long something took or when.
+			"cmptimed": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: cmptimed file1 file2")
+				}
+				a, b := untimed(ts.ReadFile(args[0])), untimed(ts.ReadFile(args[1]))
+				if (a == b) == neg {
+					ts.Fatalf("%s and %s differ beyond timings:\n%s\n---\n%s", args[0], args[1], a, b)
+				}
+			},
 			// code N cmd args... runs cmd and checks that it exits with N.
 			"code": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) < 2 {
@@ -137,3 +149,10 @@ func TestScripts(t *testing.T) {
 		},
 	})
 }
+
+// timing matches the lines of a debate's files that record a duration or
+// a time, whose values differ from run to run.
+var timing = regexp.MustCompile(`(?m)^.*("[a-z_]*(_ms|seconds|time|timestamp)"|elapsed|latency).*$`)
+
+// untimed is text without its lines of timings.
+func untimed(text string) string { return timing.ReplaceAllString(text, "") }

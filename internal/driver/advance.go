@@ -262,6 +262,9 @@ func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 		if deb, err = LoadDebate(d, p); err != nil {
 			return r.finish(start), err
 		}
+		if st := deb.Status(); st.Complete {
+			r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventComplete, Exchange: step.Unit, Message: "the debate is complete"})
+		}
 	}
 	return r.finish(start), nil
 }
@@ -292,6 +295,9 @@ func readSettings(d *store.Dir) (Settings, error) {
 
 // take asks the calls of step, applies their answers and commits.
 func (r *runner) take(ctx context.Context, step *sm.Step) error {
+	for _, e := range step.Begins {
+		r.opts.Emit(Event{Time: r.opts.Now(), Kind: e.Kind, Exchange: step.Unit, Role: e.Role, ID: e.ID, Title: e.Title, Message: e.Message, Extra: e.Data, Begins: true})
+	}
 	answers := make(map[string]sm.Answer, len(step.Calls))
 	errs := make([]error, len(step.Calls))
 	var mu sync.Mutex
@@ -481,13 +487,30 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	}
 	var attempts []failedAttempt
 	var elapsed time.Duration
+	// streamed says whether the attempt under way has given chunks.
+	streamed := false
+	discard := func(why string) {
+		if streamed {
+			r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventDiscard, Exchange: step.Unit, Role: c.Role, Message: why})
+		}
+		streamed = false
+	}
 	for try := 0; try <= repairs; try++ {
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAsk, Exchange: step.Unit, Role: c.Role, Model: rs.Model})
 		begin := time.Now()
+		var onChunk func(string)
+		if r.opts.Chunks {
+			onChunk = func(text string) {
+				streamed = true
+				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventChunk, Exchange: step.Unit, Role: c.Role, Text: text})
+			}
+		}
 		resp, err := r.opts.Client.Complete(ctx, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
 			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema,
+			OnChunk: onChunk,
 			OnRetry: func(rt model.Retry) {
+				discard("the attempt failed; its answer is asked for again")
 				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRetry, Exchange: step.Unit, Role: c.Role, Model: rs.Model,
 					Seconds: rt.Wait.Seconds(),
 					Message: fmt.Sprintf("attempt %d of %d failed (%s); trying again in %.1f s", rt.Attempt, rt.Of, rt.Reason, rt.Wait.Seconds())})
@@ -503,6 +526,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		resp.Text, resp.Model = r.opts.Mask(resp.Text), r.opts.Mask(resp.Model)
 		r.logUsage(step.Unit, role, rs.Model, resp, err)
 		if err != nil {
+			discard("the attempt failed; nothing of it is kept")
 			if ctx.Err() != nil {
 				return sm.Answer{}, ctx.Err()
 			}
@@ -533,6 +557,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			r.keep(keptName(step, c), c.Role, text)
 			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1, Elapsed: elapsed}, nil
 		}
+		discard("the answer broke the rules; it is not committed")
 		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})
 		if try == repairs {
 			saved := r.saveFailed(step.Unit, role, attempts)

@@ -49,6 +49,8 @@ type Event struct {
 	Seconds float64 `json:"seconds,omitempty"`
 	Tokens  int     `json:"tokens,omitempty"`
 	Message string  `json:"message,omitempty"`
+	// Text is a piece of a role's answer as it arrives (chunk events).
+	Text string `json:"text,omitempty"`
 	// Problems are the errors of a refused answer, one per item.
 	Problems []string `json:"problems,omitempty"`
 	// Extra holds what the protocol tells of the event besides, by JSON
@@ -57,6 +59,8 @@ type Event struct {
 	Extra map[string]any `json:"-"`
 	// Ends marks the event that completes a unit.
 	Ends bool `json:"-"`
+	// Begins marks an event that says what a step begins (sm.Step.Begins).
+	Begins bool `json:"-"`
 }
 
 // MarshalJSON writes the event, its Extra keys after the others; an event
@@ -112,6 +116,9 @@ const (
 	EventRescored = "rescored" // an earlier argument was rescored
 	EventExchange = "exchange" // an exchange was judged: it is complete
 	EventRetry    = "retry"    // a request failed and is tried again
+	EventChunk    = "chunk"    // a piece of a role's answer arrived (Options.Chunks)
+	EventDiscard  = "discard"  // the chunks of a failed attempt will not be committed
+	EventComplete = "complete" // the run's last commit completed the debate
 )
 
 // Options configure a run.
@@ -128,6 +135,9 @@ type Options struct {
 	// Emit receives progress events; Warn receives notices for people.
 	Emit func(Event)
 	Warn func(string)
+	// Chunks asks models to stream their answers and emits each piece as
+	// it arrives (EventChunk). Only whole, accepted answers are committed.
+	Chunks bool
 	// Mask hides secrets (the API key) in text before anything is written
 	// or shown. nil means the client's Mask method when it has one.
 	Mask func(string) string
@@ -239,7 +249,7 @@ func (e maskedError) Unwrap() error { return e.err }
 // maskEvent hides secrets in every text of e.
 func (r *runner) maskEvent(e Event) Event {
 	m := r.opts.Mask
-	e.Role, e.Model, e.ID, e.Title, e.Message = m(e.Role), m(e.Model), m(e.ID), m(e.Title), m(e.Message)
+	e.Role, e.Model, e.ID, e.Title, e.Message, e.Text = m(e.Role), m(e.Model), m(e.ID), m(e.Title), m(e.Message), m(e.Text)
 	return e
 }
 

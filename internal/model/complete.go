@@ -88,6 +88,13 @@ type Request struct {
 	// OnRetry, when set, is called before each retry of a failed attempt,
 	// so that a caller can say why it waits.
 	OnRetry func(Retry)
+	// OnChunk, when set, asks for the answer as a stream and is called
+	// with each piece of its text as it arrives. The Response is the same
+	// as without it. The pieces of an attempt that failed have been given
+	// already: OnRetry then announces the next attempt, which streams the
+	// answer again from its start. A server that does not stream answers
+	// whole, and OnChunk is then not called.
+	OnChunk func(string)
 }
 
 // Retry describes a failed attempt that is about to be tried again.
@@ -131,6 +138,9 @@ type variant struct {
 	mode            Mode
 	tokenField      string // "max_tokens" or "max_completion_tokens"
 	sendTemperature bool
+	// stream asks for a stream of events; streamUsage asks it to end
+	// with the usage (stream_options), which not every server accepts.
+	stream, streamUsage bool
 }
 
 const (
@@ -159,7 +169,7 @@ const (
 // is refused unread with an error wrapping an *EncodingError.
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	start := time.Now()
-	cl := &call{model: req.Model, onRetry: req.OnRetry}
+	cl := &call{model: req.Model, onRetry: req.OnRetry, onChunk: req.OnChunk}
 	resp, err := c.complete(ctx, req, cl, start)
 	if err != nil {
 		resp = Response{}
@@ -181,7 +191,8 @@ func (c *Client) complete(ctx context.Context, req Request, cl *call, start time
 	if req.MaxTokens < 0 {
 		return Response{}, fmt.Errorf("max tokens is %d: it must not be negative", req.MaxTokens)
 	}
-	v := variant{mode: mode, tokenField: fieldMaxTokens, sendTemperature: req.Temperature != nil}
+	v := variant{mode: mode, tokenField: fieldMaxTokens, sendTemperature: req.Temperature != nil,
+		stream: req.OnChunk != nil, streamUsage: req.OnChunk != nil}
 	if c.openAI {
 		v.tokenField = fieldMaxCompletionTokens
 	}
@@ -203,6 +214,12 @@ func (c *Client) complete(ctx context.Context, req Request, cl *call, start time
 			} else {
 				v.tokenField = fieldMaxTokens
 			}
+			continue
+		case v.streamUsage && rejectsParam(apiErr, "stream_options"):
+			v.streamUsage = false
+			continue
+		case v.stream && rejectsParam(apiErr, "stream"):
+			v.stream, v.streamUsage = false, false
 			continue
 		case v.sendTemperature && rejectsParam(apiErr, "temperature"):
 			v.sendTemperature = false
@@ -270,6 +287,12 @@ func (c *Client) params(req Request, msgs []chatMessage, v variant) chatRequest 
 			p.MaxTokens = req.MaxTokens
 		}
 	}
+	if v.stream {
+		p.Stream = true
+		if v.streamUsage {
+			p.StreamOptions = &streamOptions{IncludeUsage: true}
+		}
+	}
 	switch v.mode {
 	case ModeSchema:
 		p.ResponseFormat = &responseFormat{Type: string(ModeSchema), JSONSchema: &jsonSchema{
@@ -288,6 +311,7 @@ type call struct {
 	model    string
 	attempts int // requests sent so far
 	onRetry  func(Retry)
+	onChunk  func(string)
 }
 
 // send makes one chat request, with retries, and turns its failure into
@@ -312,7 +336,7 @@ func (c *Client) do(ctx context.Context, cl *call, path string, body, out any) e
 	budget := c.maxRetries + 1 // attempts left
 	refused := 0
 	for retry := 0; ; retry++ {
-		res, err := c.post(ctx, path, payload, out)
+		res, err := c.post(ctx, path, payload, out, cl.onChunk)
 		var notSent *errNotSent
 		if errors.As(err, &notSent) {
 			return fmt.Errorf("building the request for model %q: %w", cl.model, notSent.err)
@@ -433,7 +457,7 @@ func (c *Client) transportFailure(err error, res *http.Response, model string) (
 		// An error status whose body could not be read.
 		return c.apiError(res.StatusCode, "", "", "", "", model), retryableStatus(res, nil)
 	}
-	if res != nil && !isJSON(res.Header.Get("Content-Type")) {
+	if res != nil && !isJSON(res.Header.Get("Content-Type")) && !isEventStream(res.Header.Get("Content-Type")) {
 		return fmt.Errorf("%s answered with %q instead of JSON: check that the base URL is the API root, usually ending in /v1",
 			c.BaseURL(), res.Header.Get("Content-Type")), false
 	}

@@ -32,6 +32,8 @@ type chatRequest struct {
 	MaxTokens           int             `json:"max_tokens,omitempty"`
 	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
 	ResponseFormat      *responseFormat `json:"response_format,omitempty"`
+	Stream              bool            `json:"stream,omitempty"`
+	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
 }
 
 // responseFormat asks for JSON: Type is "json_schema" (with JSONSchema)
@@ -141,8 +143,14 @@ func (e *statusError) Error() string { return fmt.Sprintf("server answered %d", 
 // which also bounds reading the answer. It returns the response (its body
 // read and closed) whenever one came, so that the caller can read its
 // status and headers; the error is a *statusError for an error status and
-// wraps *errNotSent when nothing was sent.
-func (c *Client) post(ctx context.Context, path string, payload []byte, out any) (*http.Response, error) {
+// wraps *errNotSent when nothing was sent. A chat answer that comes as a
+// stream of events is read into out as it arrives, each piece of its text
+// given to onChunk (when not nil).
+func (c *Client) post(ctx context.Context, path string, payload []byte, out any, onChunk func(string)) (*http.Response, error) {
+	if comp, ok := out.(*chatCompletion); ok {
+		// Nothing of an earlier attempt, streamed in part, may stay.
+		*comp = chatCompletion{}
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.api.JoinPath(path).String(), bytes.NewReader(payload))
@@ -150,7 +158,7 @@ func (c *Client) post(ctx context.Context, path string, payload []byte, out any)
 		return nil, &errNotSent{err}
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("User-Agent", "moot")
 	req.Header.Set("Authorization", "Bearer "+c.key)
 	// Asking for no compression keeps net/http from decoding gzip, so
@@ -174,6 +182,12 @@ func (c *Client) post(ctx context.Context, path string, payload []byte, out any)
 	}
 	if res.ContentLength > MaxResponseSize {
 		return res, &TooLargeError{Limit: MaxResponseSize}
+	}
+	if comp, ok := out.(*chatCompletion); ok && res.StatusCode < 400 && isEventStream(res.Header.Get("Content-Type")) {
+		if err := readStream(limitBody(res.Body, MaxResponseSize), comp, onChunk); err != nil {
+			return res, fmt.Errorf("reading the stream: %w", err)
+		}
+		return res, nil
 	}
 	body, err := io.ReadAll(limitBody(res.Body, MaxResponseSize))
 	if err != nil {

@@ -298,12 +298,14 @@ func (d *debate) Next() (*sm.Step, error) {
 		return step, nil
 	case phaseProposal:
 		step.Key = fmt.Sprintf("r%02d-proposal", r)
+		step.Begins = []sm.Event{{Kind: "round_start", Message: fmt.Sprintf("round %d begins", r), Data: map[string]any{"round": r}}}
 		c, err = d.proposalCall(r)
 	case phaseCritique:
 		step.Key = fmt.Sprintf("r%02d-critique", r)
 		c, err = d.critiqueCall(r)
 	case phaseSynthesis:
 		step.Key = "synthesis"
+		step.Begins = []sm.Event{{Kind: "synthesis_start", Role: RoleSynthesizer, Message: "the synthesis begins"}}
 		c, err = d.synthesisCall()
 	case phaseScore:
 		step.Key = "score"

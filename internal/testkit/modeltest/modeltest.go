@@ -3,10 +3,12 @@
 // replies, and records every request it receives so a test can check what a
 // client sent.
 //
-// Only POST {base}/chat/completions is served, without streaming, and POST
-// {base}/embeddings when the server has the Embeddings option. Any other
-// path answers 404 and a request with "stream": true answers 400, both with
-// an error body shaped like OpenAI's.
+// POST {base}/chat/completions is served, a request with "stream": true
+// answered with server-sent events that split the content into a few
+// deltas (see RefuseStream and IgnoreStream for servers that do not
+// stream), and POST {base}/embeddings when the server has the Embeddings
+// option. Any other path answers 404 with an error body shaped like
+// OpenAI's.
 package modeltest
 
 import (
@@ -58,6 +60,8 @@ type Request struct {
 	MaxTokens      int
 	MaxTokensField string
 	Stream         bool
+	// StreamUsage is stream_options.include_usage.
+	StreamUsage bool
 
 	Header http.Header
 	Body   []byte
@@ -107,6 +111,13 @@ type Reply struct {
 	// application/json.
 	ContentType string
 
+	// StreamCut makes a streamed answer stop after its first half of
+	// deltas, without finishing, as a dropped connection would.
+	StreamCut bool
+	// StreamError, when set, is sent as an error event after the first
+	// delta of a streamed answer, which then ends.
+	StreamError string
+
 	// failure, when set, makes the server report a test failure and answer
 	// 500 without asking the client to retry.
 	failure string
@@ -131,6 +142,18 @@ func RefuseSchema() Option {
 // server that only produces free text.
 func RefuseJSONObject() Option {
 	return func(s *Server) { s.refuse["json_object"] = true }
+}
+
+// RefuseStream makes the server answer 400 to a request with "stream":
+// true, as a server that cannot stream and says so does.
+func RefuseStream() Option {
+	return func(s *Server) { s.stream = "refuse" }
+}
+
+// IgnoreStream makes the server answer a request with "stream": true with
+// a whole JSON completion, as a server that ignores the field does.
+func IgnoreStream() Option {
+	return func(s *Server) { s.stream = "ignore" }
 }
 
 // EmbedHandler decides the vector of one text of a request to
@@ -173,7 +196,10 @@ type Server struct {
 	refuse  map[string]bool
 	apiKey  string
 	embed   EmbedHandler
-	before  func(ctx context.Context, req Request)
+	// stream is how a request to stream is met: "" streams, "refuse"
+	// answers 400, "ignore" answers with a whole completion.
+	stream string
+	before func(ctx context.Context, req Request)
 
 	mu       sync.Mutex
 	requests []Request
@@ -240,7 +266,10 @@ type wireRequest struct {
 	MaxTokens           *int     `json:"max_tokens"`
 	MaxCompletionTokens *int     `json:"max_completion_tokens"`
 	Stream              bool     `json:"stream"`
-	ResponseFormat      *struct {
+	StreamOptions       *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	ResponseFormat *struct {
 		Type       string `json:"type"`
 		JSONSchema *struct {
 			Name   string          `json:"name"`
@@ -293,7 +322,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			"Incorrect API key provided.")
 		return
 	}
-	if req.Stream {
+	if req.Stream && s.stream == "refuse" {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "stream",
 			"streaming is not supported by this server")
 		return
@@ -312,6 +341,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.t.Errorf("modeltest: %s", reply.failure)
 		w.Header().Set("X-Should-Retry", "false")
 		writeError(w, http.StatusInternalServerError, "server_error", "", "", "modeltest: "+reply.failure)
+		return
+	}
+	if req.Stream && s.stream == "" && reply.Status == 0 && reply.RawBody == "" && !reply.CutShort {
+		s.answerStream(w, r, req, reply)
 		return
 	}
 	s.answer(w, r, req, reply)
@@ -351,6 +384,7 @@ func fillRequest(req *Request, wire *wireRequest) {
 		req.MaxTokensField = "max_tokens"
 	}
 	req.Stream = wire.Stream
+	req.StreamUsage = wire.StreamOptions != nil && wire.StreamOptions.IncludeUsage
 	if rf := wire.ResponseFormat; rf != nil {
 		req.ResponseFormat = rf.Type
 		if js := rf.JSONSchema; js != nil {

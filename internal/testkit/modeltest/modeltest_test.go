@@ -194,7 +194,7 @@ func TestServerErrors(t *testing.T) {
 		wantCalls  int    // requests that reached the handler
 	}{
 		{name: "unknown path", path: "/embeddings", body: chat, wantStatus: 404, wantMsg: "unknown request URL"},
-		{name: "stream", body: `{"model":"m","messages":[],"stream":true}`, wantStatus: 400, wantMsg: "streaming"},
+
 		{name: "bad json", body: `{`, wantStatus: 400, wantMsg: "not valid JSON"},
 		{name: "refuse schema", opts: []modeltest.Option{modeltest.RefuseSchema()}, body: schema, wantStatus: 400,
 			wantMsg: "response_format json_schema is not supported"},
