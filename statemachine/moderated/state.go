@@ -2,11 +2,9 @@ package moderated
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -241,26 +239,8 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	return d, nil
 }
 
-func readDir(files fs.FS, dir string) ([]string, error) {
-	entries, err := fs.ReadDir(files, dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", dir, err)
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	return names, nil
-}
-
 func (d *debate) readMessages(files fs.FS) error {
-	names, err := readDir(files, MessagesDir)
+	names, err := sm.FileNames(files, MessagesDir)
 	if err != nil {
 		return err
 	}
@@ -302,7 +282,7 @@ func (d *debate) readMessages(files fs.FS) error {
 }
 
 func (d *debate) readScores(files fs.FS) error {
-	names, err := readDir(files, ScoresDir)
+	names, err := sm.FileNames(files, ScoresDir)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -273,26 +272,8 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	return d, nil
 }
 
-func readDir(files fs.FS, dir string) ([]string, error) {
-	entries, err := fs.ReadDir(files, dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", dir, err)
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	return names, nil
-}
-
 func (d *debate) readReasoning(files fs.FS) error {
-	names, err := readDir(files, ReasoningDir)
+	names, err := sm.FileNames(files, ReasoningDir)
 	if err != nil {
 		return err
 	}
@@ -317,7 +298,7 @@ func (d *debate) readReasoning(files fs.FS) error {
 }
 
 func (d *debate) readRounds(files fs.FS) error {
-	names, err := readDir(files, RoundsDir)
+	names, err := sm.FileNames(files, RoundsDir)
 	if err != nil {
 		return err
 	}
