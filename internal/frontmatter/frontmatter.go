@@ -230,6 +230,28 @@ func (o *Object) Decode(key string, v any) error {
 	return nil
 }
 
+// Merge returns a copy of front in which each of keys has the value it has
+// in v encoded as a JSON object: a key front has keeps its place, a new one
+// is added at the end, and the keys front has besides them stay as they
+// are, in place. A key v does not encode is set to null. front itself is
+// not changed.
+func Merge(front Object, v any, keys []string) (Object, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return Object{}, err
+	}
+	var fresh Object
+	if err := json.Unmarshal(raw, &fresh); err != nil {
+		return Object{}, err
+	}
+	out := Object{Fields: append([]Field(nil), front.Fields...)}
+	for _, k := range keys {
+		val, _ := fresh.Get(k)
+		out.Set(k, val)
+	}
+	return out, nil
+}
+
 // Marshal encodes v as moot writes JSON: two-space indent, no HTML
 // escaping, UTF-8 as UTF-8, and a trailing newline.
 func Marshal(v any) ([]byte, error) {

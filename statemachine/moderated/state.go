@@ -189,18 +189,9 @@ var stateKeys = []string{"protocol", "debate_id", "current_exchange", "current_s
 	"scoring_criteria", "max_tokens", "participants", "started"}
 
 func (d *debate) renderState() ([]byte, error) {
-	raw, err := json.Marshal(d.st)
+	front, err := frontmatter.Merge(d.front, d.st, stateKeys)
 	if err != nil {
 		return nil, err
-	}
-	var fresh frontmatter.Object
-	if err := json.Unmarshal(raw, &fresh); err != nil {
-		return nil, err
-	}
-	front := frontmatter.Object{Fields: append([]frontmatter.Field(nil), d.front.Fields...)}
-	for _, k := range stateKeys {
-		v, _ := fresh.Get(k)
-		front.Set(k, v)
 	}
 	return frontmatter.Render(front, "# Motion\n\n"+d.motion+"\n")
 }
