@@ -313,6 +313,25 @@ func Parse(data []byte) (Object, string, error) {
 	return obj, strings.TrimLeft(string(after), "\r\n"), nil
 }
 
+// ParseInto parses data as Parse does and decodes its whole frontmatter
+// into v, as encoding/json would. It returns the frontmatter too, so that
+// a rewrite keeps the keys v does not know. A decoding error says what is
+// wrong as JSONError does.
+func ParseInto(data []byte, v any) (Object, string, error) {
+	front, body, err := Parse(data)
+	if err != nil {
+		return front, "", err
+	}
+	raw, err := front.MarshalJSON()
+	if err != nil {
+		return front, "", err
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return front, "", JSONError(err)
+	}
+	return front, body, nil
+}
+
 // Render writes obj as two-space indented frontmatter, a blank line and the
 // body, ending with exactly one newline.
 func Render(obj Object, body string) ([]byte, error) {

@@ -89,3 +89,44 @@ func TestMerge(t *testing.T) {
 		}
 	})
 }
+
+func TestParseInto(t *testing.T) {
+	type state struct {
+		Phase string `json:"phase"`
+		Step  int    `json:"step"`
+	}
+	tests := []struct {
+		name, data string
+		want       state
+		body, err  string
+	}{
+		{name: "decodes the frontmatter and keeps unknown keys", data: "{\"phase\":\"a\",\"x\":1,\"step\":2}\n\n# Motion\n\nM.\n",
+			want: state{Phase: "a", Step: 2}, body: "# Motion\n\nM.\n"},
+		{name: "a file without frontmatter is Parse's error", data: "# Motion\n", err: "frontmatter"},
+		{name: "a wrong type names the field", data: "{\"step\":\"two\"}\n", err: "step"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got state
+			front, body, err := frontmatter.ParseInto([]byte(tt.data), &got)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("ParseInto error = %v, want one containing %q", err, tt.err)
+				}
+				if _, _, perr := frontmatter.Parse([]byte(tt.data)); perr != nil && perr.Error() != err.Error() {
+					t.Errorf("ParseInto error %q, Parse's is %q", err, perr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want || body != tt.body {
+				t.Errorf("ParseInto = %+v, %q; want %+v, %q", got, body, tt.want, tt.body)
+			}
+			if keys(front) != "phase,x,step" {
+				t.Errorf("frontmatter keys %s, want phase,x,step", keys(front))
+			}
+		})
+	}
+}

@@ -204,18 +204,12 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	front, body, err := frontmatter.Parse(data)
+	d := &debate{messages: map[int]Message{}, scores: map[int]Score{}, tmpl: tmpl}
+	front, body, err := frontmatter.ParseInto(data, &d.st)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	raw, err := front.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	d := &debate{front: front, messages: map[int]Message{}, scores: map[int]Score{}, tmpl: tmpl}
-	if err := json.Unmarshal(raw, &d.st); err != nil {
-		return nil, fmt.Errorf("read %s: %w", sm.StateFile, frontmatter.JSONError(err))
-	}
+	d.front = front
 	if err := d.checkState(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}

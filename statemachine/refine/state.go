@@ -190,18 +190,12 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	front, body, err := frontmatter.Parse(data)
+	d := &debate{rounds: map[int]*round{}, own: map[string]Template{}, tmpl: tmpl, library: library}
+	front, body, err := frontmatter.ParseInto(data, &d.st)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	raw, err := front.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	d := &debate{front: front, rounds: map[int]*round{}, own: map[string]Template{}, tmpl: tmpl, library: library}
-	if err := json.Unmarshal(raw, &d.st); err != nil {
-		return nil, fmt.Errorf("read %s: %w", sm.StateFile, frontmatter.JSONError(err))
-	}
+	d.front = front
 	if err := d.checkState(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
