@@ -132,7 +132,7 @@ func (a *app) statusCommand() *ucli.Command {
 		Name:         "status",
 		Usage:        "show where a debate stands and what it waits for (all debates without an argument)",
 		ArgsUsage:    "[<debate>]",
-		Flags:        []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}},
+		Flags:        jsonFlags(),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() > 1 {
@@ -206,7 +206,7 @@ func (a *app) listCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:         "list",
 		Usage:        "list the debates under the debates root",
-		Flags:        []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}},
+		Flags:        jsonFlags(),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() > 0 {
@@ -258,7 +258,7 @@ func (a *app) showCommand() *ucli.Command {
 		Name:         "show",
 		Usage:        "list a debate's arguments (or other parts), or show one with its scores",
 		ArgsUsage:    "<debate> [<id>]",
-		Flags:        []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}},
+		Flags:        jsonFlags(),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
@@ -426,7 +426,7 @@ func (a *app) checkCommand() *ucli.Command {
 		Name:         "check",
 		Usage:        "verify every invariant of a debate (read-only)",
 		ArgsUsage:    "<debate>",
-		Flags:        []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}},
+		Flags:        jsonFlags(),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() != 1 {
@@ -644,4 +644,10 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// jsonFlags are the flags of a read-only command whose only option is
+// --json. Each command gets its own flag, as a flag keeps what it parsed.
+func jsonFlags() []ucli.Flag {
+	return []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON for scripts"}}
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 
 	"github.com/moot-dev/moot/internal/driver"
@@ -84,37 +84,21 @@ func (m *trioModel) asked() []model.Request {
 
 func newTrio(t *testing.T, rounds int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "t")
-	d, err := driver.CreateDebate(dir, trio.Protocol{}, sm.NewInput{
+	return protocoltest.Create(t, trio.Protocol{}, sm.NewInput{
 		Slug: "t", Motion: "Three is a crowd.", Values: map[string][]string{"rounds": {fmt.Sprint(rounds)}},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Close()
-	return dir
 }
 
 func advance(t *testing.T, ctx context.Context, dir string, m *trioModel, goal driver.UnitGoal) (driver.Summary, error) {
 	t.Helper()
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Advance(ctx, d, trio.Protocol{}, goal, driver.Options{
-		Client: m, DefaultModel: "m", Repairs: 2,
-		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+	return protocoltest.Advance(t, ctx, trio.Protocol{}, dir, goal, driver.Options{
+		Client: m, DefaultModel: "m", Repairs: 2, Now: func() time.Time { return protocoltest.When },
 	})
 }
 
 func files(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	tree, err := fixture.Tree(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fixture.Without(tree, func(p string) bool { return strings.HasPrefix(p, ".moot") })
+	return protocoltest.Files(t, dir)
 }
 
 // TestAdvanceRunsAProtocolToItsEnd: a protocol the driver knows only

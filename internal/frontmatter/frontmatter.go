@@ -230,6 +230,28 @@ func (o *Object) Decode(key string, v any) error {
 	return nil
 }
 
+// Merge returns a copy of front in which each of keys has the value it has
+// in v encoded as a JSON object: a key front has keeps its place, a new one
+// is added at the end, and the keys front has besides them stay as they
+// are, in place. A key v does not encode is set to null. front itself is
+// not changed.
+func Merge(front Object, v any, keys []string) (Object, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return Object{}, err
+	}
+	var fresh Object
+	if err := json.Unmarshal(raw, &fresh); err != nil {
+		return Object{}, err
+	}
+	out := Object{Fields: append([]Field(nil), front.Fields...)}
+	for _, k := range keys {
+		val, _ := fresh.Get(k)
+		out.Set(k, val)
+	}
+	return out, nil
+}
+
 // Marshal encodes v as moot writes JSON: two-space indent, no HTML
 // escaping, UTF-8 as UTF-8, and a trailing newline.
 func Marshal(v any) ([]byte, error) {
@@ -289,6 +311,25 @@ func Parse(data []byte) (Object, string, error) {
 		after = nil
 	}
 	return obj, strings.TrimLeft(string(after), "\r\n"), nil
+}
+
+// ParseInto parses data as Parse does and decodes its whole frontmatter
+// into v, as encoding/json would. It returns the frontmatter too, so that
+// a rewrite keeps the keys v does not know. A decoding error says what is
+// wrong as JSONError does.
+func ParseInto(data []byte, v any) (Object, string, error) {
+	front, body, err := Parse(data)
+	if err != nil {
+		return front, "", err
+	}
+	raw, err := front.MarshalJSON()
+	if err != nil {
+		return front, "", err
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return front, "", JSONError(err)
+	}
+	return front, body, nil
 }
 
 // Render writes obj as two-space indented frontmatter, a blank line and the

@@ -212,15 +212,15 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	if st.FirstSpeaker == For || st.FirstSpeaker == Against {
 		d.slots = schedule(st.Turns, st.FirstSpeaker, st.Judge != nil)
 	}
-	entries, err := fs.ReadDir(files, CallsDir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("read %s: %w", CallsDir, err)
+	names, err := sm.FileNames(files, CallsDir)
+	if err != nil {
+		return nil, err
 	}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".md") {
 			continue
 		}
-		name := CallsDir + "/" + e.Name()
+		name := CallsDir + "/" + n
 		raw, err := fs.ReadFile(files, name)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", name, err)

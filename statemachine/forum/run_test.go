@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -15,7 +14,7 @@ import (
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/store"
@@ -132,30 +131,18 @@ func newDebate(t *testing.T, s setup) string {
 	if !s.premise {
 		yaml = regexp.MustCompile(`(?m)^premise:.*\n`).ReplaceAllString(yaml, "")
 	}
-	dir := filepath.Join(t.TempDir(), "d")
-	d, err := driver.CreateDebate(dir, forum.Protocol{}, sm.NewInput{
+	return protocoltest.Create(t, forum.Protocol{}, sm.NewInput{
 		Slug: "d", Motion: "Whether tests should talk to the network",
 		Values: map[string][]string{"turns": {fmt.Sprint(s.turns)}, "seed": {"7"}, "cast": {"cast.yaml"}},
 		Files:  map[string][]byte{"cast": []byte(yaml)},
 		Now:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Close()
-	return dir
 }
 
 func advance(t *testing.T, ctx context.Context, dir string, m *fakeModel, goal driver.UnitGoal) (driver.Summary, error) {
 	t.Helper()
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Advance(ctx, d, forum.Protocol{}, goal, driver.Options{
-		Client: m, DefaultModel: "m", Repairs: 2,
-		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+	return protocoltest.Advance(t, ctx, forum.Protocol{}, dir, goal, driver.Options{
+		Client: m, DefaultModel: "m", Repairs: 2, Now: func() time.Time { return protocoltest.When },
 	})
 }
 
@@ -174,11 +161,7 @@ func roleOf(req model.Request) string {
 
 func files(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	tree, err := fixture.Tree(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fixture.Without(tree, func(p string) bool { return strings.HasPrefix(p, ".moot") })
+	return protocoltest.Files(t, dir)
 }
 
 var firstSpeaker = regexp.MustCompile(`"first_speaker": "(\w+)"`)

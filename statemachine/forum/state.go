@@ -97,17 +97,10 @@ func (st *state) render(topic string) ([]byte, error) {
 
 // parseState reads debate.md.
 func parseState(data []byte) (*state, string, frontmatter.Object, error) {
-	front, body, err := frontmatter.Parse(data)
+	st := &state{}
+	front, body, err := frontmatter.ParseInto(data, st)
 	if err != nil {
 		return nil, "", front, fmt.Errorf("read %s: %w", sm.StateFile, err)
-	}
-	raw, err := front.MarshalJSON()
-	if err != nil {
-		return nil, "", front, err
-	}
-	st := &state{}
-	if err := json.Unmarshal(raw, st); err != nil {
-		return nil, "", front, fmt.Errorf("read %s: %w", sm.StateFile, frontmatter.JSONError(err))
 	}
 	topic := strings.TrimSpace(body)
 	topic = strings.TrimSpace(strings.TrimPrefix(topic, "# Topic"))

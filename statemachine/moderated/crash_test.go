@@ -7,14 +7,13 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
 )
@@ -22,29 +21,6 @@ import (
 func TestMain(m *testing.M) {
 	crashtest.AsMoot(moderated.Protocol{})
 	os.Exit(m.Run())
-}
-
-// stopAt returns a handler that answers as the fake does but, at request
-// stop, calls at and then holds the request until the client goes away.
-func stopAt(stop int, at func()) (modeltest.Handler, func() int) {
-	var mu sync.Mutex
-	n := 0
-	h := moderatedtest.Handler(moderatedtest.Options{})
-	return func(req modeltest.Request) modeltest.Reply {
-			mu.Lock()
-			n++
-			here := n
-			mu.Unlock()
-			if here == stop {
-				at()
-				return modeltest.Reply{Delay: time.Minute}
-			}
-			return h(req)
-		}, func() int {
-			mu.Lock()
-			defer mu.Unlock()
-			return n
-		}
 }
 
 // TestInterruptedAtEveryCall: a run interrupted while any call is in
@@ -59,7 +35,7 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 			dir := newDebate(t, map[string]string{"rounds": "1", "transcript": "true"})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			h, asked := stopAt(stop, cancel)
+			h, asked := protocoltest.StopAt(moderatedtest.Handler(moderatedtest.Options{}), stop, cancel)
 			srv := modeltest.NewServer(t, h)
 			if _, err := advance(t, ctx, dir, srv.URL, driver.UnitGoal{All: true}); !errors.Is(err, context.Canceled) {
 				t.Fatalf("interrupted run: %v", err)

@@ -7,54 +7,33 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/model"
-	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
 )
 
-var when = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+var when = protocoltest.When
 
 // newDebate makes a debate with moot new's defaults and the given flags.
 func newDebate(t *testing.T, flags map[string]string) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "d")
 	values := map[string][]string{"position-a": {"Cities should ban cars."}, "position-b": {"Cities should keep cars."}}
 	for k, v := range flags {
 		values[k] = []string{v}
 	}
-	d, err := driver.CreateDebate(dir, moderated.Protocol{}, sm.NewInput{Slug: "d", Motion: "Cars in cities", Values: values, Now: when})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Close()
-	return dir
+	return protocoltest.Create(t, moderated.Protocol{}, sm.NewInput{Slug: "d", Motion: "Cars in cities", Values: values, Now: when})
 }
 
 // advance runs the debate in dir against the fake server at url.
 func advance(t *testing.T, ctx context.Context, dir, url string, goal driver.UnitGoal) (driver.Summary, error) {
 	t.Helper()
-	client, err := model.New(model.Config{BaseURL: url, APIKey: "k"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Advance(ctx, d, moderated.Protocol{}, goal, driver.Options{
-		Client: client, DefaultModel: "fake", Repairs: 2, Now: func() time.Time { return when },
-	})
+	return protocoltest.Advance(t, ctx, moderated.Protocol{}, dir, goal, protocoltest.Served(t, url))
 }
 
 // runAll makes a debate with flags and runs it to its end against the
@@ -71,24 +50,11 @@ func runAll(t *testing.T, flags map[string]string, o moderatedtest.Options) (str
 
 func files(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	tree, err := fixture.Tree(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fixture.Without(tree, func(p string) bool { return strings.HasPrefix(p, ".moot") })
+	return protocoltest.Files(t, dir)
 }
 
 // messageFiles lists the names of messages/ in order.
-func messageFiles(fs map[string]string) []string {
-	var out []string
-	for k := range fs {
-		if strings.HasPrefix(k, "messages/") && !strings.HasSuffix(k, "/") {
-			out = append(out, strings.TrimPrefix(k, "messages/"))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func messageFiles(fs map[string]string) []string { return protocoltest.Under(fs, "messages/") }
 
 // user is the whole of a request's conversation after its system prompt.
 func user(req modeltest.Request) string {

@@ -2,11 +2,9 @@ package moderated
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -191,18 +189,9 @@ var stateKeys = []string{"protocol", "debate_id", "current_exchange", "current_s
 	"scoring_criteria", "max_tokens", "participants", "started"}
 
 func (d *debate) renderState() ([]byte, error) {
-	raw, err := json.Marshal(d.st)
+	front, err := frontmatter.Merge(d.front, d.st, stateKeys)
 	if err != nil {
 		return nil, err
-	}
-	var fresh frontmatter.Object
-	if err := json.Unmarshal(raw, &fresh); err != nil {
-		return nil, err
-	}
-	front := frontmatter.Object{Fields: append([]frontmatter.Field(nil), d.front.Fields...)}
-	for _, k := range stateKeys {
-		v, _ := fresh.Get(k)
-		front.Set(k, v)
 	}
 	return frontmatter.Render(front, "# Motion\n\n"+d.motion+"\n")
 }
@@ -215,18 +204,12 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	front, body, err := frontmatter.Parse(data)
+	d := &debate{messages: map[int]Message{}, scores: map[int]Score{}, tmpl: tmpl}
+	front, body, err := frontmatter.ParseInto(data, &d.st)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	raw, err := front.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	d := &debate{front: front, messages: map[int]Message{}, scores: map[int]Score{}, tmpl: tmpl}
-	if err := json.Unmarshal(raw, &d.st); err != nil {
-		return nil, fmt.Errorf("read %s: %w", sm.StateFile, frontmatter.JSONError(err))
-	}
+	d.front = front
 	if err := d.checkState(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
@@ -241,26 +224,8 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	return d, nil
 }
 
-func readDir(files fs.FS, dir string) ([]string, error) {
-	entries, err := fs.ReadDir(files, dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", dir, err)
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	return names, nil
-}
-
 func (d *debate) readMessages(files fs.FS) error {
-	names, err := readDir(files, MessagesDir)
+	names, err := sm.FileNames(files, MessagesDir)
 	if err != nil {
 		return err
 	}
@@ -302,7 +267,7 @@ func (d *debate) readMessages(files fs.FS) error {
 }
 
 func (d *debate) readScores(files fs.FS) error {
-	names, err := readDir(files, ScoresDir)
+	names, err := sm.FileNames(files, ScoresDir)
 	if err != nil {
 		return err
 	}

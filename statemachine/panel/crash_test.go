@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	"github.com/moot-dev/moot/statemachine/panel"
 	"github.com/moot-dev/moot/statemachine/panel/paneltest"
 )
@@ -36,29 +36,6 @@ func TestMain(m *testing.M) {
 // second check, after turn 5.
 var roomOptions = paneltest.Options{Detect: roomFor, Exit: func(k, t int) bool { return t >= 5 }}
 
-// stopAt returns a handler that answers as the fake does but, at request
-// stop, calls at and then holds the request until the client goes away.
-func stopAt(stop int, at func()) (modeltest.Handler, func() int) {
-	var mu sync.Mutex
-	n := 0
-	h := paneltest.Handler(roomOptions)
-	return func(req modeltest.Request) modeltest.Reply {
-			mu.Lock()
-			n++
-			here := n
-			mu.Unlock()
-			if here == stop {
-				at()
-				return modeltest.Reply{Delay: time.Minute}
-			}
-			return h(req)
-		}, func() int {
-			mu.Lock()
-			defer mu.Unlock()
-			return n
-		}
-}
-
 // TestInterruptedAtEveryCall: a run interrupted while any call is in
 // flight, rooms included, then resumed, ends with the files of a run never
 // interrupted; only the calls in flight are asked again.
@@ -71,7 +48,7 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 			dir := newDebate(t, flags)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			h, asked := stopAt(stop, cancel)
+			h, asked := protocoltest.StopAt(paneltest.Handler(roomOptions), stop, cancel)
 			srv := modeltest.NewServer(t, h)
 			if _, err := advance(t, ctx, dir, srv.URL, driver.UnitGoal{All: true}); !errors.Is(err, context.Canceled) {
 				t.Fatalf("interrupted run: %v", err)
@@ -142,7 +119,7 @@ func TestKilledInTheRoom(t *testing.T) {
 			root := fresh(t)
 			cmd := exec.Command(self, "--dir", root, "run", "d", "--all", "--quiet")
 			inFlight := make(chan struct{})
-			h, _ := stopAt(stop, func() { close(inFlight) })
+			h, _ := protocoltest.StopAt(paneltest.Handler(roomOptions), stop, func() { close(inFlight) })
 			srv := modeltest.NewServer(t, h)
 			cmd.Env = append(os.Environ(), asMoot+"=1", "OPENAI_BASE_URL="+srv.URL, "OPENAI_API_KEY=", "MOOT_MODEL=fake")
 			if err := cmd.Start(); err != nil {

@@ -2,23 +2,18 @@ package panel_test
 
 import (
 	"context"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/model"
-	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/panel"
 	"github.com/moot-dev/moot/statemachine/panel/paneltest"
 )
 
-var when = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+var when = protocoltest.When
 
 // testPersonas are a panel of three for tests, named so that a model's
 // first names map to their ids.
@@ -32,34 +27,17 @@ var testPersonas = map[string][]byte{
 // and the given flags.
 func newDebate(t *testing.T, flags map[string]string) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "d")
 	values := map[string][]string{"personas": {"michael,arthur,brian"}, "persona-dir": {"own"}}
 	for k, v := range flags {
 		values[k] = []string{v}
 	}
-	d, err := driver.CreateDebate(dir, panel.Protocol{}, sm.NewInput{Slug: "d", Motion: "Is Bitcoin a good investment?", Values: values,
+	return protocoltest.Create(t, panel.Protocol{}, sm.NewInput{Slug: "d", Motion: "Is Bitcoin a good investment?", Values: values,
 		Dirs: map[string]map[string][]byte{"persona-dir": testPersonas}, Now: when})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Close()
-	return dir
 }
 
 func advance(t *testing.T, ctx context.Context, dir, url string, goal driver.UnitGoal) (driver.Summary, error) {
 	t.Helper()
-	client, err := model.New(model.Config{BaseURL: url, APIKey: "k"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Advance(ctx, d, panel.Protocol{}, goal, driver.Options{
-		Client: client, DefaultModel: "fake", Repairs: 2, Now: func() time.Time { return when },
-	})
+	return protocoltest.Advance(t, ctx, panel.Protocol{}, dir, goal, protocoltest.Served(t, url))
 }
 
 // runAll makes a debate with flags and runs it to its end against the
@@ -76,24 +54,11 @@ func runAll(t *testing.T, flags map[string]string, o paneltest.Options) (string,
 
 func files(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	tree, err := fixture.Tree(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fixture.Without(tree, func(p string) bool { return strings.HasPrefix(p, ".moot") })
+	return protocoltest.Files(t, dir)
 }
 
 // under lists the files under prefix, sorted.
-func under(fs map[string]string, prefix string) []string {
-	var out []string
-	for k := range fs {
-		if strings.HasPrefix(k, prefix) && !strings.HasSuffix(k, "/") {
-			out = append(out, strings.TrimPrefix(k, prefix))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func under(fs map[string]string, prefix string) []string { return protocoltest.Under(fs, prefix) }
 
 func of(reqs []modeltest.Request, task string) []modeltest.Request {
 	var out []modeltest.Request

@@ -157,18 +157,9 @@ func (st state) check() error {
 }
 
 func (d *debate) renderState() ([]byte, error) {
-	raw, err := json.Marshal(d.st)
+	front, err := frontmatter.Merge(d.front, d.st, stateKeys)
 	if err != nil {
 		return nil, err
-	}
-	var fresh frontmatter.Object
-	if err := json.Unmarshal(raw, &fresh); err != nil {
-		return nil, err
-	}
-	front := frontmatter.Object{Fields: append([]frontmatter.Field(nil), d.front.Fields...)}
-	for _, k := range stateKeys {
-		v, _ := fresh.Get(k)
-		front.Set(k, v)
 	}
 	return frontmatter.Render(front, "# Topic\n\n"+d.topic+"\n")
 }
@@ -192,17 +183,10 @@ func renderMessage(m Message) ([]byte, error) {
 }
 
 func parseMessage(data []byte) (Message, error) {
-	front, body, err := frontmatter.Parse(data)
-	if err != nil {
-		return Message{}, err
-	}
-	raw, err := front.MarshalJSON()
-	if err != nil {
-		return Message{}, err
-	}
 	var m Message
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return m, frontmatter.JSONError(err)
+	_, body, err := frontmatter.ParseInto(data, &m)
+	if err != nil {
+		return m, err
 	}
 	m.Content = strings.TrimSpace(body)
 	if m.Status != statusOK && m.Status != statusSkipped {
@@ -218,18 +202,12 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	front, body, err := frontmatter.Parse(data)
+	d := &debate{files: map[string][]byte{}, msgs: map[string]Message{}, tmpl: tmpl}
+	front, body, err := frontmatter.ParseInto(data, &d.st)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	raw, err := front.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	d := &debate{front: front, files: map[string][]byte{}, msgs: map[string]Message{}, tmpl: tmpl}
-	if err := json.Unmarshal(raw, &d.st); err != nil {
-		return nil, fmt.Errorf("read %s: %w", sm.StateFile, frontmatter.JSONError(err))
-	}
+	d.front = front
 	if err := d.st.check(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}

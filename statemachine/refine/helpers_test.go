@@ -3,18 +3,14 @@ package refine_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/testkit/crashtest"
-	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/refine"
 	"github.com/moot-dev/moot/statemachine/refine/refinetest"
@@ -25,41 +21,24 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-var when = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+var when = protocoltest.When
 
 const question = "How many piano tuners work in Chicago?"
 
 // newDebate makes a debate with moot new's defaults and the given flags.
 func newDebate(t *testing.T, flags map[string]string) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "d")
 	values := map[string][]string{}
 	for k, v := range flags {
 		values[k] = []string{v}
 	}
-	d, err := driver.CreateDebate(dir, refine.Protocol{}, sm.NewInput{Slug: "d", Motion: question, Values: values, Now: when})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Close()
-	return dir
+	return protocoltest.Create(t, refine.Protocol{}, sm.NewInput{Slug: "d", Motion: question, Values: values, Now: when})
 }
 
 // advance runs the debate in dir against the fake server at url.
 func advance(t *testing.T, ctx context.Context, dir, url string, goal driver.UnitGoal) (driver.Summary, error) {
 	t.Helper()
-	client, err := model.New(model.Config{BaseURL: url, APIKey: "k"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Advance(ctx, d, refine.Protocol{}, goal, driver.Options{
-		Client: client, DefaultModel: "fake", Repairs: 2, Now: func() time.Time { return when },
-	})
+	return protocoltest.Advance(t, ctx, refine.Protocol{}, dir, goal, protocoltest.Served(t, url))
 }
 
 // server is a fake endpoint answering as refinetest does, with the
@@ -85,11 +64,7 @@ func runAll(t *testing.T, flags map[string]string, o refinetest.Options, scores 
 
 func files(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	tree, err := fixture.Tree(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fixture.Without(tree, func(p string) bool { return strings.HasPrefix(p, ".moot") })
+	return protocoltest.Files(t, dir)
 }
 
 // chats are the chat requests of reqs, by kind when kind is not "".

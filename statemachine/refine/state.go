@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -150,18 +149,9 @@ type debate struct {
 }
 
 func (d *debate) renderState() ([]byte, error) {
-	raw, err := json.Marshal(d.st)
+	front, err := frontmatter.Merge(d.front, d.st, stateKeys)
 	if err != nil {
 		return nil, err
-	}
-	var fresh frontmatter.Object
-	if err := json.Unmarshal(raw, &fresh); err != nil {
-		return nil, err
-	}
-	front := frontmatter.Object{Fields: append([]frontmatter.Field(nil), d.front.Fields...)}
-	for _, k := range stateKeys {
-		v, _ := fresh.Get(k)
-		front.Set(k, v)
 	}
 	return frontmatter.Render(front, "# Question\n\n"+d.question+"\n")
 }
@@ -200,18 +190,12 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	front, body, err := frontmatter.Parse(data)
+	d := &debate{rounds: map[int]*round{}, own: map[string]Template{}, tmpl: tmpl, library: library}
+	front, body, err := frontmatter.ParseInto(data, &d.st)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	raw, err := front.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	d := &debate{front: front, rounds: map[int]*round{}, own: map[string]Template{}, tmpl: tmpl, library: library}
-	if err := json.Unmarshal(raw, &d.st); err != nil {
-		return nil, fmt.Errorf("read %s: %w", sm.StateFile, frontmatter.JSONError(err))
-	}
+	d.front = front
 	if err := d.checkState(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
@@ -273,26 +257,8 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	return d, nil
 }
 
-func readDir(files fs.FS, dir string) ([]string, error) {
-	entries, err := fs.ReadDir(files, dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", dir, err)
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	return names, nil
-}
-
 func (d *debate) readReasoning(files fs.FS) error {
-	names, err := readDir(files, ReasoningDir)
+	names, err := sm.FileNames(files, ReasoningDir)
 	if err != nil {
 		return err
 	}
@@ -317,7 +283,7 @@ func (d *debate) readReasoning(files fs.FS) error {
 }
 
 func (d *debate) readRounds(files fs.FS) error {
-	names, err := readDir(files, RoundsDir)
+	names, err := sm.FileNames(files, RoundsDir)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,52 @@
+package statemachine_test
+
+import (
+	"io/fs"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+func TestFileNames(t *testing.T) {
+	files := fstest.MapFS{
+		"rounds/r02.md":        {Data: []byte("b")},
+		"rounds/r01.md":        {Data: []byte("a")},
+		"rounds/notes.txt":     {Data: []byte("c")},
+		"rounds/sub/r03.md":    {Data: []byte("d")},
+		"empty":                {Mode: fs.ModeDir},
+		"debate.md":            {Data: []byte("{}")},
+		"only-folders/a/b.md":  {Data: []byte("e")},
+		"only-folders/c/d.txt": {Data: []byte("f")},
+	}
+	tests := []struct {
+		name, dir string
+		want      []string
+		err       string
+	}{
+		{name: "sorted regular files, folders left out", dir: "rounds", want: []string{"notes.txt", "r01.md", "r02.md"}},
+		{name: "missing folder lists none", dir: "messages"},
+		{name: "empty folder lists none", dir: "empty"},
+		{name: "folder of folders lists none", dir: "only-folders"},
+		{name: "a file is not a folder", dir: "debate.md", err: "read debate.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := sm.FileNames(files, tt.dir)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("FileNames(%q) error = %v, want one containing %q", tt.dir, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("FileNames(%q): %v", tt.dir, err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("FileNames(%q) = %q, want %q", tt.dir, got, tt.want)
+			}
+		})
+	}
+}
