@@ -498,11 +498,24 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	for try := 0; try <= repairs; try++ {
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAsk, Exchange: step.Unit, Role: c.Role, Model: rs.Model})
 		begin := time.Now()
+		// Chunks are emitted up to the last white space that has
+		// arrived, the rest held back until more comes or the answer is
+		// whole, so that a secret (which has no white space) is never
+		// split across two events and is masked like any other.
 		var onChunk func(string)
+		var arrived strings.Builder
+		sent := 0
+		emitChunk := func(upTo int) {
+			if upTo > sent {
+				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventChunk, Exchange: step.Unit, Role: c.Role, Text: arrived.String()[sent:upTo]})
+				sent = upTo
+			}
+		}
 		if r.opts.Chunks {
 			onChunk = func(text string) {
 				streamed = true
-				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventChunk, Exchange: step.Unit, Role: c.Role, Text: text})
+				arrived.WriteString(text)
+				emitChunk(strings.LastIndexAny(arrived.String(), " \t\r\n") + 1)
 			}
 		}
 		resp, err := r.opts.Client.Complete(ctx, model.Request{
@@ -511,11 +524,16 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			OnChunk: onChunk,
 			OnRetry: func(rt model.Retry) {
 				discard("the attempt failed; its answer is asked for again")
+				arrived.Reset()
+				sent = 0
 				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRetry, Exchange: step.Unit, Role: c.Role, Model: rs.Model,
 					Seconds: rt.Wait.Seconds(),
 					Message: fmt.Sprintf("attempt %d of %d failed (%s); trying again in %.1f s", rt.Attempt, rt.Of, rt.Reason, rt.Wait.Seconds())})
 			},
 		})
+		if err == nil && r.opts.Chunks {
+			emitChunk(arrived.Len())
+		}
 		resp.Latency = max(resp.Latency, time.Since(begin))
 		elapsed += resp.Latency
 		if err == nil {

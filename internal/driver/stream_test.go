@@ -93,3 +93,63 @@ func TestChunksAreEmittedAndOnlyWholeAnswersCommitted(t *testing.T) {
 		t.Errorf("%d answers, %d discards, %d complete events; want some, 1 and 1", answers, discards, completes)
 	}
 }
+
+// secretModel streams an answer whose secret is split across two chunks.
+type secretModel struct{ streamingModel }
+
+func (m *secretModel) Complete(ctx context.Context, req model.Request) (model.Response, error) {
+	resp, err := m.trioModel.Complete(ctx, req)
+	if err == nil && req.OnChunk != nil {
+		// The model echoes the key: its first half ends one chunk, its
+		// second half begins the next.
+		for _, p := range []string{"note sk-TOPSE", "CRET-KEY1234 end ", resp.Text} {
+			req.OnChunk(p)
+		}
+	}
+	return resp, err
+}
+
+// TestChunksMaskASecretSplitAcrossThem: a secret that arrives in two
+// pieces is masked in the chunk events all the same, as it is in the
+// committed answer.
+func TestChunksMaskASecretSplitAcrossThem(t *testing.T) {
+	const secret = "sk-TOPSECRET-KEY1234"
+	dir := newTrio(t, 1)
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var mu sync.Mutex
+	chunks := map[string]*strings.Builder{}
+	_, err = driver.Advance(context.Background(), d, trio.Protocol{}, driver.UnitGoal{Steps: 1}, driver.Options{
+		Client: &secretModel{}, DefaultModel: "m", Repairs: 2, Chunks: true,
+		Now:  func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+		Mask: func(s string) string { return strings.ReplaceAll(s, secret, "[key]") },
+		Emit: func(e driver.Event) {
+			if e.Kind == driver.EventChunk {
+				mu.Lock()
+				if chunks[e.Role] == nil {
+					chunks[e.Role] = &strings.Builder{}
+				}
+				chunks[e.Role].WriteString(e.Text)
+				mu.Unlock()
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) == 0 {
+		t.Fatal("no chunk events")
+	}
+	for role, b := range chunks {
+		got := b.String()
+		if strings.Contains(got, "TOPSE") || strings.Contains(got, "KEY1234") {
+			t.Errorf("%s's chunk events show part of the secret: %q", role, got)
+		}
+		if !strings.HasPrefix(got, "note [key] end {") || !strings.HasSuffix(got, "}") {
+			t.Errorf("%s's chunk events join to %q, want the masked text and the whole answer", role, got)
+		}
+	}
+}
