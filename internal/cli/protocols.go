@@ -654,6 +654,10 @@ func (a *app) showProtocol(d *store.Dir, p sm.Protocol, id string, one, asJSON b
 			return writeJSON(a.io.Stdout, parts)
 		}
 		w := a.io.Stdout
+		width := 0
+		for _, pt := range parts {
+			width = max(width, len(pt.ID))
+		}
 		for _, pt := range parts {
 			score := ""
 			if pt.Score != nil {
@@ -663,7 +667,7 @@ func (a *app) showProtocol(d *store.Dir, p sm.Protocol, id string, one, asJSON b
 			if pt.Private != "" {
 				private = " · private to " + pt.Private
 			}
-			fmt.Fprintf(w, "%-5s %s %-3d %-12s %s%s%s\n", pt.ID, deb.Status().Unit, pt.Unit, pt.Role, visible(pt.Title, false), score, private)
+			fmt.Fprintf(w, "%-*s  %s %-3d %-12s %s%s%s\n", width, pt.ID, deb.Status().Unit, pt.Unit, pt.Role, visible(pt.Title, false), score, private)
 		}
 		if len(parts) == 0 {
 			fmt.Fprintf(w, "%s has no parts yet\n", d.Path())
