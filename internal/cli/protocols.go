@@ -45,10 +45,18 @@ func (a *app) protocolsCommand() *ucli.Command {
 				}
 				fmt.Fprintf(w, "%-10s %s\n", "", line)
 				roles := make([]string, 0, len(p.Roles()))
+				var groups []string
 				for _, r := range p.Roles() {
 					roles = append(roles, r.Name)
+					if r.Group != "" && !slices.Contains(groups, r.Group) {
+						groups = append(groups, r.Group)
+					}
 				}
-				fmt.Fprintf(w, "%-10s roles: %s\n", "", strings.Join(roles, ", "))
+				line = "roles: " + strings.Join(roles, ", ")
+				if len(groups) > 0 {
+					line += " (groups: " + strings.Join(groups, ", ") + ")"
+				}
+				fmt.Fprintf(w, "%-10s %s\n", "", line)
 				if l, ok := p.(sm.FormatLister); ok && p.Name() != sm.Default {
 					names := make([]string, 0, len(l.Formats()))
 					for _, f := range l.Formats() {

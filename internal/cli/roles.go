@@ -28,7 +28,8 @@ var roleSettings = []roleSetting{
 			return &ucli.StringFlag{Name: name, Usage: usage, Hidden: hidden}
 		},
 		usage: "model `NAME` for ",
-		all:   "model `NAME` for every role (default: the debate's stored models, else $MOOT_MODEL, else " + DefaultModel + ")",
+		all: "model `NAME` for every role (default: the debate's stored models, else $MOOT_MODEL, else " + DefaultModel + "); " +
+			"--ROLE-model, --ROLE-temperature and --ROLE-max-tokens set one role or group of the debate's protocol ('moot protocols' lists them)",
 	},
 	{
 		suffix: "temperature",
@@ -80,8 +81,12 @@ func roleTargets(p sm.Protocol) map[string]roleTarget {
 // rolePrefix is one prefix of role flags, over all the protocols moot
 // knows, with what it stands for in each, for help.
 type rolePrefix struct {
-	name   string
-	alias  string // the role whose alias it is, when it is one
+	name  string
+	alias string // the role whose alias it is, when it is one
+	// shown marks a prefix of the default protocol's, whose flags help
+	// lists; the others' are hidden, so that help stays short, and
+	// the --model flag's usage says how they are made.
+	shown  bool
 	says   []string
 	protos [][]string
 }
@@ -98,6 +103,9 @@ func (a *app) rolePrefixes() []*rolePrefix {
 			rp = &rolePrefix{name: name, alias: alias}
 			byName[name] = rp
 			out = append(out, rp)
+		}
+		if proto == sm.Default {
+			rp.shown = true
 		}
 		if i := slices.Index(rp.says, says); i >= 0 {
 			if !slices.Contains(rp.protos[i], proto) {
@@ -162,7 +170,7 @@ func (a *app) roleFlags() []ucli.Flag {
 	for _, s := range roleSettings {
 		out = append(out, s.flag(s.suffix, s.all, false))
 		for _, rp := range prefixes {
-			out = append(out, s.flag(rp.name+"-"+s.suffix, s.usage+rp.help(s.suffix, aliases[rp.name]), rp.alias != ""))
+			out = append(out, s.flag(rp.name+"-"+s.suffix, s.usage+rp.help(s.suffix, aliases[rp.name]), rp.alias != "" || !rp.shown))
 		}
 	}
 	return out
