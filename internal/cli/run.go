@@ -89,13 +89,13 @@ func (a *app) runCommand() *ucli.Command {
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			a.jsonEvents = cmd.Bool("json")
 			if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
-				return usageError("run takes a debate and an optional number of exchanges")
+				return usageError("run takes a debate and an optional number of units (exchanges for dialectic)")
 			}
 			n := 1
 			if cmd.Args().Len() == 2 {
 				v, err := strconv.Atoi(cmd.Args().Get(1))
 				if err != nil || v < 1 || v > dialectic.MaxExchange {
-					return usageError("N %q is not a whole number of exchanges from 1 to %d", cmd.Args().Get(1), dialectic.MaxExchange)
+					return usageError("N %q is not a whole number from 1 to %d (of the debate's units: exchanges, turns, rounds or stages)", cmd.Args().Get(1), dialectic.MaxExchange)
 				}
 				n = v
 				if cmd.IsSet("until") {
