@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -32,6 +34,36 @@ func BenchmarkReadCommand(b *testing.B) {
 	for b.Loop() {
 		if code := Run(context.Background(), []string{"moot", cmd, dir}, io); code != ExitOK {
 			b.Fatalf("moot %s %s: exit %d", cmd, dir, code)
+		}
+	}
+}
+
+// BenchmarkStepCommand runs `moot process-judge` in-process on a fresh
+// copy of a debate awaiting its judgment, b.N times, copying outside the
+// timer, for a CPU profile of a step's own work:
+//
+//	MOOT_BENCH_DEBATE=/tmp/awaiting MOOT_BENCH_JUDGE=/tmp/answers/judge.json \
+//	  go test -run '^$' -bench StepCommand -benchtime 300x -cpuprofile cpu.prof ./internal/cli/
+//
+// It is skipped without MOOT_BENCH_DEBATE and MOOT_BENCH_JUDGE (see
+// bench/startup.py for how they are made).
+func BenchmarkStepCommand(b *testing.B) {
+	src, judge := os.Getenv("MOOT_BENCH_DEBATE"), os.Getenv("MOOT_BENCH_JUDGE")
+	if src == "" || judge == "" {
+		b.Skip("MOOT_BENCH_DEBATE or MOOT_BENCH_JUDGE is not set: no debate to step")
+	}
+	io := IO{Stdin: os.Stdin, Stdout: io.Discard, Stderr: io.Discard, Now: time.Now, Getenv: os.Getenv}
+	tmp := b.TempDir()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		dir := filepath.Join(tmp, strconv.Itoa(i))
+		if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if code := Run(context.Background(), []string{"moot", "process-judge", dir, "--json-file", judge}, io); code != ExitOK {
+			b.Fatalf("moot process-judge %s: exit %d", dir, code)
 		}
 	}
 }
