@@ -7,45 +7,50 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
 var _ sm.Shower = (*debate)(nil)
 
+// takeName and roomName match the files of takes and of crux rooms.
+var (
+	takeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^a(\d+)-m(\d+)-`) })
+	roomName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^` + CruxDir + `/a(\d+)/(pos-.*|t(\d+))$`)
+	})
+)
+
 // partPlace orders the persona messages as they were spoken: the
 // openings, then each aspect's takes by miniround, its room's positions
 // and turns, then the closings. It returns the message's stage (the unit
 // of `moot run`), its place within the stage and its id for `moot show`.
-var partPlace = func() func(d *debate, p string) (stage, place int, id string) {
-	take := regexp.MustCompile(`^a(\d+)-m(\d+)-`)
-	room := regexp.MustCompile(`^` + CruxDir + `/a(\d+)/(pos-.*|t(\d+))$`)
-	return func(d *debate, p string) (int, int, string) {
-		name := strings.TrimSuffix(p, path.Ext(p))
-		base := path.Base(name)
-		switch {
-		case strings.HasPrefix(name, MessagesDir+"/open-"):
-			return 1, 0, base
-		case strings.HasPrefix(name, MessagesDir+"/close-"):
-			return d.st.Aspects + 2, 0, base
-		}
-		if m := take.FindStringSubmatch(base); m != nil && path.Dir(name) == MessagesDir {
-			k, _ := strconv.Atoi(m[1])
-			mini, _ := strconv.Atoi(m[2])
-			return k + 1, mini, base
-		}
-		if m := room.FindStringSubmatch(name); m != nil {
-			k, _ := strconv.Atoi(m[1])
-			place := 1000
-			if m[3] != "" {
-				t, _ := strconv.Atoi(m[3])
-				place = 2000 + t
-			}
-			return k + 1, place, fmt.Sprintf("a%d-%s", k, m[2])
-		}
-		return d.st.Aspects + 3, 0, name
+func partPlace(d *debate, p string) (stage, place int, id string) {
+	name := strings.TrimSuffix(p, path.Ext(p))
+	base := path.Base(name)
+	switch {
+	case strings.HasPrefix(name, MessagesDir+"/open-"):
+		return 1, 0, base
+	case strings.HasPrefix(name, MessagesDir+"/close-"):
+		return d.st.Aspects + 2, 0, base
 	}
-}()
+	if m := takeName().FindStringSubmatch(base); m != nil && path.Dir(name) == MessagesDir {
+		k, _ := strconv.Atoi(m[1])
+		mini, _ := strconv.Atoi(m[2])
+		return k + 1, mini, base
+	}
+	if m := roomName().FindStringSubmatch(name); m != nil {
+		k, _ := strconv.Atoi(m[1])
+		place := 1000
+		if m[3] != "" {
+			t, _ := strconv.Atoi(m[3])
+			place = 2000 + t
+		}
+		return k + 1, place, fmt.Sprintf("a%d-%s", k, m[2])
+	}
+	return d.st.Aspects + 3, 0, name
+}
 
 type placedPart struct {
 	sm.Part
