@@ -225,8 +225,8 @@ func parseExit(text []byte) (Exit, []string) {
 	return Exit{Surfaced: *a.Surfaced, Reason: strings.TrimSpace(a.Reason)}, nil
 }
 
-// ConvergenceKinds are the kinds of a room's core disagreement.
-var ConvergenceKinds = []string{"factual", "values", "definitional"}
+// convergenceKinds are the kinds of a room's core disagreement.
+var convergenceKinds = []string{"factual", "values", "definitional"}
 
 // Convergence is what a room converged on.
 type Convergence struct {
@@ -248,8 +248,8 @@ func parseConvergence(text []byte) (Convergence, []string) {
 	if strings.TrimSpace(a.Core) == "" {
 		errs = append(errs, "core_disagreement is needed")
 	}
-	if !slices.Contains(ConvergenceKinds, a.Kind) {
-		errs = append(errs, fmt.Sprintf("type %q is none of %s", a.Kind, strings.Join(ConvergenceKinds, ", ")))
+	if !slices.Contains(convergenceKinds, a.Kind) {
+		errs = append(errs, fmt.Sprintf("type %q is none of %s", a.Kind, strings.Join(convergenceKinds, ", ")))
 	}
 	if a.Converged == nil {
 		errs = append(errs, "converged is needed, true or false")
@@ -258,11 +258,11 @@ func parseConvergence(text []byte) (Convergence, []string) {
 	return Convergence{Core: strings.TrimSpace(a.Core), Kind: a.Kind, Converged: *a.Converged}, errs
 }
 
-// CardKinds are the kinds of disagreement a crux card names.
-var CardKinds = []string{"horizon", "evidence", "values", "definition", "claim", "premise"}
+// cardKinds are the kinds of disagreement a crux card names.
+var cardKinds = []string{"horizon", "evidence", "values", "definition", "claim", "premise"}
 
-// Positions a persona takes on a card's question.
-var Positions = []string{"YES", "NO", "NUANCED"}
+// cardPositions are the positions a persona takes on a card's question.
+var cardPositions = []string{"YES", "NO", "NUANCED"}
 
 // Stance is one persona's side of a crux card.
 type Stance struct {
@@ -310,8 +310,8 @@ func parseCard(text []byte, ps []Persona, pair []string) (Card, []string) {
 	} else if w := len(strings.Fields(c.Question)); w > 25 {
 		errs = append(errs, fmt.Sprintf("question has %d words, want at most 15", w))
 	}
-	if !slices.Contains(CardKinds, a.Kind) {
-		errs = append(errs, fmt.Sprintf("kind %q is none of %s", a.Kind, strings.Join(CardKinds, ", ")))
+	if !slices.Contains(cardKinds, a.Kind) {
+		errs = append(errs, fmt.Sprintf("kind %q is none of %s", a.Kind, strings.Join(cardKinds, ", ")))
 	}
 	if c.Diagnosis == "" {
 		errs = append(errs, "diagnosis is needed")
@@ -334,8 +334,8 @@ func parseCard(text []byte, ps []Persona, pair []string) (Card, []string) {
 			continue
 		}
 		s.Position = strings.ToUpper(strings.TrimSpace(s.Position))
-		if !slices.Contains(Positions, s.Position) {
-			errs = append(errs, fmt.Sprintf("personas.%s.position %q is none of %s", key, s.Position, strings.Join(Positions, ", ")))
+		if !slices.Contains(cardPositions, s.Position) {
+			errs = append(errs, fmt.Sprintf("personas.%s.position %q is none of %s", key, s.Position, strings.Join(cardPositions, ", ")))
 		}
 		if strings.TrimSpace(s.Reasoning) == "" {
 			errs = append(errs, fmt.Sprintf("personas.%s.reasoning is needed", key))

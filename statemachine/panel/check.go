@@ -56,7 +56,7 @@ func (d *debate) Check() sm.Findings {
 		}
 		if data, ok := d.files[cardPath(k)]; ok && x.Spawn() {
 			if c, ok := d.card(k); !ok || !validKind(c.Kind) {
-				problem(cardPath(k), "is not a card with a kind of %s (%d bytes)", strings.Join(CardKinds, ", "), len(data))
+				problem(cardPath(k), "is not a card with a kind of %s (%d bytes)", strings.Join(cardKinds, ", "), len(data))
 			}
 		}
 	}
@@ -64,7 +64,7 @@ func (d *debate) Check() sm.Findings {
 }
 
 func validKind(k string) bool {
-	for _, x := range CardKinds {
+	for _, x := range cardKinds {
 		if x == k {
 			return true
 		}

@@ -18,8 +18,9 @@ import (
 // panel, one file per persona, copied there by `moot new`.
 const PersonasDir = "personas"
 
-// DefaultPanel is the panel of a debate made without --personas.
-var DefaultPanel = []string{"mara", "theo", "ines"}
+// DefaultPanel returns the panel of a debate made without --personas, a
+// new slice each time.
+func DefaultPanel() []string { return []string{"mara", "theo", "ines"} }
 
 // Persona is a persona's contract: who it is, how it thinks, what changes
 // its mind and how it speaks. A persona file holds it as YAML frontmatter

@@ -17,7 +17,7 @@ func TestBuiltinPersonas(t *testing.T) {
 	if len(ps) < 5 {
 		t.Errorf("%d built-in personas, want at least 5", len(ps))
 	}
-	for _, id := range panel.DefaultPanel {
+	for _, id := range panel.DefaultPanel() {
 		p, ok := ps[id]
 		if !ok {
 			t.Fatalf("the default panel's %q is not built in", id)

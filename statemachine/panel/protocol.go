@@ -102,7 +102,7 @@ func (Protocol) Commands() []sm.Command {
 			for _, id := range ids {
 				p := ps[id]
 				def := ""
-				for _, x := range DefaultPanel {
+				for _, x := range DefaultPanel() {
 					if x == id {
 						def = " (default panel)"
 					}
@@ -166,7 +166,7 @@ func (p Protocol) fresh(in sm.NewInput) (*debate, map[string][]byte, error) {
 			known[id], raw[id] = x, ownRaw[id]
 		}
 	}
-	ids := DefaultPanel
+	ids := DefaultPanel()
 	if v := strings.TrimSpace(in.Value(personasFlag)); v != "" {
 		ids = nil
 		for _, id := range strings.Split(v, ",") {
