@@ -234,8 +234,8 @@ type Criterion struct {
 	Weight int
 }
 
-// Criteria are the design's, with their weights in percent.
-var Criteria = []Criterion{{"correctness", 40}, {"completeness", 25}, {"clarity", 20}, {"depth", 15}}
+// criteria are the design's, with their weights in percent.
+var criteria = []Criterion{{"correctness", 40}, {"completeness", 25}, {"clarity", 20}, {"depth", 15}}
 
 // ScoreTolerance is how far the judge's overall score may be from the
 // weighted mean of its criteria.
@@ -266,7 +266,7 @@ type Score struct {
 // Weighted returns Σ score × weight / 100, to two decimals.
 func Weighted(marks map[string]Mark) float64 {
 	sum := 0.0
-	for _, c := range Criteria {
+	for _, c := range criteria {
 		sum += float64(marks[c.Name].Score * c.Weight)
 	}
 	return math.Round(sum) / 100
@@ -300,7 +300,7 @@ func ParseScore(text []byte) (*Score, []string) {
 	}
 	s.Score = score
 	known := map[string]bool{}
-	for _, c := range Criteria {
+	for _, c := range criteria {
 		known[c.Name] = true
 		v, e := wholeScore("criteria."+c.Name, a.Criteria[c.Name])
 		if e != "" {
@@ -337,8 +337,8 @@ func ParseScore(text []byte) (*Score, []string) {
 // judgeSchema is the JSON schema of the judge's answer.
 func judgeSchema() map[string]any {
 	crit := map[string]any{}
-	names := make([]string, len(Criteria))
-	for i, c := range Criteria {
+	names := make([]string, len(criteria))
+	for i, c := range criteria {
 		names[i] = c.Name
 		crit[c.Name] = map[string]any{"type": "integer", "minimum": 1, "maximum": 10}
 	}
