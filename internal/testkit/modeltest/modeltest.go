@@ -416,17 +416,27 @@ func contentText(raw json.RawMessage) string {
 	return b.String()
 }
 
+// delay waits d before a reply is given, and reports false when the
+// request was given up or the server closed meanwhile.
+func (s *Server) delay(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	case <-s.done:
+		return false
+	}
+}
+
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, reply Reply) {
-	if reply.Delay > 0 {
-		timer := time.NewTimer(reply.Delay)
-		defer timer.Stop()
-		select {
-		case <-timer.C:
-		case <-r.Context().Done():
-			return
-		case <-s.done:
-			return
-		}
+	if !s.delay(r, reply.Delay) {
+		return
 	}
 	status := reply.Status
 	if status == 0 {

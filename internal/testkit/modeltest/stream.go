@@ -15,16 +15,8 @@ const StreamParts = 4
 // role, the content in up to StreamParts deltas, a chunk with the finish
 // reason, one with the usage when it was asked for, and [DONE].
 func (s *Server) answerStream(w http.ResponseWriter, r *http.Request, req Request, reply Reply) {
-	if reply.Delay > 0 {
-		timer := time.NewTimer(reply.Delay)
-		defer timer.Stop()
-		select {
-		case <-timer.C:
-		case <-r.Context().Done():
-			return
-		case <-s.done:
-			return
-		}
+	if !s.delay(r, reply.Delay) {
+		return
 	}
 	model := reply.Model
 	if model == "" {
