@@ -211,6 +211,10 @@ type Call struct {
 	ID string
 	// Role is the role the call is made for.
 	Role string
+	// Model, when set, is the model that answers in place of the role's:
+	// a judge of a panel, or of a re-judging. The role's other settings
+	// (temperature, answer length) hold.
+	Model string
 	// Messages is the conversation so far, the new request last.
 	Messages []Message
 	// Schema, when not nil, asks for a JSON answer of that JSON-schema

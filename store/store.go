@@ -461,6 +461,42 @@ func (d *Dir) List(dir, suffix string) ([]string, error) {
 	return names, nil
 }
 
+// Folders returns the names of the folders directly in the directory dir
+// of the debate, sorted, a pending commit's seen as made. A missing
+// directory lists nothing; symbolic links are not folders.
+func (d *Dir) Folders(dir string) ([]string, error) {
+	if err := checkName(dir); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	if err := d.regular(dir, true); err == nil {
+		entries, err := d.readDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				seen[e.Name()] = true
+			}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for name := range d.pending {
+		if rest, ok := strings.CutPrefix(name, dir+"/"); ok {
+			if first, _, ok := strings.Cut(rest, "/"); ok {
+				seen[first] = true
+			}
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
 // Pending reports whether an interrupted commit waits to be completed.
 func (d *Dir) Pending() bool { return len(d.pending) > 0 }
 

@@ -9,13 +9,13 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/moot-dev/moot/internal/english"
-
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -162,6 +162,14 @@ func (f debateFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	return out, nil
 }
 
+// Folders lists the folders directly in dir, sorted.
+func (f debateFS) Folders(dir string) ([]string, error) {
+	if !fs.ValidPath(dir) || hidden(dir) {
+		return nil, nil
+	}
+	return f.d.Folders(dir)
+}
+
 func hidden(name string) bool {
 	return name == store.PrivateDir || strings.HasPrefix(name, store.PrivateDir+"/")
 }
@@ -223,6 +231,27 @@ func (g UnitGoal) reached(st sm.Status, steps int) bool {
 // and commits the result through the journal. It stops at the first
 // failure, leaving the debate at the last step committed.
 func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options) (Summary, error) {
+	return advance(ctx, d, p, goal, opts, func() (sm.Debate, error) { return LoadDebate(d, p) })
+}
+
+// Rejudge runs the re-judging rj of the debate in d, of protocol p, to
+// its end: the same as Advance, with the steps of the debate's
+// sm.Rejudger, which write only under the judge's folder.
+func Rejudge(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, opts Options) (Summary, error) {
+	return advance(ctx, d, p, UnitGoal{All: true}, opts, func() (sm.Debate, error) {
+		deb, err := LoadDebate(d, p)
+		if err != nil {
+			return nil, err
+		}
+		r, ok := deb.(sm.Rejudger)
+		if !ok {
+			return nil, fmt.Errorf("a %s debate cannot be judged again: its protocol has no judge", p.Name())
+		}
+		return r.Rejudge(rj)
+	})
+}
+
+func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options, load func() (sm.Debate, error)) (Summary, error) {
 	start := time.Now()
 	r := newRunner(d, opts)
 	if c, ok := p.(sm.SetupChecker); ok {
@@ -230,7 +259,7 @@ func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 			return r.sum, err
 		}
 	}
-	deb, err := LoadDebate(d, p)
+	deb, err := load()
 	if err != nil {
 		return r.sum, err
 	}
@@ -259,7 +288,7 @@ func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 			return r.finish(start), err
 		}
 		r.sum.Steps++
-		if deb, err = LoadDebate(d, p); err != nil {
+		if deb, err = load(); err != nil {
 			return r.finish(start), err
 		}
 		if st := deb.Status(); st.Complete {
@@ -278,6 +307,9 @@ func readSettings(d *store.Dir) (Settings, error) {
 	}
 	front, _, err := frontmatter.Parse(data)
 	if err != nil {
+		return s, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	if s.panel, err = sm.PanelOf(front); err != nil {
 		return s, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	raw, ok := front.Get(SettingsKey)
@@ -389,6 +421,14 @@ func (r *runner) withSettings(state []byte) ([]byte, error) {
 		return nil, err
 	}
 	front.Set(SettingsKey, raw)
+	if _, ok := front.Get(sm.PanelKey); !ok && len(s.panel) > 0 {
+		// The panel stays whether or not the protocol keeps keys it
+		// does not know when it writes its state.
+		if raw, err = frontmatter.Marshal(s.panel); err != nil {
+			return nil, err
+		}
+		front.Set(sm.PanelKey, raw)
+	}
 	return frontmatter.Render(front, body)
 }
 
@@ -466,6 +506,14 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	rs := r.settings.Role(c.Role)
 	mode := model.Mode(r.settings.ResponseFormat)
 	r.mu.Unlock()
+	// who names the caller in the files of failed answers: the role, or
+	// for a call on a model of its own (a panel's judge) the call, so
+	// that two judges' failures never share a file.
+	who := role
+	if c.Model != "" {
+		rs.Model = c.Model
+		who = dialectic.Role(c.ID)
+	}
 	if c.Schema == nil {
 		// A call that asks for text is sent as text, whatever mode the
 		// JSON calls of the debate have settled on.
@@ -548,8 +596,8 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			if ctx.Err() != nil {
 				return sm.Answer{}, ctx.Err()
 			}
-			saved := r.saveFailed(step.Unit, role, attempts)
-			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Unit: r.unit, Err: maskedError{err, r.opts.Mask}, Saved: saved}
+			saved := r.saveFailed(step.Unit, who, attempts)
+			return sm.Answer{}, &RoleError{Role: role, Model: c.Model, Exchange: step.Unit, Unit: r.unit, Err: maskedError{err, r.opts.Mask}, Saved: saved}
 		}
 		r.mu.Lock()
 		if c.Schema != nil && resp.Mode != "" && string(resp.Mode) != r.settings.ResponseFormat {
@@ -566,7 +614,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			// The answers sent back for repair are kept, as those of a
 			// role that failed are, so that a person can see what the
 			// model first said.
-			r.saveFailed(step.Unit, role, attempts)
+			r.saveFailed(step.Unit, who, attempts)
 			// Written first: a kept answer found without it took one
 			// request, of an unknown model.
 			if meta, err := json.Marshal(keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds()}); err == nil {
@@ -578,13 +626,13 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		discard("the answer broke the rules; it is not committed")
 		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})
 		if try == repairs {
-			saved := r.saveFailed(step.Unit, role, attempts)
+			saved := r.saveFailed(step.Unit, who, attempts)
 			if c.Skippable {
 				why := "refused after every repair: " + strings.Join(rep.Errors, "; ")
 				r.keep(skippedName(step, c), c.Role, []byte(why))
 				return sm.Answer{Skipped: why, Model: resp.Model, Attempts: try + 1}, nil
 			}
-			return sm.Answer{}, &RoleError{Role: role, Exchange: step.Unit, Unit: r.unit, Problems: rep.Errors, Saved: saved}
+			return sm.Answer{}, &RoleError{Role: role, Model: c.Model, Exchange: step.Unit, Unit: r.unit, Problems: rep.Errors, Saved: saved}
 		}
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRepair, Exchange: step.Unit, Role: c.Role,
 			Message: fmt.Sprintf("%s: %s", english.Count(len(rep.Errors), "problem"), rep.Errors[0]), Problems: rep.Errors})
@@ -609,3 +657,60 @@ func (r *runner) keep(name, role string, data []byte) {
 }
 
 var _ io.Reader = (*memFile)(nil)
+
+// SetPanel makes panel the judge panel of the debate in d, in its state
+// file under sm.PanelKey, and reports whether that changed it. A debate
+// whose protocol takes no panel is refused.
+func SetPanel(d *store.Dir, p sm.Protocol, panel []sm.Judge) (bool, error) {
+	if _, ok := p.(sm.Panelist); !ok {
+		return false, fmt.Errorf("a %s debate has no judge to make a panel of", p.Name())
+	}
+	if err := sm.CheckPanel(panel); err != nil {
+		return false, err
+	}
+	data, err := d.ReadFile(sm.StateFile)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	front, body, err := frontmatter.Parse(data)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	old, err := sm.PanelOf(front)
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	if slices.Equal(old, panel) {
+		return false, nil
+	}
+	raw, err := frontmatter.Marshal(panel)
+	if err != nil {
+		return false, err
+	}
+	front.Set(sm.PanelKey, raw)
+	state, err := frontmatter.Render(front, body)
+	if err != nil {
+		return false, fmt.Errorf("render %s: %w", sm.StateFile, err)
+	}
+	return true, d.Commit([]store.File{{Name: sm.StateFile, Data: state}})
+}
+
+// JudgeRecords reads the record of every judge's folder of the debate in
+// d (see sm.ReadJudgeRecords).
+func JudgeRecords(d *store.Dir) ([]sm.JudgeRecord, error) {
+	return sm.ReadJudgeRecords(debateFS{d})
+}
+
+// Panel returns the judge panel the state file of the debate in d names;
+// nil when it has none.
+func Panel(d *store.Dir) ([]sm.Judge, error) {
+	data, err := d.ReadFile(sm.StateFile)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	panel, err := sm.ReadPanel(data)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	return panel, nil
+}

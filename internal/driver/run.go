@@ -163,7 +163,10 @@ type RoleError struct {
 	Exchange int
 	// Unit is what the protocol's steps count, as Exchange numbers them;
 	// empty means "exchange".
-	Unit     string
+	Unit string
+	// Model is set for a call on a model of its own, such as a panel's
+	// judge, so that the error says which judge failed.
+	Model    string
 	Problems []string // the errors of the last answer, when it broke rules
 	Saved    string   // where the raw answers were kept
 	Err      error    // the model's failure, when it failed
@@ -171,6 +174,12 @@ type RoleError struct {
 
 func (e *RoleError) Error() string {
 	unit := cmp.Or(e.Unit, "exchange")
+	if e.Model != "" {
+		if e.Err != nil {
+			return fmt.Sprintf("%s %d: the %s on model %s failed: %v", unit, e.Exchange, e.Role, e.Model, e.Err)
+		}
+		return fmt.Sprintf("%s %d: the answer of the %s on model %s was refused after every repair:\n  %s", unit, e.Exchange, e.Role, e.Model, strings.Join(e.Problems, "\n  "))
+	}
 	if e.Err != nil {
 		return fmt.Sprintf("%s %d: the %s's model failed: %v", unit, e.Exchange, e.Role, e.Err)
 	}

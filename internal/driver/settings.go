@@ -33,6 +33,9 @@ type Settings struct {
 	// ResponseFormat is the structured output mode the endpoint accepted,
 	// remembered so that later runs start with it.
 	ResponseFormat string `json:"response_format,omitempty"`
+	// panel is the judge panel the state file names, kept apart from
+	// the settings under its own key (sm.PanelKey).
+	panel []sm.Judge
 }
 
 // RoleNames lists the names of p's roles, in the order p declares them.
@@ -101,6 +104,7 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		Temperature:    map[string]float64{},
 		MaxTokens:      map[string]int{},
 		ResponseFormat: s.ResponseFormat,
+		panel:          s.panel,
 	}
 	for k, v := range s.Models {
 		out.Models[k] = v
