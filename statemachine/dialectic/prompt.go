@@ -130,9 +130,15 @@ func Debater(t *templates.Set, d *Debate, side Side) (Prompt, error) {
 
 // JudgePrompt builds the judge's prompt for the exchange awaiting judgment.
 func JudgePrompt(t *templates.Set, d *Debate) (Prompt, error) {
-	x := d.Header.State.Exchange
+	return judgePrompt(t, d, d.Header.State.Exchange, d.Scores.Current())
+}
+
+// judgePrompt builds a judge's prompt for exchange x, showing the earlier
+// arguments with the scores of current: the prompt of a panel's judge,
+// which sees its own scores, or of a judge judging a saved debate again.
+func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64) (Prompt, error) {
 	v := base(d)
-	current := d.Scores.Current()
+	v.Exchange = x
 	for _, a := range d.Arguments {
 		switch {
 		case a.Exchange == x:

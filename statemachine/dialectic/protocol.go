@@ -112,7 +112,11 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	if raw.Scores == nil {
 		return nil, fmt.Errorf("read %s: the file is missing", ScoresFile)
 	}
-	return &stepDebate{deb: deb, tmpl: p.templates()}, nil
+	panel, judges, err := readJudges(files, deb.Header)
+	if err != nil {
+		return nil, err
+	}
+	return &stepDebate{deb: deb, tmpl: p.templates(), panel: panel, judges: judges}, nil
 }
 
 // ReadRaw reads the files of a dialectic debate from files, debate.md
@@ -149,6 +153,10 @@ func ReadRaw(files fs.FS) (Raw, error) {
 type stepDebate struct {
 	deb  *Debate
 	tmpl *templates.Set
+	// panel is the judge panel debate.md names; nil for one judge.
+	panel []sm.Judge
+	// judges holds every judge's folder under judgments/, by name.
+	judges map[string]*judgeFolder
 }
 
 // Debate returns the dialectic debate d holds, when d is one.
@@ -169,11 +177,18 @@ func (s *stepDebate) Status() sm.Status {
 	}
 }
 
-func (s *stepDebate) Check() sm.Findings { return s.deb.Check() }
+func (s *stepDebate) Check() sm.Findings {
+	f := s.deb.Check()
+	s.checkJudges(&f)
+	return f
+}
 
 func (s *stepDebate) Next() (*sm.Step, error) {
 	x := s.deb.Header.State.Exchange
 	if s.deb.Header.State.Phase == AwaitingJudgment {
+		if len(s.panel) > 0 {
+			return s.panelStep(x)
+		}
 		return s.judgeStep(x)
 	}
 	return s.argumentStep(x)
