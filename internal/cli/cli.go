@@ -408,6 +408,8 @@ func (a *app) command() *ucli.Command {
 			a.debateOpsCommand(),
 			a.runCommand(),
 			a.stepCommand(),
+			a.rejudgeCommand(),
+			a.judgesCommand(),
 			a.templatesCommand(),
 			a.reportCommand(),
 			a.exportCommand(),

@@ -123,9 +123,25 @@ var helpFor = map[string]commandHelp{
 			"moot run sugar-tax  one exchange",
 			"moot run sugar-tax 3 --model gpt-4o --judge-model o3-mini  three exchanges",
 			"moot run sugar-tax --until 5  up to exchange 5",
+			"moot run sugar-tax 3 --judges gpt-4o,claude-sonnet-4,llama3.1  a panel judges each exchange",
 			"OPENAI_BASE_URL=http://localhost:11434/v1 MOOT_MODEL=llama3.1 moot run sugar-tax  with a local Ollama",
 		},
 		env: modelEnv,
+	},
+	"rejudge": {
+		examples: []string{
+			"moot rejudge sugar-tax --judge-model o3-mini  judge every exchange again into judgments/o3-mini/",
+			"moot rejudge sugar-tax --judge-model gpt-4o --name second --from 2 --to 4  exchanges 2 to 4, into judgments/second/",
+			"moot rejudge sugar-tax --name second  resume an interrupted judgment",
+		},
+		env: modelEnv,
+	},
+	"judges": {
+		examples: []string{
+			"moot judges sugar-tax  the judges' agreement and leans, and the arguments' strength from the graph",
+			"moot judges --all --json  every judge model over every debate of the root",
+		},
+		env: []string{"MOOT_DIR"},
 	},
 	"step": {
 		examples: []string{

@@ -36,7 +36,15 @@ func defaultModel(getenv func(string) string) string {
 }
 
 func (a *app) modelFlags() []ucli.Flag {
-	return append(a.roleFlags(),
+	return append(append(a.roleFlags(),
+		&ucli.StringFlag{Name: "judges", Usage: "a panel of judge `MODELS`, comma-separated, that judges every step with a judge together (stored in debate.md)"}),
+		a.callFlags()...)
+}
+
+// callFlags are the flags of every command that asks models, besides the
+// models themselves.
+func (a *app) callFlags() []ucli.Flag {
+	return []ucli.Flag{
 		&ucli.IntFlag{Name: "repairs", Value: 2, Usage: "send a refused answer back for correction up to `N` times"},
 		&ucli.DurationFlag{Name: "timeout", Value: model.DefaultTimeout, Usage: "time limit of each request, a `DURATION` such as 90s or 5m"},
 		&ucli.IntFlag{Name: "retries", Value: model.DefaultMaxRetries, Usage: "retry a request up to `N` times after a rate limit, server error or timeout"},
@@ -45,7 +53,7 @@ func (a *app) modelFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors and the final summary"},
 		&ucli.BoolFlag{Name: "json", Usage: "print one JSON event per line on stdout"},
 		waitFlag(),
-	)
+	}
 }
 
 // loadTemplates returns the built-in templates overridden by the debate's
@@ -150,6 +158,11 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	o, err := a.overrides(cmd, proto)
 	if err != nil {
 		return err
+	}
+	if cmd.IsSet("judges") {
+		if err := a.setPanel(d, proto, cmd.String("judges")); err != nil {
+			return err
+		}
 	}
 	if proto.Name() != sm.Default {
 		return a.driveProtocol(ctx, cmd, d, proto, req, o)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
+	"github.com/moot-dev/moot/internal/testkit/judgefake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/sparring"
 	"github.com/moot-dev/moot/internal/testkit/trio"
@@ -81,6 +82,12 @@ func TestScripts(t *testing.T) {
 		},
 		Exit: func(int, int) bool { return true },
 	}))
+	// $JUDGES has the sparring partner's debaters and scripted judges:
+	// model lean favours the proposition by 0.2 in every exchange, fair
+	// favours each side in turn, and any other model fails.
+	judgesServer := modeltest.NewServer(t, judgefake.Handler(map[string]judgefake.Scorer{
+		"lean": judgefake.Lean(0.2), "fair": judgefake.Alternating(0.2), "lean2": judgefake.Lean(0.2),
+	}, sparring.Handler(sparring.Options{})))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -95,6 +102,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("REFINE", refineServer.URL)
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
 			e.Setenv("PANEL", panelServer.URL)
+			e.Setenv("JUDGES", judgesServer.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

@@ -64,6 +64,10 @@ type CallKills struct {
 	// numbered, held and compared with the chats; without it that path
 	// answers 404. Like Model, its vectors must depend on the text alone.
 	Embed modeltest.EmbedHandler
+	// Run are the arguments of `moot run d` that run the debate to its
+	// end; nil means --all. A protocol without an end (dialectic) gives
+	// --until E, and a panel --judges.
+	Run []string
 	// Requests, when above 0, is how many requests the uninterrupted run
 	// must make.
 	Requests int
@@ -71,6 +75,15 @@ type CallKills struct {
 	// runs of the same debate (times, durations) blanked; nil compares
 	// files as they are. Files under .moot are never compared.
 	Normalise func(name, data string) string
+}
+
+// runArgs is the command line of the run, after --dir.
+func (c CallKills) runArgs() []string {
+	run := c.Run
+	if run == nil {
+		run = []string{"--all"}
+	}
+	return append(append([]string{"run", "d"}, run...), "--quiet")
 }
 
 // settle is how long the debate directory, and the fake model, must have
@@ -108,7 +121,7 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	ref := fresh(t)
 	var refAsked asked
 	refSrv := modeltest.NewServer(t, c.Model, c.serverOptions(refAsked.record)...)
-	if o, err := c.moot(ref, refSrv.URL, "run", "d", "--all", "--quiet"); err != nil || o.Code != 0 {
+	if o, err := c.moot(ref, refSrv.URL, c.runArgs()...); err != nil || o.Code != 0 {
 		t.Fatalf("reference run: %v %s", err, o)
 	}
 	want := c.files(t, ref)
@@ -122,7 +135,7 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 			root := fresh(t)
 			g := &gate{stop: k, arrived: make(chan struct{})}
 			srv := modeltest.NewServer(t, c.Model, c.serverOptions(g.before)...)
-			cmd := exec.Command(c.Bin, "--dir", root, "run", "d", "--all", "--quiet")
+			cmd := exec.Command(c.Bin, append([]string{"--dir", root}, c.runArgs()...)...)
 			cmd.Env = append(os.Environ(), c.env(srv.URL)...)
 			var out strings.Builder
 			cmd.Stdout, cmd.Stderr = &out, &out
@@ -151,7 +164,7 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 			}
 			var again asked
 			srv2 := modeltest.NewServer(t, c.Model, c.serverOptions(again.record)...)
-			if o, err := c.moot(root, srv2.URL, "run", "d", "--all", "--quiet"); err != nil || o.Code != 0 {
+			if o, err := c.moot(root, srv2.URL, c.runArgs()...); err != nil || o.Code != 0 {
 				t.Fatalf("resumed run: %v %s", err, o)
 			}
 			if d := Diff(want, c.files(t, root)); len(d) > 0 {
