@@ -84,9 +84,18 @@ func TestScripts(t *testing.T) {
 	}))
 	// $JUDGES has the sparring partner's debaters and scripted judges:
 	// model lean favours the proposition by 0.2 in every exchange, fair
-	// favours each side in turn, and any other model fails.
+	// favours each side in turn, bad breaks the zero-sum rule every time,
+	// and any other model is down.
 	judgesServer := modeltest.NewServer(t, judgefake.Handler(map[string]judgefake.Scorer{
 		"lean": judgefake.Lean(0.2), "fair": judgefake.Alternating(0.2), "lean2": judgefake.Lean(0.2),
+		// bad's scores never sum to zero, however often it is asked.
+		"bad": func(x int, ids []string) map[string]float64 {
+			out := map[string]float64{}
+			for _, id := range ids {
+				out[id] = 0.5
+			}
+			return out
+		},
 	}, sparring.Handler(sparring.Options{})))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",

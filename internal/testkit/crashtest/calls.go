@@ -68,6 +68,14 @@ type CallKills struct {
 	// end; nil means --all. A protocol without an end (dialectic) gives
 	// --until E, and a panel --judges.
 	Run []string
+	// Command, when set, is the command killed and resumed instead of
+	// `moot run d`: its arguments after --dir, such as rejudge d
+	// --judge-model M.
+	Command []string
+	// Prepare are commands run once, after `moot new` and before any
+	// copy is made, against a fake answering as Model: the debate the
+	// Command then works on (a debate to judge again, say).
+	Prepare [][]string
 	// Requests, when above 0, is how many requests the uninterrupted run
 	// must make.
 	Requests int
@@ -79,6 +87,9 @@ type CallKills struct {
 
 // runArgs is the command line of the run, after --dir.
 func (c CallKills) runArgs() []string {
+	if c.Command != nil {
+		return append(append([]string(nil), c.Command...), "--quiet")
+	}
 	run := c.Run
 	if run == nil {
 		run = []string{"--all"}
@@ -110,6 +121,14 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	o, err := c.moot(made, "", append([]string{"new", "d"}, c.New...)...)
 	if err != nil || o.Code != 0 {
 		t.Fatalf("moot new: %v %s", err, o)
+	}
+	if len(c.Prepare) > 0 {
+		prep := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
+		for _, args := range c.Prepare {
+			if o, err := c.moot(made, prep.URL, args...); err != nil || o.Code != 0 {
+				t.Fatalf("moot %s: %v %s", strings.Join(args, " "), err, o)
+			}
+		}
 	}
 	fresh := func(t *testing.T) string {
 		root := t.TempDir()
@@ -250,15 +269,16 @@ func (c CallKills) serverOptions(before func(context.Context, modeltest.Request)
 	return opts
 }
 
-// requestKey is what tells two requests apart: their conversations, or
-// the texts to embed.
+// requestKey is what tells two requests apart: the model asked and the
+// conversation, or the texts to embed. Two judges of a panel may be sent
+// the same conversation, on different models.
 func requestKey(req modeltest.Request) string {
 	if req.Path == "/v1/embeddings" {
 		b, _ := json.Marshal(req.Input)
 		return "embeddings " + string(b)
 	}
 	b, _ := json.Marshal(req.Messages)
-	return string(b)
+	return req.Model + " " + string(b)
 }
 
 // asked records the requests a model was asked.
