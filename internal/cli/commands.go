@@ -20,6 +20,7 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/judging"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
@@ -294,11 +295,27 @@ func (a *app) showCommand() *ucli.Command {
 				return withCode(ExitError, fmt.Errorf("%s has no argument %s", d.Path(), id), argumentHints(d.Path(), deb, id)...)
 			}
 			rec, scored := deb.Scores.Get(id)
+			j, err := dialecticJudgments(d)
+			if err != nil {
+				return err
+			}
+			strength, hasStrength := judging.Strengths(j)[id]
+			judges := map[string]float64{}
+			var judgeNames []string
+			for _, js := range j.Judges {
+				if v, ok := js.Final[id]; ok && js.Kind != sm.KindOfficial {
+					judges[js.Name] = v
+					judgeNames = append(judgeNames, js.Name)
+				}
+			}
 			if cmd.Bool("json") {
 				out := map[string]any{
 					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.Claim,
 					"attacks": nonNilTargets(arg.Attacks), "defends": nonNilTargets(arg.Defends), "body": arg.Body,
-					"current_score": nil, "history": []any{},
+					"current_score": nil, "history": []any{}, "graph_strength": nil, "judges": judges,
+				}
+				if hasStrength && scored {
+					out["graph_strength"] = strength
 				}
 				if scored {
 					out["current_score"] = rec.CurrentScore
@@ -339,6 +356,18 @@ func (a *app) showCommand() *ucli.Command {
 					}
 					fmt.Fprintf(w, "      %s\n", visible(e.Reasoning, false))
 				}
+				if hasStrength {
+					fmt.Fprintf(w, "graph strength: %.3f (DF-QuAD, from the attacks and defences alone, with the first score as base)\n", strength)
+				} else {
+					fmt.Fprintf(w, "graph strength: not evaluated (on a cycle of attacks and defences, or depending on one)\n")
+				}
+			}
+			if len(judgeNames) > 0 {
+				parts := make([]string, len(judgeNames))
+				for i, n := range judgeNames {
+					parts[i] = n + " " + dialectic.FormatScore(judges[n])
+				}
+				fmt.Fprintf(w, "judges: %s\n", strings.Join(parts, ", "))
 			}
 			fmt.Fprintf(w, "\n%s\n", visible(strings.TrimRight(arg.Body, "\n"), true))
 			return nil

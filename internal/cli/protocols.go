@@ -15,6 +15,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/report"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
@@ -428,6 +429,14 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool) e
 	if !ok {
 		return fmt.Errorf("protocol %s writes no report", p.Name())
 	}
+	// A debate judged by more than one judge gets a section comparing
+	// them at the end of its report.
+	var section string
+	if jd, ok := deb.(sm.Judged); ok {
+		if jr := judging.Compare(filepath.Base(d.Path()), jd.Judgments()); jr.Worth() {
+			section = jr.Markdown(2)
+		}
+	}
 	var page []byte
 	if html {
 		h, ok := deb.(sm.HTMLReporter)
@@ -437,6 +446,11 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool) e
 		if page, err = h.ReportHTML(); err != nil {
 			return err
 		}
+		if section != "" {
+			if page, err = report.AppendSection(page, section); err != nil {
+				return err
+			}
+		}
 		if toStdout {
 			_, err := a.io.Stdout.Write(page)
 			return err
@@ -445,6 +459,11 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool) e
 	files, err := r.Report()
 	if err != nil {
 		return err
+	}
+	for i, f := range files {
+		if f.Name == "README.md" && section != "" {
+			files[i].Data = append(append(append([]byte(nil), f.Data...), '\n'), section...)
+		}
 	}
 	if page != nil {
 		files = append(files, sm.File{Name: report.HTMLFile, Data: page})

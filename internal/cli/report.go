@@ -13,6 +13,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/report"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
@@ -122,7 +123,12 @@ func (a *app) reportCommand() *ucli.Command {
 			} else if narrative, err = readNarrative(d); err != nil {
 				return err
 			}
-			r := report.Build(deb, narrative)
+			j, err := dialecticJudgments(d)
+			if err != nil {
+				return err
+			}
+			jr := judging.Compare(filepath.Base(d.Path()), j)
+			r := report.BuildWithJudges(deb, narrative, &jr)
 			var page []byte
 			if cmd.Bool("html") {
 				if page, err = r.HTML(); err != nil {
@@ -257,11 +263,15 @@ func (a *app) exportCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
+			j, err := dialecticJudgments(d)
+			if err != nil {
+				return err
+			}
 			var out []byte
 			if format == "csv" {
-				out, err = report.ExportCSV(deb)
+				out, err = report.ExportCSV(deb, j)
 			} else {
-				out, err = report.ExportJSON(deb)
+				out, err = report.ExportJSON(deb, j)
 			}
 			if err != nil {
 				return err

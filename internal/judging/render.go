@@ -100,8 +100,16 @@ func (r Report) Markdown(level int) string {
 	if s := r.Strength; s != nil {
 		fmt.Fprintf(&b, "\n%s# Strength from the graph alone\n\n", h)
 		b.WriteString("Each argument's strength computed from the attacks and defences alone (DF-QuAD), with the official judge's first score, mapped to [0, 1], as its base: an argument attacked by strong arguments loses strength, one defended by them gains it. ")
-		if s.Correlation != nil {
-			fmt.Fprintf(&b, "Its correlation with the official final scores (mapped the same way) is **%.3f**: far below 1, the judge's final scores part from what the structure of the debate says.", *s.Correlation)
+		if c := s.Correlation; c != nil {
+			fmt.Fprintf(&b, "Its correlation with the official final scores (mapped the same way) is **%.3f**", *c)
+			switch {
+			case *c >= 0.7:
+				b.WriteString(": the final scores largely follow the structure of the debate.")
+			case *c >= 0.3:
+				b.WriteString(": the final scores follow the structure of the debate only in part; the arguments whose strength and final score differ most are where the judge went its own way.")
+			default:
+				b.WriteString(": the final scores part from what the structure of the debate says (an argument left unanswered but marked down, say).")
+			}
 		}
 		if len(s.Unevaluated) > 0 {
 			fmt.Fprintf(&b, " Not evaluated, being on a cycle of attacks and defences or depending on one: %s.", escape.Markdown(strings.Join(s.Unevaluated, ", ")))

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/moot-dev/moot/internal/report"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
@@ -68,7 +70,7 @@ func sameTargets(a, b []dialectic.Target) bool {
 
 func TestExportJSON(t *testing.T) {
 	deb := load(t, hostileDir)
-	out, err := report.ExportJSON(deb)
+	out, err := report.ExportJSON(deb, sm.Judgments{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +109,7 @@ func TestExportJSON(t *testing.T) {
 
 func TestExportCSV(t *testing.T) {
 	deb := load(t, hostileDir)
-	out, err := report.ExportCSV(deb)
+	out, err := report.ExportCSV(deb, sm.Judgments{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,4 +174,64 @@ func parsePairs(t *testing.T, s string) []dialectic.Target {
 		out = append(out, dialectic.Target{TargetID: id, Type: typ})
 	}
 	return out
+}
+
+// TestExportJudges: every judge with a folder of its own gets a column
+// (judge_NAME) with its scores, and every scored argument its strength
+// from the graph alone.
+func TestExportJudges(t *testing.T) {
+	deb := load(t, hostileDir)
+	var j sm.Judgments
+	j.Min, j.Max, j.Graph = -1, 1, true
+	official := sm.JudgeScores{Name: "debate", Kind: sm.KindOfficial, Final: deb.Scores.Current(), First: map[string]float64{}}
+	for _, a := range deb.Arguments {
+		j.Items = append(j.Items, sm.Item{ID: a.ID, Unit: a.Exchange})
+		if rec, ok := deb.Scores.Get(a.ID); ok {
+			official.First[a.ID] = rec.History[0].Score
+		}
+	}
+	first := deb.Arguments[0].ID
+	j.Judges = []sm.JudgeScores{official, {Name: "again", Kind: sm.KindRejudge, Final: map[string]float64{first: 0.25}}}
+	out, err := report.ExportCSV(deb, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := recs[0]
+	if header[len(header)-2] != "graph_strength" || header[len(header)-1] != "judge_again" {
+		t.Fatalf("header ends %v, want graph_strength, judge_again", header[len(header)-2:])
+	}
+	if got := recs[1][len(header)-1]; recs[1][0] != first || got != "0.25" {
+		t.Errorf("row %s: judge_again %q, want 0.25", recs[1][0], got)
+	}
+	if got := recs[2][len(header)-1]; got != "" {
+		t.Errorf("row %s: judge_again %q, want empty (not scored by that judge)", recs[2][0], got)
+	}
+	// An argument no other argument attacks or defends keeps its base:
+	// its first score mapped to [0, 1].
+	for i, a := range deb.Arguments {
+		rec, ok := deb.Scores.Get(a.ID)
+		if !ok || attacked(deb, a.ID) {
+			continue
+		}
+		want := (rec.History[0].Score + 1) / 2
+		got, err := strconv.ParseFloat(recs[i+1][len(header)-2], 64)
+		if err != nil || math.Abs(got-want) > 1e-6 {
+			t.Errorf("%s: graph_strength %q, want its base %v", a.ID, recs[i+1][len(header)-2], want)
+		}
+	}
+}
+
+func attacked(deb *dialectic.Debate, id string) bool {
+	for _, a := range deb.Arguments {
+		for _, t := range append(append([]dialectic.Target(nil), a.Attacks...), a.Defends...) {
+			if t.TargetID == id {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -122,6 +122,25 @@ func MarkdownPage(title string, markdown []byte) ([]byte, error) {
 	return page(truncate(title, 120), body.Bytes()), nil
 }
 
+// AppendSection adds markdown, rendered as the report renders its own,
+// at the end of page, a report.html: before its closing </main>, or
+// </body>, or at the very end.
+func AppendSection(page []byte, markdown string) ([]byte, error) {
+	var section bytes.Buffer
+	if err := renderMarkdown([]byte(markdown), &section); err != nil {
+		return nil, fmt.Errorf("render the report: %w", err)
+	}
+	for _, end := range []string{"</main>", "</body>"} {
+		if i := bytes.LastIndex(page, []byte(end)); i >= 0 {
+			out := make([]byte, 0, len(page)+section.Len())
+			out = append(out, page[:i]...)
+			out = append(out, section.Bytes()...)
+			return append(out, page[i:]...), nil
+		}
+	}
+	return append(append([]byte(nil), page...), section.Bytes()...), nil
+}
+
 // page wraps body, rendered HTML, in the page of report.html.
 func page(title string, body []byte) []byte {
 	var p bytes.Buffer
