@@ -12,8 +12,8 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/internal/english"
-	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/report"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
