@@ -2,11 +2,13 @@ package driver_test
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/judgefake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
@@ -96,4 +98,74 @@ func TestRejudgeCompat(t *testing.T) {
 // clone without ../shared tests it too.
 func TestRejudgeOwnDebate(t *testing.T) {
 	rejudgeCopy(t, newDebate(t, t.TempDir(), 3, false), 3)
+}
+
+// TestPanelOfThree: three scripted judges of known scores judge two
+// exchanges; each keeps its own scores, the official ones are their means
+// (computed here by hand), and the judges' agreement is the alpha
+// computed independently in internal/judging's tests.
+func TestPanelOfThree(t *testing.T) {
+	ids := append(dialectic.ExchangeIDs(0), dialectic.ExchangeIDs(1)...)
+	tables := map[string][]float64{
+		"j1": {0.3, 0.1, -0.2, 0.1, -0.2, -0.1, 0.15, -0.15},
+		"j2": {0.2, 0.2, -0.1, 0.0, -0.2, -0.1, 0.1, -0.1},
+		"j3": {0.4, 0.0, -0.3, 0.2, -0.1, -0.2, -0.05, 0.05},
+	}
+	scorers := map[string]judgefake.Scorer{}
+	for name, vals := range tables {
+		m := map[string]float64{}
+		for i, id := range ids {
+			m[id] = vals[i]
+		}
+		scorers[name] = judgefake.Table(m)
+	}
+	srv := modeltest.NewServer(t, judgefake.Handler(scorers, sparring.Handler(sparring.Options{})))
+	d := newRunDebate(t)
+	p := dialectic.Protocol{Templates: templates.Default()}
+	panel, err := sm.NewPanel([]string{"j1", "j2", "j3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := driver.SetPanel(d, p, panel); err != nil || !changed {
+		t.Fatalf("SetPanel: %v %v", changed, err)
+	}
+	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 2}, options(client(t, srv))); err != nil {
+		t.Fatal(err)
+	}
+	deb, err := driver.Load(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The means: (0.3+0.2+0.4)/3 = 0.3, (0.1+0.2+0)/3 = 0.1, ...,
+	// (-0.2-0.2-0.1)/3 = -0.1667 -> -0.167, (-0.1-0.1-0.2)/3 = -0.1333 ->
+	// -0.133; (0.15+0.1-0.05)/3 = 0.0667 -> 0.067 and its opposite.
+	want := []float64{0.3, 0.1, -0.2, 0.1, -0.167, -0.133, 0.067, -0.067}
+	current := deb.Scores.Current()
+	for i, id := range ids {
+		if got := current[id]; got != want[i] {
+			t.Errorf("official score of %s = %v, want %v", id, got, want[i])
+		}
+	}
+	if deb.Header.Totals.Proposition.Total+deb.Header.Totals.Opposition.Total != 0 {
+		t.Errorf("totals %+v do not sum to zero", deb.Header.Totals)
+	}
+	step, err := driver.ReadDebate(d, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := step.(sm.Judged).Judgments()
+	if j.Aggregate == nil || len(j.Judges) != 3 {
+		t.Fatalf("judgments: aggregate %v, %d judges; want the aggregate and 3", j.Aggregate != nil, len(j.Judges))
+	}
+	for _, js := range j.Judges {
+		for i, id := range ids {
+			if got := js.Final[id]; got != tables[js.Name][i] {
+				t.Errorf("%s's own score of %s = %v, want %v", js.Name, id, got, tables[js.Name][i])
+			}
+		}
+	}
+	r := judging.Compare("demo", j)
+	if r.Alpha == nil || math.Abs(*r.Alpha-0.738056) > 5e-4 {
+		t.Errorf("alpha = %v, want 0.738", r.Alpha)
+	}
 }

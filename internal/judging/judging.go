@@ -41,7 +41,9 @@ type Interval struct {
 func (i *Interval) Excludes(v float64) bool { return i != nil && (v < i.Low || v > i.High) }
 
 func interval(iv stats.Interval) *Interval {
-	if !iv.OK || math.IsNaN(iv.Estimate) {
+	// One unit resampled gives an interval of a single point, which
+	// would look certain: such a figure is undefined instead.
+	if !iv.OK || math.IsNaN(iv.Estimate) || iv.N < 2 {
 		return nil
 	}
 	return &Interval{Estimate: iv.Estimate, Low: iv.Low, High: iv.High, N: iv.N}

@@ -169,3 +169,55 @@ func TestStrength(t *testing.T) {
 		t.Fatalf("no strength correlation: %+v", r.Strength)
 	}
 }
+
+// TestCompareAll: across debates, a model that favours the proposition in
+// every debate shows a side bias whose interval (over debates) excludes
+// zero, on the [0, 1] scale (+0.2 on [-1, 1] is +0.1); alpha is under
+// "alpha"; a bias over one debate alone is undefined.
+func TestCompareAll(t *testing.T) {
+	var debates []judging.Debate
+	for d := 0; d < 6; d++ {
+		lean, other := map[string]float64{}, map[string]float64{}
+		for x := 0; x < 3; x++ {
+			for i, id := range dialectic.ExchangeIDs(x) {
+				pid, _ := dialectic.ParseID(id)
+				sign := 1.0
+				if pid.Side == dialectic.Opp {
+					sign = -1
+				}
+				lean[id] = 0.1 * sign
+				// other follows lean's ranking less closely, favouring
+				// the opposition in odd debates.
+				other[id] = 0.05*sign*float64(1-2*(d%2)) + 0.01*float64(i)
+			}
+		}
+		j := sm.Judgments{Unit: "exchange", Min: -1, Max: 1, Items: items(3), Judges: []sm.JudgeScores{
+			{Name: "a", Model: "lean", Kind: sm.KindPanel, Final: lean, First: lean},
+			{Name: "b", Model: "other", Kind: sm.KindPanel, Final: other, First: other},
+		}}
+		if d == 0 {
+			j.Judges = append(j.Judges, sm.JudgeScores{Name: "c", Model: "once", Kind: sm.KindRejudge, Final: lean, First: lean})
+		}
+		debates = append(debates, judging.Debate{Name: fmt.Sprint(d), Judgments: j})
+	}
+	r := judging.CompareAll(debates)
+	if r.Debates != 6 || r.Alpha == nil {
+		t.Fatalf("report %+v: want 6 debates and an alpha", r)
+	}
+	by := map[string]judging.ModelReport{}
+	for _, m := range r.Models {
+		by[m.Model] = m
+	}
+	if b := by["lean"].SideBias; b == nil || math.Abs(b.Estimate-0.1) > 1e-9 || !b.Excludes(0) || b.N != 6 {
+		t.Errorf("lean's side bias = %+v, want +0.1 over 6 debates, excluding 0", b)
+	}
+	if b := by["other"].SideBias; b == nil || b.Excludes(0) {
+		t.Errorf("other's side bias = %+v, want an interval including 0", b)
+	}
+	if by["once"].SideBias != nil {
+		t.Errorf("a side bias over one debate: %+v, want none", by["once"].SideBias)
+	}
+	if r.ByBias[0] != "other" {
+		t.Errorf("by bias %v, want other first", r.ByBias)
+	}
+}

@@ -64,8 +64,10 @@ func CompareAll(debates []Debate) RootReport {
 	// values[model][unit] is the model's score of the unit on [0, 1].
 	values := map[string]map[unitKey][]float64{}
 	type perModel struct {
-		debates               map[int]bool
-		side, first           []float64
+		debates map[int]bool
+		// side and first hold the model's biases by debate, several
+		// when it judged a debate more than once.
+		side, first           map[int][]float64
 		lengths, lengthScores []float64
 	}
 	models := map[string]*perModel{}
@@ -77,7 +79,7 @@ func CompareAll(debates []Debate) RootReport {
 			m := cmp.Or(js.Model, unknownModel)
 			pm := models[m]
 			if pm == nil {
-				pm = &perModel{debates: map[int]bool{}}
+				pm = &perModel{debates: map[int]bool{}, side: map[int][]float64{}, first: map[int][]float64{}}
 				models[m] = pm
 				values[m] = map[unitKey][]float64{}
 			}
@@ -101,10 +103,10 @@ func CompareAll(debates []Debate) RootReport {
 			}
 			rep := judgeReport(sm.Judgments{Unit: j.Unit, Min: j.Min, Max: j.Max, Items: j.Items, FirstSpeaker: j.FirstSpeaker}, js)
 			if rep.SideBias != nil {
-				pm.side = append(pm.side, rep.SideBias.Estimate/scale)
+				pm.side[d] = append(pm.side[d], rep.SideBias.Estimate/scale)
 			}
 			if rep.FirstSpeakerBias != nil {
-				pm.first = append(pm.first, rep.FirstSpeakerBias.Estimate/scale)
+				pm.first[d] = append(pm.first[d], rep.FirstSpeakerBias.Estimate/scale)
 			}
 		}
 	}
@@ -171,9 +173,9 @@ func CompareAll(debates []Debate) RootReport {
 			mr.Alpha = &alpha
 		}
 		mr.Agreement = interval(stats.CorrelationInterval(mine, others, true, Resamples, Seed))
-		mr.SideBias = interval(stats.MeanInterval(pm.side, Resamples, Seed))
+		mr.SideBias = interval(stats.MeanInterval(byDebate(pm.side, mean), Resamples, Seed))
 		if len(pm.first) > 0 {
-			mr.FirstSpeakerBias = interval(stats.MeanInterval(pm.first, Resamples, Seed))
+			mr.FirstSpeakerBias = interval(stats.MeanInterval(byDebate(pm.first, mean), Resamples, Seed))
 		}
 		mr.LengthBias = interval(stats.CorrelationInterval(pm.lengths, pm.lengthScores, false, Resamples, Seed))
 		r.Models = append(r.Models, mr)
@@ -197,4 +199,19 @@ func estimate(i *Interval, def float64) float64 {
 		return def
 	}
 	return i.Estimate
+}
+
+// byDebate returns one value per debate, in debate order: the mean of the
+// values a model had in it.
+func byDebate(values map[int][]float64, mean func([]float64) float64) []float64 {
+	keys := make([]int, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]float64, len(keys))
+	for i, k := range keys {
+		out[i] = mean(values[k])
+	}
+	return out
 }
