@@ -72,6 +72,10 @@ type statusJSON struct {
 	Usage     driver.Totals    `json:"usage"`
 	// Writer is the process writing the debate now, if any.
 	Writer *store.Holder `json:"writer,omitempty"`
+	// Judges is the debate's judge panel, when it has one; Judgments
+	// names every judge with a folder under judgments/.
+	Judges    []sm.Judge `json:"judges,omitempty"`
+	Judgments []string   `json:"judgments,omitempty"`
 }
 
 func (a *app) statusOf(dir string) (*statusJSON, error) {
@@ -94,6 +98,16 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 	s.Command = nextCommand(dir, h.State)
 	if s.Usage, err = driver.ReadUsage(d); err != nil {
 		return nil, fmt.Errorf("read usage log: %w", err)
+	}
+	if s.Judges, err = sm.PanelOf(h.Front); err != nil {
+		return nil, fmt.Errorf("read %s: %w", dialectic.HeaderFile, err)
+	}
+	records, err := driver.JudgeRecords(d)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range records {
+		s.Judgments = append(s.Judgments, r.Name)
 	}
 	side, margin := h.Totals.Leader()
 	s.Leader, s.Margin = side.Name(), margin
@@ -188,6 +202,19 @@ func (a *app) statusCommand() *ucli.Command {
 				fmt.Fprintf(w, "leader    %s by %s\n", s.Leader, strconv.FormatFloat(s.Margin, 'f', 2, 64))
 			}
 			fmt.Fprintf(w, "arguments %d\n", s.Arguments)
+			if len(s.Judges) > 0 {
+				names := make([]string, len(s.Judges))
+				for i, j := range s.Judges {
+					names[i] = visible(j.Name, false)
+					if j.Model != j.Name {
+						names[i] += " (" + visible(j.Model, false) + ")"
+					}
+				}
+				fmt.Fprintf(w, "judges    a panel of %d: %s; the scores are their means\n", len(s.Judges), strings.Join(names, ", "))
+			}
+			if len(s.Judgments) > 0 {
+				fmt.Fprintf(w, "judgments %s under judgments/: moot judges %s compares them\n", strings.Join(s.Judgments, ", "), visible(s.Path, false))
+			}
 			if u := s.Usage; u.Calls > 0 {
 				fmt.Fprintf(w, "models    %s in all runs (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s of model time\n",
 					english.Count(u.Calls, "model call"), u.Failed, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens, u.Seconds)
