@@ -69,6 +69,10 @@ type statusJSON struct {
 	Margin    float64          `json:"margin"`
 	Arguments int              `json:"arguments"`
 	Pending   bool             `json:"interrupted_step_pending"`
+	// End is how many exchanges a debate made with an end has (0: none),
+	// and Complete reports that it has reached it.
+	End      int  `json:"end,omitempty"`
+	Complete bool `json:"complete"`
 	Usage     driver.Totals    `json:"usage"`
 	// Writer is the process writing the debate now, if any.
 	Writer *store.Holder `json:"writer,omitempty"`
@@ -96,6 +100,11 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 		Pending: d.Pending(), Writer: d.Writer(),
 	}
 	s.Command = nextCommand(dir, h.State)
+	s.End = h.End
+	if deb.Ended() {
+		s.Complete, s.Command = true, ""
+		s.Next = fmt.Sprintf("nothing: the debate ended after its %d exchanges", h.End)
+	}
 	if s.Usage, err = driver.ReadUsage(d); err != nil {
 		return nil, fmt.Errorf("read usage log: %w", err)
 	}
@@ -188,11 +197,13 @@ func (a *app) statusCommand() *ucli.Command {
 			}
 			fmt.Fprintf(w, "exchange  %d, %s\n", s.Exchange, strings.ReplaceAll(string(s.Phase), "_", " "))
 			fmt.Fprintf(w, "next      %s\n", s.Next)
-			byModel := "moot run " + visible(s.Path, false)
-			byHand := visible(s.Command, false)
-			width := max(len(byModel), len(byHand))
-			fmt.Fprintf(w, "          %-*s  with models\n", width, byModel)
-			fmt.Fprintf(w, "          %-*s  by hand\n", width, byHand)
+			if !s.Complete {
+				byModel := "moot run " + visible(s.Path, false)
+				byHand := visible(s.Command, false)
+				width := max(len(byModel), len(byHand))
+				fmt.Fprintf(w, "          %-*s  with models\n", width, byModel)
+				fmt.Fprintf(w, "          %-*s  by hand\n", width, byHand)
+			}
 			fmt.Fprintf(w, "scores    proposition %s (%d scored) · opposition %s (%d scored)\n",
 				dialectic.FormatScore(s.Totals.Proposition.Total), s.Totals.Proposition.Count,
 				dialectic.FormatScore(s.Totals.Opposition.Total), s.Totals.Opposition.Count)

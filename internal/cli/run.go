@@ -167,16 +167,29 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	if proto.Name() != sm.Default {
 		return a.driveProtocol(ctx, cmd, d, proto, req, o)
 	}
-	if req.all {
-		return usageError("a dialectic debate has no end: give the number of exchanges to run, or --until E")
-	}
 	deb, err := driver.Load(d)
 	if err != nil {
 		return err
 	}
+	end := deb.Header.End
+	if req.all && end == 0 {
+		return badUsage(errors.New("this dialectic debate has no end: give the number of exchanges to run, or --until E"),
+			"a debate made with 'moot new --exchanges N' ends after N exchanges, and --all runs it to its end")
+	}
 	startState := deb.Header.State
 	a.exchange = &startState.Exchange
+	if deb.Ended() {
+		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (its %d exchanges are judged); nothing to run\n", d.Path(), end)
+		return nil
+	}
 	g := goal(startState)
+	if req.all {
+		g = driver.Goal{Exchange: end}
+	}
+	if end > 0 && g.Steps == 0 && g.Exchange > end {
+		// A debate with an end runs to it and no further.
+		g.Exchange = end
+	}
 	if g.Steps == 0 && (g.Exchange < startState.Exchange || (g.Exchange == startState.Exchange && startState.Phase == dialectic.AwaitingArguments)) {
 		fmt.Fprintf(a.io.Stderr, "moot: %s is already at exchange %d; nothing to run\n", d.Path(), startState.Exchange)
 		return nil

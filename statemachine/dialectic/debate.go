@@ -106,6 +106,12 @@ func checkIdentity(a *Argument, name string) error {
 	return nil
 }
 
+// Ended reports whether the debate has an end and has reached it: its
+// last exchange judged.
+func (d *Debate) Ended() bool {
+	return d.Header.End > 0 && d.Header.State.Exchange >= d.Header.End
+}
+
 // Argument returns the argument with id.
 func (d *Debate) Argument(id string) (*Argument, bool) {
 	a, ok := d.byID[id]
@@ -253,6 +259,9 @@ func (d *Debate) Check() Findings {
 func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argument) {
 	add := f.problem
 	st := h.State
+	if h.End > 0 && (st.Exchange > h.End || (st.Exchange == h.End && st.Phase != AwaitingArguments)) {
+		add(HeaderFile, "the debate is at exchange %d, %s, past its end of %d exchanges (%q)", st.Exchange, st.Phase, h.End, EndKey)
+	}
 
 	// Completeness: every exchange before the current one has all its
 	// arguments and scores; the current one has its arguments once they

@@ -18,11 +18,19 @@ type Header struct {
 	Totals Totals
 	Body   string
 	Motion Motion
+	// End is how many exchanges the debate has, kept under EndKey by a
+	// debate made with an end (moot new --exchanges); 0 for a debate
+	// without one, as dialectic's are.
+	End int
 	// DialecticTotals, when set, is written as cumulative_scores in place
 	// of Totals: the same totals with their numbers as dialectic's
 	// debate_ops wrote them (see Scores.DialecticTotals).
 	DialecticTotals json.RawMessage
 }
+
+// EndKey is the key of debate.md under which a debate made with an end
+// keeps how many exchanges it has.
+const EndKey = "exchanges"
 
 // NewHeader returns debate.md for a new debate: exchange 0, awaiting
 // arguments, zero totals.
@@ -71,6 +79,11 @@ func ParseHeader(data []byte) (*Header, error) {
 		}
 	} else {
 		return nil, errors.New("field \"cumulative_scores\" is missing")
+	}
+	if raw, ok := front.Get(EndKey); ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &h.End); err != nil || h.End < 1 || h.End > MaxExchange {
+			return nil, fmt.Errorf("field %q is %s, not a whole number of exchanges from 1 to %d", EndKey, raw, MaxExchange)
+		}
 	}
 	h.Motion = ParseMotion(body)
 	if strings.TrimSpace(h.Motion.Text) == "" {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,10 +48,11 @@ func (Protocol) Roles() []sm.Role {
 var (
 	definitionFlag = sm.Flag{Name: "definition", Usage: "a `DEFINITION` of a term, written \"term: meaning\" (repeatable)", Placeholder: "DEFINITION", Repeated: true}
 	scopeFlag      = sm.Flag{Name: "scope", Usage: "the `SCOPE`: what the debate covers and leaves out", Placeholder: "SCOPE"}
+	exchangesFlag  = sm.Flag{Name: "exchanges", Usage: "end the debate after `N` exchanges, the opening counted (default: no end; run N at a time)", Placeholder: "N"}
 )
 
-// Flags returns --definition and --scope.
-func (Protocol) Flags() []sm.Flag { return []sm.Flag{definitionFlag, scopeFlag} }
+// Flags returns --definition, --scope and --exchanges.
+func (Protocol) Flags() []sm.Flag { return []sm.Flag{definitionFlag, scopeFlag, exchangesFlag} }
 
 // New returns the files of a new dialectic debate: debate.md at exchange
 // 0 and an empty scores.json, as dialectic itself makes them.
@@ -77,7 +79,18 @@ func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
 		}
 		return nil, ie
 	}
-	header, err := NewHeader(in.Slug, m).Render()
+	h := NewHeader(in.Slug, m)
+	if v := in.Value(exchangesFlag); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxExchange {
+			return nil, &sm.InputError{Flag: exchangesFlag.Name, Err: fmt.Errorf("%q is not a whole number from 1 to %d", v, MaxExchange)}
+		}
+		h.End = n
+		if err := h.SetSetting(EndKey, n); err != nil {
+			return nil, err
+		}
+	}
+	header, err := h.Render()
 	if err != nil {
 		return nil, err
 	}
@@ -171,10 +184,14 @@ func DebateOf(d sm.Debate) (*Debate, bool) {
 func (s *stepDebate) Status() sm.Status {
 	st := s.deb.Header.State
 	t := s.deb.Header.Totals
-	return sm.Status{
-		Unit: "exchange", Done: st.Exchange, Phase: string(st.Phase), Next: st.Action(),
+	out := sm.Status{
+		Unit: "exchange", Done: st.Exchange, Total: s.deb.Header.End, Phase: string(st.Phase), Next: st.Action(),
 		Lines: []sm.Line{{Label: "scores", Text: fmt.Sprintf("proposition %s · opposition %s", FormatScore(t.Proposition.Total), FormatScore(t.Opposition.Total))}},
 	}
+	if s.deb.Ended() {
+		out.Complete, out.Next = true, fmt.Sprintf("nothing: the debate ended after its %d exchanges", s.deb.Header.End)
+	}
+	return out
 }
 
 func (s *stepDebate) Check() sm.Findings {
@@ -184,6 +201,9 @@ func (s *stepDebate) Check() sm.Findings {
 }
 
 func (s *stepDebate) Next() (*sm.Step, error) {
+	if s.deb.Ended() {
+		return nil, nil
+	}
 	x := s.deb.Header.State.Exchange
 	if s.deb.Header.State.Phase == AwaitingJudgment {
 		if len(s.panel) > 0 {

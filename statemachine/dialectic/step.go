@@ -36,6 +36,9 @@ func CheckExchange(deb *Debate, exchange int, answers map[Side][]byte) (*Exchang
 	if err := deb.Header.State.AcceptArguments(exchange); err != nil {
 		return nil, &sm.Refused{Reasons: []string{err.Error()}}
 	}
+	if end := deb.Header.End; end > 0 && exchange >= end {
+		return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("the debate ended after its %d exchanges (debate.md's %q); exchange %d is past its end", end, EndKey, exchange)}}
+	}
 	for _, side := range Sides() {
 		if err := CheckSize(side.Name(), answers[side]); err != nil {
 			return nil, err
