@@ -71,9 +71,9 @@ type statusJSON struct {
 	Pending   bool             `json:"interrupted_step_pending"`
 	// End is how many exchanges a debate made with an end has (0: none),
 	// and Complete reports that it has reached it.
-	End      int  `json:"end,omitempty"`
-	Complete bool `json:"complete"`
-	Usage     driver.Totals    `json:"usage"`
+	End      int           `json:"end,omitempty"`
+	Complete bool          `json:"complete"`
+	Usage    driver.Totals `json:"usage"`
 	// Writer is the process writing the debate now, if any.
 	Writer *store.Holder `json:"writer,omitempty"`
 	// Judges is the debate's judge panel, when it has one; Judgments

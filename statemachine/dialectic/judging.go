@@ -187,7 +187,7 @@ func (s *stepDebate) applyPanel(x int, answers map[string]sm.Answer, views []map
 			return nil, fmt.Errorf("render %s: %w", JudgeScoresFile(j.Name), err)
 		}
 		if f.record == nil {
-			rec := sm.NewJudgeRecord(j, sm.KindPanel, x, 0, now)
+			rec := sm.NewJudgeRecord(j, sm.KindPanel, x, -1, now)
 			c.Files = append(c.Files, rec)
 			f.record = &sm.JudgeRecord{Name: j.Name, Model: j.Model, Kind: sm.KindPanel, From: x}
 		}
