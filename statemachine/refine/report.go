@@ -82,7 +82,7 @@ func (d *debate) Report() ([]sm.File, error) {
 		fmt.Fprintf(&b, "\n**Score: %d/10** (weighted criteria %.2f; %s)\n\n", s.Score, s.WeightedScore, s.Parse)
 		b.WriteString("| criterion | weight | score |\n|---|---|---|\n")
 		for _, c := range criteria {
-			fmt.Fprintf(&b, "| %s | %d%% | %d |\n", c.Name, c.Weight, s.Criteria[c.Name].Score)
+			fmt.Fprintf(&b, "| %s | %d%% | %s |\n", c.Name, c.Weight, markText(s.Criteria[c.Name].Score))
 		}
 		fmt.Fprintf(&b, "\n%s\n\nWould benefit from fine-tuning: %t.\n", block(s.Justification), s.Finetune)
 	}
