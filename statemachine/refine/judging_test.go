@@ -157,6 +157,15 @@ func TestPanel(t *testing.T) {
 	if c := j.Judges[2]; c.Name != "c" || c.Kind != sm.KindPanel || c.Final["depth"] != 10 || c.First["depth"] != 10 {
 		t.Errorf("judge c %+v", c)
 	}
+	report, err := deb.(sm.Reporter).Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"**Score: 8/10** (weighted criteria 7.53; panel)", "| completeness | 25% | 7.33 |", "| b | b | 7 | 7.40 |"} {
+		if !strings.Contains(string(report[0].Data), want) {
+			t.Errorf("the report lacks %q:\n%s", want, report[0].Data)
+		}
+	}
 }
 
 // TestPanelScore: the aggregate of PanelScore, against values worked out
