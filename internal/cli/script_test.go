@@ -69,8 +69,11 @@ func TestScripts(t *testing.T) {
 	})
 	// $REFINE answers every call of a refine debate as refinetest does,
 	// with embeddings that rank the Fermi estimate and the pre-mortem
-	// above the threshold; $REFINENOEMBED has no embeddings.
-	refineServer := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{}),
+	// above the threshold, and scripted judges on the models strict
+	// (5; correctness 5, completeness 6, clarity 5, depth 4) and kind (9;
+	// 9, 9, 8, 9); $REFINENOEMBED has no embeddings.
+	refineJudges := map[string]string{"strict": refinetest.JudgeAnswer(5, 5, 6, 5, 4), "kind": refinetest.JudgeAnswer(9, 9, 9, 8, 9)}
+	refineServer := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{Judges: refineJudges}),
 		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
 	refineNoEmbed := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{ReadyAt: 1}))
 	// $PANEL answers every call of a panel debate as paneltest does,

@@ -241,10 +241,12 @@ var criteria = []Criterion{{"correctness", 40}, {"completeness", 25}, {"clarity"
 // weighted mean of its criteria.
 const ScoreTolerance = 1.5
 
-// Mark is one criterion's mark.
+// Mark is one criterion's mark: a judge's whole number from 1 to 10, or
+// for a panel the mean of its judges' marks, to two decimals. A whole
+// mark is written as one ("7"), so that a judge's file reads as before.
 type Mark struct {
-	Score  int `json:"score"`
-	Weight int `json:"weight"`
+	Score  float64 `json:"score"`
+	Weight int     `json:"weight"`
 }
 
 // Score is what score.json holds.
@@ -256,18 +258,29 @@ type Score struct {
 	Finetune      bool            `json:"would_benefit_from_finetune"`
 	Model         string          `json:"model"`
 	// Parse says how the answer was read: "json" at once, or "repaired"
-	// after Attempts requests.
+	// after Attempts requests; "panel" for a panel's aggregate.
 	Parse     string `json:"parse"`
 	Attempts  int    `json:"attempts"`
 	ElapsedMS int64  `json:"elapsed_ms"`
 	Time      string `json:"time"`
+	// Panel, in the score of a debate a panel judged, lists its judges,
+	// whose own scores are in judgments/NAME/score.json.
+	Panel []PanelJudge `json:"panel,omitempty"`
+}
+
+// PanelJudge is one judge of a panel as the aggregate names it.
+type PanelJudge struct {
+	Name          string  `json:"name"`
+	Model         string  `json:"model"`
+	Score         int     `json:"score"`
+	WeightedScore float64 `json:"weighted_score"`
 }
 
 // Weighted returns Σ score × weight / 100, to two decimals.
 func Weighted(marks map[string]Mark) float64 {
 	sum := 0.0
 	for _, c := range criteria {
-		sum += float64(marks[c.Name].Score * c.Weight)
+		sum += marks[c.Name].Score * float64(c.Weight)
 	}
 	return math.Round(sum) / 100
 }
@@ -307,7 +320,7 @@ func ParseScore(text []byte) (*Score, []string) {
 			errs = append(errs, e)
 			continue
 		}
-		s.Criteria[c.Name] = Mark{Score: v, Weight: c.Weight}
+		s.Criteria[c.Name] = Mark{Score: float64(v), Weight: c.Weight}
 	}
 	for k := range a.Criteria {
 		if !known[k] {

@@ -142,5 +142,6 @@ func (d *debate) Check() sm.Findings {
 			problem(ScoreFile, "score %d is outside 1 to 10", d.score.Score)
 		}
 	}
+	d.checkJudges(&f)
 	return f
 }

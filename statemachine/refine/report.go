@@ -82,7 +82,14 @@ func (d *debate) Report() ([]sm.File, error) {
 		fmt.Fprintf(&b, "\n**Score: %d/10** (weighted criteria %.2f; %s)\n\n", s.Score, s.WeightedScore, s.Parse)
 		b.WriteString("| criterion | weight | score |\n|---|---|---|\n")
 		for _, c := range criteria {
-			fmt.Fprintf(&b, "| %s | %d%% | %d |\n", c.Name, c.Weight, s.Criteria[c.Name].Score)
+			fmt.Fprintf(&b, "| %s | %d%% | %s |\n", c.Name, c.Weight, markText(s.Criteria[c.Name].Score))
+		}
+		if len(s.Panel) > 0 {
+			fmt.Fprintf(&b, "\nThe mean of a panel of %d judges, each criterion to two decimals (their scores are in `%s/`):\n\n", len(s.Panel), sm.JudgmentsDir)
+			b.WriteString("| judge | model | score | weighted |\n|---|---|---|---|\n")
+			for _, p := range s.Panel {
+				fmt.Fprintf(&b, "| %s | %s | %d | %.2f |\n", inline(p.Name), inline(p.Model), p.Score, p.WeightedScore)
+			}
 		}
 		fmt.Fprintf(&b, "\n%s\n\nWould benefit from fine-tuning: %t.\n", block(s.Justification), s.Finetune)
 	}

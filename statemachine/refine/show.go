@@ -120,7 +120,7 @@ func (d *debate) Show(id string) (string, bool) {
 		s := d.score
 		fmt.Fprintf(&b, "score · %d/10 (weighted criteria %.2f)\nmodel: %s · parse: %s · attempts: %d\n\n", s.Score, s.WeightedScore, s.Model, s.Parse, s.Attempts)
 		for _, c := range criteria {
-			fmt.Fprintf(&b, "  %-13s %2d × %d%%\n", c.Name, s.Criteria[c.Name].Score, c.Weight)
+			fmt.Fprintf(&b, "  %-13s %2s × %d%%\n", c.Name, markText(s.Criteria[c.Name].Score), c.Weight)
 		}
 		fmt.Fprintf(&b, "\nwould benefit from fine-tuning: %t\n\n%s\n", s.Finetune, strings.TrimRight(s.Justification, "\n"))
 		return b.String(), true

@@ -146,6 +146,10 @@ type debate struct {
 	problems  []sm.Problem
 	tmpl      *templates.Set
 	library   map[string][]byte
+	// panel is the judge panel debate.md names; nil for one judge.
+	panel []sm.Judge
+	// judges holds every folder under judgments/, by name.
+	judges map[string]*judgeFolder
 }
 
 func (d *debate) renderState() ([]byte, error) {
@@ -253,6 +257,9 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", ScoreFile, err)
+	}
+	if err := d.readJudges(files); err != nil {
+		return nil, err
 	}
 	return d, nil
 }

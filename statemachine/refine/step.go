@@ -308,6 +308,9 @@ func (d *debate) Next() (*sm.Step, error) {
 		step.Begins = []sm.Event{{Kind: "synthesis_start", Role: RoleSynthesizer, Message: "the synthesis begins"}}
 		c, err = d.synthesisCall()
 	case phaseScore:
+		if len(d.panel) > 0 {
+			return d.panelStep(step)
+		}
 		step.Key = "score"
 		c, err = d.scoreCall()
 	}
@@ -532,6 +535,13 @@ func (d *debate) Status() sm.Status {
 	if d.st.Stop != nil {
 		st.Lines = append(st.Lines, sm.Line{Label: "stopped", Text: fmt.Sprintf("after round %d: %s", d.st.Stop.Round, d.st.Stop.Reason)})
 	}
+	if len(d.panel) > 0 {
+		var names []string
+		for _, j := range d.panel {
+			names = append(names, j.Name+" ("+j.Model+")")
+		}
+		st.Lines = append(st.Lines, sm.Line{Label: "judges", Text: strings.Join(names, ", ")})
+	}
 	if d.score != nil {
 		st.Lines = append(st.Lines, sm.Line{Label: "score", Text: fmt.Sprintf("%d/10", d.score.Score)})
 		data["score"] = d.score.Score
@@ -555,6 +565,9 @@ func (d *debate) describe() string {
 	case phaseSynthesis:
 		return "the synthesizer writes the final answer"
 	case phaseScore:
+		if len(d.panel) > 0 {
+			return fmt.Sprintf("the panel of %d judges scores the final answer", len(d.panel))
+		}
 		return "the judge scores the final answer"
 	}
 	return "nothing: the debate is complete"

@@ -27,6 +27,11 @@ type Options struct {
 	// Judge is the judge's first answer; "" answers well at once. A repair
 	// is always answered well.
 	Judge string
+	// Judges scripts the judges by the model asked: a judge's request to a
+	// model it names is answered with that model's answer every time,
+	// repairs included, so that an answer that breaks a rule stays
+	// broken. A model it does not name answers as Judge says.
+	Judges map[string]string
 }
 
 // Kind is what a request asks for: "proposer", "skeptic", "synthesizer",
@@ -88,6 +93,21 @@ func Points(req modeltest.Request) []string {
 // weighted mean is 7.
 const GoodJudge = `{"score": 7, "criteria": {"correctness": 7, "completeness": 7, "clarity": 7, "depth": 7}, "justification": "Sound and clear, if not deep.", "would_benefit_from_finetune": false}`
 
+// JudgeAnswer is a judge's answer of score with the criteria's marks, in
+// the order correctness, completeness, clarity, depth; it is accepted
+// when every mark is a whole number from 1 to 10 and score is within 1.5
+// of their weighted mean.
+func JudgeAnswer(score, correctness, completeness, clarity, depth int) string {
+	data, _ := json.Marshal(map[string]any{
+		"score": score,
+		"criteria": map[string]int{"correctness": correctness, "completeness": completeness,
+			"clarity": clarity, "depth": depth},
+		"justification":               fmt.Sprintf("Scripted: %d/10.", score),
+		"would_benefit_from_finetune": score < 8,
+	})
+	return string(data)
+}
+
 // Handler answers every chat request of a refine debate.
 func Handler(o Options) modeltest.Handler {
 	return func(req modeltest.Request) modeltest.Reply {
@@ -145,6 +165,9 @@ func Reply(req modeltest.Request, o Options) string {
 	case "synthesizer":
 		return "<<synthesis>>\n\n## Answer\n\nThe final answer.\n\n---\n\n## Confidence: 8/10"
 	case "judge":
+		if a, ok := o.Judges[req.Model]; ok {
+			return a
+		}
 		if len(req.Messages) <= 2 && o.Judge != "" {
 			return o.Judge
 		}

@@ -1,0 +1,539 @@
+package refine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+// A refine debate may be judged by a panel (debate.md's "judges") and
+// judged again after the fact (moot rejudge). Its judge scores one thing,
+// the final answer, once; so a panel's judges are asked once, in
+// parallel, with the prompt the debate's judge would have had, and every
+// judge other than the debate's own keeps its score in
+// judgments/NAME/score.json, in the format of score.json.
+//
+// The official score.json of a debate a panel judged is the panel's
+// aggregate (PanelScore): each criterion's mark is the mean of the
+// judges' marks, rounded to two decimals; the weighted score is computed
+// from those means as for one judge; and the score is the weighted score
+// rounded to the nearest whole number, halves up.
+
+var (
+	_ sm.Panelist = Protocol{}
+	_ sm.Rejudger = (*debate)(nil)
+	_ sm.Judged   = (*debate)(nil)
+)
+
+// JudgeRole returns "judge": a panel takes the judge's calls.
+func (Protocol) JudgeRole() string { return RoleJudge }
+
+// JudgeScoreFile returns the path of the score of the judge called name.
+func JudgeScoreFile(name string) string { return sm.JudgeFolder(name) + "/" + ScoreFile }
+
+// judgeFolder is one folder under judgments/ as read: its record (nil
+// when it has none) and its score (nil when it has none).
+type judgeFolder struct {
+	record *sm.JudgeRecord
+	score  *Score
+}
+
+// readJudges reads the panel debate.md names and every folder under
+// judgments/. A score that does not parse, and a file a judge's folder
+// should not hold, are problems for Check; a record that does not parse
+// is an error, as for every protocol.
+func (d *debate) readJudges(files fs.FS) error {
+	panel, err := sm.PanelOf(d.front)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	d.panel = panel
+	records, err := sm.ReadJudgeRecords(files)
+	if err != nil {
+		return err
+	}
+	names, err := sm.Folders(files, sm.JudgmentsDir)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", sm.JudgmentsDir, err)
+	}
+	d.judges = map[string]*judgeFolder{}
+	loose, err := sm.FileNames(files, sm.JudgmentsDir)
+	if err != nil {
+		return err
+	}
+	for _, n := range loose {
+		// The debate's files, as moot shows them, list folders with the
+		// files.
+		if !slices.Contains(names, n) {
+			d.problems = append(d.problems, sm.Problem{File: sm.JudgmentsDir + "/" + n, Message: "is not in a judge's folder"})
+		}
+	}
+	for _, name := range names {
+		f := &judgeFolder{}
+		d.judges[name] = f
+		inside, err := sm.FileNames(files, sm.JudgeFolder(name))
+		if err != nil {
+			return err
+		}
+		for _, n := range inside {
+			if n != sm.JudgeRecordFile && n != ScoreFile {
+				d.problems = append(d.problems, sm.Problem{File: sm.JudgeFolder(name) + "/" + n, Message: "is not a file of a judge's folder (judge.json, score.json)"})
+			}
+		}
+		file := JudgeScoreFile(name)
+		data, err := fs.ReadFile(files, file)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return fmt.Errorf("read %s: %w", file, err)
+		default:
+			var s Score
+			if err := json.Unmarshal(data, &s); err != nil {
+				d.problems = append(d.problems, sm.Problem{File: file, Message: frontmatter.JSONError(err).Error()})
+			} else {
+				f.score = &s
+			}
+		}
+	}
+	for i := range records {
+		if f := d.judges[records[i].Name]; f != nil {
+			f.record = &records[i]
+		}
+	}
+	return nil
+}
+
+// panelCallID is the call of the panel judge called name.
+func panelCallID(name string) string { return RoleJudge + "-" + name }
+
+// synthesisUnit is the unit of the synthesis and its score: the one after
+// the last round.
+func (d *debate) synthesisUnit() int { return d.roundsDone() + 1 }
+
+// panelStep is the score of the final answer by the debate's panel: the
+// judge's call asked of every judge on its own model, in parallel.
+func (d *debate) panelStep(step *sm.Step) (*sm.Step, error) {
+	for _, j := range d.panel {
+		if f := d.judges[j.Name]; f != nil && (f.record != nil || f.score != nil) {
+			return nil, fmt.Errorf("%s already holds a judgment, so the panel's judge %s (%s) cannot write there: move it away or choose other models", sm.JudgeFolder(j.Name), j.Name, j.Model)
+		}
+	}
+	base, err := d.scoreCall()
+	if err != nil {
+		return nil, err
+	}
+	panel := slices.Clone(d.panel)
+	for _, j := range panel {
+		c := base
+		c.ID, c.Model = panelCallID(j.Name), j.Model
+		step.Calls = append(step.Calls, c)
+	}
+	step.Key = "score"
+	step.Apply = func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+		if d.st.Phase != phaseScore {
+			return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("the debate is at %s, not %s", d.st.Phase, phaseScore)}}
+		}
+		return d.applyPanel(panel, answers, now)
+	}
+	return step, nil
+}
+
+// stamp records on s how its answer came: model, requests, time.
+func stamp(s *Score, ans sm.Answer, at string) {
+	s.Model, s.Attempts, s.ElapsedMS, s.Time = ans.Model, ans.Attempts, ms(ans.Elapsed), at
+	s.Parse = "json"
+	if ans.Attempts > 1 {
+		s.Parse = "repaired"
+	}
+}
+
+// renderScore is score.json's text.
+func renderScore(s *Score) ([]byte, error) {
+	raw, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(raw, '\n'), nil
+}
+
+// applyPanel commits the panel's scores: each judge's in its folder with
+// its record, and their aggregate as score.json. Every answer is read
+// before anything is written: one that breaks a rule refuses the step.
+func (d *debate) applyPanel(panel []sm.Judge, answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+	at := now.UTC().Format(timeLayout)
+	scores := make([]*Score, len(panel))
+	refusal := &sm.Refused{Answer: true}
+	for i, j := range panel {
+		ans, ok := answers[panelCallID(j.Name)]
+		var errs []string
+		if !ok {
+			errs = []string{"no answer"}
+		} else {
+			scores[i], errs = ParseScore(ans.Text)
+		}
+		if len(errs) > 0 {
+			if refusal.Role == "" {
+				refusal.Role, refusal.RoleReasons = RoleJudge, errs
+			}
+			for _, e := range errs {
+				refusal.Reasons = append(refusal.Reasons, "judge "+j.Name+": "+e)
+			}
+			continue
+		}
+		stamp(scores[i], ans, at)
+	}
+	if len(refusal.Reasons) > 0 {
+		return nil, refusal
+	}
+	c := &sm.Commit{}
+	unit := d.synthesisUnit()
+	perJudge := map[string]any{}
+	for i, j := range panel {
+		data, err := renderScore(scores[i])
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(j.Name), err)
+		}
+		c.Files = append(c.Files, sm.NewJudgeRecord(j, sm.KindPanel, unit, -1, now), sm.File{Name: JudgeScoreFile(j.Name), Data: data})
+		perJudge[j.Name] = scores[i].Score
+	}
+	agg := PanelScore(panel, scores)
+	agg.Time = at
+	data, err := renderScore(agg)
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", ScoreFile, err)
+	}
+	c.Files = append(c.Files, sm.File{Name: ScoreFile, Data: data})
+	next := d.clone()
+	next.score = agg
+	next.st.Phase = phaseComplete
+	state, err := next.renderState()
+	if err != nil {
+		return nil, err
+	}
+	c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: state})
+	sc := float64(agg.Score)
+	c.Events = append(c.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc, Ends: true,
+		Message: fmt.Sprintf("the panel of %d judges scored the answer %d/10 (weighted criteria %.2f)", len(panel), agg.Score, agg.WeightedScore),
+		Data:    map[string]any{"score": agg.Score, "weighted_score": agg.WeightedScore, "judges": perJudge}})
+	return c, nil
+}
+
+// round2 rounds x to two decimals.
+func round2(x float64) float64 { return math.Round(x*100)/100 + 0 }
+
+// PanelScore is the official score of a panel whose judges gave scores,
+// in the panel's order: each criterion's mark the mean of theirs, to two
+// decimals; the weighted score Weighted of those means; the score the
+// weighted score rounded to the nearest whole number, halves up; the
+// finetune flag set when more than half the judges set it. Attempts adds
+// up the judges' requests and ElapsedMS is the slowest judge's time, as
+// they are asked together.
+func PanelScore(panel []sm.Judge, scores []*Score) *Score {
+	out := &Score{Criteria: map[string]Mark{}, Parse: "panel", Panel: []PanelJudge{}}
+	if len(scores) == 0 {
+		return out
+	}
+	for _, c := range criteria {
+		sum := 0.0
+		for _, s := range scores {
+			sum += s.Criteria[c.Name].Score
+		}
+		out.Criteria[c.Name] = Mark{Score: round2(sum / float64(len(scores))), Weight: c.Weight}
+	}
+	out.WeightedScore = Weighted(out.Criteria)
+	out.Score = int(math.Round(out.WeightedScore))
+	var models, parts []string
+	yes := 0
+	for i, s := range scores {
+		j := panel[i]
+		if s.Finetune {
+			yes++
+		}
+		out.Attempts += s.Attempts
+		out.ElapsedMS = max(out.ElapsedMS, s.ElapsedMS)
+		out.Panel = append(out.Panel, PanelJudge{Name: j.Name, Model: j.Model, Score: s.Score, WeightedScore: s.WeightedScore})
+		models = append(models, j.Model)
+		parts = append(parts, fmt.Sprintf("%s %d/10", j.Name, s.Score))
+	}
+	out.Finetune = 2*yes > len(scores)
+	out.Model = strings.Join(models, ", ")
+	out.Justification = fmt.Sprintf("The mean of the criteria of the panel's %d judges (%s); each judge's justification is in %s/NAME/%s.",
+		len(scores), strings.Join(parts, ", "), sm.JudgmentsDir, ScoreFile)
+	return out
+}
+
+// checkJudges adds to f what is wrong with the judges' folders and with
+// a panel's aggregate: a folder without its record or its score, a score
+// that breaks the rules of a judge's answer, a panel judge the official
+// score does not name (or one it names without a folder), an aggregate
+// that is not the mean of its judges' scores, a judgment made again of a
+// final answer that is not written.
+func (d *debate) checkJudges(f *sm.Findings) {
+	problem := func(file, format string, args ...any) {
+		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
+	}
+	names := make([]string, 0, len(d.judges))
+	for n := range d.judges {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var inPanel []string
+	if d.score != nil {
+		for _, p := range d.score.Panel {
+			inPanel = append(inPanel, p.Name)
+		}
+	}
+	for _, n := range names {
+		jf := d.judges[n]
+		file := JudgeScoreFile(n)
+		switch {
+		case jf.record == nil && jf.score != nil:
+			problem(file, "has no %s beside it", sm.JudgeRecordPath(n))
+		case jf.record != nil && jf.score == nil:
+			problem(file, "is missing: %s names a judge", sm.JudgeRecordPath(n))
+		}
+		if jf.score != nil {
+			for _, msg := range judgeScoreProblems(jf.score) {
+				problem(file, "%s", msg)
+			}
+			if d.synthesis == nil {
+				problem(file, "scores a final answer, but %s is missing", SynthesisFile)
+			}
+		}
+		if jf.record != nil && jf.record.Kind == sm.KindPanel && !slices.Contains(inPanel, n) {
+			problem(sm.JudgeRecordPath(n), "is a panel judge's, but %s names no such judge of its panel", ScoreFile)
+		}
+	}
+	if d.score == nil || d.score.Panel == nil {
+		return
+	}
+	var panel []sm.Judge
+	var scores []*Score
+	for _, p := range d.score.Panel {
+		jf := d.judges[p.Name]
+		switch {
+		case jf == nil || jf.score == nil:
+			problem(ScoreFile, "names the panel judge %s, but %s is missing", p.Name, JudgeScoreFile(p.Name))
+			continue
+		case jf.record == nil || jf.record.Kind != sm.KindPanel:
+			problem(ScoreFile, "names the panel judge %s, but %s is not a panel judge's", p.Name, sm.JudgeRecordPath(p.Name))
+		case jf.record.Model != p.Model:
+			problem(ScoreFile, "names %s's model %s, but %s says %s", p.Name, p.Model, sm.JudgeRecordPath(p.Name), jf.record.Model)
+		}
+		if jf.score.Score != p.Score || jf.score.WeightedScore != p.WeightedScore {
+			problem(ScoreFile, "gives %s %d (%.2f), but %s says %d (%.2f)", p.Name, p.Score, p.WeightedScore, JudgeScoreFile(p.Name), jf.score.Score, jf.score.WeightedScore)
+		}
+		panel = append(panel, sm.Judge{Name: p.Name, Model: p.Model})
+		scores = append(scores, jf.score)
+	}
+	if len(scores) != len(d.score.Panel) {
+		return
+	}
+	want := PanelScore(panel, scores)
+	for _, c := range criteria {
+		if got, w := d.score.Criteria[c.Name].Score, want.Criteria[c.Name].Score; got != w {
+			problem(ScoreFile, "criteria.%s is %s, but the mean of the panel's is %s", c.Name, markText(got), markText(w))
+		}
+	}
+	if d.score.Score != want.Score {
+		problem(ScoreFile, "score %d is not %.2f rounded, %d", d.score.Score, d.score.WeightedScore, want.Score)
+	}
+}
+
+// judgeScoreProblems lists how a judge's saved score breaks the rules of
+// its answer.
+func judgeScoreProblems(s *Score) []string {
+	var out []string
+	for _, c := range criteria {
+		m, ok := s.Criteria[c.Name]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("criteria.%s is missing", c.Name))
+		case m.Score != math.Trunc(m.Score) || m.Score < 1 || m.Score > 10:
+			out = append(out, fmt.Sprintf("criteria.%s: %s is not a whole number from 1 to 10", c.Name, markText(m.Score)))
+		case m.Weight != c.Weight:
+			out = append(out, fmt.Sprintf("criteria.%s: weight %d, not %d", c.Name, m.Weight, c.Weight))
+		}
+	}
+	if len(s.Criteria) != len(criteria) {
+		out = append(out, fmt.Sprintf("has %d criteria, not %d", len(s.Criteria), len(criteria)))
+	}
+	if w := Weighted(s.Criteria); w != s.WeightedScore {
+		out = append(out, fmt.Sprintf("weighted_score is %.2f, but its criteria make %.2f", s.WeightedScore, w))
+	}
+	if s.Score < 1 || s.Score > 10 {
+		out = append(out, fmt.Sprintf("score %d is outside 1 to 10", s.Score))
+	} else if math.Abs(float64(s.Score)-s.WeightedScore) > ScoreTolerance {
+		out = append(out, fmt.Sprintf("score %d is more than %.1f from %.2f, the weighted mean of the criteria", s.Score, ScoreTolerance, s.WeightedScore))
+	}
+	return out
+}
+
+// markText writes a mark as short as it reads: "7", "7.33".
+func markText(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// Rejudge returns the debate as its judging again by r.Judge: one step,
+// the judge's prompt about the saved final answer asked of r.Judge alone,
+// whose score goes to judgments/NAME/score.json with its record. The
+// range r.From to r.To must hold the unit of the final answer.
+func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
+	if err := sm.CheckJudgeName(r.Judge.Name); err != nil {
+		return nil, err
+	}
+	if d.synthesis == nil {
+		return nil, fmt.Errorf("the debate has no final answer to judge again yet (%s is missing): run it to its synthesis first", SynthesisFile)
+	}
+	u := d.synthesisUnit()
+	if r.From > u || (r.To >= 0 && r.To < u) {
+		return nil, fmt.Errorf("the judge scores only the final answer, of round %d's unit %d; units %s leave it out", d.roundsDone(), u, unitRange(r.From, r.To))
+	}
+	f := d.judges[r.Judge.Name]
+	if f != nil && f.record != nil {
+		if f.record.Kind != sm.KindRejudge {
+			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
+		}
+		if f.record.Model != r.Judge.Model {
+			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(r.Judge.Name), f.record.Model, r.Judge.Model)
+		}
+	}
+	if (f == nil || f.record == nil) && slices.ContainsFunc(d.panel, func(j sm.Judge) bool { return j.Name == r.Judge.Name }) {
+		return nil, fmt.Errorf("%s belongs to a judge of the debate's panel: give another name", sm.JudgeFolder(r.Judge.Name))
+	}
+	if f == nil {
+		f = &judgeFolder{}
+	}
+	return &rejudgeDebate{d: d, r: r, unit: u, folder: f}, nil
+}
+
+func unitRange(from, to int) string {
+	if to < 0 {
+		return fmt.Sprintf("%d to the last", from)
+	}
+	return fmt.Sprintf("%d to %d", from, to)
+}
+
+// rejudgeDebate is a refine debate being judged again.
+type rejudgeDebate struct {
+	d      *debate
+	r      sm.Rejudging
+	unit   int
+	folder *judgeFolder
+}
+
+func (j *rejudgeDebate) Status() sm.Status {
+	st := sm.Status{Unit: "round", Total: 1, Phase: "judging again"}
+	if j.folder.score != nil {
+		st.Done, st.Complete = 1, true
+		st.Next = "nothing: the final answer is judged again"
+		st.Lines = []sm.Line{{Label: "score", Text: fmt.Sprintf("%d/10 by %s", j.folder.score.Score, j.r.Judge.Model)}}
+		return st
+	}
+	st.Next = fmt.Sprintf("%s scores the final answer again", j.r.Judge.Model)
+	return st
+}
+
+func (j *rejudgeDebate) Check() sm.Findings { return j.d.Check() }
+
+func (j *rejudgeDebate) Next() (*sm.Step, error) {
+	if j.folder.score != nil {
+		return nil, nil
+	}
+	c, err := j.d.scoreCall()
+	if err != nil {
+		return nil, err
+	}
+	c.Model = j.r.Judge.Model
+	name := j.r.Judge.Name
+	return &sm.Step{
+		Key: "rejudge-" + name + "-score", Unit: j.unit, Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			if j.folder.score != nil {
+				return nil, &sm.Refused{Reasons: []string{JudgeScoreFile(name) + " is written already"}}
+			}
+			ans := answers[c.ID]
+			s, errs := ParseScore(ans.Text)
+			if len(errs) > 0 {
+				return nil, refused(RoleJudge, errs)
+			}
+			stamp(s, ans, now.UTC().Format(timeLayout))
+			data, err := renderScore(s)
+			if err != nil {
+				return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(name), err)
+			}
+			out := &sm.Commit{}
+			if j.folder.record == nil {
+				out.Files = append(out.Files, sm.NewJudgeRecord(j.r.Judge, sm.KindRejudge, j.r.From, j.r.To, now))
+			}
+			out.Files = append(out.Files, sm.File{Name: JudgeScoreFile(name), Data: data})
+			sc := float64(s.Score)
+			out.Events = append(out.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc, Ends: true,
+				Message: fmt.Sprintf("judged again by %s: %d/10 (weighted criteria %.2f)", name, s.Score, s.WeightedScore),
+				Data:    map[string]any{"score": s.Score, "weighted_score": s.WeightedScore}})
+			return out, nil
+		},
+	}, nil
+}
+
+// Judgments returns what the debate's judges made of the final answer:
+// each criterion is an item, of the synthesis's unit and length, with no
+// side and no speaking order. The official judge (or, with a panel, the
+// panel's aggregate) comes from score.json, every other judge from its
+// folder.
+func (d *debate) Judgments() sm.Judgments {
+	out := sm.Judgments{Unit: "round", Min: 1, Max: 10}
+	if d.synthesis != nil {
+		u, n := d.synthesisUnit(), len([]rune(d.synthesis.Text))
+		for _, c := range criteria {
+			out.Items = append(out.Items, sm.Item{ID: c.Name, Unit: u, Title: fmt.Sprintf("%s (%d%%) of the final answer", c.Name, c.Weight), Length: n})
+		}
+	}
+	if d.score != nil {
+		official := marksOf(d.score)
+		official.Name = "debate"
+		if d.score.Panel != nil {
+			official.Model, official.Kind = d.score.Model, "aggregate"
+			out.Aggregate = &official
+		} else {
+			official.Model, official.Kind = d.models[RoleJudge], sm.KindOfficial
+			if official.Model == "" {
+				official.Model = d.score.Model
+			}
+			out.Judges = append(out.Judges, official)
+		}
+	}
+	names := make([]string, 0, len(d.judges))
+	for n, f := range d.judges {
+		if f.record != nil && f.score != nil {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		f := d.judges[n]
+		js := marksOf(f.score)
+		js.Name, js.Model, js.Kind = n, f.record.Model, f.record.Kind
+		out.Judges = append(out.Judges, js)
+	}
+	return out
+}
+
+// marksOf is a score as a judge's scores of the criteria: a judge scores
+// each once, so its first score is its last.
+func marksOf(s *Score) sm.JudgeScores {
+	js := sm.JudgeScores{Final: map[string]float64{}, First: map[string]float64{}}
+	for _, c := range criteria {
+		if m, ok := s.Criteria[c.Name]; ok {
+			js.Final[c.Name], js.First[c.Name] = m.Score, m.Score
+		}
+	}
+	return js
+}
