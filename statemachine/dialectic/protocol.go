@@ -286,3 +286,34 @@ func Unwrap(text []byte) []byte {
 	}
 	return bytes.TrimSpace(obj.Fields[0].Value)
 }
+
+var _ sm.Sided = Protocol{}
+
+// SideRoles returns the proposition and the opposition.
+func (Protocol) SideRoles() (string, string) { return string(Proposition), string(Opposition) }
+
+// Outcome is the debate's result once it has ended (a debate made with
+// --exchanges N, its last exchange judged): the side ahead on the
+// cumulative scores wins, and even totals are a draw. A debate without an
+// end, or not at it, has no result yet.
+func (s *stepDebate) Outcome() sm.Outcome {
+	t := s.deb.Header.Totals
+	o := sm.Outcome{Proposition: t.Proposition.Total, Opposition: t.Opposition.Total}
+	if !s.deb.Ended() {
+		return o
+	}
+	switch side, _ := t.Leader(); side {
+	case Prop:
+		o.Winner = sm.WinProposition
+	case Opp:
+		o.Winner = sm.WinOpposition
+	default:
+		o.Winner = sm.Draw
+	}
+	o.Columns = map[string]string{
+		"exchanges":         fmt.Sprint(s.deb.Header.End),
+		"proposition_score": FormatScore(t.Proposition.Total),
+		"opposition_score":  FormatScore(t.Opposition.Total),
+	}
+	return o
+}
