@@ -90,6 +90,18 @@ func Bootstrap(n int, stat func(idx []int) (float64, bool), resamples int, seed 
 	}
 }
 
+// Quantile returns the empirical p-quantile of sorted, values in ascending
+// order, as Bootstrap's intervals take it: the smallest value with a share p
+// of the values at or below it. It lets a caller that resamples a vector of
+// statistics at once (a rating per model, say) bound each the same way. It
+// returns NaN when sorted is empty or p is not in [0, 1].
+func Quantile(p float64, sorted []float64) float64 {
+	if len(sorted) == 0 || !(p >= 0 && p <= 1) {
+		return math.NaN()
+	}
+	return quantile(p, sorted)
+}
+
 // quantile returns the empirical p-quantile of sorted, which is not empty:
 // its k-th smallest value for k = ⌈p·m⌉ over m values, the smallest value
 // with a share p of the values at or below it. p·m is first taken down by

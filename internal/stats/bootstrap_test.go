@@ -300,3 +300,28 @@ func TestQuantile(t *testing.T) {
 		})
 	}
 }
+
+func TestQuantileExported(t *testing.T) {
+	sorted := []float64{10, 20, 30, 40}
+	tests := []struct {
+		name   string
+		p      float64
+		sorted []float64
+		want   float64 // NaN for none
+	}{
+		{name: "as quantile", p: 0.26, sorted: sorted, want: 20},
+		{name: "p 0", p: 0, sorted: sorted, want: 10},
+		{name: "empty", p: 0.5, sorted: nil, want: math.NaN()},
+		{name: "p below 0", p: -0.1, sorted: sorted, want: math.NaN()},
+		{name: "p above 1", p: 1.1, sorted: sorted, want: math.NaN()},
+		{name: "p NaN", p: math.NaN(), sorted: sorted, want: math.NaN()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Quantile(tc.p, tc.sorted)
+			if math.IsNaN(tc.want) != math.IsNaN(got) || !math.IsNaN(got) && got != tc.want {
+				t.Errorf("Quantile(%v, %v) = %v, want %v", tc.p, tc.sorted, got, tc.want)
+			}
+		})
+	}
+}
