@@ -51,8 +51,12 @@ func TestScripts(t *testing.T) {
 		return trioFake(req)
 	})
 	// $MODERATED answers every call of a moderated debate, each rubric
-	// with 8, 6, 7, 7 and 9.
-	moderatedServer := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{}))
+	// with 8, 6, 7, 7 and 9, but those of the scripted judges: model
+	// strict gives 6, 5, 6, 5 and 7 (a total of 5.75), lenient 9, 8, 9, 8
+	// and 8 (8.45), and clumsy a score out of range every time.
+	moderatedServer := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{
+		"strict": {6, 5, 6, 5, 7}, "lenient": {9, 8, 9, 8, 8}, "clumsy": {11},
+	}}))
 	// $FORUM answers every call of a forum debate as forumfake does;
 	// $FORUMSLOW the same after a delay.
 	forumFake := func(req modeltest.Request) modeltest.Reply {

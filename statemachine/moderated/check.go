@@ -10,7 +10,8 @@ import (
 
 // Check lists what is wrong with the files: a state that disagrees with
 // itself, a message or score missing, extra or out of place, a total that
-// is not its rubric's.
+// is not its rubric's, and the same of every judge's folder under
+// judgments/.
 func (d *debate) Check() sm.Findings {
 	var f sm.Findings
 	problem := func(file, format string, args ...any) {
@@ -88,6 +89,7 @@ func (d *debate) Check() sm.Findings {
 	for _, n := range extra {
 		problem(d.scores[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
 	}
+	d.checkJudges(&f, expectScore)
 	return f
 }
 

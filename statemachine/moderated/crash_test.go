@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -117,5 +118,40 @@ func TestKilledAtEveryCallJSON(t *testing.T) {
 	}
 	if len(index.Messages) != 21 {
 		t.Errorf("index.json lists %d messages, want 21", len(index.Messages))
+	}
+}
+
+// createdField is the time of a judge's record.
+var createdField = regexp.MustCompile(`"created": "[^"]*"`)
+
+// TestKilledAtEveryCallPanel: the same for a debate a panel of two
+// judges scores: killed while any call is in flight, each judge's among
+// them, and run again, moot ends with the files of a run never killed;
+// a judge whose answer was kept before the kill is not asked again.
+func TestKilledAtEveryCallPanel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 29 kills, each a moot process run twice: run without -short")
+	}
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "moderated", "--motion", "Cars in cities",
+			"--position-a", "Ban them.", "--position-b", "Keep them.", "--rounds", "1", "--transcript"},
+		Model:    moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{"a": {8, 6, 7, 7, 9}, "b": {7, 5, 9, 6, 8}}}),
+		Run:      []string{"--all", "--judges", "a,b"},
+		Requests: 29,
+		// The messages' times and the judges' records' are the clock's.
+		Normalise: func(_, data string) string {
+			return createdField.ReplaceAllString(timeField.ReplaceAllString(data, `"time": "*"`), `"created": "*"`)
+		},
+	})
+	for _, j := range []string{"a", "b"} {
+		if !strings.Contains(k.Reference["judgments/"+j+"/judge.json"], `"kind": "panel"`) {
+			t.Errorf("judgments/%s/judge.json:\n%s", j, k.Reference["judgments/"+j+"/judge.json"])
+		}
+	}
+	// a 7.30 and b 6.90 make means 7.5, 5.5, 8, 6.5 and 8.5: 7.10.
+	if !strings.Contains(k.Reference["transcript.md"], "| **total** | **7.10** |") {
+		t.Errorf("transcript.md lacks the panel's total:\n%s", k.Reference["transcript.md"])
 	}
 }

@@ -175,6 +175,9 @@ func (d *debate) metadata() string {
 		fmt.Fprintf(&b, "| %s | %g | %s |\n", c.Name, c.Weight, d.inline(c.Description))
 	}
 	fmt.Fprintf(&b, "\nA statement's total is Σ score × weight / Σ weight, from 0 to 10; a participant's score is the mean of its statement totals.\n")
+	if len(d.panel) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", d.inline(d.panelRule()))
+	}
 	fmt.Fprintf(&b, "\n## Token limits\n\n- opening: %d\n- argument and rebuttal: %d\n- closing: %d\n", d.st.MaxTokens.Opening, d.st.MaxTokens.Argument, d.st.MaxTokens.Closing)
 	b.WriteString("\n## Scores\n\n")
 	d.scoreTable(&b)

@@ -337,6 +337,9 @@ func (d *debate) derivedJSON() ([]sm.File, error) {
 		"total_rule": "sum of score x weight / sum of weights, 0 to 10; a participant's score is the mean of its statement totals",
 		"scores":     d.jsonScores(),
 	}
+	if len(d.panel) > 0 {
+		metadata["judges"], metadata["panel_rule"] = d.panel, d.panelRule()
+	}
 	summary := map[string]any{"topic": d.motion, "status": d.progress(), "conclusion": nil, "scores": d.jsonScores(),
 		"note": "the debate declares no result; the scores are the rubric's"}
 	if m, ok := d.conclusion(); ok {

@@ -30,7 +30,8 @@ func (d *debate) Parts() []sm.Part {
 }
 
 // Show returns the message numbered id ("8" or "008"): who said it, in
-// which phase, its rubric when it was scored, and its text.
+// which phase, its rubric when it was scored, each judge's total under
+// judgments/, and its text.
 func (d *debate) Show(id string) (string, bool) {
 	n, err := strconv.Atoi(id)
 	if err != nil {
@@ -49,6 +50,12 @@ func (d *debate) Show(id string) (string, bool) {
 			for _, name := range sc.Names {
 				mk := sc.Marks[name]
 				fmt.Fprintf(&b, "  %-18s %4s × %.2f  %s\n", name, strconv.FormatFloat(mk.Raw, 'f', -1, 64), mk.Weight, mk.Justification)
+			}
+		}
+		for _, name := range d.judgeNames() {
+			f := d.judges[name]
+			if jsc, ok := f.scores[n]; ok && f.record != nil {
+				fmt.Fprintf(&b, "judge %s (%s, %s): %.2f\n", name, f.record.Kind, f.record.Model, jsc.Total)
 			}
 		}
 		fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(m.Content, "\n"))

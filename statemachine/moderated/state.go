@@ -101,6 +101,10 @@ type debate struct {
 	// debate's, and unreadable ones, as problems.
 	stray []sm.Problem
 	tmpl  *templates.Set
+	// panel is the judge panel debate.md names (nil: the moderator
+	// scores); judges holds every folder under judgments/, by name.
+	panel  []sm.Judge
+	judges map[string]*judgeFolder
 }
 
 func (d *debate) participant(role string) (Participant, bool) {
@@ -221,6 +225,9 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	if err := d.readScores(files); err != nil {
 		return nil, err
 	}
+	if err := d.readJudges(files); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -267,39 +274,54 @@ func (d *debate) readMessages(files fs.FS) error {
 }
 
 func (d *debate) readScores(files fs.FS) error {
-	names, err := sm.FileNames(files, ScoresDir)
+	scores, stray, err := d.readScoreDir(files, ScoresDir)
 	if err != nil {
 		return err
 	}
+	d.scores = scores
+	d.stray = append(d.stray, stray...)
+	return nil
+}
+
+// readScoreDir reads the score files of dir, scores/ or a judge's
+// scores, by the number of the message scored; files that are not this
+// debate's score files, or do not read, are problems.
+func (d *debate) readScoreDir(files fs.FS, dir string) (map[int]Score, []sm.Problem, error) {
+	names, err := sm.FileNames(files, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	scores := map[int]Score{}
+	var stray []sm.Problem
 	for _, n := range names {
-		file := ScoresDir + "/" + n
+		file := dir + "/" + n
 		m := scoreName().FindStringSubmatch(n)
 		if m == nil || m[3] != d.out() {
-			d.stray = append(d.stray, sm.Problem{File: file, Message: "is not a score file (want NNN_id8." + d.out() + ")"})
+			stray = append(stray, sm.Problem{File: file, Message: "is not a score file (want NNN_id8." + d.out() + ")"})
 			continue
 		}
 		data, err := fs.ReadFile(files, file)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", file, err)
+			return nil, nil, fmt.Errorf("read %s: %w", file, err)
 		}
 		sc, err := parseScoreFile(d.out(), data)
 		if err != nil {
-			d.stray = append(d.stray, sm.Problem{File: file, Message: err.Error()})
+			stray = append(stray, sm.Problem{File: file, Message: err.Error()})
 			continue
 		}
 		num, _ := strconv.Atoi(m[1])
 		if sc.Message != num {
-			d.stray = append(d.stray, sm.Problem{File: file, Message: fmt.Sprintf("message is %d, but the file name says %d", sc.Message, num)})
+			stray = append(stray, sm.Problem{File: file, Message: fmt.Sprintf("message is %d, but the file name says %d", sc.Message, num)})
 			continue
 		}
-		if prev, dup := d.scores[num]; dup {
-			d.stray = append(d.stray, sm.Problem{File: file, Message: fmt.Sprintf("a second score of message %d, besides %s", num, prev.file)})
+		if prev, dup := scores[num]; dup {
+			stray = append(stray, sm.Problem{File: file, Message: fmt.Sprintf("a second score of message %d, besides %s", num, prev.file)})
 			continue
 		}
 		sc.file = file
-		d.scores[num] = sc
+		scores[num] = sc
 	}
-	return nil
+	return scores, stray, nil
 }
 
 // messageFile names the file of the message of slot s.

@@ -218,13 +218,19 @@ func (d *debate) Next() (*sm.Step, error) {
 		return nil, err
 	}
 	s := d.sched[i]
+	if s.Kind == kindScore && len(d.panel) > 0 {
+		return d.panelStep(i, c)
+	}
 	return &sm.Step{
-		Key: fmt.Sprintf("s%03d-%s", i+1, s.Kind), Unit: s.Exchange, Calls: []sm.Call{c},
+		Key: stepKey(i, s), Unit: s.Exchange, Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 			return d.apply(i, answers[c.ID], now)
 		},
 	}, nil
 }
+
+// stepKey is the key of the step of slot i, s.
+func stepKey(i int, s slot) string { return fmt.Sprintf("s%03d-%s", i+1, s.Kind) }
 
 // clone returns a copy of d that a step may change.
 func (d *debate) clone() *debate {
@@ -247,8 +253,6 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 		return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("the debate is at step %d, not %d", d.st.Step+1, i+1)}}
 	}
 	s := d.sched[i]
-	next := d.clone()
-	c := &sm.Commit{}
 	text := strings.TrimSpace(string(ans.Text))
 	if s.Kind == kindScore {
 		target := d.sched[s.Target]
@@ -258,38 +262,55 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 		}
 		p, _ := d.participant(target.Role)
 		sc := newScore(d.st.Criteria, target.Number, p.ID, marks, text)
-		next.scores[target.Number] = sc
-		data, err := renderScore(d.out(), sc)
-		if err != nil {
-			return nil, err
-		}
-		c.Files = append(c.Files, sm.File{Name: d.scoreFile(target), Data: data})
 		total := sc.Total
-		c.Events = append(c.Events, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
+		ev := sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
 			Title:   fmt.Sprintf("the moderator scores %s's %s", d.name(target.Role), d.label(target)),
 			Message: fmt.Sprintf("%.2f", total),
-			Data:    map[string]any{"message": target.Number, "participant": p.ID, "total": total}})
-	} else {
-		if text == "" {
-			errs := []string{"the answer is empty"}
-			return nil, &sm.Refused{Reasons: prefixed(s.Role, errs), Role: s.Role, RoleReasons: errs, Answer: true}
-		}
-		p, _ := d.participant(s.Role)
-		m := Message{Number: s.Number, Participant: p.ID, Name: p.Name, Role: fileRole(s.Role), Kind: s.Kind, Phase: s.Phase,
-			Round: s.Round, Turn: s.Turn, Model: ans.Model, Time: now.UTC().Format(timeLayout), Content: text, file: d.messageFile(s)}
-		if s.Target >= 0 {
-			m.RespondsTo = d.sched[s.Target].Number
-		}
-		next.messages[s.Number] = m
-		data, err := renderMessage(d.out(), m)
-		if err != nil {
-			return nil, err
-		}
-		c.Files = append(c.Files, sm.File{Name: m.file, Data: data})
-		c.Events = append(c.Events, sm.Event{Kind: "spoke", Role: s.Role, ID: fmt.Sprintf("%03d", s.Number),
-			Title: fmt.Sprintf("%s: %s (message %03d)", p.Name, d.label(s), s.Number),
-			Data:  map[string]any{"message": s.Number, "kind": s.Kind, "file": m.file}})
+			Data:    map[string]any{"message": target.Number, "participant": p.ID, "total": total}}
+		return d.commitScore(i, sc, nil, ev)
 	}
+	if text == "" {
+		errs := []string{"the answer is empty"}
+		return nil, &sm.Refused{Reasons: prefixed(s.Role, errs), Role: s.Role, RoleReasons: errs, Answer: true}
+	}
+	next := d.clone()
+	c := &sm.Commit{}
+	p, _ := d.participant(s.Role)
+	m := Message{Number: s.Number, Participant: p.ID, Name: p.Name, Role: fileRole(s.Role), Kind: s.Kind, Phase: s.Phase,
+		Round: s.Round, Turn: s.Turn, Model: ans.Model, Time: now.UTC().Format(timeLayout), Content: text, file: d.messageFile(s)}
+	if s.Target >= 0 {
+		m.RespondsTo = d.sched[s.Target].Number
+	}
+	next.messages[s.Number] = m
+	data, err := renderMessage(d.out(), m)
+	if err != nil {
+		return nil, err
+	}
+	c.Files = append(c.Files, sm.File{Name: m.file, Data: data})
+	c.Events = append(c.Events, sm.Event{Kind: "spoke", Role: s.Role, ID: fmt.Sprintf("%03d", s.Number),
+		Title: fmt.Sprintf("%s: %s (message %03d)", p.Name, d.label(s), s.Number),
+		Data:  map[string]any{"message": s.Number, "kind": s.Kind, "file": m.file}})
+	return d.finish(i, next, c)
+}
+
+// commitScore returns the commit of the score sc that slot i makes: the
+// files before (a panel's own), sc's file, the derived files and
+// debate.md, with the event ev.
+func (d *debate) commitScore(i int, sc Score, before []sm.File, ev sm.Event) (*sm.Commit, error) {
+	target := d.sched[d.sched[i].Target]
+	next := d.clone()
+	next.scores[target.Number] = sc
+	data, err := renderScore(d.out(), sc)
+	if err != nil {
+		return nil, err
+	}
+	c := &sm.Commit{Files: append(before, sm.File{Name: d.scoreFile(target), Data: data}), Events: []sm.Event{ev}}
+	return d.finish(i, next, c)
+}
+
+// finish completes the commit c of slot i, whose debate is then next:
+// the state moves on, the derived files and debate.md come last.
+func (d *debate) finish(i int, next *debate, c *sm.Commit) (*sm.Commit, error) {
 	next.st.Step = i + 1
 	next.st.Exchange = d.doneUnits(i + 1)
 	next.st.Phase = d.phaseAt(i + 1)
@@ -340,6 +361,10 @@ func (d *debate) Status() sm.Status {
 		{Label: "scores", Text: strings.Join(parts, " · ")},
 	}
 	st.Data = map[string]any{"step": d.st.Step, "steps": len(d.sched), "messages": len(d.messages), "scores": scores}
+	if len(d.panel) > 0 {
+		st.Lines = append(st.Lines, sm.Line{Label: "judges", Text: fmt.Sprintf("a panel of %d scores: %s", len(d.panel), d.panelText())})
+		st.Data["judges"] = d.panel
+	}
 	return st
 }
 
@@ -348,7 +373,11 @@ func (d *debate) describe(s slot) string {
 	switch s.Kind {
 	case kindScore:
 		t := d.sched[s.Target]
-		return fmt.Sprintf("the moderator scores %s's %s (message %03d)", d.name(t.Role), d.label(t), t.Number)
+		who := "the moderator"
+		if len(d.panel) > 0 {
+			who = fmt.Sprintf("the panel of %d judges", len(d.panel))
+		}
+		return fmt.Sprintf("%s scores %s's %s (message %03d)", who, d.name(t.Role), d.label(t), t.Number)
 	case kindFactCheck:
 		t := d.sched[s.Target]
 		return fmt.Sprintf("the fact checker checks %s's %s (message %03d)", d.name(t.Role), d.label(t), t.Number)

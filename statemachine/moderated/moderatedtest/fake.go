@@ -28,6 +28,12 @@ type Options struct {
 	// BadRubrics is how many rubric replies, from the first, break the
 	// shape (a score of 11); a negative number breaks every one.
 	BadRubrics int
+	// Judges, when set, gives the marks of the rubric replies by the
+	// model asked, in the rubric's order: judges of known scores on one
+	// server. A model it does not name replies with Marks. A mark outside
+	// 0 to 10 makes every reply of its model break the range, a judge
+	// that never gets it right. Their justifications name the model.
+	Judges map[string][]float64
 }
 
 var defaultCriteria = []string{"logical_coherence", "evidence_quality", "responsiveness", "persuasiveness", "rule_adherence"}
@@ -108,17 +114,21 @@ func Handler(o Options) modeltest.Handler {
 			broken := o.BadRubrics < 0 || bad < o.BadRubrics
 			bad++
 			mu.Unlock()
+			marks, just := o.Marks, "JUST-"
+			if m, ok := o.Judges[req.Model]; ok {
+				marks, just = m, "JUST-"+req.Model+"-"
+			}
 			var b strings.Builder
 			b.WriteString("{")
 			for i, c := range o.Criteria {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				mark := o.Marks[i%len(o.Marks)]
+				mark := marks[i%len(marks)]
 				if broken {
 					mark = 11
 				}
-				fmt.Fprintf(&b, "%q: {\"score\": %v, \"justification\": \"JUST-%s-%s\"}", c, mark, c, target)
+				fmt.Fprintf(&b, "%q: {\"score\": %v, \"justification\": \"%s%s-%s\"}", c, mark, just, c, target)
 			}
 			b.WriteString("}")
 			return modeltest.Reply{Content: b.String()}

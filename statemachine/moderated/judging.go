@@ -1,0 +1,614 @@
+package moderated
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+// A moderated debate's judge is the moderator's scoring: the moderator
+// scores every argument and rebuttal on the rubric. A panel (debate.md's
+// "judges") takes over those calls alone; the moderator's introductions,
+// hand-overs, summaries and conclusion stay with the moderator's model.
+// Every judge other than the moderator keeps its rubrics in
+// judgments/NAME/scores/, named and written as scores/ is.
+//
+// A panel's judges are asked in parallel, each the same request the
+// moderator would get (the scorer never sees earlier scores). The
+// official score of a statement is the panel's aggregate: for each
+// criterion the mean of the judges' raw scores, rounded to two decimals
+// (half away from zero), with its weighted mark from that mean, and the
+// total computed from those means as any total is.
+
+var (
+	_ sm.Panelist = Protocol{}
+	_ sm.Rejudger = (*debate)(nil)
+	_ sm.Judged   = (*debate)(nil)
+)
+
+// JudgeRole returns "moderator": a panel takes the moderator's scoring
+// calls, and those alone.
+func (Protocol) JudgeRole() string { return RoleModerator }
+
+// judgeFolder is one folder under judgments/ as read: its record (nil
+// before its first commit), its scores by message number, and its files
+// that are not a judge's.
+type judgeFolder struct {
+	record *sm.JudgeRecord
+	scores map[int]Score
+	stray  []sm.Problem
+}
+
+// judgeScoresDir is the folder of the scores of the judge called name.
+func judgeScoresDir(name string) string { return sm.JudgeFolder(name) + "/" + ScoresDir }
+
+// judgeScoreFile names the file of the score the judge called name gave
+// the statement of slot t.
+func (d *debate) judgeScoreFile(name string, t slot) string {
+	return sm.JudgeFolder(name) + "/" + d.scoreFile(t)
+}
+
+// panelCallID is the call of the judge called name.
+func panelCallID(name string) string { return RoleModerator + "-" + name }
+
+// readJudges reads the panel debate.md names and every folder under
+// judgments/.
+func (d *debate) readJudges(files fs.FS) error {
+	panel, err := sm.PanelOf(d.front)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	d.panel = panel
+	records, err := sm.ReadJudgeRecords(files)
+	if err != nil {
+		return err
+	}
+	folders, err := sm.Folders(files, sm.JudgmentsDir)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", sm.JudgmentsDir, err)
+	}
+	d.judges = map[string]*judgeFolder{}
+	loose, err := filesOnly(files, sm.JudgmentsDir, folders)
+	if err != nil {
+		return err
+	}
+	for _, n := range loose {
+		d.stray = append(d.stray, sm.Problem{File: sm.JudgmentsDir + "/" + n, Message: "is not a judge's folder"})
+	}
+	for _, name := range folders {
+		f := &judgeFolder{}
+		if err := sm.CheckJudgeName(name); err != nil {
+			f.stray = append(f.stray, sm.Problem{File: sm.JudgeFolder(name), Message: err.Error()})
+		}
+		if f.scores, f.stray, err = d.readJudgeFolder(files, name, f.stray); err != nil {
+			return err
+		}
+		d.judges[name] = f
+	}
+	for i := range records {
+		d.judges[records[i].Name].record = &records[i]
+	}
+	return nil
+}
+
+// readJudgeFolder reads the scores of the judge called name, adding to
+// stray every file of its folder that is neither its record nor a score.
+func (d *debate) readJudgeFolder(files fs.FS, name string, stray []sm.Problem) (map[int]Score, []sm.Problem, error) {
+	dir := sm.JudgeFolder(name)
+	subs, err := sm.Folders(files, dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	names, err := filesOnly(files, dir, subs)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range names {
+		if n != sm.JudgeRecordFile {
+			stray = append(stray, sm.Problem{File: dir + "/" + n, Message: "is not a file of a judge's folder (want " + sm.JudgeRecordFile + " and " + ScoresDir + "/)"})
+		}
+	}
+	for _, n := range subs {
+		if n != ScoresDir {
+			stray = append(stray, sm.Problem{File: dir + "/" + n, Message: "is not a folder of a judge's folder (want " + ScoresDir + "/)"})
+		}
+	}
+	scores, more, err := d.readScoreDir(files, judgeScoresDir(name))
+	if err != nil {
+		return nil, nil, err
+	}
+	return scores, append(stray, more...), nil
+}
+
+// filesOnly lists the files directly in dir, leaving out its folders,
+// which the debate's files as moot shows them may list as files.
+func filesOnly(files fs.FS, dir string, folders []string) ([]string, error) {
+	names, err := sm.FileNames(files, dir)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return slices.Contains(folders, n) }), nil
+}
+
+// PanelScore returns the official score of a statement that a panel
+// scored, from the judges' scores of it, which name the same message and
+// participant: for each criterion the mean of the judges' raw scores,
+// rounded to two decimals (half away from zero), its weighted mark from
+// that mean, and the total from those means as Total computes it. names
+// are the judges' names, in the order of scores, for the
+// justifications.
+func PanelScore(criteria []Criterion, names []string, scores []Score) Score {
+	sc := Score{Marks: map[string]Mark{}}
+	if len(scores) == 0 {
+		return sc
+	}
+	sc.Message, sc.Participant = scores[0].Message, scores[0].Participant
+	raws := map[string]float64{}
+	for _, c := range criteria {
+		sc.Names = append(sc.Names, c.Name)
+		mean := round2(meanRaw(scores, c.Name))
+		raws[c.Name] = mean
+		parts := make([]string, len(scores))
+		for k, s := range scores {
+			parts[k] = names[k] + " " + num(s.Marks[c.Name].Raw)
+		}
+		sc.Marks[c.Name] = Mark{Raw: mean, Weight: c.Weight, Weighted: weighted(mean, c.Weight),
+			Justification: fmt.Sprintf("mean of the panel's %d judges: %s", len(scores), strings.Join(parts, ", "))}
+	}
+	sc.Total = Total(criteria, raws)
+	parts := make([]string, len(scores))
+	for k, s := range scores {
+		parts[k] = fmt.Sprintf("%s %.2f", names[k], s.Total)
+	}
+	sc.Reply = fmt.Sprintf("The panel's aggregate of %d judges (%s): each criterion's mean. Each judge's rubric is in %s/NAME/%s/.",
+		len(scores), strings.Join(parts, ", "), sm.JudgmentsDir, ScoresDir)
+	return sc
+}
+
+// meanRaw is the mean of the scores' raw marks of criterion name, summed
+// in ascending order so that the judges' order makes no difference.
+func meanRaw(scores []Score, name string) float64 {
+	xs := make([]float64, len(scores))
+	for k, s := range scores {
+		xs[k] = s.Marks[name].Raw
+	}
+	sort.Float64s(xs)
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
+}
+
+// weighted is a mark's weighted value, to four decimals.
+func weighted(raw, weight float64) float64 { return math.Round(raw*weight*10000) / 10000 }
+
+// panelStep is the scoring of slot i by the debate's panel: the call c
+// the moderator would get, asked of every judge on its own model.
+func (d *debate) panelStep(i int, c sm.Call) (*sm.Step, error) {
+	for _, j := range d.panel {
+		f := d.judges[j.Name]
+		if f == nil || f.record == nil {
+			continue
+		}
+		if f.record.Kind != sm.KindPanel {
+			return nil, fmt.Errorf("%s holds a re-judging, not the scores of a judge of the panel: move it away to let the judge on %s sit", sm.JudgeFolder(j.Name), j.Model)
+		}
+		if f.record.Model != j.Model {
+			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(j.Name), f.record.Model, j.Model)
+		}
+	}
+	calls := make([]sm.Call, len(d.panel))
+	for k, j := range d.panel {
+		pc := c
+		pc.ID, pc.Model = panelCallID(j.Name), j.Model
+		calls[k] = pc
+	}
+	s := d.sched[i]
+	return &sm.Step{
+		Key: stepKey(i, s), Unit: s.Exchange, Calls: calls,
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			return d.applyPanel(i, answers, now)
+		},
+	}, nil
+}
+
+// applyPanel commits the panel's scores of slot i's statement: each
+// judge's rubric in its folder (its record with the first), the panel's
+// aggregate in scores/. One judge's answer that breaks the rubric
+// refuses the whole step.
+func (d *debate) applyPanel(i int, answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+	if d.st.Step != i {
+		return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("the debate is at step %d, not %d", d.st.Step+1, i+1)}}
+	}
+	s := d.sched[i]
+	target := d.sched[s.Target]
+	p, _ := d.participant(target.Role)
+	refused := &sm.Refused{Answer: true}
+	scores := make([]Score, len(d.panel))
+	names := make([]string, len(d.panel))
+	for k, j := range d.panel {
+		names[k] = j.Name
+		text := answers[panelCallID(j.Name)].Text
+		marks, errs := ParseRubric(d.st.Criteria, text)
+		if len(errs) > 0 {
+			if refused.Role == "" {
+				refused.Role, refused.RoleReasons = s.Role, errs
+			}
+			for _, e := range errs {
+				refused.Reasons = append(refused.Reasons, "judge "+j.Name+": "+e)
+			}
+			continue
+		}
+		scores[k] = newScore(d.st.Criteria, target.Number, p.ID, marks, string(text))
+	}
+	if len(refused.Reasons) > 0 {
+		return nil, refused
+	}
+	var files []sm.File
+	totals := map[string]any{}
+	var parts []string
+	for k, j := range d.panel {
+		if f := d.judges[j.Name]; f == nil || f.record == nil {
+			files = append(files, sm.NewJudgeRecord(j, sm.KindPanel, s.Exchange, -1, now))
+		}
+		data, err := renderScore(d.out(), scores[k])
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, sm.File{Name: d.judgeScoreFile(j.Name, target), Data: data})
+		totals[j.Name] = scores[k].Total
+		parts = append(parts, fmt.Sprintf("%s %.2f", j.Name, scores[k].Total))
+	}
+	sc := PanelScore(d.st.Criteria, names, scores)
+	total := sc.Total
+	ev := sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
+		Title:   fmt.Sprintf("the panel scores %s's %s", d.name(target.Role), d.label(target)),
+		Message: fmt.Sprintf("%.2f, the mean of %s", total, strings.Join(parts, " · ")),
+		Data:    map[string]any{"message": target.Number, "participant": p.ID, "total": total, "judges": totals}}
+	return d.commitScore(i, sc, files, ev)
+}
+
+// judgeNames lists the names of the folders under judgments/, sorted.
+func (d *debate) judgeNames() []string {
+	names := make([]string, 0, len(d.judges))
+	for n := range d.judges {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// checkJudges adds to f what is wrong with the folders under judgments/:
+// files that are not a judge's, scores without a record, scores of
+// statements not scored (yet), totals that are not their rubric's, and
+// official scores that are not the mean of the panel's judges who scored
+// them. scored holds the numbers of the statements the debate has
+// scored.
+func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
+	problem := func(file, format string, args ...any) {
+		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
+	}
+	// panelOf[n] are the scores the panel's judges gave message n.
+	panelOf := map[int][]Score{}
+	panelNames := map[int][]string{}
+	for _, name := range d.judgeNames() {
+		jf := d.judges[name]
+		f.Problems = append(f.Problems, jf.stray...)
+		if jf.record == nil && len(jf.scores) > 0 {
+			problem(sm.JudgeRecordPath(name), "is missing: the folder holds scores")
+		}
+		nums := make([]int, 0, len(jf.scores))
+		for n := range jf.scores {
+			nums = append(nums, n)
+		}
+		sort.Ints(nums)
+		for _, n := range nums {
+			sc := jf.scores[n]
+			t, ok := d.slotOf(n)
+			if !ok || !scored[n] {
+				problem(sc.file, "message %d is not scored yet, or is not a statement that is scored", n)
+				continue
+			}
+			if want := d.judgeScoreFile(name, t); sc.file != want {
+				problem(sc.file, "should be %s", want)
+			}
+			if p, _ := d.participant(t.Role); sc.Participant != p.ID {
+				problem(sc.file, "participant is %s, but message %d is %s's", sc.Participant, n, p.ID)
+			}
+			before := len(f.Problems)
+			d.checkScore(f, sc)
+			if len(f.Problems) == before && jf.record != nil && jf.record.Kind == sm.KindPanel {
+				panelOf[n] = append(panelOf[n], sc)
+				panelNames[n] = append(panelNames[n], name)
+			}
+		}
+	}
+	nums := make([]int, 0, len(panelOf))
+	for n := range panelOf {
+		nums = append(nums, n)
+	}
+	sort.Ints(nums)
+	for _, n := range nums {
+		official, ok := d.scores[n]
+		if !ok {
+			continue
+		}
+		want := PanelScore(d.st.Criteria, panelNames[n], panelOf[n])
+		for _, c := range d.st.Criteria {
+			got, has := official.Marks[c.Name]
+			if has && math.Abs(got.Raw-want.Marks[c.Name].Raw) > 1e-6 {
+				problem(official.file, "criteria.%s.raw is %g, but the mean of the panel's judges (%s) is %g",
+					c.Name, got.Raw, strings.Join(panelNames[n], ", "), want.Marks[c.Name].Raw)
+			}
+		}
+	}
+}
+
+// Rejudge returns the debate as its scoring again by r.Judge: a step per
+// statement the debate has scored in exchanges r.From to r.To (-1: to
+// the last), in order, each asking r.Judge alone the request the
+// moderator got and writing only its folder, the first its record (from
+// the first exchange scored again).
+func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
+	if err := sm.CheckJudgeName(r.Judge.Name); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(r.Judge.Model) == "" {
+		return nil, errors.New("the judge has no model")
+	}
+	var done []int
+	for i, s := range d.sched[:min(max(d.st.Step, 0), len(d.sched))] {
+		if s.Kind == kindScore {
+			done = append(done, i)
+		}
+	}
+	if len(done) == 0 {
+		return nil, errors.New("the debate has no scored statement to judge again")
+	}
+	first, last := d.sched[done[0]].Exchange, d.sched[done[len(done)-1]].Exchange
+	from, to := max(r.From, 0), last
+	if r.To >= 0 && r.To < to {
+		to = r.To
+	}
+	if from > last {
+		return nil, fmt.Errorf("the debate has scored statements in exchanges %d to %d; --from %d is past them", first, last, r.From)
+	}
+	var slots []int
+	for _, i := range done {
+		if x := d.sched[i].Exchange; x >= from && x <= to {
+			slots = append(slots, i)
+		}
+	}
+	if len(slots) == 0 {
+		return nil, fmt.Errorf("exchanges %d to %d have no scored statement; exchanges %d to %d have", from, to, first, last)
+	}
+	for _, j := range d.panel {
+		if j.Name == r.Judge.Name {
+			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
+		}
+	}
+	f := d.judges[r.Judge.Name]
+	if f != nil && f.record != nil {
+		if f.record.Kind != sm.KindRejudge {
+			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
+		}
+		if f.record.Model != r.Judge.Model {
+			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(r.Judge.Name), f.record.Model, r.Judge.Model)
+		}
+	}
+	if f == nil {
+		f = &judgeFolder{scores: map[int]Score{}}
+	}
+	return &rejudgeDebate{d: d, r: r, slots: slots, folder: f}, nil
+}
+
+// rejudgeDebate is a moderated debate being scored again.
+type rejudgeDebate struct {
+	d      *debate
+	r      sm.Rejudging
+	slots  []int // the score slots to do again, in order
+	folder *judgeFolder
+}
+
+// judged reports whether the judge has scored the statement of score
+// slot i.
+func (rd *rejudgeDebate) judged(i int) bool {
+	_, ok := rd.folder.scores[rd.d.sched[rd.d.sched[i].Target].Number]
+	return ok
+}
+
+// units lists the exchanges of the slots, in order, and whether each is
+// scored again in full.
+func (rd *rejudgeDebate) units() ([]int, map[int]bool) {
+	var xs []int
+	whole := map[int]bool{}
+	for _, i := range rd.slots {
+		x := rd.d.sched[i].Exchange
+		if _, seen := whole[x]; !seen {
+			xs = append(xs, x)
+			whole[x] = true
+		}
+		whole[x] = whole[x] && rd.judged(i)
+	}
+	return xs, whole
+}
+
+// Status counts the exchanges scored again.
+func (rd *rejudgeDebate) Status() sm.Status {
+	xs, whole := rd.units()
+	st := sm.Status{Unit: "exchange", Total: len(xs), Phase: "judging again"}
+	for _, x := range xs {
+		if whole[x] {
+			st.Done++
+		}
+	}
+	left := 0
+	next := -1
+	for _, i := range rd.slots {
+		if !rd.judged(i) {
+			if next < 0 {
+				next = i
+			}
+			left++
+		}
+	}
+	if next < 0 {
+		st.Complete, st.Next = true, "nothing: every statement is scored again"
+	} else {
+		t := rd.d.sched[rd.d.sched[next].Target]
+		st.Next = fmt.Sprintf("%s scores %s's %s again (message %03d)", rd.r.Judge.Model, rd.d.name(t.Role), rd.d.label(t), t.Number)
+	}
+	st.Lines = []sm.Line{{Label: "statements", Text: fmt.Sprintf("%d of %d scored again", len(rd.slots)-left, len(rd.slots))}}
+	return st
+}
+
+// Check is the debate's own.
+func (rd *rejudgeDebate) Check() sm.Findings { return rd.d.Check() }
+
+// Next is the scoring again of the first statement not yet scored again.
+func (rd *rejudgeDebate) Next() (*sm.Step, error) {
+	k := slices.IndexFunc(rd.slots, func(i int) bool { return !rd.judged(i) })
+	if k < 0 {
+		return nil, nil
+	}
+	i := rd.slots[k]
+	c, err := rd.d.callFor(i)
+	if err != nil {
+		return nil, err
+	}
+	j := rd.r.Judge
+	c.ID, c.Model = panelCallID(j.Name), j.Model
+	s := rd.d.sched[i]
+	t := rd.d.sched[s.Target]
+	// ends: every other statement of the exchange is scored again.
+	ends := true
+	for _, o := range rd.slots {
+		if o != i && rd.d.sched[o].Exchange == s.Exchange && !rd.judged(o) {
+			ends = false
+		}
+	}
+	return &sm.Step{
+		Key: fmt.Sprintf("rejudge-%s-%s", j.Name, stepKey(i, s)), Unit: s.Exchange, Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			text := answers[c.ID].Text
+			marks, errs := ParseRubric(rd.d.st.Criteria, text)
+			if len(errs) > 0 {
+				return nil, &sm.Refused{Reasons: prefixed("judge "+j.Name, errs), Role: s.Role, RoleReasons: errs, Answer: true}
+			}
+			p, _ := rd.d.participant(t.Role)
+			sc := newScore(rd.d.st.Criteria, t.Number, p.ID, marks, string(text))
+			data, err := renderScore(rd.d.out(), sc)
+			if err != nil {
+				return nil, err
+			}
+			commit := &sm.Commit{}
+			if rd.folder.record == nil {
+				commit.Files = append(commit.Files, sm.NewJudgeRecord(j, sm.KindRejudge, rd.d.sched[rd.slots[0]].Exchange, rd.r.To, now))
+			}
+			commit.Files = append(commit.Files, sm.File{Name: rd.d.judgeScoreFile(j.Name, t), Data: data})
+			total := sc.Total
+			commit.Events = append(commit.Events, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Score: &total,
+				Title:   fmt.Sprintf("%s scores %s's %s again", j.Name, rd.d.name(t.Role), rd.d.label(t)),
+				Message: fmt.Sprintf("%.2f", total), Ends: ends,
+				Data: map[string]any{"message": t.Number, "participant": p.ID, "total": total, "judge": j.Name}})
+			return commit, nil
+		},
+	}, nil
+}
+
+// Judgments returns what the debate's judges made of its scored
+// statements: the moderator's scores (with a panel, the panel's
+// aggregate) and every judge with a folder. A statement is scored once,
+// so a judge's first score is its last.
+func (d *debate) Judgments() sm.Judgments {
+	out := sm.Judgments{Unit: "exchange", Min: 0, Max: 10, FirstSpeaker: true}
+	// opener[x] is the advocate who speaks first in exchange x.
+	opener := map[int]string{}
+	for _, s := range d.sched {
+		if _, ok := opener[s.Exchange]; !ok && s.advocate() {
+			opener[s.Exchange] = s.Role
+		}
+	}
+	for _, s := range d.sched {
+		if s.Kind != kindScore {
+			continue
+		}
+		t := d.sched[s.Target]
+		m, ok := d.messages[t.Number]
+		if !ok {
+			continue
+		}
+		side := "proposition"
+		if t.Role == RoleB {
+			side = "opposition"
+		}
+		out.Items = append(out.Items, sm.Item{ID: fmt.Sprintf("%03d", t.Number), Unit: t.Exchange,
+			Title: d.name(t.Role) + ": " + d.label(t), Side: side, First: opener[t.Exchange] == t.Role,
+			Length: len([]rune(m.Content))})
+	}
+	official := totalsOf(d.scores)
+	official.Name, official.Model, official.Kind = "moderator", d.moderatorModel(), sm.KindOfficial
+	if len(d.panel) > 0 {
+		official.Name, official.Model, official.Kind = "panel", "", "aggregate"
+		out.Aggregate = &official
+	} else {
+		out.Judges = append(out.Judges, official)
+	}
+	for _, n := range d.judgeNames() {
+		f := d.judges[n]
+		if f.record == nil {
+			continue
+		}
+		js := totalsOf(f.scores)
+		js.Name, js.Model, js.Kind = n, f.record.Model, f.record.Kind
+		out.Judges = append(out.Judges, js)
+	}
+	return out
+}
+
+// totalsOf is a judge's statement totals, by message id, as its first
+// and final scores.
+func totalsOf(scores map[int]Score) sm.JudgeScores {
+	js := sm.JudgeScores{Final: map[string]float64{}, First: map[string]float64{}}
+	for n, sc := range scores {
+		id := fmt.Sprintf("%03d", n)
+		js.Final[id], js.First[id] = sc.Total, sc.Total
+	}
+	return js
+}
+
+// moderatorModel is the moderator's model as debate.md's settings keep
+// it; empty for a debate no moot run has scored.
+func (d *debate) moderatorModel() string {
+	var set struct {
+		Models map[string]string `json:"models"`
+	}
+	if err := d.front.Decode("moot", &set); err != nil {
+		return ""
+	}
+	return set.Models[RoleModerator]
+}
+
+// panelText describes the panel for people: its judges and models.
+func (d *debate) panelText() string {
+	parts := make([]string, len(d.panel))
+	for k, j := range d.panel {
+		parts[k] = j.Name + " (" + j.Model + ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// panelRule says, in a sentence for the derived files, who scores and how
+// the panel's scores make the official ones.
+func (d *debate) panelRule() string {
+	return fmt.Sprintf("A panel of %d judges scores the statements: %s. A statement's official rubric is, for each criterion, the mean of the judges' scores rounded to two decimals, and its total is computed from those means; each judge's rubric is in %s/NAME/%s/.",
+		len(d.panel), d.panelText(), sm.JudgmentsDir, ScoresDir)
+}
