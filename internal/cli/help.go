@@ -143,6 +143,16 @@ var helpFor = map[string]commandHelp{
 		},
 		env: []string{"MOOT_DIR"},
 	},
+	"tournament": {
+		examples: []string{
+			"moot tournament new spring --models gpt-4o,claude-sonnet-4,llama3.1 --motions motions.txt --exchanges 3  plan it",
+			"moot tournament run spring --jobs 8 --rpm 120  run its debates, 8 at a time, within 120 requests a minute",
+			"moot tournament status spring  the debates and the leaderboard so far",
+			"moot tournament report spring --html  README.md, win-matrix.svg and report.html",
+			"moot tournament plan spring | parallel -j 16  run it on many machines over a shared file system",
+		},
+		env: modelEnv,
+	},
 	"step": {
 		examples: []string{
 			"moot step sugar-tax  the arguments of the current exchange, or its judgment",

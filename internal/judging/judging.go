@@ -84,7 +84,7 @@ type JudgeReport struct {
 	SideBias *Interval `json:"side_bias"`
 	// FirstSpeakerBias is the same margin for the side that spoke first,
 	// where the protocol has a speaking order.
-	FirstSpeakerBias *Interval `json:"first_speaker_bias,omitempty"`
+	FirstSpeakerBias *Interval `json:"first_speaker_bias"`
 	// LengthBias is the correlation (Pearson) of the judge's scores with
 	// the items' lengths.
 	LengthBias *Interval `json:"length_bias"`
