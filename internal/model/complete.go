@@ -169,7 +169,7 @@ const (
 // is refused unread with an error wrapping an *EncodingError.
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	start := time.Now()
-	cl := &call{model: req.Model, onRetry: req.OnRetry, onChunk: req.OnChunk}
+	cl := &call{model: req.Model, maxTokens: req.MaxTokens, onRetry: req.OnRetry, onChunk: req.OnChunk}
 	resp, err := c.complete(ctx, req, cl, start)
 	if err != nil {
 		resp = Response{}
@@ -308,10 +308,11 @@ func (c *Client) params(req Request, msgs []chatMessage, v variant) chatRequest 
 
 // call is the state of one Complete call, shared by the requests it sends.
 type call struct {
-	model    string
-	attempts int // requests sent so far
-	onRetry  func(Retry)
-	onChunk  func(string)
+	model     string
+	maxTokens int // the request's, for the budget's estimate
+	attempts  int // requests sent so far
+	onRetry   func(Retry)
+	onChunk   func(string)
 }
 
 // send makes one chat request, with retries, and turns its failure into
@@ -333,16 +334,23 @@ func (c *Client) do(ctx context.Context, cl *call, path string, body, out any) e
 		// Trying again would not change that.
 		return fmt.Errorf("building the request for model %q: %w", cl.model, err)
 	}
-	budget := c.maxRetries + 1 // attempts left
+	left := c.maxRetries + 1 // attempts left
+	estimate := estimateTokens(len(payload), cl.maxTokens)
 	refused := 0
 	for retry := 0; ; retry++ {
+		tk, err := c.budget.take(ctx, estimate)
+		if err != nil {
+			return fmt.Errorf("request to model %q stopped while waiting for the rate limit: %w", cl.model, err)
+		}
 		res, err := c.post(ctx, path, payload, out, cl.onChunk)
 		var notSent *errNotSent
 		if errors.As(err, &notSent) {
+			tk.cancel()
 			return fmt.Errorf("building the request for model %q: %w", cl.model, notSent.err)
 		}
+		tk.settle(spentTokens(out, res, err, estimate))
 		cl.attempts++
-		budget--
+		left--
 		if err == nil {
 			return nil
 		}
@@ -385,11 +393,16 @@ func (c *Client) do(ctx context.Context, cl *call, path string, body, out any) e
 				wait = c.backoff(retry)
 			}
 		}
-		if !retryable || budget <= 0 {
+		if retryable && res != nil && res.StatusCode == http.StatusTooManyRequests {
+			// The limit is the endpoint's, not this request's: every
+			// request sharing the budget waits as this one will.
+			c.budget.pause(wait)
+		}
+		if !retryable || left <= 0 {
 			return failure
 		}
 		if cl.onRetry != nil {
-			cl.onRetry(Retry{Attempt: cl.attempts, Of: cl.attempts + budget, Wait: wait, Reason: c.mask(failure.Error())})
+			cl.onRetry(Retry{Attempt: cl.attempts, Of: cl.attempts + left, Wait: wait, Reason: c.mask(failure.Error())})
 		}
 		if err := sleep(ctx, wait); err != nil {
 			return fmt.Errorf("request to model %q stopped: %w", cl.model, err)

@@ -9,7 +9,9 @@
 // second try only. It reads at most MaxResponseSize of a response, falls
 // back to weaker ways of asking for JSON when a server refuses one, and
 // turns failures into errors that say what to fix without ever showing the
-// API key.
+// API key. Clients that share a Budget keep together within an endpoint's
+// requests and tokens a minute, and all wait when one of them is rate
+// limited.
 package model
 
 import (
@@ -64,6 +66,11 @@ type Config struct {
 	MaxRetries int
 	// HTTPClient, when set, is used for every request (mainly for tests).
 	HTTPClient *http.Client
+	// Budget, when set, is waited for before every attempt of Complete
+	// and Embed, retries and fallbacks included, and told what each
+	// attempt cost and of every 429. Clients that share it share its
+	// limits. The time waited counts in Response.Latency.
+	Budget *Budget
 }
 
 // String describes the configuration without revealing the API key.
@@ -90,6 +97,7 @@ type Client struct {
 	openAI     bool     // the endpoint is api.openai.com
 	timeout    time.Duration
 	maxRetries int
+	budget     *Budget // nil for none
 	// backoff gives the wait before retry n (counting from 0) for the
 	// failures this package retries itself.
 	backoff func(n int) time.Duration
@@ -150,6 +158,7 @@ func New(cfg Config) (*Client, error) {
 		openAI:     openAI,
 		timeout:    timeout,
 		maxRetries: cfg.MaxRetries,
+		budget:     cfg.Budget,
 		backoff:    defaultBackoff,
 	}
 	if c.httpClient == nil {
