@@ -410,6 +410,7 @@ func (a *app) command() *ucli.Command {
 			a.stepCommand(),
 			a.rejudgeCommand(),
 			a.judgesCommand(),
+			a.tournamentCommand(),
 			a.templatesCommand(),
 			a.reportCommand(),
 			a.exportCommand(),

@@ -120,59 +120,9 @@ func (a *app) lookupProtocol(name string) (sm.Protocol, error) {
 
 // newWithProtocol is `moot new` for a protocol of the step model.
 func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) error {
-	own := map[string]bool{}
-	in := sm.NewInput{Slug: slug, Motion: strings.TrimSpace(cmd.String("motion")), Values: map[string][]string{}, Now: a.io.Now()}
-	for _, f := range p.Flags() {
-		own[f.Name] = true
-		if !cmd.IsSet(f.Name) {
-			continue
-		}
-		if f.Bool {
-			in.Values[f.Name] = []string{fmt.Sprint(cmd.Bool(f.Name))}
-		} else if f.Repeated {
-			in.Values[f.Name] = cmd.StringSlice(f.Name)
-		} else {
-			in.Values[f.Name] = []string{cmd.String(f.Name)}
-		}
-		if f.File {
-			data, err := readFlagFile(f.Name, in.Value(f))
-			if err != nil {
-				return err
-			}
-			if in.Files == nil {
-				in.Files = map[string][]byte{}
-			}
-			in.Files[f.Name] = data
-		}
-		if f.Dir {
-			files, err := readFlagDir(f, in.Value(f))
-			if err != nil {
-				return err
-			}
-			if in.Dirs == nil {
-				in.Dirs = map[string]map[string][]byte{}
-			}
-			in.Dirs[f.Name] = files
-		}
-	}
-	owners := map[string][]string{} // a flag given that p does not take, by the protocols that do
-	var foreign []string
-	for _, other := range a.io.Protocols {
-		for _, f := range other.Flags() {
-			if !own[f.Name] && cmd.IsSet(f.Name) {
-				if owners[f.Name] == nil {
-					foreign = append(foreign, f.Name)
-				}
-				owners[f.Name] = append(owners[f.Name], other.Name())
-			}
-		}
-	}
-	if len(foreign) > 0 {
-		f := foreign[0]
-		return usageError("--%s is a flag of %s, not of %s", f, english.List(owners[f], "and"), p.Name())
-	}
-	if in.Motion == "" {
-		return badUsage(errors.New("the motion is empty"), `give it with --motion "..."`)
+	in, err := a.newInput(cmd, p, slug, cmd.String("motion"))
+	if err != nil {
+		return err
 	}
 	dir := filepath.Join(root(cmd), slug)
 	d, err := driver.CreateDebate(dir, p, in)
@@ -195,6 +145,68 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 	fmt.Fprintf(a.io.Stdout, "created %s (%s)\n", dir, p.Name())
 	fmt.Fprintf(a.io.Stdout, "next: %s\n", deb.Status().Next)
 	return nil
+}
+
+// newInput collects what `moot new` (or `moot tournament new`) was given
+// for a debate of protocol p: its flags, the files and folders they name,
+// read, and the motion. A flag of another protocol is refused, naming the
+// protocols that take it.
+func (a *app) newInput(cmd *ucli.Command, p sm.Protocol, slug, motion string) (sm.NewInput, error) {
+	own := map[string]bool{}
+	in := sm.NewInput{Slug: slug, Motion: strings.TrimSpace(motion), Values: map[string][]string{}, Now: a.io.Now()}
+	for _, f := range p.Flags() {
+		own[f.Name] = true
+		if !cmd.IsSet(f.Name) {
+			continue
+		}
+		if f.Bool {
+			in.Values[f.Name] = []string{fmt.Sprint(cmd.Bool(f.Name))}
+		} else if f.Repeated {
+			in.Values[f.Name] = cmd.StringSlice(f.Name)
+		} else {
+			in.Values[f.Name] = []string{cmd.String(f.Name)}
+		}
+		if f.File {
+			data, err := readFlagFile(f.Name, in.Value(f))
+			if err != nil {
+				return in, err
+			}
+			if in.Files == nil {
+				in.Files = map[string][]byte{}
+			}
+			in.Files[f.Name] = data
+		}
+		if f.Dir {
+			files, err := readFlagDir(f, in.Value(f))
+			if err != nil {
+				return in, err
+			}
+			if in.Dirs == nil {
+				in.Dirs = map[string]map[string][]byte{}
+			}
+			in.Dirs[f.Name] = files
+		}
+	}
+	owners := map[string][]string{} // a flag given that p does not take, by the protocols that do
+	var foreign []string
+	for _, other := range a.io.Protocols {
+		for _, f := range other.Flags() {
+			if !own[f.Name] && cmd.IsSet(f.Name) {
+				if owners[f.Name] == nil {
+					foreign = append(foreign, f.Name)
+				}
+				owners[f.Name] = append(owners[f.Name], other.Name())
+			}
+		}
+	}
+	if len(foreign) > 0 {
+		f := foreign[0]
+		return in, usageError("--%s is a flag of %s, not of %s", f, english.List(owners[f], "and"), p.Name())
+	}
+	if in.Motion == "" {
+		return in, badUsage(errors.New("the motion is empty"), `give it with --motion "..."`)
+	}
+	return in, nil
 }
 
 // MaxFlagFileSize is the largest file a protocol's file flag of `moot

@@ -16,6 +16,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/judgefake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/sparring"
+	"github.com/moot-dev/moot/internal/testkit/tourneyfake"
 	"github.com/moot-dev/moot/internal/testkit/trio"
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
@@ -104,6 +105,10 @@ func TestScripts(t *testing.T) {
 			return out
 		},
 	}, sparring.Handler(sparring.Options{})))
+	// $TOURNEY answers dialectic debates whose judge gives every exchange
+	// to the stronger model: strong beats middle beats weak, and twin
+	// draws with middle.
+	tourneyServer := modeltest.NewServer(t, tourneyfake.Handler(map[string]float64{"strong": 3, "middle": 2, "twin": 2, "weak": 1}))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -119,6 +124,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
 			e.Setenv("PANEL", panelServer.URL)
 			e.Setenv("JUDGES", judgesServer.URL)
+			e.Setenv("TOURNEY", tourneyServer.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

@@ -301,6 +301,9 @@ type Usage struct {
 	Seconds  float64 `json:"seconds"`
 	Attempts int     `json:"attempts,omitempty"`
 	OK       bool    `json:"ok"`
+	// Asked is the model asked, when the server named the model that
+	// answered (Model) otherwise, such as a dated version of it.
+	Asked string `json:"asked,omitempty"`
 }
 
 func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp model.Response, err error) {
@@ -309,8 +312,8 @@ func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp mod
 		PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens,
 		Seconds: resp.Latency.Seconds(), Attempts: resp.Attempts, OK: err == nil,
 	}
-	if resp.Model != "" {
-		u.Model = resp.Model
+	if resp.Model != "" && resp.Model != u.Model {
+		u.Model, u.Asked = resp.Model, u.Model
 	}
 	r.mu.Lock()
 	r.sum.Calls++
@@ -373,4 +376,25 @@ func ReadUsage(d *store.Dir) (Totals, error) {
 		t.Seconds += u.Seconds
 	}
 	return t, nil
+}
+
+// ReadUsageByModel reads the usage log of the debate in d and returns the
+// tokens (prompt and completion) its calls took, by the model asked.
+func ReadUsageByModel(d *store.Dir) (map[string]int, error) {
+	out := map[string]int{}
+	data, err := d.ReadPrivate(UsageFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var u Usage
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &u) != nil {
+			continue
+		}
+		out[cmp.Or(u.Asked, u.Model)] += u.PromptTokens + u.CompletionTokens
+	}
+	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
@@ -185,4 +186,30 @@ func (n *notices) lines() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// SeedState returns the state file state of a new debate with the models
+// of its roles stored as a run stores them, and its judge panel when
+// panel is not empty: a debate made ready to run with these models, as a
+// tournament makes its debates.
+func SeedState(state []byte, models map[string]string, panel []sm.Judge) ([]byte, error) {
+	front, body, err := frontmatter.Parse(state)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	raw, err := frontmatter.Marshal(Settings{Models: models})
+	if err != nil {
+		return nil, err
+	}
+	front.Set(SettingsKey, raw)
+	if len(panel) > 0 {
+		if err := sm.CheckPanel(panel); err != nil {
+			return nil, err
+		}
+		if raw, err = frontmatter.Marshal(panel); err != nil {
+			return nil, err
+		}
+		front.Set(sm.PanelKey, raw)
+	}
+	return frontmatter.Render(front, body)
 }

@@ -310,10 +310,6 @@ func (s *stepDebate) Outcome() sm.Outcome {
 	default:
 		o.Winner = sm.Draw
 	}
-	o.Columns = map[string]string{
-		"exchanges":         fmt.Sprint(s.deb.Header.End),
-		"proposition_score": FormatScore(t.Proposition.Total),
-		"opposition_score":  FormatScore(t.Opposition.Total),
-	}
+	o.Columns = map[string]string{"exchanges": fmt.Sprint(s.deb.Header.End)}
 	return o
 }

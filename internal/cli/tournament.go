@@ -1,0 +1,409 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/rating"
+	"github.com/moot-dev/moot/internal/tournament"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/store"
+)
+
+// DefaultTournamentExchanges is how many exchanges a dialectic debate of
+// a tournament has when --exchanges is not given.
+const DefaultTournamentExchanges = 3
+
+func (a *app) tournamentCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "tournament",
+		Usage: "run many debates between models and rank the models, with honest error bars",
+		Commands: []*ucli.Command{
+			a.tournamentNewCommand(),
+			a.tournamentRunCommand(),
+
+			a.tournamentStatusCommand(),
+			a.tournamentReportCommand(),
+			a.tournamentPlanCommand(),
+			a.tournamentExportCommand(),
+		},
+	}
+}
+
+// tournamentDir is the folder of the tournament called name.
+func tournamentDir(cmd *ucli.Command, name string) (string, error) {
+	if !tournament.ValidSlug(name) {
+		return "", badUsage(fmt.Errorf("%q is not a valid tournament name", name),
+			"a name is lowercase letters, digits and hyphens, starting with a letter or digit, at most 64 characters: spring-2026")
+	}
+	return filepath.Join(root(cmd), tournament.Dir, name), nil
+}
+
+func (a *app) tournamentNewCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "new",
+		Usage:     "plan a tournament: every pair of models meets on every motion twice, sides swapped; a debate directory each",
+		ArgsUsage: "<name>",
+		Flags: append([]ucli.Flag{
+			&ucli.StringFlag{Name: "protocol", Value: sm.Default, Usage: "the debates' `PROTOCOL`: one whose two sides models take (dialectic, forum, moderated)"},
+			&ucli.StringFlag{Name: "models", Usage: "the `MODELS` that meet, comma-separated (two or more)"},
+			&ucli.StringFlag{Name: "motions", Usage: "`FILE` of motions: one a line, or a YAML or JSON list with motion, definitions and scope"},
+			&ucli.IntFlag{Name: "rounds-per-pair", Value: 1, Usage: "how many times every pair meets on every motion (`K`), twice each time"},
+			&ucli.StringFlag{Name: "judge-model", Usage: "the judges' `MODEL` (default: the default model)"},
+			&ucli.StringFlag{Name: "judges", Usage: "a panel of judge `MODELS` for every debate, comma-separated"},
+		}, a.protocolFlags()...),
+		DisableSliceFlagSeparator: true,
+		OnUsageError:              usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() != 1 {
+				return usageError("tournament new takes one name")
+			}
+			return a.newTournament(cmd, cmd.Args().First())
+		},
+	}
+}
+
+// newTournament makes the tournament called name: tournament.md and a
+// debate directory per pairing, all at once.
+func (a *app) newTournament(cmd *ucli.Command, name string) error {
+	dir, err := tournamentDir(cmd, name)
+	if err != nil {
+		return err
+	}
+	p, err := a.io.Protocols.Lookup(cmd.String("protocol"))
+	if err != nil {
+		return badUsage(fmt.Errorf("no protocol %q", cmd.String("protocol")), "'moot protocols' lists the protocols")
+	}
+	sided, ok := p.(sm.Sided)
+	if !ok {
+		return usageError("a %s debate has no two sides for models to take: a tournament's protocol is one of those whose debates have a winner", p.Name())
+	}
+	var models []string
+	for _, m := range strings.Split(cmd.String("models"), ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			models = append(models, m)
+		}
+	}
+	if len(models) < 2 {
+		return badUsage(errors.New("--models: a tournament needs two models or more"), "--models gpt-4o,claude-sonnet-4,llama3.1")
+	}
+	if !cmd.IsSet("motions") {
+		return badUsage(errors.New("--motions FILE is required"), "a file with one motion a line, or a YAML or JSON list of motion, definitions and scope")
+	}
+	data, err := readFlagFile("motions", cmd.String("motions"))
+	if err != nil {
+		return err
+	}
+	motions, err := tournament.ParseMotions(data)
+	if err != nil {
+		return withCode(ExitUsage, fmt.Errorf("read --motions %s: %w", cmd.String("motions"), err))
+	}
+	rounds := int(cmd.Int("rounds-per-pair"))
+	if rounds < 1 {
+		return usageError("--rounds-per-pair %d is below 1", rounds)
+	}
+	var panel []sm.Judge
+	var judges []string
+	if cmd.IsSet("judges") {
+		if _, ok := p.(sm.Panelist); !ok {
+			return usageError("--judges: a %s debate has no judge to make a panel of", p.Name())
+		}
+		for _, m := range strings.Split(cmd.String("judges"), ",") {
+			judges = append(judges, strings.TrimSpace(m))
+		}
+		if panel, err = sm.NewPanel(judges); err != nil {
+			return badUsage(fmt.Errorf("--judges: %w", err))
+		}
+	}
+	judgeRole := ""
+	if pl, ok := p.(sm.Panelist); ok {
+		judgeRole = pl.JudgeRole()
+	}
+	judgeModel := strings.TrimSpace(cmd.String("judge-model"))
+	if judgeModel != "" && judgeRole == "" {
+		return usageError("--judge-model: a %s debate has no judge", p.Name())
+	}
+	base, err := a.newInput(cmd, p, "tournament", motions[0].Text)
+	if err != nil {
+		return err
+	}
+	flags := map[string]sm.Flag{}
+	for _, f := range p.Flags() {
+		flags[f.Name] = f
+	}
+	if _, ok := flags["exchanges"]; ok && len(base.Values["exchanges"]) == 0 {
+		base.Values["exchanges"] = []string{fmt.Sprint(DefaultTournamentExchanges)}
+	}
+	texts := make([]string, len(motions))
+	for i, m := range motions {
+		texts[i] = m.Text
+		_, defs := flags["definition"]
+		_, scope := flags["scope"]
+		if (len(m.Definitions) > 0 && !defs) || (m.Scope != "" && !scope) {
+			return usageError("--motions: motion %d has definitions or a scope, which a %s debate does not take", i+1, p.Name())
+		}
+	}
+	pairs, err := rating.Plan(models, texts, rounds)
+	if err != nil {
+		return badUsage(err)
+	}
+	prop, opp := sided.SideRoles()
+	var folders []string
+	var files []store.File
+	var extra []string
+	if fm, ok := p.(sm.FolderMaker); ok {
+		extra = fm.Folders()
+	}
+	t := &tournament.Tournament{Name: name, Protocol: p.Name(), Models: models, Motions: motions, Rounds: rounds,
+		Judges: judges, JudgeModel: judgeModel, Settings: base.Values, Created: a.io.Now().UTC().Format(time.RFC3339)}
+	for _, pr := range pairs {
+		m := motions[pr.MotionIndex]
+		in := base
+		in.Slug, in.Motion = pr.Slug, m.Text
+		in.Values = map[string][]string{}
+		for k, v := range base.Values {
+			in.Values[k] = v
+		}
+		if len(m.Definitions) > 0 {
+			in.Values["definition"] = m.Definitions
+		}
+		if m.Scope != "" {
+			in.Values["scope"] = []string{m.Scope}
+		}
+		out, err := p.New(in)
+		if err != nil {
+			var ie *sm.InputError
+			if errors.As(err, &ie) {
+				return withCode(ExitUsage, fmt.Errorf("debate %s: %w", pr.Slug, ie))
+			}
+			return withCode(ExitUsage, fmt.Errorf("debate %s: %w", pr.Slug, err))
+		}
+		roles := map[string]string{prop: pr.Prop, opp: pr.Opp}
+		if judgeModel != "" {
+			roles[judgeRole] = judgeModel
+		}
+		folders = append(folders, pr.Slug)
+		for _, f := range extra {
+			folders = append(folders, pr.Slug+"/"+f)
+		}
+		for _, f := range out {
+			data := f.Data
+			if f.Name == sm.StateFile {
+				if data, err = driver.SeedState(data, roles, panel); err != nil {
+					return fmt.Errorf("debate %s: %w", pr.Slug, err)
+				}
+			}
+			files = append(files, store.File{Name: pr.Slug + "/" + f.Name, Data: data})
+		}
+		t.Debates = append(t.Debates, tournament.Debate{Slug: pr.Slug, Proposition: pr.Prop, Opposition: pr.Opp, Motion: pr.MotionIndex, Round: pr.Round})
+	}
+	plan, err := t.Render()
+	if err != nil {
+		return err
+	}
+	files = append(files, store.File{Name: tournament.FileName, Data: plan})
+	d, err := store.Create(dir, folders, files)
+	if err != nil {
+		return withCode(ExitError, fmt.Errorf("create %s: %w", dir, err))
+	}
+	d.Close()
+	fmt.Fprintf(a.io.Stdout, "created %s: %s of %s, %s × %s\n", dir, english.Count(len(t.Debates), "debate"), p.Name(),
+		english.Count(len(models), "model"), english.Count(len(motions), "motion"))
+	fmt.Fprintf(a.io.Stdout, "next: moot tournament run %s   (or 'moot tournament plan %s' for one command per debate)\n", name, name)
+	return nil
+}
+
+// openTournament reads the tournament called by the command's first
+// argument, and its protocol.
+func (a *app) openTournament(cmd *ucli.Command) (string, *tournament.Tournament, sm.Protocol, error) {
+	if cmd.Args().Len() != 1 {
+		return "", nil, nil, usageError("%s takes one tournament", cmd.FullName())
+	}
+	dir, err := tournamentDir(cmd, cmd.Args().First())
+	if err != nil {
+		return "", nil, nil, err
+	}
+	data, err := store.ReadInput(filepath.Join(dir, tournament.FileName), 64<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil, nil, withCode(ExitError, fmt.Errorf("%s: no such tournament", dir), "'moot tournament new NAME --models ... --motions FILE' makes one")
+	}
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("read %s: %w", filepath.Join(dir, tournament.FileName), err)
+	}
+	t, err := tournament.Parse(data)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("read %s: %w", filepath.Join(dir, tournament.FileName), err)
+	}
+	p, err := a.io.Protocols.Lookup(t.Protocol)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("read %s: %w", filepath.Join(dir, tournament.FileName), err)
+	}
+	return dir, t, p, nil
+}
+
+// debateResult is where one debate of a tournament stands.
+type debateResult struct {
+	tournament.Debate
+	// State is "done", "pending", "running" (another process writes it)
+	// or "failed".
+	State   string      `json:"state"`
+	Done    int         `json:"done"`
+	Total   int         `json:"total"`
+	Outcome *sm.Outcome `json:"outcome,omitempty"`
+	Failure string      `json:"failure,omitempty"`
+	Tokens  int         `json:"tokens"`
+	// ByModel is what the debate's model calls cost, by model.
+	ByModel map[string]int `json:"-"`
+	Err     error          `json:"-"`
+}
+
+// failure is what a tournament keeps of a debate that failed.
+type failure struct {
+	Debate string `json:"debate"`
+	Error  string `json:"error"`
+	Time   string `json:"time"`
+}
+
+// results reads where every debate of the tournament at dir stands, a
+// few at a time.
+func (a *app) results(dir string, t *tournament.Tournament, p sm.Protocol) []debateResult {
+	out := make([]debateResult, len(t.Debates))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = a.resultOf(dir, t.Debates[i], p)
+			}
+		}()
+	}
+	for i := range t.Debates {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// resultOf reads where one debate stands.
+func (a *app) resultOf(dir string, deb tournament.Debate, p sm.Protocol) debateResult {
+	r := debateResult{Debate: deb, State: "pending"}
+	if data, err := store.ReadInput(filepath.Join(dir, tournament.FailuresDir, deb.Slug+".json"), 1<<20); err == nil {
+		var f failure
+		if json.Unmarshal(data, &f) == nil {
+			r.State, r.Failure = "failed", f.Error
+		}
+	}
+	d, err := store.Open(filepath.Join(dir, deb.Slug))
+	if err != nil {
+		r.State, r.Err, r.Failure = "failed", err, err.Error()
+		return r
+	}
+	defer d.Close()
+	if d.Writer() != nil {
+		r.State = "running"
+	}
+	sd, err := driver.ReadDebate(d, p)
+	if err != nil {
+		r.State, r.Err, r.Failure = "failed", err, err.Error()
+		return r
+	}
+	st := sd.Status()
+	r.Done, r.Total = st.Done, st.Total
+	if st.Complete {
+		r.State, r.Failure = "done", ""
+		if o, ok := sd.(sm.Outcomer); ok {
+			out := o.Outcome()
+			r.Outcome = &out
+		}
+	}
+	if u, err := driver.ReadUsageByModel(d); err == nil {
+		r.ByModel = u
+		for _, n := range u {
+			r.Tokens += n
+		}
+	}
+	return r
+}
+
+// games are the finished debates' results, for the ratings.
+func games(t *tournament.Tournament, rs []debateResult) []rating.Game {
+	var out []rating.Game
+	for _, r := range rs {
+		if r.Outcome == nil || r.Outcome.Winner == "" {
+			continue
+		}
+		g := rating.Game{A: r.Proposition, B: r.Opposition, Motion: t.Motions[r.Motion].Text}
+		switch r.Outcome.Winner {
+		case sm.WinProposition:
+			g.Score = 1
+		case sm.WinOpposition:
+			g.Score = 0
+		default:
+			g.Score = 0.5
+		}
+		switch r.Outcome.First {
+		case sm.WinProposition:
+			g.First = r.Proposition
+		case sm.WinOpposition:
+			g.First = r.Opposition
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// counts tallies the results' states.
+func counts(rs []debateResult) map[string]int {
+	c := map[string]int{"done": 0, "pending": 0, "running": 0, "failed": 0}
+	for _, r := range rs {
+		c[r.State]++
+	}
+	return c
+}
+
+func (a *app) tournamentPlanCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:         "plan",
+		Usage:        "print one command per debate still to run, for GNU parallel, xargs -P, a Slurm array or a Kubernetes Job",
+		ArgsUsage:    "<name>",
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			dir, t, p, err := a.openTournament(cmd)
+			if err != nil {
+				return err
+			}
+			for _, r := range a.results(dir, t, p) {
+				if r.State == "done" {
+					continue
+				}
+				fmt.Fprintf(a.io.Stdout, "moot run %s --all --quiet\n", shellQuote(filepath.Join(dir, r.Slug)))
+			}
+			return nil
+		},
+	}
+}
+
+// sortedModels lists the models of by in name order.
+func sortedModels(by map[string]int) []string {
+	out := make([]string, 0, len(by))
+	for m := range by {
+		out = append(out, m)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,145 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
+)
+
+// FileName is the file that holds a tournament's plan, in its folder
+// under the debates root's tournaments/.
+const FileName = "tournament.md"
+
+// Dir is the folder of the debates root that holds the tournaments.
+const Dir = "tournaments"
+
+// FailuresDir is the folder of a tournament that keeps, a file each, why
+// a debate failed, so that the tournament goes on without it until
+// `run --retry-failed`.
+const FailuresDir = "failures"
+
+// Tournament is the plan of a tournament: who meets whom, on which
+// motions, under which protocol and settings.
+type Tournament struct {
+	Name     string   `json:"tournament"`
+	Protocol string   `json:"protocol"`
+	Models   []string `json:"models"`
+	Motions  []Motion `json:"motions"`
+	// Rounds is how many times every pair meets on every motion, twice
+	// each time, sides swapped.
+	Rounds int `json:"rounds_per_pair"`
+	// Judges is the judge panel of every debate; JudgeModel the judge
+	// when there is no panel ("" leaves it to the default model).
+	Judges     []string `json:"judges,omitempty"`
+	JudgeModel string   `json:"judge_model,omitempty"`
+	// Settings holds the protocol's flags of `moot new` every debate was
+	// made with, by flag name.
+	Settings map[string][]string `json:"settings,omitempty"`
+	Created  string              `json:"created"`
+	Debates  []Debate            `json:"debates"`
+}
+
+// Debate is one debate of a tournament.
+type Debate struct {
+	// Slug names the debate's folder in the tournament's.
+	Slug        string `json:"slug"`
+	Proposition string `json:"proposition"`
+	Opposition  string `json:"opposition"`
+	// Motion is the index of the debate's motion in Tournament.Motions.
+	Motion int `json:"motion"`
+	Round  int `json:"round"`
+}
+
+// Render writes tournament.md: the plan as JSON frontmatter and, below
+// it, the same in words for a person.
+func (t *Tournament) Render() ([]byte, error) {
+	raw, err := frontmatter.Marshal(t)
+	if err != nil {
+		return nil, err
+	}
+	var front frontmatter.Object
+	if err := front.UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Tournament %s\n\n", t.Name)
+	fmt.Fprintf(&b, "%d models, %d motions, %d debates of the %s protocol: every pair of models meets on every motion twice, sides swapped", len(t.Models), len(t.Motions), len(t.Debates), t.Protocol)
+	if t.Rounds > 1 {
+		fmt.Fprintf(&b, ", %d times over", t.Rounds)
+	}
+	b.WriteString(".\n\n## Models\n\n")
+	for _, m := range t.Models {
+		fmt.Fprintf(&b, "- `%s`\n", strings.ReplaceAll(m, "`", "'"))
+	}
+	b.WriteString("\n## Motions\n\n")
+	for i, m := range t.Motions {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, strings.Join(strings.Fields(m.Text), " "))
+	}
+	b.WriteString("\nRun it with `moot tournament run " + t.Name + "`, see where it stands with `moot tournament status " + t.Name + "`.\n")
+	return frontmatter.Render(front, "\n"+b.String())
+}
+
+// Parse reads tournament.md.
+func Parse(data []byte) (*Tournament, error) {
+	var t Tournament
+	if _, _, err := frontmatter.ParseInto(data, &t); err != nil {
+		return nil, err
+	}
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Check verifies the plan: models, motions and debates that refer to
+// them, each debate's folder a safe name of its own.
+func (t *Tournament) Check() error {
+	switch {
+	case t.Name == "":
+		return errors.New("field \"tournament\" is empty")
+	case t.Protocol == "":
+		return errors.New("field \"protocol\" is empty")
+	case len(t.Models) < 2:
+		return errors.New("field \"models\" needs two models or more")
+	case len(t.Motions) == 0:
+		return errors.New("field \"motions\" is empty")
+	case t.Rounds < 1:
+		return errors.New("field \"rounds_per_pair\" is below 1")
+	}
+	models := map[string]bool{}
+	for _, m := range t.Models {
+		if strings.TrimSpace(m) == "" || models[m] {
+			return fmt.Errorf("field \"models\": %q is empty or named twice", m)
+		}
+		models[m] = true
+	}
+	slugs := map[string]bool{}
+	for i, d := range t.Debates {
+		switch {
+		case !ValidSlug(d.Slug) || slugs[d.Slug]:
+			return fmt.Errorf("debates[%d]: slug %q is not a valid name of its own", i, d.Slug)
+		case !models[d.Proposition] || !models[d.Opposition] || d.Proposition == d.Opposition:
+			return fmt.Errorf("debates[%d]: %q against %q is not two models of the tournament", i, d.Proposition, d.Opposition)
+		case d.Motion < 0 || d.Motion >= len(t.Motions):
+			return fmt.Errorf("debates[%d]: motion %d is not one of the %d motions", i, d.Motion, len(t.Motions))
+		}
+		slugs[d.Slug] = true
+	}
+	return nil
+}
+
+// ValidSlug reports whether s may name a debate's folder: 1 to 64 lower
+// case letters, digits and hyphens, starting with a letter or digit.
+func ValidSlug(s string) bool {
+	if s == "" || len(s) > 64 || s[0] == '-' {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
