@@ -501,3 +501,44 @@ func writeFile(path, text string) error {
 	}
 	return os.WriteFile(path, []byte(text), 0o644)
 }
+
+// TestPanelJoinsLate: a panel set after turn 2 judges from turn 3 on,
+// each judge seeing the debate's own judge's answers for the turns before
+// it sat; the debate checks, and its judges' records say where they began.
+func TestPanelJoinsLate(t *testing.T) {
+	dir := newDebate(t, setup{turns: 4, judge: true, premise: true})
+	if _, err := advance(t, context.Background(), dir, &fakeModel{}, driver.UnitGoal{Done: 2}); err != nil {
+		t.Fatal(err)
+	}
+	earlier := files(t, dir)["calls/010_score_judge.md"]
+	setPanel(t, dir, "a", "b")
+	m := &fakeModel{judges: map[string]forumfake.Options{"a": {Scores: []int{1}}, "b": {Scores: []int{2}}}}
+	if _, err := advance(t, context.Background(), dir, m, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	got := files(t, dir)
+	if got["calls/010_score_judge.md"] != earlier {
+		t.Errorf("the debate's own score of turn 2 changed")
+	}
+	for _, j := range []string{"a", "b"} {
+		if rec := meta(t, got["judgments/"+j+"/judge.json"]); rec["from"] != float64(3) {
+			t.Errorf("judgments/%s/judge.json: from %v, want 3", j, rec["from"])
+		}
+		if _, ok := got["judgments/"+j+"/calls/010_score_judge.md"]; ok {
+			t.Errorf("judge %s has a score of turn 2, before it sat", j)
+		}
+	}
+	for _, req := range m.asked() {
+		if req.Model == "a" && !strings.Contains(all(req), forumfake.Score+"-") {
+			t.Errorf("judge a's request does not carry the debate's own earlier scores:\n%s", all(req))
+			break
+		}
+	}
+	if f := load(t, dir).Check(); !f.OK() {
+		t.Errorf("check: %v", f.Problems)
+	}
+	// Its score of turn 3 is the mean of 1 and 2, halves up.
+	if s := meta(t, got["calls/014_score_judge.md"]); s["score"] != float64(2) || s["panel_mean"] != 1.5 {
+		t.Errorf("score of turn 3: %v (mean %v), want 2 (1.5)", s["score"], s["panel_mean"])
+	}
+}
