@@ -3,11 +3,14 @@ package forum_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/forum"
 )
 
@@ -43,5 +46,36 @@ func TestKilledAtEveryCall(t *testing.T) {
 		New:      []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "6", "--seed", "7", "--cast", cast},
 		Model:    fakeHandler,
 		Requests: 30,
+	})
+}
+
+// TestKilledAtEveryCallPanel: the same with a panel of two judges over
+// three turns, each judge's call a request of its own: killed while any
+// of them is in flight and run again, moot asks each judge at most once
+// more for the step in flight and ends with the files of a run never
+// killed (the judges' records aside, which say when they were made).
+func TestKilledAtEveryCallPanel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 28 kills, each a moot process run twice: run without -short")
+	}
+	cast := filepath.Join(t.TempDir(), "cast.yaml")
+	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	created := regexp.MustCompile(`"created": "[^"]*"`)
+	bin, env := crashtest.Self(t)
+	crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:   []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "3", "--seed", "7", "--cast", cast},
+		Run:   []string{"--all", "--judges", "a,b"},
+		Model: fakeHandler,
+		// 8 calls of the debaters, 10 of each judge.
+		Requests: 28,
+		Normalise: func(name, data string) string {
+			if strings.HasSuffix(name, sm.JudgeRecordFile) {
+				return created.ReplaceAllString(data, `"created": ""`)
+			}
+			return data
+		},
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
 )
@@ -13,10 +14,15 @@ import (
 type debate struct {
 	st      *state
 	topic   string
+	front   frontmatter.Object // debate.md's frontmatter as read
 	slots   []slot
 	calls   map[string]*callFile
 	verdict *callFile
 	tmpl    *templates.Set
+	// panel is the judge panel debate.md names, nil for none; judges
+	// holds every judge's folder under judgments/, by name.
+	panel  []sm.Judge
+	judges map[string]*judgeFolder
 }
 
 // file returns the committed file of s, nil when there is none.
@@ -26,6 +32,10 @@ func (d *debate) file(s slot) *callFile {
 	}
 	return d.calls[s.File()]
 }
+
+// history gives the file a role's conversation holds for an earlier slot
+// of that role: the debate's own files (debate.file) or one judge's.
+type history func(slot) *callFile
 
 func (d *debate) slotOf(kind string, turn int) (slot, bool) {
 	for _, s := range d.slots {
@@ -98,9 +108,23 @@ func (d *debate) Status() sm.Status {
 		st.Lines = append(st.Lines, sm.Line{Label: "scores", Text: strings.Join(parts, " · ")})
 		data["running_scores"] = running
 	}
+	if len(d.panel) > 0 {
+		var names []string
+		for _, j := range d.panel {
+			names = append(names, fmt.Sprintf("%s (%s)", j.Name, j.Model))
+		}
+		st.Lines = append(st.Lines, sm.Line{Label: "judges", Text: fmt.Sprintf("a panel of %d: %s", len(d.panel), strings.Join(names, ", "))})
+		data["judges"] = d.panel
+		if !st.Complete && d.st.Calls < len(d.slots) && d.slots[d.st.Calls].Role == Judge {
+			st.Next += fmt.Sprintf(", asked of each of the panel's %d judges", len(d.panel))
+		}
+	}
 	if v := d.st.Verdict; v != nil {
 		loser := other(v.Winner)
 		text := fmt.Sprintf("%s (%s) wins, %d to %d", v.WinnerName, sideWord(v.Winner), v.Scores[v.Winner], v.Scores[loser])
+		if v.Votes != nil {
+			text += fmt.Sprintf(" (%d of the panel's %d judges)", v.Votes[v.Winner], v.Votes[For]+v.Votes[Against])
+		}
 		if v.PremiseUpheld != nil {
 			if *v.PremiseUpheld {
 				text += "; the premise is upheld"
@@ -197,34 +221,11 @@ func (d *debate) Check() sm.Findings {
 			problem(name, "is missing: call %d was made", s.Seq)
 			continue
 		}
-		if c.err != nil {
-			problem(name, "%v", c.err)
-			continue
+		for _, msg := range checkCall(s, c) {
+			problem(name, "%s", msg)
 		}
-		m := c.meta
-		if m.Seq != s.Seq || m.Kind != s.Kind || m.Role != s.Role || m.Turn != s.Turn {
-			problem(name, "says call %d, %s by %s in turn %d; the schedule has call %d, %s by %s in turn %d", m.Seq, m.Kind, m.Role, m.Turn, s.Seq, s.Kind, s.Role, s.Turn)
-		}
-		if m.Visibility != s.visibility() {
-			problem(name, "visibility: %q, want %q", m.Visibility, s.visibility())
-		}
-		if m.Skipped == "" && c.body == "" {
-			problem(name, "has no reply")
-		}
-		switch s.Kind {
-		case kindScore:
-			if m.Score == nil || *m.Score < 0 || *m.Score > 10 {
-				problem(name, "score: want a whole number from 0 to 10")
-				continue
-			}
-			if m.Target != s.Target {
-				problem(name, "target: %q, want %q", m.Target, s.Target)
-			}
-			running[s.Target] = *m.Score
-		case kindVerdict:
-			if m.WinnerSide != For && m.WinnerSide != Against {
-				problem(name, "winner_side: %q is neither %q nor %q", m.WinnerSide, For, Against)
-			}
+		if sc := c.meta.Score; s.Kind == kindScore && c.err == nil && sc != nil && *sc >= 0 && *sc <= 10 {
+			running[s.Target] = *sc
 		}
 	}
 	for _, name := range sortedKeys(d.calls) {
@@ -249,7 +250,40 @@ func (d *debate) Check() sm.Findings {
 	} else if d.verdict != nil {
 		problem(VerdictFile, "is there before the verdict is announced")
 	}
+	d.checkJudges(&f)
 	return f
+}
+
+// checkCall lists what is wrong with c, the file of slot s.
+func checkCall(s slot, c *callFile) []string {
+	if c.err != nil {
+		return []string{c.err.Error()}
+	}
+	var out []string
+	m := c.meta
+	if m.Seq != s.Seq || m.Kind != s.Kind || m.Role != s.Role || m.Turn != s.Turn {
+		out = append(out, fmt.Sprintf("says call %d, %s by %s in turn %d; the schedule has call %d, %s by %s in turn %d", m.Seq, m.Kind, m.Role, m.Turn, s.Seq, s.Kind, s.Role, s.Turn))
+	}
+	if m.Visibility != s.visibility() {
+		out = append(out, fmt.Sprintf("visibility: %q, want %q", m.Visibility, s.visibility()))
+	}
+	if m.Skipped == "" && c.body == "" {
+		out = append(out, "has no reply")
+	}
+	switch s.Kind {
+	case kindScore:
+		if m.Score == nil || *m.Score < 0 || *m.Score > 10 {
+			return append(out, "score: want a whole number from 0 to 10")
+		}
+		if m.Target != s.Target {
+			out = append(out, fmt.Sprintf("target: %q, want %q", m.Target, s.Target))
+		}
+	case kindVerdict:
+		if m.WinnerSide != For && m.WinnerSide != Against {
+			out = append(out, fmt.Sprintf("winner_side: %q is neither %q nor %q", m.WinnerSide, For, Against))
+		}
+	}
+	return out
 }
 
 func optInt(n int, ok bool) string {
@@ -260,7 +294,8 @@ func optInt(n int, ok bool) string {
 }
 
 // Next returns the step the debate waits for: both plans together, then
-// one call a step.
+// one call a step. A judge's call, when debate.md names a panel, is asked
+// of every judge of the panel.
 func (d *debate) Next() (*sm.Step, error) {
 	if len(d.slots) == 0 || d.st.Calls >= len(d.slots) {
 		return nil, nil
@@ -269,9 +304,12 @@ func (d *debate) Next() (*sm.Step, error) {
 	if d.st.Calls == 0 {
 		group = d.slots[:2]
 	}
+	if group[0].Role == Judge && len(d.panel) > 0 {
+		return d.panelStep(group[0])
+	}
 	calls := make([]sm.Call, 0, len(group))
 	for _, s := range group {
-		c, err := d.call(s)
+		c, err := d.call(s, d.file)
 		if err != nil {
 			return nil, err
 		}
@@ -287,9 +325,9 @@ func (d *debate) Next() (*sm.Step, error) {
 }
 
 // call builds the request of s: the role's system prompt, its earlier
-// prompts and replies as the files hold them, and the new prompt.
-func (d *debate) call(s slot) (sm.Call, error) {
-	msgs, err := d.messages(s)
+// prompts and the replies h holds, and the new prompt.
+func (d *debate) call(s slot, h history) (sm.Call, error) {
+	msgs, err := d.messages(s, h)
 	if err != nil {
 		return sm.Call{}, err
 	}
@@ -306,7 +344,7 @@ func (d *debate) call(s slot) (sm.Call, error) {
 		c.Validate = func(a []byte) sm.Report { _, errs := parseScore(a); return sm.Report{Errors: errs} }
 	case kindVerdict:
 		a, b := d.st.name(d.st.a()), d.st.name(d.st.b())
-		confirmed := d.confirmed()
+		confirmed := d.confirmed(h)
 		c.Schema, c.SchemaName = verdictSchema(a, b), "verdict"
 		// Sent back once, as the issue asks: a judge who names the other
 		// winner twice is not talked round by a third request.
@@ -323,21 +361,22 @@ func (d *debate) call(s slot) (sm.Call, error) {
 	return c, nil
 }
 
-// confirmed returns the name the judge confirmed as the winner, "" when
-// the confirmation named neither debater or is not made yet.
-func (d *debate) confirmed() string {
+// confirmed returns the name the judge whose files h gives confirmed as
+// the winner, "" when its confirmation named neither debater or is not
+// made yet.
+func (d *debate) confirmed(h history) string {
 	s, ok := d.slotOf(kindConfirmation, d.st.Turns+1)
 	if !ok {
 		return ""
 	}
-	f := d.file(s)
+	f := h(s)
 	if f == nil || f.meta.ConfirmedWinner == nil {
 		return ""
 	}
 	return *f.meta.ConfirmedWinner
 }
 
-func (d *debate) messages(s slot) ([]sm.Message, error) {
+func (d *debate) messages(s slot, h history) ([]sm.Message, error) {
 	sys, err := d.system(s.Role)
 	if err != nil {
 		return nil, err
@@ -347,17 +386,17 @@ func (d *debate) messages(s slot) ([]sm.Message, error) {
 		if e.Role != s.Role {
 			continue
 		}
-		f := d.file(e)
+		f := h(e)
 		if f == nil || f.meta.Skipped != "" {
 			continue
 		}
-		p, err := d.prompt(e)
+		p, err := d.prompt(e, h)
 		if err != nil {
 			return nil, err
 		}
 		msgs = append(msgs, sm.Message{Role: "user", Content: p}, sm.Message{Role: "assistant", Content: f.body})
 	}
-	p, err := d.prompt(s)
+	p, err := d.prompt(s, h)
 	if err != nil {
 		return nil, err
 	}
@@ -391,8 +430,9 @@ type promptData struct {
 	Confirmed      string
 }
 
-// prompt is the newest user message of s.
-func (d *debate) prompt(s slot) (string, error) {
+// prompt is the newest user message of s, for the role whose files h
+// gives.
+func (d *debate) prompt(s slot, h history) (string, error) {
 	st := d.st
 	data := promptData{
 		Topic: d.topic, Premise: st.Premise, Side: s.Role, Opponent: st.name(other(s.Role)),
@@ -433,7 +473,7 @@ func (d *debate) prompt(s slot) (string, error) {
 		name = "confirm.md"
 	case kindVerdict:
 		name = "verdict.md"
-		data.Confirmed = d.confirmed()
+		data.Confirmed = d.confirmed(h)
 		win, lose := data.NameA, data.NameB
 		if data.Confirmed == data.NameB {
 			win, lose = data.NameB, data.NameA
@@ -448,14 +488,137 @@ func (d *debate) prompt(s slot) (string, error) {
 	return strings.TrimSpace(text), err
 }
 
+// refusal is the refusal of errs, the problems of the answer of role, each
+// said of who.
+func refusal(role, who string, errs []string) *sm.Refused {
+	reasons := make([]string, len(errs))
+	for i, e := range errs {
+		reasons[i] = who + ": " + e
+	}
+	return &sm.Refused{Reasons: reasons, Role: role, RoleReasons: errs, Answer: true}
+}
+
+// answerOf reads a, the answer to s: the frontmatter of its file and the
+// answer as its body, and, for the verdict, the verdict it gives. The
+// judge's verdict must name confirmed when it is not empty. errs says why
+// the answer is refused.
+func (d *debate) answerOf(s slot, a sm.Answer, confirmed string) (m callMeta, text string, v *verdictState, errs []string) {
+	st := d.st
+	text = strings.TrimSpace(string(a.Text))
+	if text == "" && (a.Skipped == "" || s.Kind != kindConfirmation) {
+		return m, text, nil, []string{"the answer is empty"}
+	}
+	m = callMeta{
+		Seq: s.Seq, Kind: s.Kind, Role: s.Role, Speaker: st.name(s.Role), Turn: s.Turn, Final: s.Final,
+		Visibility: s.visibility(), Model: a.Model, Attempts: a.Attempts,
+	}
+	switch s.Kind {
+	case kindEvaluate:
+		m.Target, m.TargetName = s.Target, st.name(s.Target)
+	case kindScore:
+		sc, errs := parseScore(a.Text)
+		if len(errs) > 0 {
+			return m, text, nil, errs
+		}
+		n := sc.Score
+		m.Target, m.TargetName, m.Score, m.Reasoning = s.Target, st.name(s.Target), &n, sc.Reasoning
+	case kindConfirmation:
+		if a.Skipped != "" {
+			m.Skipped = a.Skipped
+			break
+		}
+		name, errs := confirmName(a.Text, st.name(st.a()), st.name(st.b()))
+		if len(errs) > 0 {
+			return m, text, nil, errs
+		}
+		m.ConfirmedWinner = &name
+	case kindVerdict:
+		ans, errs := parseVerdict(a.Text, st.name(st.a()), st.name(st.b()), confirmed)
+		if len(errs) > 0 {
+			return m, text, nil, errs
+		}
+		side := For
+		if ans.Winner == st.name(Against) {
+			side = Against
+		}
+		v = &verdictState{Winner: side, WinnerName: ans.Winner, Scores: map[string]int{
+			For: ans.Scores[st.name(For)], Against: ans.Scores[st.name(Against)],
+		}, WinnerSource: "confirmation"}
+		if confirmed == "" {
+			v.WinnerSource = "verdict-json"
+		}
+		if st.Premise != "" {
+			up := side == For
+			v.PremiseUpheld = &up
+		}
+		m.Winner, m.WinnerSide, m.Scores, m.PremiseUpheld, m.WinnerSource = ans.Winner, side, ans.Scores, v.PremiseUpheld, v.WinnerSource
+	}
+	return m, text, v, nil
+}
+
+// event says what the call of s did, its file's frontmatter being m.
+func (d *debate) event(s slot, m callMeta) sm.Event {
+	ev := sm.Event{Role: s.Role, Title: d.describe(s)}
+	switch s.Kind {
+	case kindPlan:
+		ev.Kind = "planned"
+	case kindThink:
+		ev.Kind = "thought"
+	case kindSpeech:
+		ev.Kind = "spoke"
+	case kindEvaluate:
+		ev.Kind = "evaluated"
+	case kindScore:
+		f := float64(*m.Score)
+		ev.Kind, ev.Score, ev.ID = "scored", &f, s.Target
+		ev.Message = fmt.Sprintf("%d/10", *m.Score)
+	case kindDeliberation:
+		ev.Kind = "deliberated"
+	case kindConfirmation:
+		ev.Kind = "confirmed"
+		if m.ConfirmedWinner != nil {
+			ev.Message = *m.ConfirmedWinner
+		} else {
+			ev.Message = "named neither debater: the verdict may name either"
+		}
+	case kindVerdict:
+		side := m.WinnerSide
+		ev.Kind, ev.ID = "judged", side
+		ev.Message = fmt.Sprintf("%s wins %d to %d", m.Winner, m.Scores[d.st.name(side)], m.Scores[d.st.name(other(side))])
+	case kindAnnouncement:
+		ev.Kind = "announced"
+	}
+	return ev
+}
+
+// verdictFile renders verdict.md: the verdict v, announced in text by a
+// call of unit turn; set, when not nil, adds to its frontmatter.
+func (d *debate) verdictFile(v *verdictState, turn int, model string, attempts int, text string, set func(*callMeta)) ([]byte, error) {
+	st := d.st
+	vm := callMeta{Kind: "verdict", Role: Judge, Speaker: st.name(Judge), Turn: turn, Visibility: "public",
+		Winner: v.WinnerName, WinnerSide: v.Winner,
+		Scores:        map[string]int{st.name(For): v.Scores[For], st.name(Against): v.Scores[Against]},
+		PremiseUpheld: v.PremiseUpheld, WinnerSource: v.WinnerSource, Model: model, Attempts: attempts}
+	if set != nil {
+		set(&vm)
+	}
+	return renderCall(vm, text)
+}
+
+// verdictOf is the verdict a verdict call's file gives.
+func (d *debate) verdictOf(f *callFile) *verdictState {
+	if f == nil || (f.meta.WinnerSide != For && f.meta.WinnerSide != Against) {
+		return nil
+	}
+	m := f.meta
+	return &verdictState{Winner: m.WinnerSide, WinnerName: m.Winner, PremiseUpheld: m.PremiseUpheld, WinnerSource: m.WinnerSource,
+		Scores: map[string]int{For: m.Scores[d.st.name(For)], Against: m.Scores[d.st.name(Against)]}}
+}
+
 // apply turns the answers of the calls of group into their files and the
 // new state.
 func (d *debate) apply(group []slot, answers map[string]sm.Answer) (*sm.Commit, error) {
-	st := *d.st
-	st.RunningScores = map[string]int{}
-	for k, v := range d.st.RunningScores {
-		st.RunningScores[k] = v
-	}
+	st := d.nextState()
 	c := &sm.Commit{}
 	var verdictBody []byte
 	for _, s := range group {
@@ -463,92 +626,21 @@ func (d *debate) apply(group []slot, answers map[string]sm.Answer) (*sm.Commit, 
 		if !ok {
 			return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("no answer for the %s", s.Role)}}
 		}
-		refuse := func(errs []string) error {
-			reasons := make([]string, len(errs))
-			for i, e := range errs {
-				reasons[i] = s.Role + ": " + e
-			}
-			return &sm.Refused{Reasons: reasons, Role: s.Role, RoleReasons: errs, Answer: true}
+		m, text, v, errs := d.answerOf(s, a, d.confirmed(d.file))
+		if len(errs) > 0 {
+			return nil, refusal(s.Role, s.Role, errs)
 		}
-		text := strings.TrimSpace(string(a.Text))
-		if text == "" && (a.Skipped == "" || s.Kind != kindConfirmation) {
-			return nil, refuse([]string{"the answer is empty"})
-		}
-		m := callMeta{
-			Seq: s.Seq, Kind: s.Kind, Role: s.Role, Speaker: st.name(s.Role), Turn: s.Turn, Final: s.Final,
-			Visibility: s.visibility(), Model: a.Model, Attempts: a.Attempts,
-		}
-		ev := sm.Event{Role: s.Role, Title: d.describe(s)}
 		switch s.Kind {
-		case kindPlan:
-			ev.Kind = "planned"
-		case kindThink:
-			ev.Kind = "thought"
-		case kindSpeech:
-			ev.Kind = "spoke"
-		case kindEvaluate:
-			ev.Kind, m.Target, m.TargetName = "evaluated", s.Target, st.name(s.Target)
 		case kindScore:
-			sc, errs := parseScore(a.Text)
-			if len(errs) > 0 {
-				return nil, refuse(errs)
-			}
-			n := sc.Score
-			m.Target, m.TargetName, m.Score, m.Reasoning = s.Target, st.name(s.Target), &n, sc.Reasoning
-			st.RunningScores[s.Target] = n
-			f := float64(n)
-			ev.Kind, ev.Score, ev.ID = "scored", &f, s.Target
-			ev.Message = fmt.Sprintf("%d/10", n)
-		case kindDeliberation:
-			ev.Kind = "deliberated"
-		case kindConfirmation:
-			ev.Kind = "confirmed"
-			if a.Skipped != "" {
-				m.Skipped = a.Skipped
-				ev.Message = "named neither debater: the verdict may name either"
-				break
-			}
-			name, errs := confirmName(a.Text, st.name(st.a()), st.name(st.b()))
-			if len(errs) > 0 {
-				return nil, refuse(errs)
-			}
-			m.ConfirmedWinner = &name
-			ev.Message = name
+			st.RunningScores[s.Target] = *m.Score
 		case kindVerdict:
-			confirmed := d.confirmed()
-			v, errs := parseVerdict(a.Text, st.name(st.a()), st.name(st.b()), confirmed)
-			if len(errs) > 0 {
-				return nil, refuse(errs)
-			}
-			side := For
-			if v.Winner == st.name(Against) {
-				side = Against
-			}
-			vs := &verdictState{Winner: side, WinnerName: v.Winner, Scores: map[string]int{
-				For: v.Scores[st.name(For)], Against: v.Scores[st.name(Against)],
-			}, WinnerSource: "confirmation"}
-			if confirmed == "" {
-				vs.WinnerSource = "verdict-json"
-			}
-			if st.Premise != "" {
-				up := side == For
-				vs.PremiseUpheld = &up
-			}
-			st.Verdict = vs
-			m.Winner, m.WinnerSide, m.Scores, m.PremiseUpheld, m.WinnerSource = v.Winner, side, v.Scores, vs.PremiseUpheld, vs.WinnerSource
-			ev.Kind, ev.ID, ev.Message = "judged", side, fmt.Sprintf("%s wins %d to %d", v.Winner, vs.Scores[side], vs.Scores[other(side)])
+			st.Verdict = v
 		case kindAnnouncement:
-			ev.Kind = "announced"
-			v := st.Verdict
-			if v == nil {
+			if st.Verdict == nil {
 				return nil, &sm.Refused{Reasons: []string{"the verdict is announced before it is given"}}
 			}
-			vm := callMeta{Kind: "verdict", Role: Judge, Speaker: st.name(Judge), Turn: s.Turn, Visibility: "public",
-				Winner: v.WinnerName, WinnerSide: v.Winner,
-				Scores:        map[string]int{st.name(For): v.Scores[For], st.name(Against): v.Scores[Against]},
-				PremiseUpheld: v.PremiseUpheld, WinnerSource: v.WinnerSource, Model: a.Model, Attempts: a.Attempts}
 			var err error
-			if verdictBody, err = renderCall(vm, text); err != nil {
+			if verdictBody, err = d.verdictFile(st.Verdict, s.Turn, a.Model, a.Attempts, text, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -557,25 +649,41 @@ func (d *debate) apply(group []slot, answers map[string]sm.Answer) (*sm.Commit, 
 			return nil, err
 		}
 		c.Files = append(c.Files, sm.File{Name: s.File(), Data: data})
-		c.Events = append(c.Events, ev)
+		c.Events = append(c.Events, d.event(s, m))
 		st.Calls = s.Seq
 	}
 	if verdictBody != nil {
 		c.Files = append(c.Files, sm.File{Name: VerdictFile, Data: verdictBody})
 	}
+	return d.commitState(st, group[len(group)-1], c)
+}
+
+// nextState is a copy of the state for a step to change.
+func (d *debate) nextState() state {
+	st := *d.st
+	st.RunningScores = map[string]int{}
+	for k, v := range d.st.RunningScores {
+		st.RunningScores[k] = v
+	}
+	return st
+}
+
+// commitState ends c, the commit of a step whose last call is of slot
+// last: it marks the end of a unit and writes st, the state after it,
+// last.
+func (d *debate) commitState(st state, last slot, c *sm.Commit) (*sm.Commit, error) {
 	st.Turn = unitsDone(d.slots, st.Calls)
 	st.Phase = phaseAfter(d.slots, st.Calls)
 	if len(st.RunningScores) == 0 {
 		st.RunningScores = nil
 	}
-	last := group[len(group)-1]
 	if last.Seq == len(d.slots) || d.slots[last.Seq].Turn != last.Turn {
 		c.Events[len(c.Events)-1].Ends = true
 	}
-	state, err := st.render(d.topic)
+	data, err := st.render(d.topic, d.front)
 	if err != nil {
 		return nil, err
 	}
-	c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: state})
+	c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: data})
 	return c, nil
 }

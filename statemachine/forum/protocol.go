@@ -132,7 +132,7 @@ func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
 		For: drawn.For, Against: drawn.Against, Judge: drawn.Judge, CastFile: castPath, CastNotes: notes,
 		Phase: kindPlan,
 	}
-	data, err := st.render(topic)
+	data, err := st.render(topic, frontmatter.Object{})
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +188,13 @@ type callMeta struct {
 	PremiseUpheld   *bool          `json:"premise_upheld,omitempty"`
 	WinnerSource    string         `json:"winner_source,omitempty"`
 	Skipped         string         `json:"skipped,omitempty"`
+	// PanelMean and PanelMeans, in the official file of a call a panel
+	// answered, are the mean of the judges' scores of the turn and of
+	// each debater's verdict score (by name), to three places; Panel is
+	// what each judge answered.
+	PanelMean  *float64           `json:"panel_mean,omitempty"`
+	PanelMeans map[string]float64 `json:"panel_means,omitempty"`
+	Panel      []vote             `json:"panel,omitempty"`
 }
 
 // VerdictFile is the file of the verdict: winner, final scores, whether
@@ -204,11 +211,11 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	st, topic, _, err := parseState(data)
+	st, topic, front, err := parseState(data)
 	if err != nil {
 		return nil, err
 	}
-	d := &debate{st: st, topic: topic, tmpl: p.templates(), calls: map[string]*callFile{}}
+	d := &debate{st: st, topic: topic, front: front, tmpl: p.templates(), calls: map[string]*callFile{}}
 	if st.FirstSpeaker == For || st.FirstSpeaker == Against {
 		d.slots = schedule(st.Turns, st.FirstSpeaker, st.Judge != nil)
 	}
@@ -232,6 +239,9 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 		d.verdict = c
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", VerdictFile, err)
+	}
+	if err := d.readJudges(files); err != nil {
+		return nil, err
 	}
 	return d, nil
 }

@@ -64,8 +64,12 @@ type fakeModel struct {
 	answered int
 	opts     forumfake.Options
 	fault    func(kind string, n int) (string, bool)
-	kinds    map[string]int
-	block    func(ctx context.Context, n int)
+	// judges, by model, answer as their options say; answer, when set,
+	// may replace the answer of a model to a kind of request.
+	judges map[string]forumfake.Options
+	answer func(model, kind string) (string, bool)
+	kinds  map[string]int
+	block  func(ctx context.Context, n int)
 }
 
 func toFake(msgs []model.Message) []forumfake.Message {
@@ -93,9 +97,18 @@ func (m *fakeModel) Complete(ctx context.Context, req model.Request) (model.Resp
 	if err := ctx.Err(); err != nil {
 		return model.Response{}, err
 	}
-	text := forumfake.Reply(toFake(req.Messages), m.opts)
+	opts := m.opts
+	if o, ok := m.judges[req.Model]; ok {
+		opts = o
+	}
+	text := forumfake.Reply(toFake(req.Messages), opts)
 	if m.fault != nil {
 		if t, ok := m.fault(kind, k); ok {
+			text = t
+		}
+	}
+	if m.answer != nil {
+		if t, ok := m.answer(req.Model, kind); ok {
 			text = t
 		}
 	}

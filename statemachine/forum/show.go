@@ -55,8 +55,41 @@ func (d *debate) Show(id string) (string, bool) {
 		if f.meta.Skipped != "" {
 			fmt.Fprintf(&b, "skipped: %s\n", f.meta.Skipped)
 		}
+		if len(f.meta.Panel) > 0 {
+			fmt.Fprintf(&b, "panel: %s\n", votesLine(f.meta.Panel))
+		}
 		fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(f.body, "\n"))
 		return b.String(), true
 	}
 	return "", false
+}
+
+// votesLine says in a line what each judge of a panel answered.
+func votesLine(votes []vote) string {
+	parts := make([]string, len(votes))
+	for i, v := range votes {
+		p := fmt.Sprintf("%s (%s)", v.Judge, v.Model)
+		switch {
+		case v.Score != nil:
+			p += fmt.Sprintf(" %d", *v.Score)
+		case v.ConfirmedWinner != nil:
+			p += " " + *v.ConfirmedWinner
+		case v.Skipped != "":
+			p += " named neither"
+		case v.Winner != "":
+			p += fmt.Sprintf(" %s %d to %d", v.Winner, v.Scores[v.Winner], loserScore(v.Scores, v.Winner))
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, " · ")
+}
+
+// loserScore is the score scores gives the debater other than winner.
+func loserScore(scores map[string]int, winner string) int {
+	for n, s := range scores {
+		if n != winner {
+			return s
+		}
+	}
+	return 0
 }

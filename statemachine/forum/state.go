@@ -3,6 +3,7 @@ package forum
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
@@ -41,7 +42,21 @@ type verdictState struct {
 	Scores        map[string]int `json:"scores"` // by side
 	PremiseUpheld *bool          `json:"premise_upheld"`
 	WinnerSource  string         `json:"winner_source"`
+	// Votes, with a panel, counts the judges whose verdict named each
+	// side.
+	Votes map[string]int `json:"votes,omitempty"`
 }
+
+// stateKeys are the keys of debate.md's frontmatter the state owns.
+var stateKeys = func() map[string]bool {
+	keys := map[string]bool{}
+	t := reflect.TypeFor[state]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		keys[name] = true
+	}
+	return keys
+}()
 
 // Complete is the phase of a finished debate.
 const Complete = "complete"
@@ -77,8 +92,10 @@ func (st *state) name(role string) string {
 }
 
 // render writes debate.md: the state as frontmatter, the topic and the
-// cast as body.
-func (st *state) render(topic string) ([]byte, error) {
+// cast as body. The keys of keep, the frontmatter as read, that are not
+// the state's own (the judge panel, moot's settings) follow the state's,
+// in their order.
+func (st *state) render(topic string, keep frontmatter.Object) ([]byte, error) {
 	raw, err := json.Marshal(st)
 	if err != nil {
 		return nil, err
@@ -86,6 +103,11 @@ func (st *state) render(topic string) ([]byte, error) {
 	var front frontmatter.Object
 	if err := json.Unmarshal(raw, &front); err != nil {
 		return nil, err
+	}
+	for _, f := range keep.Fields {
+		if !stateKeys[f.Key] {
+			front.Fields = append(front.Fields, f)
+		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Topic\n\n%s\n", strings.TrimSpace(topic))

@@ -84,6 +84,13 @@ type Options struct {
 	// PickFirst makes the judge confirm the first speaker as the winner;
 	// by default it names the second.
 	PickFirst bool
+	// Scores, when not empty, script the judge's scores: its n-th score,
+	// counted in its own conversation, is Scores[n-1], and the last one
+	// past the end. By default a score follows the conversation's length.
+	Scores []int
+	// Final, when set, holds the verdict's scores of the winner and of
+	// the loser; by default 8 and 4.
+	Final []int
 }
 
 var quoted = regexp.MustCompile(`'([^']+)' or '([^']+)'`)
@@ -95,6 +102,15 @@ func Reply(msgs []Message, o Options) string {
 	switch Kind(msgs) {
 	case Score:
 		score := 3 + (len(msgs)/2)%7
+		if len(o.Scores) > 0 {
+			n := 0
+			for _, m := range msgs {
+				if m.Role == "user" && strings.Contains(m.Content, `{"score"`) && !strings.Contains(m.Content, "could not be accepted") {
+					n++
+				}
+			}
+			score = o.Scores[min(n, len(o.Scores))-1]
+		}
 		return fmt.Sprintf(`{"score": %d, "reasoning": %q}`, score, mark)
 	case Confirmation:
 		m := quoted.FindStringSubmatch(last)
@@ -120,7 +136,11 @@ func Reply(msgs []Message, o Options) string {
 					loser = n
 				}
 			}
-			b, _ := json.Marshal(map[string]any{"winner": ex.Winner, "scores": map[string]int{ex.Winner: 8, loser: 4}})
+			win, lose := 8, 4
+			if len(o.Final) == 2 {
+				win, lose = o.Final[0], o.Final[1]
+			}
+			b, _ := json.Marshal(map[string]any{"winner": ex.Winner, "scores": map[string]int{ex.Winner: win, loser: lose}})
 			return string(b)
 		}
 		return mark

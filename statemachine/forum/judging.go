@@ -1,0 +1,855 @@
+package forum
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+// A forum debate may be judged by a panel (debate.md's "judges") and
+// judged again after the fact (moot rejudge). Every judge other than the
+// debate's own keeps its calls in judgments/NAME/, in the debate's own
+// format: calls/NNN_KIND_judge.md for each of its calls, numbered as the
+// debate's, and verdict.md once it has announced its verdict. Each judge's
+// conversation is rebuilt from its own files, and from the debate's for
+// the calls made before it sat.
+//
+// With a panel, the debate's own files of the judge's calls hold the
+// panel's aggregate, and list what each judge answered (panel):
+//
+//   - a score is the mean of the judges' scores of the turn, rounded to
+//     the nearest whole number, halves up (6.5 is 7); the mean itself is
+//     kept to three places (panel_mean);
+//   - the verdict names the side most judges' verdicts name; a tie goes
+//     to the side with the higher mean verdict score, then to the first
+//     judge of the panel's winner. Its scores are the means of the
+//     judges' verdict scores, rounded as the running scores are;
+//   - the confirmation names the debater most of the judges who named one
+//     confirmed, or none on a tie;
+//   - an evaluation, the deliberation and the announcement are the
+//     judges' texts one after the other, each under its judge's name.
+
+var (
+	_ sm.Panelist = Protocol{}
+	_ sm.Rejudger = (*debate)(nil)
+	_ sm.Judged   = (*debate)(nil)
+)
+
+// JudgeRole returns "judge": a panel takes the judge's calls.
+func (Protocol) JudgeRole() string { return Judge }
+
+// vote is what one judge of a panel answered to a call, as the official
+// file of the call lists it.
+type vote struct {
+	Judge           string         `json:"judge"`
+	Model           string         `json:"model"`
+	Attempts        int            `json:"attempts"`
+	Score           *int           `json:"score,omitempty"`
+	ConfirmedWinner *string        `json:"confirmed_winner,omitempty"`
+	Skipped         string         `json:"skipped,omitempty"`
+	Winner          string         `json:"winner,omitempty"`
+	Scores          map[string]int `json:"scores,omitempty"`
+}
+
+// judgeFolder is one judge's folder as read.
+type judgeFolder struct {
+	// record is nil before the judge's first commit.
+	record *sm.JudgeRecord
+	// calls holds the judge's call files by the name the debate's own
+	// file of the same call has (calls/NNN_KIND_judge.md).
+	calls   map[string]*callFile
+	verdict *callFile
+	// stray lists the folder's files that are none of a judge's.
+	stray []string
+}
+
+// judgePath returns the path of the file name (such as a call's file) in
+// the folder of the judge called judge.
+func judgePath(judge, name string) string { return sm.JudgeFolder(judge) + "/" + name }
+
+// readJudges reads the panel debate.md names and every judge's folder.
+func (d *debate) readJudges(files fs.FS) error {
+	panel, err := sm.PanelOf(d.front)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", sm.StateFile, err)
+	}
+	d.panel = panel
+	records, err := sm.ReadJudgeRecords(files)
+	if err != nil {
+		return err
+	}
+	d.judges = map[string]*judgeFolder{}
+	for i := range records {
+		f, err := readJudgeFolder(files, records[i].Name)
+		if err != nil {
+			return err
+		}
+		f.record = &records[i]
+		d.judges[records[i].Name] = f
+	}
+	// Every other folder, and every judge of the panel yet to sit, has
+	// no record: check says so of a folder that holds a judge's calls.
+	others, err := sm.Folders(files, sm.JudgmentsDir)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", sm.JudgmentsDir, err)
+	}
+	for _, j := range panel {
+		others = append(others, j.Name)
+	}
+	for _, name := range others {
+		if d.judges[name] != nil || sm.CheckJudgeName(name) != nil {
+			continue
+		}
+		f, err := readJudgeFolder(files, name)
+		if err != nil {
+			return err
+		}
+		d.judges[name] = f
+	}
+	return nil
+}
+
+// readJudgeFolder reads the folder of the judge called name; a missing
+// folder is an empty one.
+func readJudgeFolder(files fs.FS, name string) (*judgeFolder, error) {
+	f := &judgeFolder{calls: map[string]*callFile{}}
+	dir := sm.JudgeFolder(name)
+	read := func(file string) (*callFile, error) {
+		raw, err := fs.ReadFile(files, file)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", file, err)
+		}
+		return readCall(raw), nil
+	}
+	// Folders are stray but calls/; the debate's files may list them
+	// among the files, which are read apart from them.
+	folders := map[string]bool{}
+	for _, sub := range []string{"", CallsDir + "/"} {
+		folder := strings.TrimSuffix(dir+"/"+sub, "/")
+		names, err := sm.Folders(files, folder)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", folder, err)
+		}
+		for _, n := range names {
+			folders[sub+n] = true
+			if sub+n != CallsDir {
+				f.stray = append(f.stray, sub+n+"/")
+			}
+		}
+	}
+	for _, sub := range []string{"", CallsDir + "/"} {
+		names, err := sm.FileNames(files, strings.TrimSuffix(dir+"/"+sub, "/"))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			name := sub + n
+			switch {
+			case folders[name], name == sm.JudgeRecordFile:
+			case name == VerdictFile:
+				if f.verdict, err = read(dir + "/" + name); err != nil {
+					return nil, err
+				}
+			case sub != "" && strings.HasSuffix(n, ".md"):
+				if f.calls[name], err = read(dir + "/" + name); err != nil {
+					return nil, err
+				}
+			default:
+				f.stray = append(f.stray, name)
+			}
+		}
+	}
+	return f, nil
+}
+
+// judgeHistory gives what the judge called name has said: its own call
+// files, and the debate's for the calls made before it sat.
+func (d *debate) judgeHistory(name string) history {
+	f := d.judges[name]
+	return func(s slot) *callFile {
+		if f != nil {
+			if c := f.calls[s.File()]; c != nil {
+				return c
+			}
+		}
+		return d.file(s)
+	}
+}
+
+// panelCallID is the call of the panel judge called name.
+func panelCallID(name string) string { return Judge + "-" + name }
+
+// panelStep is the call of s asked of every judge of the panel, each with
+// its own conversation.
+func (d *debate) panelStep(s slot) (*sm.Step, error) {
+	calls := make([]sm.Call, 0, len(d.panel))
+	confirmed := make([]string, len(d.panel))
+	for i, j := range d.panel {
+		h := d.judgeHistory(j.Name)
+		c, err := d.call(s, h)
+		if err != nil {
+			return nil, err
+		}
+		c.ID, c.Model = panelCallID(j.Name), j.Model
+		confirmed[i] = d.confirmed(h)
+		calls = append(calls, c)
+	}
+	return &sm.Step{
+		Key: s.Key(), Unit: s.Turn, Calls: calls,
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			return d.applyPanel(s, answers, confirmed, now)
+		},
+	}, nil
+}
+
+// panelAnswer is one judge's accepted answer to a call.
+type panelAnswer struct {
+	judge sm.Judge
+	meta  callMeta
+	text  string
+	// verdict is the judge's verdict, for the verdict call.
+	verdict *verdictState
+}
+
+// applyPanel commits the panel's answers to s: each judge's call file in
+// its folder, the panel's aggregate as the debate's own. One answer that
+// breaks a rule refuses the step.
+func (d *debate) applyPanel(s slot, answers map[string]sm.Answer, confirmed []string, now time.Time) (*sm.Commit, error) {
+	if d.st.Calls >= len(d.slots) || d.slots[d.st.Calls] != s {
+		return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("the debate is not waiting for call %d", s.Seq)}}
+	}
+	got := make([]panelAnswer, len(d.panel))
+	var refused *sm.Refused
+	for i, j := range d.panel {
+		a, ok := answers[panelCallID(j.Name)]
+		if !ok {
+			return nil, &sm.Refused{Reasons: []string{"no answer for the judge " + j.Name}}
+		}
+		m, text, v, errs := d.answerOf(s, a, confirmed[i])
+		if len(errs) > 0 {
+			r := refusal(Judge, "judge "+j.Name, errs)
+			if refused == nil {
+				refused = r
+			} else {
+				refused.Reasons = append(refused.Reasons, r.Reasons...)
+			}
+			continue
+		}
+		got[i] = panelAnswer{judge: j, meta: m, text: text, verdict: v}
+	}
+	if refused != nil {
+		return nil, refused
+	}
+	c := &sm.Commit{}
+	verdictSlot, _ := d.slotOf(kindVerdict, d.st.Turns+1)
+	for _, g := range got {
+		name := g.judge.Name
+		if f := d.judges[name]; f == nil || f.record == nil {
+			c.Files = append(c.Files, sm.NewJudgeRecord(g.judge, sm.KindPanel, s.Turn, -1, now))
+		}
+		data, err := renderCall(g.meta, g.text)
+		if err != nil {
+			return nil, err
+		}
+		c.Files = append(c.Files, sm.File{Name: judgePath(name, s.File()), Data: data})
+		if s.Kind == kindAnnouncement {
+			v := d.verdictOf(d.judgeHistory(name)(verdictSlot))
+			if v == nil {
+				return nil, &sm.Refused{Reasons: []string{"judge " + name + " announces a verdict it has not given"}}
+			}
+			data, err := d.verdictFile(v, s.Turn, g.meta.Model, g.meta.Attempts, g.text, nil)
+			if err != nil {
+				return nil, err
+			}
+			c.Files = append(c.Files, sm.File{Name: judgePath(name, VerdictFile), Data: data})
+		}
+	}
+	st := d.nextState()
+	m, text, ev, err := d.aggregate(s, got, &st)
+	if err != nil {
+		return nil, err
+	}
+	data, err := renderCall(m, text)
+	if err != nil {
+		return nil, err
+	}
+	c.Files = append(c.Files, sm.File{Name: s.File(), Data: data})
+	if s.Kind == kindAnnouncement {
+		official := d.file(verdictSlot)
+		data, err := d.verdictFile(st.Verdict, s.Turn, m.Model, m.Attempts, text, func(vm *callMeta) {
+			if official != nil {
+				vm.PanelMeans, vm.Panel = official.meta.PanelMeans, official.meta.Panel
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		c.Files = append(c.Files, sm.File{Name: VerdictFile, Data: data})
+	}
+	c.Events = append(c.Events, ev)
+	st.Calls = s.Seq
+	return d.commitState(st, s, c)
+}
+
+// aggregate makes the debate's own file of s from the panel's answers
+// got: its frontmatter and body, and its event. It changes st as the
+// answer of a single judge would.
+func (d *debate) aggregate(s slot, got []panelAnswer, st *state) (callMeta, string, sm.Event, error) {
+	var models []string
+	attempts := 0
+	votes := make([]vote, len(got))
+	for i, g := range got {
+		model := cmp.Or(g.meta.Model, g.judge.Model)
+		models = append(models, model)
+		attempts += g.meta.Attempts
+		votes[i] = vote{Judge: g.judge.Name, Model: model, Attempts: g.meta.Attempts}
+	}
+	m := callMeta{
+		Seq: s.Seq, Kind: s.Kind, Role: Judge, Speaker: st.name(Judge), Turn: s.Turn, Final: s.Final,
+		Visibility: s.visibility(), Model: "panel: " + strings.Join(models, ", "), Attempts: attempts, Panel: votes,
+	}
+	texts := func() string {
+		parts := make([]string, len(got))
+		for i, g := range got {
+			parts[i] = fmt.Sprintf("%s (%s):\n\n%s", g.judge.Name, votes[i].Model, g.text)
+		}
+		return strings.Join(parts, "\n\n")
+	}
+	var text string
+	var note func(*sm.Event)
+	switch s.Kind {
+	case kindEvaluate:
+		m.Target, m.TargetName = s.Target, st.name(s.Target)
+		text = texts()
+	case kindDeliberation, kindAnnouncement:
+		if s.Kind == kindAnnouncement && st.Verdict == nil {
+			return m, "", sm.Event{}, &sm.Refused{Reasons: []string{"the verdict is announced before it is given"}}
+		}
+		text = texts()
+	case kindScore:
+		scores := make([]int, len(got))
+		var parts []string
+		for i, g := range got {
+			scores[i] = *g.meta.Score
+			votes[i].Score = g.meta.Score
+			parts = append(parts, fmt.Sprintf("%s %d", g.judge.Name, scores[i]))
+		}
+		mean := meanOf(scores)
+		n, pm := roundHalfUp(mean), round3(mean)
+		m.Target, m.TargetName, m.Score, m.PanelMean = s.Target, st.name(s.Target), &n, &pm
+		m.Reasoning = fmt.Sprintf("the mean of the panel's %d scores (%s) is %s, rounded to %d", len(got), strings.Join(parts, ", "), formatMean(mean), n)
+		body, err := json.Marshal(scoreAnswer{Score: n, Reasoning: m.Reasoning})
+		if err != nil {
+			return m, "", sm.Event{}, err
+		}
+		text = string(body)
+		st.RunningScores[s.Target] = n
+		note = func(ev *sm.Event) {
+			ev.Message += fmt.Sprintf(" (panel mean %s: %s)", formatMean(mean), strings.Join(parts, ", "))
+			ev.Data = map[string]any{"panel_mean": pm, "judges": judgeValues(got, func(g panelAnswer) any { return *g.meta.Score })}
+		}
+	case kindConfirmation:
+		count := map[string]int{}
+		var lines []string
+		for i, g := range got {
+			votes[i].ConfirmedWinner, votes[i].Skipped = g.meta.ConfirmedWinner, g.meta.Skipped
+			if w := g.meta.ConfirmedWinner; w != nil {
+				count[*w]++
+				lines = append(lines, g.judge.Name+": "+*w)
+			} else {
+				lines = append(lines, fmt.Sprintf("%s: named neither debater (%s)", g.judge.Name, g.meta.Skipped))
+			}
+		}
+		a, b := st.name(st.a()), st.name(st.b())
+		switch {
+		case count[a] > count[b]:
+			m.ConfirmedWinner = &a
+		case count[b] > count[a]:
+			m.ConfirmedWinner = &b
+		case count[a] == 0:
+			m.Skipped = "no judge of the panel named either debater"
+		}
+		text = strings.Join(lines, "\n")
+		if m.ConfirmedWinner == nil && m.Skipped == "" {
+			note = func(ev *sm.Event) {
+				ev.Message = fmt.Sprintf("the panel is split: %d name %s, %d %s", count[a], a, count[b], b)
+			}
+		}
+	case kindVerdict:
+		verdicts := make([]*verdictState, len(got))
+		for i, g := range got {
+			verdicts[i] = g.verdict
+			votes[i].Winner, votes[i].Scores = g.meta.Winner, g.meta.Scores
+		}
+		winner, source, count, means := panelVerdict(verdicts)
+		v := &verdictState{Winner: winner, WinnerName: st.name(winner), WinnerSource: source, Votes: count,
+			Scores: map[string]int{For: roundHalfUp(means[For]), Against: roundHalfUp(means[Against])}}
+		if st.Premise != "" {
+			up := winner == For
+			v.PremiseUpheld = &up
+		}
+		st.Verdict = v
+		byName := map[string]int{st.name(For): v.Scores[For], st.name(Against): v.Scores[Against]}
+		m.Winner, m.WinnerSide, m.Scores, m.PremiseUpheld, m.WinnerSource = v.WinnerName, winner, byName, v.PremiseUpheld, source
+		m.PanelMeans = map[string]float64{st.name(For): round3(means[For]), st.name(Against): round3(means[Against])}
+		body, err := json.Marshal(struct {
+			Winner string         `json:"winner"`
+			Scores map[string]int `json:"scores"`
+		}{v.WinnerName, byName})
+		if err != nil {
+			return m, "", sm.Event{}, err
+		}
+		text = string(body)
+		note = func(ev *sm.Event) {
+			ev.Message += fmt.Sprintf(" (%d of the panel's %d judges name %s)", count[winner], len(got), v.WinnerName)
+			ev.Data = map[string]any{"votes": count, "judges": judgeValues(got, func(g panelAnswer) any { return g.meta.WinnerSide })}
+		}
+	}
+	ev := d.event(s, m)
+	if note != nil {
+		note(&ev)
+	}
+	return m, text, ev, nil
+}
+
+// judgeValues maps each judge's name to value(its answer).
+func judgeValues(got []panelAnswer, value func(panelAnswer) any) map[string]any {
+	out := make(map[string]any, len(got))
+	for _, g := range got {
+		out[g.judge.Name] = value(g)
+	}
+	return out
+}
+
+// panelVerdict is the verdict of a panel whose judges gave verdicts, in
+// the panel's order: the side most of them name; on a tie, the side with
+// the higher mean verdict score; on a tie of those too, the first judge's
+// winner. It returns the winning side, how it was decided
+// ("panel-majority", "panel-tie-scores" or "panel-tie-first-judge"), the
+// votes of each side and each side's mean verdict score.
+func panelVerdict(verdicts []*verdictState) (winner, source string, votes map[string]int, means map[string]float64) {
+	votes = map[string]int{For: 0, Against: 0}
+	sums := map[string]float64{}
+	for _, v := range verdicts {
+		votes[v.Winner]++
+		sums[For] += float64(v.Scores[For])
+		sums[Against] += float64(v.Scores[Against])
+	}
+	n := float64(len(verdicts))
+	means = map[string]float64{For: sums[For] / n, Against: sums[Against] / n}
+	switch {
+	case votes[For] != votes[Against]:
+		winner, source = For, "panel-majority"
+		if votes[Against] > votes[For] {
+			winner = Against
+		}
+	case means[For] != means[Against]:
+		winner, source = For, "panel-tie-scores"
+		if means[Against] > means[For] {
+			winner = Against
+		}
+	default:
+		winner, source = verdicts[0].Winner, "panel-tie-first-judge"
+	}
+	return winner, source, votes, means
+}
+
+// meanOf is the mean of scores.
+func meanOf(scores []int) float64 {
+	sum := 0
+	for _, s := range scores {
+		sum += s
+	}
+	return float64(sum) / float64(len(scores))
+}
+
+// roundHalfUp rounds a score to the nearest whole number, halves up: 6.5
+// is 7.
+func roundHalfUp(x float64) int { return int(math.Floor(x + 0.5)) }
+
+// round3 rounds x to three places.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// formatMean writes a mean to at most three places: 6.5, 6.667, 7.
+func formatMean(x float64) string { return fmt.Sprint(round3(x)) }
+
+// spoken is how many turns have their speech on file.
+func (d *debate) spoken() int {
+	n := 0
+	for _, s := range d.slots {
+		if s.Kind == kindSpeech && s.Seq <= d.st.Calls {
+			n = s.Turn
+		}
+	}
+	return n
+}
+
+// lastJudgeable is the last unit a judge can judge now: the last turn
+// spoken, or the verdict once every turn is spoken.
+func (d *debate) lastJudgeable() int {
+	n := d.spoken()
+	if n == d.st.Turns && d.st.Judge != nil {
+		return n + 1
+	}
+	return n
+}
+
+// judgeable reports whether a judge can make the call of s now: the turn
+// it judges is spoken, or, for the verdict, every turn.
+func (d *debate) judgeable(s slot) bool { return s.Turn <= d.lastJudgeable() }
+
+// checkJudges adds to f what is wrong with the panel and the judges'
+// folders.
+func (d *debate) checkJudges(f *sm.Findings) {
+	problem := func(file, format string, args ...any) {
+		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
+	}
+	if len(d.panel) > 0 && d.st.Judge == nil {
+		problem(sm.StateFile, "%s: the debate has no judge (its cast has no audience), so no panel can judge it", sm.PanelKey)
+	}
+	bySlot := map[string]slot{}
+	var judgeSlots []slot
+	for _, s := range d.slots {
+		if s.Role == Judge {
+			bySlot[s.File()] = s
+			judgeSlots = append(judgeSlots, s)
+		}
+	}
+	verdictSlot, _ := d.slotOf(kindVerdict, d.st.Turns+1)
+	announce, _ := d.slotOf(kindAnnouncement, d.st.Turns+1)
+	for _, name := range sortedKeys(d.judges) {
+		jf := d.judges[name]
+		rec := jf.record
+		if rec == nil {
+			if len(jf.calls) > 0 || jf.verdict != nil {
+				problem(sm.JudgeRecordPath(name), "is missing: %s holds a judge's calls", sm.JudgeFolder(name))
+			}
+			continue
+		}
+		if rec.Kind != sm.KindPanel && slices.ContainsFunc(d.panel, func(j sm.Judge) bool { return j.Name == name }) {
+			problem(sm.JudgeRecordPath(name), "kind is %q, but %s names %s as a judge of its panel", rec.Kind, sm.StateFile, name)
+		}
+		for _, n := range jf.stray {
+			problem(judgePath(name, n), "is not a file of a judge's folder")
+		}
+		for _, file := range sortedKeys(jf.calls) {
+			path := judgePath(name, file)
+			s, ok := bySlot[file]
+			if !ok {
+				problem(path, "is not a call of the judge in this debate")
+				continue
+			}
+			for _, msg := range checkCall(s, jf.calls[file]) {
+				problem(path, "%s", msg)
+			}
+			switch {
+			case rec.Kind == sm.KindPanel && s.Seq > d.st.Calls:
+				problem(path, "is a call the debate has not made yet (it has made %d)", d.st.Calls)
+			case rec.Kind == sm.KindRejudge && !d.judgeable(s):
+				problem(path, "judges turn %d, which is not spoken yet", s.Turn)
+			}
+		}
+		if rec.Kind == sm.KindRejudge {
+			// A re-judging makes its calls in order, from its first.
+			var missing string
+			for _, s := range judgeSlots {
+				if s.Turn < max(rec.From, 1) || (rec.To != nil && s.Turn > *rec.To) {
+					continue
+				}
+				if _, ok := jf.calls[s.File()]; !ok {
+					if missing == "" {
+						missing = s.File()
+					}
+				} else if missing != "" {
+					problem(judgePath(name, s.File()), "is there, but the judge's earlier %s is missing", missing)
+				}
+			}
+		}
+		_, announced := jf.calls[announce.File()]
+		switch {
+		case jf.verdict != nil && !announced:
+			problem(judgePath(name, VerdictFile), "is there before the judge announced its verdict")
+		case jf.verdict == nil && announced:
+			problem(judgePath(name, VerdictFile), "is missing: the judge has announced its verdict")
+		case jf.verdict != nil:
+			if v := d.verdictOf(d.judgeHistory(name)(verdictSlot)); v == nil || jf.verdict.meta.WinnerSide != v.Winner {
+				problem(judgePath(name, VerdictFile), "names a winner the judge's verdict does not")
+			}
+		}
+	}
+	// The debate's own files of the calls a panel answered agree with
+	// the judges' own.
+	for _, s := range judgeSlots {
+		c := d.file(s)
+		if c == nil || c.err != nil || len(c.meta.Panel) == 0 {
+			continue
+		}
+		var scores []int
+		for _, v := range c.meta.Panel {
+			jf := d.judges[v.Judge]
+			var own *callFile
+			if jf != nil {
+				own = jf.calls[s.File()]
+			}
+			if own == nil {
+				problem(s.File(), "lists judge %s, but %s is missing", v.Judge, judgePath(v.Judge, s.File()))
+				continue
+			}
+			switch s.Kind {
+			case kindScore:
+				if v.Score == nil || own.meta.Score == nil || *v.Score != *own.meta.Score {
+					problem(s.File(), "panel: judge %s's score is not the one %s gives", v.Judge, judgePath(v.Judge, s.File()))
+					continue
+				}
+				scores = append(scores, *v.Score)
+			case kindVerdict:
+				if v.Winner != own.meta.Winner {
+					problem(s.File(), "panel: judge %s's winner is not the one %s names", v.Judge, judgePath(v.Judge, s.File()))
+				}
+			}
+		}
+		if s.Kind == kindScore && len(scores) == len(c.meta.Panel) && c.meta.Score != nil {
+			mean := meanOf(scores)
+			if *c.meta.Score != roundHalfUp(mean) || c.meta.PanelMean == nil || *c.meta.PanelMean != round3(mean) {
+				problem(s.File(), "score: the panel's mean is %s, so the score is %d (panel_mean %s)", formatMean(mean), roundHalfUp(mean), formatMean(mean))
+			}
+		}
+	}
+}
+
+// Rejudge returns the debate as its judging again by r.Judge: every call
+// of the judge of the turns from r.From to r.To (-1: to the last spoken;
+// the unit after the last turn is the verdict), asked of r.Judge alone,
+// which sees the saved speeches and its own earlier answers (for calls
+// before r.From, the debate's own judge's), each call a step writing only
+// its folder.
+func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
+	if err := sm.CheckJudgeName(r.Judge.Name); err != nil {
+		return nil, err
+	}
+	if d.st.Judge == nil {
+		return nil, errors.New("the debate has no judge (its cast has no audience), so there is no judgment to make again")
+	}
+	last := d.lastJudgeable()
+	if last < 1 {
+		return nil, errors.New("the debate has no turn spoken yet to judge")
+	}
+	from := max(r.From, 1)
+	if from > last {
+		return nil, fmt.Errorf("the debate can be judged on turns 1 to %d (turn %d being the verdict); --from %d is past them", last, d.st.Turns+1, r.From)
+	}
+	to := last
+	if r.To >= 0 && r.To < to {
+		to = r.To
+	}
+	if to < from {
+		return nil, fmt.Errorf("--to %d is before the first turn judged, %d", r.To, from)
+	}
+	if slices.ContainsFunc(d.panel, func(j sm.Judge) bool { return j.Name == r.Judge.Name }) {
+		return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
+	}
+	f := d.judges[r.Judge.Name]
+	if f != nil && f.record != nil {
+		if f.record.Kind != sm.KindRejudge {
+			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
+		}
+		if f.record.Model != r.Judge.Model {
+			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(r.Judge.Name), f.record.Model, r.Judge.Model)
+		}
+	}
+	if f == nil {
+		f = &judgeFolder{calls: map[string]*callFile{}}
+	}
+	return &rejudgeDebate{d: d, r: r, from: from, to: to, folder: f}, nil
+}
+
+// rejudgeDebate is a forum debate being judged again.
+type rejudgeDebate struct {
+	d        *debate
+	r        sm.Rejudging
+	from, to int
+	folder   *judgeFolder
+}
+
+// slots are the judge's calls of the re-judging, in order.
+func (x *rejudgeDebate) slots() []slot {
+	var out []slot
+	for _, s := range x.d.slots {
+		if s.Role == Judge && s.Turn >= x.from && s.Turn <= x.to {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// next is the first call of the re-judging the judge has not made.
+func (x *rejudgeDebate) next() (slot, bool) {
+	for _, s := range x.slots() {
+		if x.folder.calls[s.File()] == nil {
+			return s, true
+		}
+	}
+	return slot{}, false
+}
+
+func (x *rejudgeDebate) Status() sm.Status {
+	missing := map[int]bool{}
+	for _, s := range x.slots() {
+		if x.folder.calls[s.File()] == nil {
+			missing[s.Turn] = true
+		}
+	}
+	st := sm.Status{Unit: "turn", Done: x.to - x.from + 1 - len(missing), Total: x.to - x.from + 1, Phase: "judging again"}
+	if s, ok := x.next(); ok {
+		st.Next = fmt.Sprintf("%s, judging again: %s", x.r.Judge.Model, x.d.describe(s))
+	} else {
+		st.Complete, st.Next = true, "nothing: every turn is judged again"
+	}
+	return st
+}
+
+func (x *rejudgeDebate) Check() sm.Findings { return x.d.Check() }
+
+func (x *rejudgeDebate) Next() (*sm.Step, error) {
+	s, ok := x.next()
+	if !ok {
+		return nil, nil
+	}
+	name := x.r.Judge.Name
+	h := x.d.judgeHistory(name)
+	c, err := x.d.call(s, h)
+	if err != nil {
+		return nil, err
+	}
+	c.Model = x.r.Judge.Model
+	confirmed := x.d.confirmed(h)
+	return &sm.Step{
+		Key: "rejudge-" + name + "-" + s.Key(), Unit: s.Turn, Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			a, ok := answers[c.ID]
+			if !ok {
+				return nil, &sm.Refused{Reasons: []string{"no answer for the judge"}}
+			}
+			m, text, _, errs := x.d.answerOf(s, a, confirmed)
+			if len(errs) > 0 {
+				return nil, refusal(Judge, Judge, errs)
+			}
+			cm := &sm.Commit{}
+			if x.folder.record == nil {
+				cm.Files = append(cm.Files, sm.NewJudgeRecord(x.r.Judge, sm.KindRejudge, x.r.From, x.r.To, now))
+			}
+			data, err := renderCall(m, text)
+			if err != nil {
+				return nil, err
+			}
+			cm.Files = append(cm.Files, sm.File{Name: judgePath(name, s.File()), Data: data})
+			if s.Kind == kindAnnouncement {
+				vs, _ := x.d.slotOf(kindVerdict, x.d.st.Turns+1)
+				v := x.d.verdictOf(h(vs))
+				if v == nil {
+					return nil, &sm.Refused{Reasons: []string{"the judge announces a verdict it has not given"}}
+				}
+				data, err := x.d.verdictFile(v, s.Turn, m.Model, m.Attempts, text, nil)
+				if err != nil {
+					return nil, err
+				}
+				cm.Files = append(cm.Files, sm.File{Name: judgePath(name, VerdictFile), Data: data})
+			}
+			ev := x.d.event(s, m)
+			ev.Title = "judged again by " + name + ": " + ev.Title
+			all := x.slots()
+			ev.Ends = s == all[len(all)-1] || x.d.slots[s.Seq].Turn != s.Turn
+			cm.Events = append(cm.Events, ev)
+			return cm, nil
+		},
+	}, nil
+}
+
+// Judgments returns what the debate's judges made of its turns: each
+// spoken turn is an item, of the round of two turns it belongs to (A's
+// then B's), scored by the running score the judge gave its speaker after
+// it. The debate's own judge (with a panel, the panel's aggregate, its
+// unrounded mean) and every judge with a folder are listed.
+func (d *debate) Judgments() sm.Judgments {
+	out := sm.Judgments{Unit: "round", Min: 0, Max: 10, FirstSpeaker: true}
+	ids := map[int]string{}
+	for t := 1; t <= d.spoken(); t++ {
+		s, _ := d.slotOf(kindSpeech, t)
+		body := ""
+		if f := d.file(s); f != nil {
+			body = f.body
+		}
+		side := "proposition"
+		if s.Role == Against {
+			side = "opposition"
+		}
+		ids[t] = fmt.Sprintf("%03d", s.Seq)
+		out.Items = append(out.Items, sm.Item{
+			ID: ids[t], Unit: (t + 1) / 2, Title: fmt.Sprintf("turn %d: %s (%s)", t, d.st.name(s.Role), sideWord(s.Role)),
+			Side: side, First: s.Role == d.st.a(), Length: len([]rune(body)),
+		})
+	}
+	if d.st.Judge == nil {
+		return out
+	}
+	scoresOf := func(h history) sm.JudgeScores {
+		js := sm.JudgeScores{Final: map[string]float64{}, First: map[string]float64{}}
+		for _, s := range d.slots {
+			id, ok := ids[s.Turn]
+			if s.Kind != kindScore || !ok {
+				continue
+			}
+			f := h(s)
+			if f == nil || f.err != nil || f.meta.Score == nil {
+				continue
+			}
+			v := float64(*f.meta.Score)
+			if f.meta.PanelMean != nil {
+				v = *f.meta.PanelMean
+			}
+			js.Final[id], js.First[id] = v, v
+		}
+		return js
+	}
+	official := scoresOf(d.file)
+	official.Name, official.Model, official.Kind = "debate", d.judgeModel(), sm.KindOfficial
+	if len(d.panel) > 0 {
+		official.Kind = "aggregate"
+		out.Aggregate = &official
+	} else {
+		out.Judges = append(out.Judges, official)
+	}
+	for _, name := range sortedKeys(d.judges) {
+		f := d.judges[name]
+		if f.record == nil {
+			continue
+		}
+		js := scoresOf(func(s slot) *callFile { return f.calls[s.File()] })
+		js.Name, js.Model, js.Kind = name, f.record.Model, f.record.Kind
+		out.Judges = append(out.Judges, js)
+	}
+	return out
+}
+
+// judgeModel is the model of the judge's last call on file, else its
+// persona's.
+func (d *debate) judgeModel() string {
+	m := ""
+	for _, s := range d.slots {
+		if f := d.file(s); s.Role == Judge && f != nil && f.meta.Model != "" {
+			m = f.meta.Model
+		}
+	}
+	if m == "" && d.st.Judge != nil {
+		m = d.st.Judge.Model
+	}
+	return m
+}
