@@ -418,8 +418,10 @@ func (d *Dir) Exists(name string) bool {
 	return err == nil
 }
 
-// List returns the names of the files in the directory dir of the debate
-// whose names end in suffix, sorted. A missing directory lists nothing.
+// List returns the names of the entries of the directory dir of the
+// debate whose names end in suffix, sorted: its files, and its folders too,
+// so that a folder where a file should be is read, and refused, rather
+// than passed over. A missing directory lists nothing.
 func (d *Dir) List(dir, suffix string) ([]string, error) {
 	if err := checkName(dir); err != nil {
 		return nil, err

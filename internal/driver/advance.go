@@ -145,7 +145,8 @@ func (f debateFS) ReadFile(name string) ([]byte, error) {
 	return f.d.ReadFile(name)
 }
 
-// ReadDir lists the regular files of dir (not its folders), sorted.
+// ReadDir lists the entries of dir, sorted, as store's List does: a
+// folder among them shows as a file, which fails to read.
 func (f debateFS) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if !fs.ValidPath(dir) || hidden(dir) {
 		return nil, &fs.PathError{Op: "readdir", Path: dir, Err: fs.ErrNotExist}
