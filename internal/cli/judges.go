@@ -87,10 +87,18 @@ func (a *app) rejudgeCommand() *ucli.Command {
 				return err
 			}
 			where := d.Path() + "/" + sm.JudgeFolder(rj.Judge.Name)
+			before, err := rejudgeStatus(d, p, rj)
+			if err != nil {
+				return err
+			}
+			if before.Complete {
+				fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%d of %d %ss judged again); nothing to do\n", where, before.Done, before.Total, before.Unit)
+				return nil
+			}
 			if resumed {
 				fmt.Fprintf(a.io.Stderr, "moot: resuming the judgment in %s (model %s)\n", where, rj.Judge.Model)
 			}
-			prog := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), p, "exchange")
+			prog := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), p, before.Unit)
 			defer prog.stop()
 			sum, err := driver.Rejudge(ctx, d, p, rj, driver.Options{
 				Client:       client,

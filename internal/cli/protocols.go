@@ -603,6 +603,13 @@ func (a *app) exportProtocol(cmd *ucli.Command, d *store.Dir, p sm.Protocol) err
 	if f := deb.Check(); len(f.Problems) > 0 {
 		return brokenProtocolDebate(d, "export", f.Problems)
 	}
+	if jd, ok := deb.(sm.Judged); ok && strings.EqualFold(cmd.String("format"), judgesFormat.Name) {
+		out, err := judging.CSV(jd.Judgments())
+		if err != nil {
+			return err
+		}
+		return a.writeExport(cmd, d, judgesFormat.Name, out)
+	}
 	x, ok := deb.(sm.Exporter)
 	if !ok || len(x.Formats()) == 0 {
 		return usageError("protocol %s has no export formats", p.Name())
@@ -625,14 +632,23 @@ func (a *app) exportProtocol(cmd *ucli.Command, d *store.Dir, p sm.Protocol) err
 	if err != nil {
 		return fmt.Errorf("export %s as %s: %w", d.Path(), format.Name, err)
 	}
+	return a.writeExport(cmd, d, format.Name, out)
+}
+
+// judgesFormat is the export format every debate with judges has: a row
+// per item, a column per judge.
+var judgesFormat = sm.Format{Name: "judges", Usage: "CSV, a row per scored item, a column per judge (judge_NAME) beside the official score", Ext: "csv"}
+
+// writeExport writes an export to -o FILE, or to stdout.
+func (a *app) writeExport(cmd *ucli.Command, d *store.Dir, format string, out []byte) error {
 	if path := cmd.String("output"); path != "" {
 		if err := writeOutput(path, out); err != nil {
 			return fmt.Errorf("write -o %s: %w", path, err)
 		}
-		fmt.Fprintf(a.io.Stderr, "moot: wrote %s as %s to %s\n", d.Path(), format.Name, path)
+		fmt.Fprintf(a.io.Stderr, "moot: wrote %s as %s to %s\n", d.Path(), format, path)
 		return nil
 	}
-	_, err = a.io.Stdout.Write(out)
+	_, err := a.io.Stdout.Write(out)
 	return err
 }
 

@@ -237,7 +237,7 @@ func (a *app) exportCommand() *ucli.Command {
 		Usage:     "print one row per argument as JSON or CSV, for analysis (pandas, R, a spreadsheet)",
 		ArgsUsage: "<debate>",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "format", Value: "json", Usage: "the `FORMAT`: json (an array of objects) or csv (RFC 4180, with a header)" + a.protocolFormats()},
+			&ucli.StringFlag{Name: "format", Value: "json", Usage: "the `FORMAT`: json (an array of objects), csv (RFC 4180, with a header) or judges (a row per item, a column per judge, for every protocol with a judge)" + a.protocolFormats()},
 			&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` instead of standard output"},
 		},
 		OnUsageError: usageOnError,
@@ -251,8 +251,8 @@ func (a *app) exportCommand() *ucli.Command {
 				return err
 			}
 			format := strings.ToLower(cmd.String("format"))
-			if format != "json" && format != "csv" {
-				return usageError("--format %q is not json or csv", cmd.String("format"))
+			if format != "json" && format != "csv" && format != judgesFormat.Name {
+				return usageError("--format %q is not json, csv or judges", cmd.String("format"))
 			}
 			d, err := openDebate(cmd)
 			if err != nil {
@@ -268,9 +268,12 @@ func (a *app) exportCommand() *ucli.Command {
 				return err
 			}
 			var out []byte
-			if format == "csv" {
+			switch format {
+			case judgesFormat.Name:
+				out, err = judging.CSV(j)
+			case "csv":
 				out, err = report.ExportCSV(deb, j)
-			} else {
+			default:
 				out, err = report.ExportJSON(deb, j)
 			}
 			if err != nil {

@@ -1,12 +1,17 @@
 package judging
 
 import (
+	"bytes"
+	"encoding/csv"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/escape"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
 // Worth reports whether the judges of r are worth a section of the
@@ -185,4 +190,58 @@ func (r RootReport) Markdown() string {
 		fmt.Fprintf(&b, "\nFrom the least side bias to the most: %s.\n", strings.Join(escaped, ", "))
 	}
 	return b.String()
+}
+
+// CSV writes a row per item of j (RFC 4180, CRLF line ends, a header):
+// its id, unit, side, title and length, its graph strength where the
+// items form a graph, the official score, and a column per judge with a
+// folder of its own, judge_NAME; a cell is empty where there is no score.
+func CSV(j sm.Judgments) ([]byte, error) {
+	var out bytes.Buffer
+	w := csv.NewWriter(&out)
+	w.UseCRLF = true
+	official := officialOf(j)
+	var judges []sm.JudgeScores
+	for _, js := range j.Judges {
+		if js.Kind != sm.KindOfficial {
+			judges = append(judges, js)
+		}
+	}
+	header := []string{"id", "unit", "side", "title", "length"}
+	if j.Graph {
+		header = append(header, "graph_strength")
+	}
+	header = append(header, "official")
+	for _, js := range judges {
+		header = append(header, "judge_"+js.Name)
+	}
+	if err := w.Write(header); err != nil {
+		return nil, err
+	}
+	strength := Strengths(j)
+	num := func(m map[string]float64, id string) string {
+		if v, ok := m[id]; ok {
+			return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
+		}
+		return ""
+	}
+	for _, it := range j.Items {
+		row := []string{it.ID, strconv.Itoa(it.Unit), it.Side, it.Title, strconv.Itoa(it.Length)}
+		if j.Graph {
+			row = append(row, num(strength, it.ID))
+		}
+		if official != nil {
+			row = append(row, num(official.Final, it.ID))
+		} else {
+			row = append(row, "")
+		}
+		for _, js := range judges {
+			row = append(row, num(js.Final, it.ID))
+		}
+		if err := w.Write(row); err != nil {
+			return nil, err
+		}
+	}
+	w.Flush()
+	return out.Bytes(), w.Error()
 }
