@@ -197,7 +197,7 @@ func TestReportErrors(t *testing.T) {
 		{"no debate", []string{"report"}, ExitUsage, "report takes one debate"},
 		{"unknown debate", []string{"report", "nope"}, ExitError, `no debate "nope"`},
 		{"narrative without a model", []string{"report", "hostile", "--narrative"}, ExitUsage, "--narrative needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL"},
-		{"export format", []string{"export", "hostile", "--format", "xml"}, ExitUsage, `--format "xml" is not json or csv`},
+		{"export format", []string{"export", "hostile", "--format", "xml"}, ExitUsage, `--format "xml" is not json, csv or judges`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := fileSnapshot(t, dir)
