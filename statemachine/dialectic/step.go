@@ -72,6 +72,10 @@ func CheckJudgment(deb *Debate, answer []byte) (Judgment, Problems, error) {
 	if err := deb.Header.State.AcceptJudgment(); err != nil {
 		return Judgment{}, Problems{}, &sm.Refused{Reasons: []string{err.Error()}}
 	}
+	if panel, _ := sm.PanelOf(deb.Header.Front); len(panel) > 0 {
+		return Judgment{}, Problems{}, &sm.Refused{Reasons: []string{fmt.Sprintf(
+			"the debate is judged by a panel of %d (debate.md's %q): its judgments come from moot run or moot step, one per judge, not from one judgment handed in", len(panel), sm.PanelKey)}}
+	}
 	if err := CheckSize("judge", answer); err != nil {
 		return Judgment{}, Problems{}, err
 	}
