@@ -280,7 +280,7 @@ func (a *app) judgesCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			r := judging.Compare(filepath.Base(d.Path()), j)
+			r := a.compareInRoot(cmd, filepath.Base(d.Path()), j)
 			if cmd.Bool("json") {
 				return writeJSON(a.io.Stdout, r)
 			}
@@ -313,9 +313,25 @@ func dialecticJudgments(d *store.Dir) (sm.Judgments, error) {
 // A debate that cannot be read, or whose protocol has no judge, is left
 // out with a note on stderr.
 func (a *app) judgesAll(cmd *ucli.Command) error {
-	names, err := listDebates(root(cmd))
+	debates, err := a.rootJudgments(cmd, true)
 	if err != nil {
 		return err
+	}
+	r := judging.CompareAll(debates)
+	if cmd.Bool("json") {
+		return writeJSON(a.io.Stdout, r)
+	}
+	_, err = io.WriteString(a.io.Stdout, r.Markdown())
+	return err
+}
+
+// rootJudgments reads the judgments of every debate under the root whose
+// protocol has a judge; with notes, a debate that cannot be read is named
+// on stderr.
+func (a *app) rootJudgments(cmd *ucli.Command, notes bool) ([]judging.Debate, error) {
+	names, err := listDebates(root(cmd))
+	if err != nil {
+		return nil, err
 	}
 	var debates []judging.Debate
 	for _, n := range names {
@@ -333,17 +349,22 @@ func (a *app) judgesAll(cmd *ucli.Command) error {
 		}()
 		if err != nil {
 			var ee *exitError
-			if !errors.As(err, &ee) || ee.code != ExitUsage {
+			if notes && (!errors.As(err, &ee) || ee.code != ExitUsage) {
 				fmt.Fprintf(a.io.Stderr, "moot: left out %s: %s\n", visible(n, false), oneLine(visible(err.Error(), false), 120))
 			}
 			continue
 		}
 		debates = append(debates, judging.Debate{Name: n, Judgments: j})
 	}
-	r := judging.CompareAll(debates)
-	if cmd.Bool("json") {
-		return writeJSON(a.io.Stdout, r)
+	return debates, nil
+}
+
+// compareInRoot compares the judges of one debate, each judge's side bias
+// over the debates of the root beside its bias in this one.
+func (a *app) compareInRoot(cmd *ucli.Command, name string, j sm.Judgments) judging.Report {
+	r := judging.Compare(name, j)
+	if all, err := a.rootJudgments(cmd, false); err == nil {
+		r.WithRoot(judging.CompareAll(all))
 	}
-	_, err = io.WriteString(a.io.Stdout, r.Markdown())
-	return err
+	return r
 }

@@ -127,7 +127,7 @@ func (a *app) reportCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			jr := judging.Compare(filepath.Base(d.Path()), j)
+			jr := a.compareInRoot(cmd, filepath.Base(d.Path()), j)
 			r := report.BuildWithJudges(deb, narrative, &jr)
 			var page []byte
 			if cmd.Bool("html") {

@@ -82,6 +82,10 @@ type JudgeReport struct {
 	// its mean score of the proposition's items less that of the
 	// opposition's.
 	SideBias *Interval `json:"side_bias"`
+	// RootSideBias is the side bias of the judge's model over every debate
+	// of the debates root, each debate's scores mapped to [0, 1]; nil when
+	// the model judged fewer than two debates there.
+	RootSideBias *Interval `json:"root_side_bias"`
 	// FirstSpeakerBias is the same margin for the side that spoke first,
 	// where the protocol has a speaking order.
 	FirstSpeakerBias *Interval `json:"first_speaker_bias"`
@@ -431,4 +435,23 @@ func Strengths(j sm.Judgments) map[string]float64 {
 		return nil
 	}
 	return res.Strength
+}
+
+// WithRoot puts beside every judge of r its model's side bias over the
+// debates of a root.
+func (r *Report) WithRoot(root RootReport) {
+	by := map[string]*Interval{}
+	for _, m := range root.Models {
+		by[m.Model] = m.SideBias
+	}
+	for i := range r.Judges {
+		r.Judges[i].RootSideBias = by[cmpOr(r.Judges[i].Model, unknownModel)]
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -3,6 +3,7 @@ package judging_test
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/moot-dev/moot/internal/judging"
@@ -219,5 +220,19 @@ func TestCompareAll(t *testing.T) {
 	}
 	if r.ByBias[0] != "other" {
 		t.Errorf("by bias %v, want other first", r.ByBias)
+	}
+}
+
+// TestWithRoot: each judge of a debate gets its model's side bias over
+// the root beside its own.
+func TestWithRoot(t *testing.T) {
+	r := judging.Report{Judges: []judging.JudgeReport{{Name: "a", Model: "lean"}, {Name: "b", Model: "other"}}}
+	bias := &judging.Interval{Estimate: 0.1, Low: 0.1, High: 0.1, N: 6}
+	r.WithRoot(judging.RootReport{Models: []judging.ModelReport{{Model: "lean", SideBias: bias}}})
+	if r.Judges[0].RootSideBias != bias || r.Judges[1].RootSideBias != nil {
+		t.Errorf("root side biases %v, %v; want lean's and none", r.Judges[0].RootSideBias, r.Judges[1].RootSideBias)
+	}
+	if md := r.Markdown(2); !strings.Contains(md, "side bias over the root") || !strings.Contains(md, "+0.10 [+0.10, +0.10] ✱") {
+		t.Errorf("the markdown lacks the root's column:\n%s", md)
 	}
 }

@@ -43,7 +43,11 @@ func (r Report) Markdown(level int) string {
 		b.WriteString("\n\n")
 	}
 	graph := r.Strength != nil
+	root := slices.ContainsFunc(r.Judges, func(j JudgeReport) bool { return j.RootSideBias != nil })
 	b.WriteString("| judge | model | kind | scored | agreement with the others (ρ) | side bias (for the proposition) |")
+	if root {
+		b.WriteString(" its model's side bias over the root |")
+	}
 	first := slices.ContainsFunc(r.Judges, func(j JudgeReport) bool { return j.FirstSpeakerBias != nil })
 	if first {
 		b.WriteString(" first-speaker bias |")
@@ -53,6 +57,9 @@ func (r Report) Markdown(level int) string {
 		b.WriteString(" follows the graph (r) |")
 	}
 	b.WriteString("\n|---|---|---|---:|---|---|")
+	if root {
+		b.WriteString("---|")
+	}
 	if first {
 		b.WriteString("---|")
 	}
@@ -64,6 +71,9 @@ func (r Report) Markdown(level int) string {
 	for _, j := range r.Judges {
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s |", escape.Markdown(j.Name), escape.Markdown(orDash(j.Model)), j.Kind, j.Scored,
 			FormatInterval(j.Agreement, false), FormatInterval(j.SideBias, true))
+		if root {
+			fmt.Fprintf(&b, " %s |", FormatInterval(j.RootSideBias, true))
+		}
 		if first {
 			fmt.Fprintf(&b, " %s |", FormatInterval(j.FirstSpeakerBias, true))
 		}
@@ -74,7 +84,11 @@ func (r Report) Markdown(level int) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("\nEach figure comes with its 95% bootstrap interval; ✱ marks one whose interval excludes zero, a lean that is unlikely to be chance. ")
-	fmt.Fprintf(&b, "A side bias is the judge's mean margin for the proposition per %s, on its own score scale (%s to %s); a length bias is the correlation of its scores with the length of what it scored.\n", r.Unit, trim(r.Min), trim(r.Max))
+	fmt.Fprintf(&b, "A side bias is the judge's mean margin for the proposition per %s, on its own score scale (%s to %s)", r.Unit, trim(r.Min), trim(r.Max))
+	if root {
+		b.WriteString("; over the root, its model's mean margin over every debate of the debates root it judged, each on [0, 1], the interval from a bootstrap over those debates")
+	}
+	b.WriteString("; a length bias is the correlation of its scores with the length of what it scored.\n")
 	if len(r.Pairs) > 0 {
 		b.WriteString("\nRank correlation of the judges' scores (Spearman): ")
 		parts := make([]string, 0, len(r.Pairs))
