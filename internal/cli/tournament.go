@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,13 @@ import (
 // DefaultTournamentExchanges is how many exchanges a dialectic debate of
 // a tournament has when --exchanges is not given.
 const DefaultTournamentExchanges = 3
+
+// The positions the advocates of a moderated tournament defend when
+// --position-a and --position-b are not given.
+const (
+	TournamentPositionA = "In favour of the motion."
+	TournamentPositionB = "Against the motion."
+)
 
 func (a *app) tournamentCommand() *ucli.Command {
 	return &ucli.Command{
@@ -146,6 +154,32 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 	if _, ok := flags["exchanges"]; ok && len(base.Values["exchanges"]) == 0 {
 		base.Values["exchanges"] = []string{fmt.Sprint(DefaultTournamentExchanges)}
 	}
+	// A protocol whose advocates defend positions given by flags
+	// (moderated) has them defend the motion and oppose it, unless the
+	// positions are given: the same words serve every motion.
+	_, posA := flags["position-a"]
+	_, posB := flags["position-b"]
+	if posA && posB && len(base.Values["position-a"]) == 0 && len(base.Values["position-b"]) == 0 {
+		base.Values["position-a"] = []string{TournamentPositionA}
+		base.Values["position-b"] = []string{TournamentPositionB}
+	}
+	// A protocol that draws each debate's cast and first speaker by a
+	// seed (forum) gets a seed per debate, the tournament's (--seed, else
+	// from the clock) plus the debate's number, so that the draws vary
+	// between debates, first speakers included, and the same plan draws
+	// the same again.
+	seeded, seed := false, int64(0)
+	if _, ok := flags["seed"]; ok {
+		seeded, seed = true, base.Now.UnixNano()%1_000_000_000
+		if v := base.Values["seed"]; len(v) > 0 {
+			n, err := strconv.ParseInt(strings.TrimSpace(v[len(v)-1]), 10, 64)
+			if err != nil || n < 0 {
+				return usageError("--seed %q is not a whole number of 0 or more", v[len(v)-1])
+			}
+			seed = n
+		}
+		base.Values["seed"] = []string{strconv.FormatInt(seed, 10)}
+	}
 	texts := make([]string, len(motions))
 	for i, m := range motions {
 		texts[i] = m.Text
@@ -168,13 +202,16 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 	}
 	t := &tournament.Tournament{Name: name, Protocol: p.Name(), Models: models, Motions: motions, Rounds: rounds,
 		Judges: judges, JudgeModel: judgeModel, Settings: base.Values, Created: a.io.Now().UTC().Format(time.RFC3339)}
-	for _, pr := range pairs {
+	for i, pr := range pairs {
 		m := motions[pr.MotionIndex]
 		in := base
 		in.Slug, in.Motion = pr.Slug, m.Text
 		in.Values = map[string][]string{}
 		for k, v := range base.Values {
 			in.Values[k] = v
+		}
+		if seeded {
+			in.Values["seed"] = []string{strconv.FormatInt(seed+int64(i), 10)}
 		}
 		if len(m.Definitions) > 0 {
 			in.Values["definition"] = m.Definitions

@@ -343,8 +343,17 @@ func exportTournamentCSV(t *tournament.Tournament, rs []debateResult) ([]byte, e
 	var out bytes.Buffer
 	w := csv.NewWriter(&out)
 	w.UseCRLF = true
-	header := append([]string{"debate", "round", "motion", "proposition", "opposition", "state", "winner", "winner_model",
-		"proposition_score", "opposition_score", "first", "tokens", "failure"}, extra...)
+	own := []string{"debate", "round", "motion", "proposition", "opposition", "state", "winner", "winner_model",
+		"proposition_score", "opposition_score", "first", "tokens", "failure"}
+	header := slices.Clone(own)
+	// A protocol's column called as one of the tournament's own (forum's
+	// winner, a persona's name) is headed with the protocol's name.
+	for _, k := range extra {
+		if slices.Contains(own, k) {
+			k = t.Protocol + "_" + k
+		}
+		header = append(header, k)
+	}
 	if err := w.Write(header); err != nil {
 		return nil, err
 	}

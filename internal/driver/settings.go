@@ -191,13 +191,27 @@ func (n *notices) lines() []string {
 // SeedState returns the state file state of a new debate with the models
 // of its roles stored as a run stores them, and its judge panel when
 // panel is not empty: a debate made ready to run with these models, as a
-// tournament makes its debates.
+// tournament makes its debates. A model the state already names for a
+// role that models does not set (such as the judge a forum cast names)
+// is kept.
 func SeedState(state []byte, models map[string]string, panel []sm.Judge) ([]byte, error) {
 	front, body, err := frontmatter.Parse(state)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	raw, err := frontmatter.Marshal(Settings{Models: models})
+	var s Settings
+	if raw, ok := front.Get(SettingsKey); ok {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, frontmatter.JSONError(err))
+		}
+	}
+	if s.Models == nil {
+		s.Models = map[string]string{}
+	}
+	for role, m := range models {
+		s.Models[role] = m
+	}
+	raw, err := frontmatter.Marshal(s)
 	if err != nil {
 		return nil, err
 	}

@@ -2,10 +2,12 @@ package driver_test
 
 import (
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
@@ -37,6 +39,46 @@ func TestLoadSettingsResponseFormat(t *testing.T) {
 			}
 			if err != nil || s.ResponseFormat != tc.want {
 				t.Fatalf("response format %q (%v), want %q", s.ResponseFormat, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestSeedState: the models given are stored under "moot"; a model the
+// state already names for a role they do not set (a forum cast's judge)
+// is kept, one they set is replaced.
+func TestSeedState(t *testing.T) {
+	tests := []struct {
+		name, front string
+		want        map[string]string
+	}{
+		{name: "no models yet", front: `"protocol": "x"`, want: map[string]string{"for": "a", "against": "b"}},
+		{name: "a judge kept, a debater replaced", front: `"protocol": "x", "moot": {"models": {"judge": "j", "for": "cast"}}`,
+			want: map[string]string{"for": "a", "against": "b", "judge": "j"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := driver.SeedState([]byte("{\n"+tc.front+"\n}\n\n# Topic\n"), map[string]string{"for": "a", "against": "b"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			front, body, err := frontmatter.Parse(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct {
+				Moot struct {
+					Models map[string]string `json:"models"`
+				} `json:"moot"`
+			}
+			if err := front.Decode("moot", &got.Moot); err != nil {
+				t.Fatal(err)
+			}
+			if !maps.Equal(got.Moot.Models, tc.want) {
+				t.Errorf("models %v, want %v", got.Moot.Models, tc.want)
+			}
+			if strings.TrimSpace(body) != "# Topic" {
+				t.Errorf("body %q", body)
 			}
 		})
 	}

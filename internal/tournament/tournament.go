@@ -35,7 +35,8 @@ type Tournament struct {
 	Judges     []string `json:"judges,omitempty"`
 	JudgeModel string   `json:"judge_model,omitempty"`
 	// Settings holds the protocol's flags of `moot new` every debate was
-	// made with, by flag name.
+	// made with, by flag name; a seed is the first debate's, each next
+	// debate's being one more.
 	Settings map[string][]string `json:"settings,omitempty"`
 	Created  string              `json:"created"`
 	Debates  []Debate            `json:"debates"`

@@ -301,6 +301,24 @@ func (d *debate) Export(name string) ([]byte, error) {
 	if name != "csv" {
 		return nil, fmt.Errorf("forum exports no format %q (it has csv)", name)
 	}
+	row := d.csvRow()
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.UseCRLF = true
+	values := make([]string, len(csvColumns))
+	for i, c := range csvColumns {
+		values[i] = row[c]
+	}
+	if err := w.WriteAll([][]string{csvColumns, values}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// csvRow is the debate's row of the original's results.csv, by column:
+// the models are those that answered each role's last call, else the
+// personas' own; the verdict's columns are empty until there is one.
+func (d *debate) csvRow() map[string]string {
 	st := d.st
 	model := func(role string) string {
 		// The model that answered the role's last call, else the
@@ -334,15 +352,5 @@ func (d *debate) Export(name string) ([]byte, error) {
 			row["premise_upheld"] = map[bool]string{true: "TRUE", false: "FALSE"}[*v.PremiseUpheld]
 		}
 	}
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	w.UseCRLF = true
-	values := make([]string, len(csvColumns))
-	for i, c := range csvColumns {
-		values[i] = row[c]
-	}
-	if err := w.WriteAll([][]string{csvColumns, values}); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return row
 }

@@ -18,18 +18,34 @@ var (
 	_ sm.Exporter     = (*debate)(nil)
 )
 
-// leader says which advocate leads by mean: a reading moot derives from
-// the rubric, since the design names no result.
-func (d *debate) leader() string {
+// lead compares the advocates' means of their scored statements: it
+// returns RoleA or RoleB for the one ahead, "" when they are level, and
+// both standings; ok is false until each advocate has a score.
+func (d *debate) lead() (role string, a, b standing, ok bool) {
 	s := d.standings()
-	a, b := s[RoleA], s[RoleB]
+	a, b = s[RoleA], s[RoleB]
 	if a.Count == 0 || b.Count == 0 {
-		return ""
+		return "", a, b, false
 	}
 	switch {
 	case a.Mean > b.Mean:
-		return fmt.Sprintf("%s, %.2f against %.2f", d.name(RoleA), a.Mean, b.Mean)
+		role = RoleA
 	case b.Mean > a.Mean:
+		role = RoleB
+	}
+	return role, a, b, true
+}
+
+// leader says which advocate leads by mean: a reading moot derives from
+// the rubric, since the design names no result.
+func (d *debate) leader() string {
+	role, a, b, ok := d.lead()
+	switch {
+	case !ok:
+		return ""
+	case role == RoleA:
+		return fmt.Sprintf("%s, %.2f against %.2f", d.name(RoleA), a.Mean, b.Mean)
+	case role == RoleB:
 		return fmt.Sprintf("%s, %.2f against %.2f", d.name(RoleB), b.Mean, a.Mean)
 	}
 	return fmt.Sprintf("none: both at %.2f", a.Mean)
