@@ -33,6 +33,7 @@ const (
 	ExitCheckFailed = 4   // moot check found problems
 	ExitBusy        = 5   // another moot process is writing the debate
 	ExitModel       = 6   // a model could not give a valid answer, or the endpoint failed
+	ExitBudget      = 7   // --budget stopped the run before a step; every step before it is committed
 	ExitInterrupted = 130 // interrupted (Ctrl-C, SIGINT); the step in progress was not applied
 	ExitTerminated  = 143 // stopped by SIGTERM; the step in progress was not applied
 )

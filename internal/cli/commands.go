@@ -74,6 +74,9 @@ type statusJSON struct {
 	End      int           `json:"end,omitempty"`
 	Complete bool          `json:"complete"`
 	Usage    driver.Totals `json:"usage"`
+	// Cost is the bill of the usage log (see costJSON): status of one
+	// debate has it, the list of every debate not.
+	Cost map[string]any `json:"cost,omitempty"`
 	// Writer is the process writing the debate now, if any.
 	Writer *store.Holder `json:"writer,omitempty"`
 	// Judges is the debate's judge panel, when it has one; Judgments
@@ -156,7 +159,7 @@ func (a *app) statusCommand() *ucli.Command {
 		Name:         "status",
 		Usage:        "show where a debate stands and what it waits for (all debates without an argument)",
 		ArgsUsage:    "[<debate>]",
-		Flags:        jsonFlags(),
+		Flags:        append(jsonFlags(), pricesFlag()),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() > 1 {
@@ -169,8 +172,12 @@ func (a *app) statusCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
+			table, err := a.priceTable(cmd)
+			if err != nil {
+				return err
+			}
 			if handled, err := a.withProtocol(dir, func(d *store.Dir, p sm.Protocol) error {
-				return a.statusProtocol(d, p, cmd.Bool("json"))
+				return a.statusProtocol(d, p, cmd.Bool("json"), table)
 			}); handled {
 				return err
 			}
@@ -178,6 +185,11 @@ func (a *app) statusCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
+			bill, err := a.dialecticBill(dir, table)
+			if err != nil {
+				return err
+			}
+			s.Cost = costJSON(bill)
 			if cmd.Bool("json") {
 				return writeJSON(a.io.Stdout, s)
 			}
@@ -227,8 +239,9 @@ func (a *app) statusCommand() *ucli.Command {
 				fmt.Fprintf(w, "judgments %s under judgments/: moot judges %s compares them\n", strings.Join(s.Judgments, ", "), visible(s.Path, false))
 			}
 			if u := s.Usage; u.Calls > 0 {
-				fmt.Fprintf(w, "models    %s in all runs (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s of model time\n",
-					english.Count(u.Calls, "model call"), u.Failed, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens, u.Seconds)
+				fmt.Fprintf(w, "models    %s in all runs (%d failed) · %s · %.1f s of model time\n",
+					english.Count(u.Calls, "model call"), u.Failed, tokensText(bill.Total), u.Seconds)
+				writeCost(w, bill)
 			}
 			if s.Writer != nil {
 				fmt.Fprintf(w, "writer    %s\n", describeHolder(s.Writer))

@@ -27,10 +27,11 @@ var envDoc = map[string]string{
 	"OPENAI_BASE_URL": "the OpenAI-compatible endpoint (default OpenAI's); a local server needs no key",
 	"OPENAI_API_KEY":  "the key for the endpoint",
 	"NO_COLOR":        "no colour in progress lines, even on a terminal",
+	"MOOT_PRICES":     "a prices file over the built-in model prices, when --prices is not given",
 }
 
 // envOrder is the order in which help lists environment variables.
-var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "NO_COLOR"}
+var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "MOOT_PRICES", "NO_COLOR"}
 
 // modelEnv is what commands that ask models read.
 var modelEnv = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "NO_COLOR"}
@@ -67,8 +68,9 @@ var helpFor = map[string]commandHelp{
 			"moot status  every debate, a line each",
 			"moot status sugar-tax  one debate: phase, next command, scores, model usage",
 			"moot status sugar-tax --json  the same for scripts",
+			"moot status sugar-tax --prices my-prices.yaml  its cost at prices of your own",
 		},
-		env: []string{"MOOT_DIR"},
+		env: []string{"MOOT_DIR", "MOOT_PRICES"},
 	},
 	"list": {
 		examples: []string{
@@ -125,8 +127,9 @@ var helpFor = map[string]commandHelp{
 			"moot run sugar-tax --until 5  up to exchange 5",
 			"moot run sugar-tax 3 --judges gpt-4o,claude-sonnet-4,llama3.1  a panel judges each exchange",
 			"OPENAI_BASE_URL=http://localhost:11434/v1 MOOT_MODEL=llama3.1 moot run sugar-tax  with a local Ollama",
+			"moot run sugar-tax 10 --budget 0.50  stop before a step that would take the debate's cost past $0.50",
 		},
-		env: modelEnv,
+		env: append(modelEnv[:len(modelEnv):len(modelEnv)], "MOOT_PRICES"),
 	},
 	"rejudge": {
 		examples: []string{
@@ -157,8 +160,9 @@ var helpFor = map[string]commandHelp{
 		examples: []string{
 			"moot step sugar-tax  the arguments of the current exchange, or its judgment",
 			"moot step sugar-tax --judge-model o3-mini --json",
+			"moot step sugar-tax --budget 0.10  only if the debate's cost stays within $0.10",
 		},
-		env: modelEnv,
+		env: append(modelEnv[:len(modelEnv):len(modelEnv)], "MOOT_PRICES"),
 	},
 	"templates": {
 		examples: []string{
@@ -174,7 +178,7 @@ var helpFor = map[string]commandHelp{
 			"moot report sugar-tax --html  also report.html",
 			"moot report sugar-tax --narrative  ask the judge's model for a written analysis",
 		},
-		env: []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL"},
+		env: []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "MOOT_PRICES"},
 	},
 	"export": {
 		examples: []string{

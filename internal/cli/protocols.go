@@ -16,6 +16,7 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/report"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
@@ -316,13 +317,17 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		fmt.Fprintf(a.io.Stderr, "moot: %s has %d %ss done already; nothing to run\n", d.Path(), start.Done, start.Unit)
 		return nil
 	}
+	rb, err := a.bill(cmd, d, start.Unit)
+	if err != nil {
+		return err
+	}
 	client, err := a.modelClient(cmd)
 	if err != nil {
 		return err
 	}
 	p2 := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), p, start.Unit)
 	defer p2.stop()
-	sum, err := driver.Advance(ctx, d, p, goal, driver.Options{
+	opts := driver.Options{
 		Client:       client,
 		Overrides:    o,
 		DefaultModel: defaultModel(a.io.Getenv),
@@ -332,21 +337,30 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		Emit:         p2.event,
 		Warn:         p2.warn,
 		Chunks:       cmd.Bool("json"),
-	})
+	}
+	if rb.budget != nil {
+		opts.BeforeStep = rb.budget.check
+	}
+	sum, err := driver.Advance(ctx, d, p, goal, opts)
 	p2.stop()
 	if err != nil && errors.Is(err, context.Canceled) {
 		return withCode(ExitInterrupted, err, "nothing of the interrupted step was written; answers already accepted are kept",
 			fmt.Sprintf("to finish what was asked, run: moot run %s --until %d", d.Path(), goal.Done))
 	}
+	var stop *budgetStop
 	if err != nil {
 		if failed := roleErrors(err); len(failed) > 0 {
 			return withCode(ExitModel, err, "nothing of the failed step was written; answers already accepted are kept and reused by the next run (--fresh asks again)")
 		}
-		return err
+		if !errors.As(err, &stop) {
+			return err
+		}
+		// What the run did is said first, as after a run that ends well.
+		err = withCode(ExitBudget, err, budgetHints(stop)...)
 	}
-	deb, err = driver.LoadDebate(d, p)
-	if err != nil {
-		return err
+	deb, lerr := driver.LoadDebate(d, p)
+	if lerr != nil {
+		return lerr
 	}
 	st := deb.Status()
 	w := a.io.Stderr
@@ -356,15 +370,19 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	} else {
 		fmt.Fprintf(w, "; next: %s\n", st.Next)
 	}
-	fmt.Fprintf(w, "  %d model calls in this run (%d failed) · %d tokens\n", sum.Calls, sum.Failed, sum.PromptTokens+sum.CompletionTokens)
+	run, all := rb.tallies(sum)
+	fmt.Fprintf(w, "  %d model calls in this run (%d failed) · %s\n", sum.Calls, sum.Failed, tokensText(run))
+	if line := rb.cost(run, all); line != "" {
+		fmt.Fprintf(w, "  %s\n", visible(line, false))
+	}
 	for _, warn := range sum.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
-	return nil
+	return err
 }
 
 // statusProtocol prints the status of a debate of a step-model protocol.
-func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool) error {
+func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table prices.Table) error {
 	deb, err := driver.ReadDebate(d, p)
 	if err != nil {
 		return err
@@ -373,6 +391,12 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool) error {
 	if f := deb.Check(); len(f.Problems) > 0 {
 		return brokenProtocolDebate(d, "status", f.Problems)
 	}
+	lines, err := driver.ReadUsageLines(d)
+	if err != nil {
+		return fmt.Errorf("read usage log: %w", err)
+	}
+	usage := driver.SumUsage(lines)
+	bill := table.Bill(usageCalls(lines), driver.RoleNames(p))
 	if asJSON {
 		out := map[string]any{}
 		for k, v := range st.Data {
@@ -382,6 +406,7 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool) error {
 		for k, v := range map[string]any{
 			"debate": d.Path(), "protocol": p.Name(), "unit": st.Unit, "done": st.Done, "total": st.Total,
 			"complete": st.Complete, "phase": st.Phase, "next": st.Next,
+			"usage": usage, "cost": costJSON(bill),
 		} {
 			out[k] = v
 		}
@@ -399,6 +424,11 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool) error {
 	}
 	for _, l := range st.Lines {
 		fmt.Fprintf(w, "%-9s %s\n", l.Label, visible(l.Text, false))
+	}
+	if usage.Calls > 0 {
+		fmt.Fprintf(w, "models    %s in all runs (%d failed) · %s · %.1f s of model time\n",
+			english.Count(usage.Calls, "model call"), usage.Failed, tokensText(bill.Total), usage.Seconds)
+		writeCost(w, bill)
 	}
 	if h := d.Writer(); h != nil {
 		fmt.Fprintf(w, "writer    %s\n", describeHolder(h))
@@ -429,7 +459,7 @@ func (a *app) checkProtocol(d *store.Dir, p sm.Protocol) error {
 // reportProtocol is `moot report` for a step-model protocol: the files its
 // debate's Report returns, with report.html when asked (html), written as
 // one commit, or printed: README.md, or the HTML page with html.
-func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool) error {
+func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, table prices.Table) error {
 	deb, err := driver.ReadDebate(d, p)
 	if err != nil {
 		return err
@@ -448,6 +478,17 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool) e
 		if jr := judging.Compare(filepath.Base(d.Path()), jd.Judgments()); jr.Worth() {
 			section = jr.Markdown(2)
 		}
+	}
+	// So does its cost, when models were asked.
+	bill, err := debateBill(d, table, driver.RoleNames(p))
+	if err != nil {
+		return err
+	}
+	if cost := costSection(bill); cost != "" {
+		if section != "" {
+			section += "\n"
+		}
+		section += cost
 	}
 	var page []byte
 	if html {

@@ -11,6 +11,7 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/model"
@@ -70,6 +71,7 @@ func (a *app) reportCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "stdout", Usage: "print the report (the HTML with --html) instead of writing files"},
 			&ucli.BoolFlag{Name: "html", Usage: "also write report.html: the same report as one self-contained page"},
 			&ucli.BoolFlag{Name: "narrative", Usage: "ask the judge model for a written analysis and store it in narrative.md (later reports keep it)"},
+			pricesFlag(),
 			waitFlag(),
 		},
 		OnUsageError: usageOnError,
@@ -84,6 +86,10 @@ func (a *app) reportCommand() *ucli.Command {
 			if cmd.Bool("stdout") && !cmd.Bool("narrative") {
 				open = func(context.Context, *ucli.Command) (*store.Dir, error) { return openDebate(cmd) }
 			}
+			table, err := a.priceTable(cmd)
+			if err != nil {
+				return err
+			}
 			d, err := open(ctx, cmd)
 			if err != nil {
 				return err
@@ -95,7 +101,7 @@ func (a *app) reportCommand() *ucli.Command {
 				if cmd.Bool("narrative") {
 					return usageError("--narrative is for dialectic debates; %s writes its own report", p.Name())
 				}
-				return a.reportProtocol(d, p, cmd.Bool("stdout"), cmd.Bool("html"))
+				return a.reportProtocol(d, p, cmd.Bool("stdout"), cmd.Bool("html"), table)
 			}
 			deb, err := loadChecked(d, "report")
 			if err != nil {
@@ -129,6 +135,15 @@ func (a *app) reportCommand() *ucli.Command {
 			}
 			jr := a.compareInRoot(cmd, filepath.Base(d.Path()), j)
 			r := report.BuildWithJudges(deb, narrative, &jr)
+			var roles []string
+			if p, err := a.io.Protocols.Lookup(sm.Default); err == nil {
+				roles = driver.RoleNames(p)
+			}
+			bill, err := debateBill(d, table, roles)
+			if err != nil {
+				return err
+			}
+			r.AddSection(costSection(bill))
 			var page []byte
 			if cmd.Bool("html") {
 				if page, err = r.HTML(); err != nil {

@@ -17,6 +17,7 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/prices"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
@@ -37,7 +38,8 @@ func defaultModel(getenv func(string) string) string {
 
 func (a *app) modelFlags() []ucli.Flag {
 	return append(append(a.roleFlags(),
-		&ucli.StringFlag{Name: "judges", Usage: "a panel of judge `MODELS`, comma-separated, that judges every step with a judge together (stored in debate.md)"}),
+		&ucli.StringFlag{Name: "judges", Usage: "a panel of judge `MODELS`, comma-separated, that judges every step with a judge together (stored in debate.md)"},
+		budgetFlag(), pricesFlag()),
 		a.callFlags()...)
 }
 
@@ -198,13 +200,17 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	if err != nil {
 		return err
 	}
+	rb, err := a.bill(cmd, d, "exchange")
+	if err != nil {
+		return err
+	}
 	client, err := a.modelClient(cmd)
 	if err != nil {
 		return err
 	}
 	p := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), proto, "exchange")
 	defer p.stop()
-	sum, err := driver.Run(ctx, d, g, driver.Options{
+	opts := driver.Options{
 		Client:       client,
 		Templates:    tmpl,
 		Overrides:    o,
@@ -215,7 +221,11 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Emit:         p.event,
 		Warn:         p.warn,
 		Chunks:       cmd.Bool("json"),
-	})
+	}
+	if rb.budget != nil {
+		opts.BeforeStep = rb.budget.check
+	}
+	sum, err := driver.Run(ctx, d, g, opts)
 	p.stop()
 	if err != nil {
 		if now, lerr := driver.Load(d); lerr == nil {
@@ -247,9 +257,58 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 			}
 			return withCode(ExitModel, err, hints...)
 		}
+		var stop *budgetStop
+		if errors.As(err, &stop) {
+			if !cmd.Bool("json") {
+				if serr := a.summary(d, cmd, startState, sum, rb); serr != nil {
+					return serr
+				}
+			}
+			return withCode(ExitBudget, err, budgetHints(stop)...)
+		}
 		return err
 	}
-	return a.summary(d, cmd, startState, sum)
+	return a.summary(d, cmd, startState, sum, rb)
+}
+
+// runBill is what run and step need for the bill of a debate.
+type runBill struct {
+	table prices.Table
+	// earlier is the usage log before the run; unread says it could not
+	// be read, so that what earlier runs cost is unknown.
+	earlier []driver.Usage
+	unread  bool
+	// budget is that of --budget, nil without it.
+	budget *budget
+}
+
+// bill returns the bill of a run of d; unit is what its steps count. A
+// usage log that cannot be read leaves what earlier runs cost unknown,
+// with a warning, and is an error only under --budget, which needs it.
+func (a *app) bill(cmd *ucli.Command, d *store.Dir, unit string) (*runBill, error) {
+	table, err := a.priceTable(cmd)
+	if err != nil {
+		return nil, err
+	}
+	rb := &runBill{table: table}
+	if rb.earlier, err = driver.ReadUsageLines(d); err != nil {
+		if cmd.IsSet("budget") {
+			return nil, fmt.Errorf("--budget needs what the debate has cost: read usage log: %w", err)
+		}
+		fmt.Fprintf(a.io.Stderr, "moot: warning: cannot read the usage log, so what earlier runs cost is unknown: %v\n", err)
+		rb.unread = true
+	}
+	rb.budget, err = newBudget(cmd, table, rb.earlier, unit)
+	return rb, err
+}
+
+// budgetHints are the hints of a run that --budget stopped.
+func budgetHints(stop *budgetStop) []string {
+	hints := []string{"every step before it is committed; nothing of the next one was asked or written"}
+	if len(stop.unknown) > 0 {
+		return append(hints, `give their prices in a prices file, --prices FILE or MOOT_PRICES (JSON or YAML, USD per million tokens: {"MODEL": {"input": 1, "cached": 0.5, "output": 4}})`)
+	}
+	return append(hints, "to go on, run the same command again with a higher --budget, or without one")
 }
 
 // modelClient makes the model client run and step use, from their flags
@@ -317,18 +376,22 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, sum driver.Summary) error {
+func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, sum driver.Summary, rb *runBill) error {
 	deb, err := driver.Load(d)
 	if err != nil {
 		return err
 	}
 	h := deb.Header
+	run, all := rb.tallies(sum)
 	if cmd.Bool("json") {
-		return writeJSONLine(a.io.Stdout, map[string]any{
+		ev := map[string]any{
 			"event": "summary", "debate": h.ID, "exchange": h.State.Exchange, "phase": h.State.Phase,
 			"cumulative_scores": h.Totals, "calls": sum.Calls, "failed_calls": sum.Failed, "prompt_tokens": sum.PromptTokens,
-			"completion_tokens": sum.CompletionTokens, "seconds": sum.Elapsed.Seconds(), "warnings": append([]string{}, sum.Warnings...),
-		})
+			"cached_tokens": sum.CachedTokens, "completion_tokens": sum.CompletionTokens, "seconds": sum.Elapsed.Seconds(),
+			"warnings": append([]string{}, sum.Warnings...),
+		}
+		rb.addCostKeys(ev, run, all)
+		return writeJSONLine(a.io.Stdout, ev)
 	}
 	w := a.io.Stderr
 	what := stepsDone(start, h.State, sum.Steps)
@@ -336,8 +399,11 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, su
 	fmt.Fprintf(w, "  proposition %s (%d scored) · opposition %s (%d scored)\n",
 		dialectic.FormatScore(h.Totals.Proposition.Total), h.Totals.Proposition.Count,
 		dialectic.FormatScore(h.Totals.Opposition.Total), h.Totals.Opposition.Count)
-	fmt.Fprintf(w, "  %s in this run (%d failed) · %d tokens (%d prompt, %d completion) · %.1f s\n",
-		english.Count(sum.Calls, "model call"), sum.Failed, sum.PromptTokens+sum.CompletionTokens, sum.PromptTokens, sum.CompletionTokens, sum.Elapsed.Seconds())
+	fmt.Fprintf(w, "  %s in this run (%d failed) · %s · %.1f s\n",
+		english.Count(sum.Calls, "model call"), sum.Failed, tokensText(run), sum.Elapsed.Seconds())
+	if line := rb.cost(run, all); line != "" {
+		fmt.Fprintf(w, "  %s\n", visible(line, false))
+	}
 	for _, warn := range sum.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}

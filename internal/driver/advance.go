@@ -285,6 +285,11 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 		if step == nil {
 			break
 		}
+		if r.opts.BeforeStep != nil {
+			if err := r.opts.BeforeStep(r.plan(step)); err != nil {
+				return r.finish(start), err
+			}
+		}
 		if err := r.take(ctx, step); err != nil {
 			return r.finish(start), err
 		}
@@ -463,18 +468,7 @@ func skippedName(step *sm.Step, c sm.Call) string {
 // Repairs times, or the call's own cap if it is lower.
 func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer, error) {
 	role := dialectic.Role(c.Role)
-	validate := c.Validate
-	if len(c.Embed) > 0 {
-		validate = validEmbeddings(len(c.Embed))
-	}
-	if validate == nil {
-		validate = func(a []byte) sm.Report {
-			if len(bytes.TrimSpace(a)) == 0 {
-				return sm.Report{Errors: []string{"the answer is empty"}}
-			}
-			return sm.Report{}
-		}
-	}
+	validate := validator(c)
 	if !r.opts.Fresh {
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
 			if validate(data).OK() {
@@ -503,8 +497,8 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	if len(c.Embed) > 0 {
 		return r.embed(ctx, step, c)
 	}
+	rs := r.callSettings(c)
 	r.mu.Lock()
-	rs := r.settings.Role(c.Role)
 	mode := model.Mode(r.settings.ResponseFormat)
 	r.mu.Unlock()
 	// who names the caller in the files of failed answers: the role, or
@@ -512,19 +506,12 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	// that two judges' failures never share a file.
 	who := role
 	if c.Model != "" {
-		rs.Model = c.Model
 		who = dialectic.Role(c.ID)
 	}
 	if c.Schema == nil {
 		// A call that asks for text is sent as text, whatever mode the
 		// JSON calls of the debate have settled on.
 		mode = ""
-	}
-	if rs.MaxTokens == 0 {
-		rs.MaxTokens = c.MaxTokens
-	}
-	if rs.Temperature == nil {
-		rs.Temperature = c.Temperature
 	}
 	repairs := r.opts.Repairs
 	if c.Repairs > 0 && c.Repairs < repairs {
@@ -647,6 +634,85 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		msgs = append(msgs, model.Message{Role: "assistant", Content: resp.Text}, model.Message{Role: repair.Role, Content: repair.Content})
 	}
 	return sm.Answer{}, fmt.Errorf("the %s was asked %d times without an answer", c.Role, repairs+1)
+}
+
+// validator returns the check of an answer to c: its own, that of
+// embeddings for a call for them, else that the answer is not empty.
+func validator(c sm.Call) func([]byte) sm.Report {
+	if len(c.Embed) > 0 {
+		return validEmbeddings(len(c.Embed))
+	}
+	if c.Validate != nil {
+		return c.Validate
+	}
+	return func(a []byte) sm.Report {
+		if len(bytes.TrimSpace(a)) == 0 {
+			return sm.Report{Errors: []string{"the answer is empty"}}
+		}
+		return sm.Report{}
+	}
+}
+
+// callSettings returns the settings a chat call c is asked with: its
+// role's, the model of its own when it names one, and its own answer
+// length and temperature where the role sets none.
+func (r *runner) callSettings(c sm.Call) RoleSettings {
+	r.mu.Lock()
+	rs := r.settings.Role(c.Role)
+	r.mu.Unlock()
+	if c.Model != "" {
+		rs.Model = c.Model
+	}
+	if rs.MaxTokens == 0 {
+		rs.MaxTokens = c.MaxTokens
+	}
+	if rs.Temperature == nil {
+		rs.Temperature = c.Temperature
+	}
+	return rs
+}
+
+// plan describes what step is about to ask, for Options.BeforeStep.
+func (r *runner) plan(step *sm.Step) StepPlan {
+	p := StepPlan{Unit: step.Unit, Key: step.Key, Calls: make([]PlannedCall, len(step.Calls))}
+	for i, c := range step.Calls {
+		pc := PlannedCall{ID: c.ID, Role: c.Role, Embed: len(c.Embed) > 0, Kept: r.hasKept(step, c)}
+		if pc.Embed {
+			r.mu.Lock()
+			pc.Model = r.settings.Role(c.Role).Model
+			r.mu.Unlock()
+			for _, t := range c.Embed {
+				pc.PromptBytes += len(t)
+			}
+		} else {
+			rs := r.callSettings(c)
+			pc.Model, pc.MaxTokens = rs.Model, rs.MaxTokens
+			for _, m := range c.Messages {
+				pc.PromptBytes += len(m.Content)
+			}
+		}
+		p.Calls[i] = pc
+	}
+	r.mu.Lock()
+	p.Spent = slices.Clone(r.sum.Usage)
+	r.mu.Unlock()
+	return p
+}
+
+// hasKept reports whether call will take what an interrupted run kept
+// for it, as call does, instead of asking a model.
+func (r *runner) hasKept(step *sm.Step, c sm.Call) bool {
+	if r.opts.Fresh {
+		return false
+	}
+	if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil && validator(c)(data).OK() {
+		return true
+	}
+	if c.Skippable {
+		why, err := r.d.ReadPrivate(skippedName(step, c))
+		return err == nil && len(why) > 0
+	}
+	return false
 }
 
 // keep files an accepted answer (or why a call was skipped) under name

@@ -141,6 +141,41 @@ type Options struct {
 	// Mask hides secrets (the API key) in text before anything is written
 	// or shown. nil means the client's Mask method when it has one.
 	Mask func(string) string
+	// BeforeStep, when set, is shown each step before anything of it is
+	// asked or written: an error stops the run there, returned as it is,
+	// with every earlier step committed and nothing of this one begun.
+	// moot run --budget prices the plan with it.
+	BeforeStep func(StepPlan) error
+}
+
+// StepPlan is what a step is about to ask, for Options.BeforeStep.
+type StepPlan struct {
+	// Unit is the step's unit (dialectic's exchange) and Key its key.
+	Unit int
+	Key  string
+	// Calls are the calls the step makes, in its order.
+	Calls []PlannedCall
+	// Spent is the usage of every call this run has made so far.
+	Spent []Usage
+}
+
+// PlannedCall is one call of a StepPlan.
+type PlannedCall struct {
+	ID   string
+	Role string
+	// Model is the model that will be asked, the settings in force
+	// applied.
+	Model string
+	// PromptBytes is the length of the messages sent (of the texts, for
+	// embeddings), before any repair.
+	PromptBytes int
+	// MaxTokens is the cap on the answer's length, 0 for none.
+	MaxTokens int
+	// Embed marks a request for embeddings, which has no answer text.
+	Embed bool
+	// Kept marks a call answered by what an interrupted run kept: it will
+	// ask no model and cost nothing.
+	Kept bool
 }
 
 // Summary is what a run did.
@@ -151,9 +186,13 @@ type Summary struct {
 	Calls            int           `json:"calls"`
 	Failed           int           `json:"failed_calls"`
 	PromptTokens     int           `json:"prompt_tokens"`
+	CachedTokens     int           `json:"cached_tokens"`
 	CompletionTokens int           `json:"completion_tokens"`
 	Elapsed          time.Duration `json:"-"`
 	Warnings         []string      `json:"warnings"`
+	// Usage is the line of the usage log of every call of the run, in the
+	// order they were logged.
+	Usage []Usage `json:"-"`
 }
 
 // RoleError is a role that gave no acceptable answer: the model failed, or
@@ -290,12 +329,16 @@ const UsageFile = "usage.jsonl"
 
 // Usage is one line of the usage log.
 type Usage struct {
-	Time             string `json:"time"`
-	Exchange         int    `json:"exchange"`
-	Role             string `json:"role"`
-	Model            string `json:"model"`
-	PromptTokens     int    `json:"prompt_tokens"`
-	CompletionTokens int    `json:"completion_tokens"`
+	Time         string `json:"time"`
+	Exchange     int    `json:"exchange"`
+	Role         string `json:"role"`
+	Model        string `json:"model"`
+	PromptTokens int    `json:"prompt_tokens"`
+	// CachedTokens is the part of PromptTokens the server read from its
+	// prompt cache, as it reported; left out when 0 or not reported, as
+	// in the lines of moots that did not read it.
+	CachedTokens     int `json:"cached_tokens,omitempty"`
+	CompletionTokens int `json:"completion_tokens"`
 	// Seconds is the call's whole wall time, retries included, and
 	// Attempts the requests it took.
 	Seconds  float64 `json:"seconds"`
@@ -309,7 +352,7 @@ type Usage struct {
 func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp model.Response, err error) {
 	u := Usage{
 		Time: r.opts.Now().UTC().Format(time.RFC3339), Exchange: x, Role: string(role), Model: modelName,
-		PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens,
+		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CompletionTokens: resp.CompletionTokens,
 		Seconds: resp.Latency.Seconds(), Attempts: resp.Attempts, OK: err == nil,
 	}
 	if resp.Model != "" && resp.Model != u.Model {
@@ -321,7 +364,11 @@ func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp mod
 		r.sum.Failed++
 	}
 	r.sum.PromptTokens += resp.PromptTokens
+	r.sum.CachedTokens += resp.CachedTokens
 	r.sum.CompletionTokens += resp.CompletionTokens
+	logged := u
+	logged.Model, logged.Asked = r.opts.Mask(u.Model), r.opts.Mask(u.Asked)
+	r.sum.Usage = append(r.sum.Usage, logged)
 	sp := r.spent[x]
 	if sp == nil {
 		sp = &Event{}
@@ -348,34 +395,53 @@ type Totals struct {
 	Calls            int     `json:"calls"`
 	Failed           int     `json:"failed_calls"`
 	PromptTokens     int     `json:"prompt_tokens"`
+	CachedTokens     int     `json:"cached_tokens"`
 	CompletionTokens int     `json:"completion_tokens"`
 	Seconds          float64 `json:"seconds"`
 }
 
 // ReadUsage sums the usage log of d; a debate never run has none.
 func ReadUsage(d *store.Dir) (Totals, error) {
+	lines, err := ReadUsageLines(d)
+	return SumUsage(lines), err
+}
+
+// SumUsage sums lines of the usage log.
+func SumUsage(lines []Usage) Totals {
 	var t Totals
-	data, err := d.ReadPrivate(UsageFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return t, nil
-	}
-	if err != nil {
-		return t, err
-	}
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		var u Usage
-		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &u) != nil {
-			continue
-		}
+	for _, u := range lines {
 		t.Calls++
 		if !u.OK {
 			t.Failed++
 		}
 		t.PromptTokens += u.PromptTokens
+		t.CachedTokens += u.CachedTokens
 		t.CompletionTokens += u.CompletionTokens
 		t.Seconds += u.Seconds
 	}
-	return t, nil
+	return t
+}
+
+// ReadUsageLines reads the usage log of d, a line per call in the order
+// they were made; a debate never run has none. A line that does not
+// parse (cut short by a crash) is skipped.
+func ReadUsageLines(d *store.Dir) ([]Usage, error) {
+	data, err := d.ReadPrivate(UsageFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Usage
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var u Usage
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &u) != nil {
+			continue
+		}
+		out = append(out, u)
+	}
+	return out, nil
 }
 
 // ReadUsageByModel reads the usage log of the debate in d and returns the

@@ -118,6 +118,10 @@ type Response struct {
 	// PromptTokens and CompletionTokens are the usage the server reported.
 	PromptTokens     int
 	CompletionTokens int
+	// CachedTokens is the part of PromptTokens the server says it read
+	// from its prompt cache (see wireUsage for where each server reports
+	// it); 0 when it reported none.
+	CachedTokens int
 	// Latency is the wall time from the call of Complete to the answer,
 	// including retries and fallbacks.
 	Latency time.Duration
@@ -550,6 +554,7 @@ func (c *Client) response(req Request, mode Mode, comp *chatCompletion, start ti
 		Mode:             mode,
 		PromptTokens:     int(comp.Usage.PromptTokens),
 		CompletionTokens: int(comp.Usage.CompletionTokens),
+		CachedTokens:     comp.Usage.cached(),
 		Latency:          time.Since(start),
 		Model:            reported,
 		Truncated:        choice.FinishReason == "length",

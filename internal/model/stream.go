@@ -28,10 +28,7 @@ type chatChunk struct {
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *struct {
-		PromptTokens     float64 `json:"prompt_tokens"`
-		CompletionTokens float64 `json:"completion_tokens"`
-	} `json:"usage"`
+	Usage *wireUsage      `json:"usage"`
 	Error json.RawMessage `json:"error"`
 }
 
@@ -96,8 +93,7 @@ func readStream(body io.Reader, comp *chatCompletion, onChunk func(string)) erro
 				comp.Model = ch.Model
 			}
 			if ch.Usage != nil {
-				comp.Usage.PromptTokens = ch.Usage.PromptTokens
-				comp.Usage.CompletionTokens = ch.Usage.CompletionTokens
+				comp.Usage = *ch.Usage
 			}
 			for _, c := range ch.Choices {
 				if c.Delta.Content != "" {

@@ -61,10 +61,36 @@ type chatCompletion struct {
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage struct {
-		PromptTokens     float64 `json:"prompt_tokens"`
-		CompletionTokens float64 `json:"completion_tokens"`
-	} `json:"usage"`
+	Usage wireUsage `json:"usage"`
+}
+
+// wireUsage is the usage a server reports with a completion, or in the
+// last chunk of a stream. Cached prompt tokens come where each server puts
+// them: prompt_tokens_details.cached_tokens on OpenAI, on OpenRouter, on
+// vLLM started with --enable-prompt-tokens-details (null otherwise) and on
+// Ollama from the release that reports them; prompt_cache_hit_tokens on
+// DeepSeek. A server that reports neither leaves CachedTokens at 0.
+type wireUsage struct {
+	PromptTokens        float64 `json:"prompt_tokens"`
+	CompletionTokens    float64 `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens float64 `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	PromptCacheHitTokens float64 `json:"prompt_cache_hit_tokens"`
+}
+
+// cached returns the prompt tokens the server says it read from its
+// cache, never more than the prompt tokens nor less than 0.
+func (u wireUsage) cached() int {
+	n := u.PromptCacheHitTokens
+	if u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens > 0 {
+		n = u.PromptTokensDetails.CachedTokens
+	}
+	n = min(n, u.PromptTokens)
+	if n <= 0 {
+		return 0
+	}
+	return int(n)
 }
 
 // embedRequest is the body of POST {base}/embeddings.

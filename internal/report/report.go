@@ -68,6 +68,21 @@ func BuildWithJudges(d *dialectic.Debate, narrative *Narrative, judges *judging.
 	return r
 }
 
+// AddSection puts markdown, a section the caller wrote (such as the
+// debate's cost, from its usage log), at the end of the report, before
+// the line that says how it was made. HTML renders it too.
+func (r *Report) AddSection(markdown string) {
+	if markdown == "" {
+		return
+	}
+	if !strings.HasSuffix(markdown, "\n") {
+		markdown += "\n"
+	}
+	bl := block{md: markdown + "\n"}
+	at := len(r.blocks) - 1 // the footer
+	r.blocks = append(r.blocks[:at:at], bl, r.blocks[at])
+}
+
 // Markdown returns README.md.
 func (r *Report) Markdown() []byte {
 	var b strings.Builder

@@ -100,6 +100,11 @@ type Reply struct {
 	// a rough count of about four characters a token.
 	PromptTokens     int
 	CompletionTokens int
+	// CachedTokens, when above 0, is reported as the part of the prompt
+	// read from the server's cache, in usage.prompt_tokens_details
+	// .cached_tokens as OpenAI, OpenRouter, vLLM and Ollama report it
+	// (and in the last chunk of a stream that asked for the usage).
+	CachedTokens int
 
 	// CutShort makes the server announce the full body, send only half of
 	// it and close the connection, as a dropped connection would.
@@ -505,6 +510,14 @@ func completionBody(req Request, reply Reply) []byte {
 	if completion == 0 {
 		completion = roughTokens(reply.Content)
 	}
+	usage := map[string]any{
+		"prompt_tokens":     prompt,
+		"completion_tokens": completion,
+		"total_tokens":      prompt + completion,
+	}
+	if reply.CachedTokens > 0 {
+		usage["prompt_tokens_details"] = map[string]any{"cached_tokens": reply.CachedTokens}
+	}
 	message := map[string]any{"role": "assistant", "content": reply.Content}
 	if reply.Refusal != "" {
 		message["refusal"] = reply.Refusal
@@ -522,11 +535,7 @@ func completionBody(req Request, reply Reply) []byte {
 			"finish_reason": finish,
 			"logprobs":      nil,
 		}},
-		"usage": map[string]any{
-			"prompt_tokens":     prompt,
-			"completion_tokens": completion,
-			"total_tokens":      prompt + completion,
-		},
+		"usage": usage,
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

@@ -152,9 +152,13 @@ func TestServerAnswer(t *testing.T) {
 		wantFinish     string
 		wantPrompt     float64
 		wantCompletion float64
+		// wantCached is prompt_tokens_details.cached_tokens, nil when the
+		// usage must have no prompt_tokens_details.
+		wantCached any
 	}{
-		{"defaults", modeltest.Reply{Content: "12345678"}, "asked", "stop", 2 + 3, 2},
-		{"set", modeltest.Reply{Content: "x", Model: "served", FinishReason: "length", PromptTokens: 40, CompletionTokens: 9}, "served", "length", 40, 9},
+		{"defaults", modeltest.Reply{Content: "12345678"}, "asked", "stop", 2 + 3, 2, nil},
+		{"set", modeltest.Reply{Content: "x", Model: "served", FinishReason: "length", PromptTokens: 40, CompletionTokens: 9}, "served", "length", 40, 9, nil},
+		{"cached", modeltest.Reply{Content: "x", PromptTokens: 40, CompletionTokens: 9, CachedTokens: 32}, "asked", "stop", 40, 9, 32.0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -174,6 +178,13 @@ func TestServerAnswer(t *testing.T) {
 			usage := out["usage"].(map[string]any)
 			if usage["prompt_tokens"] != tt.wantPrompt || usage["completion_tokens"] != tt.wantCompletion {
 				t.Errorf("usage = %v, want prompt %v completion %v", usage, tt.wantPrompt, tt.wantCompletion)
+			}
+			details, ok := usage["prompt_tokens_details"].(map[string]any)
+			if tt.wantCached == nil && ok {
+				t.Errorf("usage = %v, want no prompt_tokens_details", usage)
+			}
+			if tt.wantCached != nil && (!ok || details["cached_tokens"] != tt.wantCached) {
+				t.Errorf("usage = %v, want prompt_tokens_details.cached_tokens %v", usage, tt.wantCached)
 			}
 		})
 	}

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/prices"
+)
+
+// budgetFlag is --budget of run and step.
+func budgetFlag() ucli.Flag {
+	return &ucli.FloatFlag{Name: "budget", HideDefault: true,
+		Usage: "stop before a step whose estimated cost would take the debate's cost, over all its runs, past `USD` dollars"}
+}
+
+// budget is what --budget keeps to: the most the debate may cost, over
+// all its runs, at the prices of table.
+type budget struct {
+	limit float64
+	table prices.Table
+	// earlier is the usage log as it was before this run.
+	earlier []driver.Usage
+	// unit is what the debate's steps count, for messages.
+	unit string
+}
+
+// budgetStop is a run stopped by --budget before a step: nothing of that
+// step was asked or written.
+type budgetStop struct {
+	limit float64
+	// unit and at name the step not taken ("exchange", 3).
+	unit string
+	at   int
+	// spent is what the debate had cost, estimate what the step would.
+	spent, estimate float64
+	// unknown lists the models whose price is unknown, when that is why.
+	unknown []string
+}
+
+func (e *budgetStop) Error() string {
+	if len(e.unknown) > 0 {
+		return fmt.Sprintf("stopped before %s %d: --budget %s cannot be kept, for no price is known for %s",
+			e.unit, e.at, prices.USD(e.limit), strings.Join(e.unknown, ", "))
+	}
+	return fmt.Sprintf("stopped before %s %d: its estimated cost of %s would take the debate from %s to %s, past --budget %s",
+		e.unit, e.at, prices.USD(e.estimate), prices.USD(e.spent), prices.USD(e.spent+e.estimate), prices.USD(e.limit))
+}
+
+// newBudget returns the budget of --budget for a run of the debate whose
+// usage log, before the run, is earlier; nil when --budget is not given.
+func newBudget(cmd *ucli.Command, table prices.Table, earlier []driver.Usage, unit string) (*budget, error) {
+	if !cmd.IsSet("budget") {
+		return nil, nil
+	}
+	limit := cmd.Float("budget")
+	if !(limit > 0) {
+		return nil, usageError("--budget %v is not an amount of US dollars above 0", limit)
+	}
+	return &budget{limit: limit, table: table, earlier: earlier, unit: unit}, nil
+}
+
+// check is the driver's BeforeStep: it estimates what the step of plan
+// will cost and stops the run when that, added to what the debate has
+// cost so far, would exceed the limit. A step that asks no model (its
+// answers kept by an interrupted run) costs nothing and always goes on.
+//
+// A call is estimated at its model's input price for its prompt, taken
+// as a token every four bytes (prices.EstimateTokens), and its output
+// price for its answer: the call's cap on its length when it has one,
+// else the mean answer of its role in the debate so far, else
+// prices.TypicalAnswer. Repairs, which send a refused answer back, are
+// not foreseen: a step can cost more than its estimate.
+func (b *budget) check(plan driver.StepPlan) error {
+	lines := append(append([]driver.Usage{}, b.earlier...), plan.Spent...)
+	spent := b.table.Bill(usageCalls(lines), nil).Total
+	stop := &budgetStop{limit: b.limit, unit: b.unit, at: plan.Unit, spent: spent.USD}
+	if !spent.Known() {
+		stop.unknown = spent.Unknown
+		return stop
+	}
+	for _, c := range plan.Calls {
+		if c.Kept {
+			continue
+		}
+		p, _, ok := b.table.Lookup(c.Model)
+		if !ok {
+			stop.unknown = append(stop.unknown, c.Model)
+			continue
+		}
+		answer := 0
+		if !c.Embed {
+			answer = c.MaxTokens
+			if answer == 0 {
+				answer = meanAnswer(lines, c.Role)
+			}
+		}
+		stop.estimate += p.Cost(prices.EstimateTokens(c.PromptBytes), 0, answer)
+	}
+	if len(stop.unknown) > 0 {
+		return stop
+	}
+	if stop.estimate > 0 && spent.USD+stop.estimate > b.limit {
+		return stop
+	}
+	return nil
+}
+
+// meanAnswer is the mean completion tokens of the answered calls of role
+// in lines, or prices.TypicalAnswer when it has none.
+func meanAnswer(lines []driver.Usage, role string) int {
+	n, sum := 0, 0
+	for _, u := range lines {
+		if u.Role == role && u.OK && u.CompletionTokens > 0 {
+			n++
+			sum += u.CompletionTokens
+		}
+	}
+	if n == 0 {
+		return prices.TypicalAnswer
+	}
+	return (sum + n - 1) / n
+}
