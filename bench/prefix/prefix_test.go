@@ -20,9 +20,14 @@ import (
 	"github.com/moot-dev/moot/templates"
 )
 
-// from is the first call of a role whose share counts: a role's first
-// call has no previous prompt and its second often a different one.
-const from = 3
+// Issue 17's target: from a role's third call on, at least 80% of each
+// prompt repeats the role's previous prompt. A role's first call has no
+// previous prompt, and a dialectic debater's second is a rebuttal after
+// an opening.
+const (
+	target = 0.80
+	from   = 3
+)
 
 func TestCommon(t *testing.T) {
 	for _, tc := range []struct {
@@ -85,14 +90,24 @@ func calls(reqs []modeltest.Request, role func(modeltest.Request) string) []pref
 	return out
 }
 
-// check prints the table of rows.
-func check(t *testing.T, title string, rows []prefix.Row) {
+// check prints the table of rows and fails the test when a call from a
+// role's third on repeats less of its role's previous prompt than least
+// says.
+func check(t *testing.T, title string, rows []prefix.Row, least func(prefix.Row) (float64, string)) {
 	t.Helper()
 	var b strings.Builder
 	s := prefix.Print(&b, title, rows, from)
 	t.Log("\n" + b.String())
 	if s.Calls == 0 {
 		t.Fatalf("%s: no call from a role's call %d on", title, from)
+	}
+	for _, r := range rows {
+		if r.N < from {
+			continue
+		}
+		if want, why := least(r); r.Share() < want {
+			t.Errorf("%s: %s call %d: %.1f%% of the prompt repeats the previous one, want at least %.0f%%: %s", title, r.Role, r.N, 100*r.Share(), 100*want, why)
+		}
 	}
 }
 
@@ -124,7 +139,21 @@ func TestDialecticShare(t *testing.T) {
 	if len(rows) != 60 {
 		t.Fatalf("%d calls, want 60", len(rows))
 	}
-	check(t, "dialectic, 20 exchanges", rows)
+	check(t, "dialectic, 20 exchanges", rows, func(r prefix.Row) (float64, string) {
+		switch {
+		case r.Role == modeltest.Judge:
+			// The judge sees the new arguments in full and the earlier
+			// ones as index lines, so that its prompt does not grow with
+			// the whole debate: the two new arguments, their index lines
+			// on the next call and the current scores are new each time.
+			return 0.50, "the judge's prompt holds the motion and the earlier arguments' index before what changes"
+		case r.N < 5:
+			// Exchanges 2 and 3 add two arguments to six or eight: the
+			// new text alone is more than a fifth of the prompt.
+			return 0.70, "a debater's prompt holds the motion and the earlier arguments, in order, before what changes"
+		}
+		return target, "a debater's prompt holds the motion and the earlier arguments, in order, before what changes"
+	})
 }
 
 // forumCast is a cast whose personas carry a marker in their system
@@ -192,5 +221,19 @@ func TestForumShare(t *testing.T) {
 			t.Fatal("a request whose system prompt names no persona")
 		}
 	}
-	check(t, "forum, 8 turns", rows)
+	// Each agent's conversation is its earlier prompts and answers, so a
+	// prompt repeats all of the previous one; the share lacks only the
+	// new text (the previous answer and the new request), which early in
+	// the debate is a large part of a short conversation.
+	for _, r := range rows {
+		if r.N > 1 && r.Prefix != r.Prev {
+			t.Errorf("forum: %s call %d repeats %d of the %d bytes of its previous prompt, want all", r.Role, r.N, r.Prefix, r.Prev)
+		}
+	}
+	check(t, "forum, 8 turns", rows, func(r prefix.Row) (float64, string) {
+		if r.N < 6 {
+			return 0.55, "a short conversation grows by a large part"
+		}
+		return target, "each prompt repeats its role's previous one"
+	})
 }

@@ -9,6 +9,14 @@
 // arguments in full, and a compact index of the earlier ones with their
 // current scores, so that its prompt does not grow with the full text of
 // the whole debate.
+//
+// Each prompt puts what the role's previous prompt already held first, in
+// the same order, and what is new last, so that a provider's prompt cache
+// can serve the repeated part: the motion, then the earlier arguments in
+// the order they were made (for the judge, their index lines without
+// scores), then what changes from call to call: the exchange, the new
+// arguments, the current scores and the instructions naming this
+// exchange's ids. bench/prefix measures it.
 package dialectic
 
 import (
@@ -76,6 +84,7 @@ type data struct {
 	Exchange    int
 	Own         []argumentView
 	Others      []argumentView
+	Earlier     []argumentView
 	Arguments   []argumentView
 	Index       []indexEntry
 	IDs         []string
@@ -100,6 +109,7 @@ func Debater(t *templates.Set, d *Debate, side Side) (Prompt, error) {
 		if a.Exchange >= x {
 			continue // never the other side's argument of this exchange
 		}
+		v.Earlier = append(v.Earlier, view(a))
 		if a.Side == side {
 			v.Own = append(v.Own, view(a))
 		} else {

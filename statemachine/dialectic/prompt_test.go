@@ -1,10 +1,12 @@
 package dialectic_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 
@@ -125,8 +127,11 @@ func TestJudgePrompt(t *testing.T) {
 	if strings.Contains(all, "Reports from libraries running open-access hours") {
 		t.Error("the judge was shown an earlier argument's grounds in full")
 	}
-	if !strings.Contains(all, "- prop_001 (proposition, exchange 1, current score -0.10)") {
-		t.Error("the judge's index lacks prop_001 with its current score")
+	if !strings.Contains(all, "- prop_001 (proposition, exchange 1): Unstaffed Hours Have A Safety Record.") {
+		t.Error("the judge's index lacks prop_001")
+	}
+	if !strings.Contains(all, "- prop_001: -0.10\n") {
+		t.Error("the judge's scores lack prop_001's current score")
 	}
 	if strings.Contains(all, "You are a debater") {
 		t.Error("the judge was shown the debaters' instructions")
@@ -140,5 +145,84 @@ func TestRepairNamesEveryError(t *testing.T) {
 	}
 	if m.Role != "user" || !strings.Contains(m.Content, "- title: is required") || !strings.Contains(m.Content, "- grounds: must hold 1 to 3") {
 		t.Errorf("repair message = %+v", m)
+	}
+}
+
+// TestPromptsRepeatTheirStart: each role's prompt for the next exchange
+// begins with everything its prompt for this exchange held before the
+// part that changes ("Your turn" for a debater, the new arguments for
+// the judge), even after the judge rescores an opening argument, so that
+// a provider's prefix cache serves it.
+func TestPromptsRepeatTheirStart(t *testing.T) {
+	d := example(t)
+	arg := func(x int) []byte {
+		return []byte(fmt.Sprintf(`{"title": "A Rebuttal Of Exchange %d", "claim": "c", "grounds": [{"source": "s", "content": "g", "relevance": "r"}], "warrant": "w"}`, x))
+	}
+	text := func(p dialectic.Prompt) string {
+		var b strings.Builder
+		for _, m := range p.Messages {
+			b.WriteString("=== " + m.Role + "\n" + m.Content)
+		}
+		return b.String()
+	}
+	type prompts map[dialectic.Role]string
+	debaters := func() prompts {
+		out := prompts{}
+		for _, side := range dialectic.Sides() {
+			p, err := dialectic.Debater(templates.Default(), load(t, d), side)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[p.Role] = text(p)
+		}
+		return out
+	}
+	judge := func() string {
+		p, err := dialectic.JudgePrompt(templates.Default(), load(t, d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return text(p)
+	}
+	before := debaters()
+	if _, err := driver.ProcessExchange(d, 2, arg(2), arg(2)); err != nil {
+		t.Fatal(err)
+	}
+	judgeBefore := judge()
+	// The judge rescores the first opening argument, whose index line
+	// comes first.
+	judgment := `{"scores": [{"argument_id": "prop_002", "score": 0.1, "reasoning": "r"}, {"argument_id": "opp_002", "score": -0.1, "reasoning": "r"}],
+ "rescores": [{"argument_id": "prop_000a", "old_score": 0.2, "new_score": -0.2, "reasoning": "r"}]}`
+	if _, err := driver.ProcessJudge(d, []byte(judgment), time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	after := debaters()
+	if _, err := driver.ProcessExchange(d, 3, arg(3), arg(3)); err != nil {
+		t.Fatal(err)
+	}
+	judgeAfter := judge()
+	for _, tc := range []struct {
+		name, before, after, changing string
+	}{
+		{"proposition", before[dialectic.Proposition], after[dialectic.Proposition], "\n## Your turn"},
+		{"opposition", before[dialectic.Opposition], after[dialectic.Opposition], "\n## Your turn"},
+		{"judge", judgeBefore, judgeAfter, "\n## The new arguments of exchange"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			i := strings.Index(tc.before, tc.changing)
+			if i < 0 {
+				t.Fatalf("the prompt has no %q", tc.changing)
+			}
+			if stable := tc.before[:i]; !strings.HasPrefix(tc.after, stable) {
+				n := 0
+				for n < len(stable) && stable[n] == tc.after[n] {
+					n++
+				}
+				t.Errorf("the next prompt repeats %d of the %d bytes before %q; it differs at %q", n, len(stable), tc.changing, tc.after[n:min(n+80, len(tc.after))])
+			}
+			if len(tc.before)-i > len(tc.before)/2 {
+				t.Errorf("%d of the prompt's %d bytes come after %q", len(tc.before)-i, len(tc.before), tc.changing)
+			}
+		})
 	}
 }

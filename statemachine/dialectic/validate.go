@@ -82,13 +82,15 @@ func samples() []data {
 	opp.Side, opp.Opponent = "opposition", "proposition"
 	prop.Own, prop.Others = []argumentView{arg("prop_001", "proposition", 1)}, []argumentView{arg("opp_001", "opposition", 1)}
 	opp.Own, opp.Others = prop.Others, prop.Own
+	prop.Earlier = []argumentView{arg("prop_001", "proposition", 1), arg("opp_001", "opposition", 1)}
+	opp.Earlier = prop.Earlier
 	judge := m
 	judge.Arguments = []argumentView{arg("prop_002", "proposition", 2), arg("opp_002", "opposition", 2)}
 	judge.Index = []indexEntry{{ID: "prop_001", SideName: "proposition", Exchange: 1, Title: "A title", Claim: "A claim.", Score: "+0.10"}}
 	judge.IDs = []string{"prop_002", "opp_002"}
 	repair := data{Errors: []string{"grounds: is required"}}
 	opening := prop
-	opening.Exchange, opening.Own, opening.Others = 0, nil, nil
+	opening.Exchange, opening.Own, opening.Others, opening.Earlier = 0, nil, nil, nil
 	return []data{prop, opp, opening, judge, repair}
 }
 
@@ -107,7 +109,7 @@ func Fields() string {
 		".Motion .Scope .Exchange",
 		".Definitions (each " + names(Definition{}) + ")",
 		".Side .Opponent (debaters)",
-		".Own .Others (debaters) and .Arguments (judge), each " + names(argumentView{}),
+		".Earlier .Own .Others (debaters) and .Arguments (judge), each " + names(argumentView{}),
 		".Index (judge), each " + names(indexEntry{}),
 		".IDs (judge)",
 		".Errors (repair)",
