@@ -144,9 +144,9 @@ func Summarize(rows []Row, from int) Summary {
 // Print writes the rows as a table, then the summary of calls from each
 // role's call from on.
 func Print(w io.Writer, title string, rows []Row, from int) Summary {
-	fmt.Fprintf(w, "%s\n%-12s %4s %8s %8s %7s %7s\n", title, "role", "call", "bytes", "prefix", "share", "kept")
+	fmt.Fprintf(w, "%s\n%-32s %4s %8s %8s %7s %7s\n", title, "role", "call", "bytes", "prefix", "share", "kept")
 	for _, r := range rows {
-		fmt.Fprintf(w, "%-12s %4d %8d %8d %6.1f%% %6.1f%%\n", r.Role, r.N, r.Bytes, r.Prefix, 100*r.Share(), 100*r.Kept())
+		fmt.Fprintf(w, "%-32s %4d %8d %8d %6.1f%% %6.1f%%\n", r.Role, r.N, r.Bytes, r.Prefix, 100*r.Share(), 100*r.Kept())
 	}
 	s := Summarize(rows, from)
 	fmt.Fprintf(w, "%s: from each role's call %d on, %d calls: min %.1f%% (%s call %d), median %.1f%%\n",

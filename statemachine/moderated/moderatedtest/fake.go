@@ -60,14 +60,17 @@ func Kind(req modeltest.Request) string {
 	return ""
 }
 
-// Field returns the value of the first line of the request's first user
-// message that starts with label and ": ".
+// Field returns the value of the last line of the request's first user
+// message that starts with label and ": ". A prompt names its phase and
+// task after the debate so far, so the last such line is the prompt's
+// own even if a statement quoted before it has one.
 func Field(req modeltest.Request, label string) string {
 	if len(req.Messages) < 2 {
 		return ""
 	}
-	for _, line := range strings.Split(req.Messages[1].Content, "\n") {
-		if v, ok := strings.CutPrefix(line, label+": "); ok {
+	lines := strings.Split(req.Messages[1].Content, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(lines[i], label+": "); ok {
 			return strings.TrimSpace(v)
 		}
 	}
