@@ -303,7 +303,12 @@ type debateResult struct {
 	Tokens  int         `json:"tokens"`
 	// ByModel is what the debate's model calls cost, by model.
 	ByModel map[string]int `json:"-"`
-	Err     error          `json:"-"`
+	// Pending is set when the debate's last step is recorded in its
+	// journal but not yet written out (its writer was killed): readers see
+	// the step, the files on disk do not have it until a writer completes
+	// it.
+	Pending bool  `json:"-"`
+	Err     error `json:"-"`
 }
 
 // failure is what a tournament keeps of a debate that failed.
@@ -351,6 +356,7 @@ func (a *app) resultOf(dir string, deb tournament.Debate, p sm.Protocol) debateR
 		return r
 	}
 	defer d.Close()
+	r.Pending = d.Pending()
 	if d.Writer() != nil {
 		r.State = "running"
 	}
@@ -425,7 +431,10 @@ func (a *app) tournamentPlanCommand() *ucli.Command {
 				return err
 			}
 			for _, r := range a.results(dir, t, p) {
-				if r.State == "done" {
+				// A finished debate whose last step is recorded but not
+				// written out (its writer was killed) gets a job too:
+				// moot run writes the step out and finds nothing to run.
+				if r.State == "done" && !r.Pending {
 					continue
 				}
 				fmt.Fprintf(a.io.Stdout, "moot run %s --all --quiet\n", shellQuote(filepath.Join(dir, r.Slug)))
