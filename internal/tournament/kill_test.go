@@ -117,12 +117,8 @@ func TestKillRunner(t *testing.T) {
 		}
 		noProcessLeft(t, cmd.Process.Pid, mark)
 		noLockHeld(t, dir, slugs)
-		for _, slug := range slugs {
-			start := time.Now()
-			cmd, stdout, stderr := p.start("-", "check", filepath.Join(dir, slug))
-			if c := wait(t, cmd, stdout, stderr, start); c.Code != 0 {
-				t.Fatalf("after kill %d (at %s), moot check %s: exit %d\n%s%s", i+1, at, slug, c.Code, c.Stdout, c.Stderr)
-			}
+		if failed := p.checkAll(dir, slugs); len(failed) > 0 {
+			t.Fatalf("after kill %d (at %s):\n%s", i+1, at, strings.Join(failed, "\n"))
 		}
 		s := p.standings("cup")
 		if s.Counts["running"] != 0 || s.Counts["failed"] != 0 {
@@ -153,10 +149,42 @@ func TestKillRunner(t *testing.T) {
 			}
 		}
 	}
-	for _, slug := range slugs {
-		p.moot("check", filepath.Join(dir, slug))
+	if failed := p.checkAll(dir, slugs); len(failed) > 0 {
+		t.Fatalf("after the last run:\n%s", strings.Join(failed, "\n"))
 	}
 	t.Logf("the killed copy took %d calls, the reference %d", len(server.Requests()), calls)
+}
+
+// checkAll runs moot check on every debate of the tournament at dir, four
+// at a time, and returns the failures.
+func (p *proc) checkAll(dir string, slugs []string) []string {
+	var (
+		mu     sync.Mutex
+		failed []string
+		wg     sync.WaitGroup
+	)
+	next := make(chan string)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for slug := range next {
+				cmd := exec.Command(p.bin, "--dir", p.root, "check", filepath.Join(dir, slug))
+				cmd.Env = append(os.Environ(), p.env...)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					mu.Lock()
+					failed = append(failed, fmt.Sprintf("moot check %s: %v\n%s", slug, err, out))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, slug := range slugs {
+		next <- slug
+	}
+	close(next)
+	wg.Wait()
+	return failed
 }
 
 // noProcessLeft fails the test if a process of the killed moot pid is
