@@ -50,6 +50,18 @@ func (a *app) tournamentCommand() *ucli.Command {
 	}
 }
 
+// sidedProtocols names the protocols a tournament can run: those whose
+// debates have two sides for models to take.
+func (a *app) sidedProtocols() []string {
+	var out []string
+	for _, p := range a.io.Protocols {
+		if _, ok := p.(sm.Sided); ok {
+			out = append(out, p.Name())
+		}
+	}
+	return out
+}
+
 // tournamentDir is the folder of the tournament called name.
 func tournamentDir(cmd *ucli.Command, name string) (string, error) {
 	if !tournament.ValidSlug(name) {
@@ -65,7 +77,7 @@ func (a *app) tournamentNewCommand() *ucli.Command {
 		Usage:     "plan a tournament: every pair of models meets on every motion twice, sides swapped; a debate directory each",
 		ArgsUsage: "<name>",
 		Flags: append([]ucli.Flag{
-			&ucli.StringFlag{Name: "protocol", Value: sm.Default, Usage: "the debates' `PROTOCOL`: one whose two sides models take (dialectic, forum, moderated)"},
+			&ucli.StringFlag{Name: "protocol", Value: sm.Default, Usage: "the debates' `PROTOCOL`: one whose two sides models take (" + strings.Join(a.sidedProtocols(), ", ") + ")"},
 			&ucli.StringFlag{Name: "models", Usage: "the `MODELS` that meet, comma-separated (two or more)"},
 			&ucli.StringFlag{Name: "motions", Usage: "`FILE` of motions: one a line, or a YAML or JSON list with motion, definitions and scope"},
 			&ucli.IntFlag{Name: "rounds-per-pair", Value: 1, Usage: "how many times every pair meets on every motion (`K`), twice each time"},
@@ -96,7 +108,7 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 	}
 	sided, ok := p.(sm.Sided)
 	if !ok {
-		return usageError("a %s debate has no two sides for models to take: a tournament's protocol is one of those whose debates have a winner", p.Name())
+		return usageError("a %s debate has no two sides for models to take: a tournament's protocol is one whose debates have a winner (%s)", p.Name(), strings.Join(a.sidedProtocols(), ", "))
 	}
 	var models []string
 	for _, m := range strings.Split(cmd.String("models"), ",") {
@@ -303,7 +315,12 @@ type debateResult struct {
 	Tokens  int         `json:"tokens"`
 	// ByModel is what the debate's model calls cost, by model.
 	ByModel map[string]int `json:"-"`
-	Err     error          `json:"-"`
+	// Pending is set when the debate's last step is recorded in its
+	// journal but not yet written out (its writer was killed): readers see
+	// the step, the files on disk do not have it until a writer completes
+	// it.
+	Pending bool  `json:"-"`
+	Err     error `json:"-"`
 }
 
 // failure is what a tournament keeps of a debate that failed.
@@ -351,6 +368,7 @@ func (a *app) resultOf(dir string, deb tournament.Debate, p sm.Protocol) debateR
 		return r
 	}
 	defer d.Close()
+	r.Pending = d.Pending()
 	if d.Writer() != nil {
 		r.State = "running"
 	}
@@ -425,7 +443,10 @@ func (a *app) tournamentPlanCommand() *ucli.Command {
 				return err
 			}
 			for _, r := range a.results(dir, t, p) {
-				if r.State == "done" {
+				// A finished debate whose last step is recorded but not
+				// written out (its writer was killed) gets a job too:
+				// moot run writes the step out and finds nothing to run.
+				if r.State == "done" && !r.Pending {
 					continue
 				}
 				fmt.Fprintf(a.io.Stdout, "moot run %s --all --quiet\n", shellQuote(filepath.Join(dir, r.Slug)))

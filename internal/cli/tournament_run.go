@@ -13,6 +13,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -26,8 +27,8 @@ func (a *app) tournamentRunCommand() *ucli.Command {
 		ArgsUsage: "<name>",
 		Flags: append([]ucli.Flag{
 			&ucli.IntFlag{Name: "jobs", Value: 8, Usage: "how many debates run at once (`N`)"},
-			&ucli.IntFlag{Name: "rpm", Usage: "at most `N` requests a minute to the endpoint, over every job (default: no limit)"},
-			&ucli.IntFlag{Name: "tpm", Usage: "at most `N` tokens a minute to the endpoint, over every job (default: no limit)"},
+			&ucli.IntFlag{Name: "rpm", HideDefault: true, Usage: "at most `N` requests a minute to the endpoint, over every job (default: no limit)"},
+			&ucli.IntFlag{Name: "tpm", HideDefault: true, Usage: "at most `N` tokens a minute to the endpoint, over every job (default: no limit)"},
 			&ucli.BoolFlag{Name: "retry-failed", Usage: "run again the debates that failed (else they are left as they are)"},
 		}, a.tournamentCallFlags()...),
 		OnUsageError: usageOnError,
@@ -78,6 +79,25 @@ func (a *app) runTournament(ctx context.Context, cmd *ucli.Command, dir string, 
 	}
 	quiet := cmd.Bool("quiet")
 	w := a.io.Stderr
+	// A debate whose last step a killed runner recorded but did not write
+	// out reads as done; its files on disk lag behind until a writer
+	// completes the step, so complete it now.
+	completed := 0
+	for _, r := range results {
+		if r.State != "done" || !r.Pending {
+			continue
+		}
+		ok, err := completeStep(ctx, filepath.Join(dir, r.Slug))
+		if err != nil {
+			return fmt.Errorf("complete the interrupted step of %s: %w", r.Slug, err)
+		}
+		if ok {
+			completed++
+		}
+	}
+	if completed > 0 && !quiet {
+		fmt.Fprintf(w, "moot: note: completed the interrupted last step of %s\n", english.Count(completed, "finished debate"))
+	}
 	if len(todo) == 0 {
 		fmt.Fprintf(w, "moot: nothing to run in %s: %d done, %d failed", dir, counts(results)["done"], skipped)
 		if skipped > 0 {
@@ -179,6 +199,24 @@ feed:
 			"their failures are in "+filepath.Join(dir, tournament.FailuresDir)+"; 'moot tournament run "+t.Name+" --retry-failed' runs them again")
 	}
 	return nil
+}
+
+// completeStep completes the interrupted commit of the debate at dir, if
+// no other process writes it; ok is false when one does.
+func completeStep(ctx context.Context, dir string) (ok bool, err error) {
+	d, err := store.Open(dir)
+	if err != nil {
+		return false, err
+	}
+	defer d.Close()
+	if err := d.Lock(ctx, "moot tournament run", false); err != nil {
+		var busy *store.BusyError
+		if errors.As(err, &busy) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, d.Recover()
 }
 
 // errBusy is a debate that another process is writing.

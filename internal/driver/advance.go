@@ -455,6 +455,10 @@ type keptMeta struct {
 	Model    string  `json:"model"`
 	Attempts int     `json:"attempts"`
 	Elapsed  float64 `json:"seconds,omitempty"`
+	// Mode is the structured output mode the answer came in, which the
+	// run that asked for it would have stored with its step: the run
+	// that commits the kept answer stores it instead.
+	Mode string `json:"mode,omitempty"`
 }
 
 // skippedName is where the reason a skippable call was skipped waits for
@@ -481,6 +485,11 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 						a.Attempts = meta.Attempts
 					}
 					a.Elapsed = time.Duration(meta.Elapsed * float64(time.Second))
+					if m, err := model.ParseMode(meta.Mode); err == nil && m != "" && c.Schema != nil {
+						r.mu.Lock()
+						r.settings.ResponseFormat = string(m)
+						r.mu.Unlock()
+					}
 				}
 				return a, nil
 			}
@@ -605,7 +614,11 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			r.saveFailed(step.Unit, who, attempts)
 			// Written first: a kept answer found without it took one
 			// request, of an unknown model.
-			if meta, err := json.Marshal(keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds()}); err == nil {
+			kept := keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds()}
+			if c.Schema != nil {
+				kept.Mode = string(resp.Mode)
+			}
+			if meta, err := json.Marshal(kept); err == nil {
 				r.keep(metaName(step, c), c.Role, meta)
 			}
 			r.keep(keptName(step, c), c.Role, text)
