@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/rating"
 	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -315,6 +317,8 @@ type debateResult struct {
 	Tokens  int         `json:"tokens"`
 	// ByModel is what the debate's model calls cost, by model.
 	ByModel map[string]int `json:"-"`
+	// Usage is the debate's usage log.
+	Usage []driver.Usage `json:"-"`
 	// Pending is set when the debate's last step is recorded in its
 	// journal but not yet written out (its writer was killed): readers see
 	// the step, the files on disk do not have it until a writer completes
@@ -386,10 +390,12 @@ func (a *app) resultOf(dir string, deb tournament.Debate, p sm.Protocol) debateR
 			r.Outcome = &out
 		}
 	}
-	if u, err := driver.ReadUsageByModel(d); err == nil {
-		r.ByModel = u
-		for _, n := range u {
-			r.Tokens += n
+	if lines, err := driver.ReadUsageLines(d); err == nil {
+		r.Usage = lines
+		r.ByModel = map[string]int{}
+		for _, u := range lines {
+			r.ByModel[cmp.Or(u.Asked, u.Model)] += u.PromptTokens + u.CompletionTokens
+			r.Tokens += u.PromptTokens + u.CompletionTokens
 		}
 	}
 	return r
@@ -456,12 +462,16 @@ func (a *app) tournamentPlanCommand() *ucli.Command {
 	}
 }
 
-// sortedModels lists the models of by in name order.
-func sortedModels(by map[string]int) []string {
-	out := make([]string, 0, len(by))
-	for m := range by {
-		out = append(out, m)
+// billByModel bills the usage lines at t, a tally per model asked.
+func billByModel(t prices.Table, lines []driver.Usage) prices.Bill {
+	calls := usageCalls(lines)
+	var models []string
+	for i := range calls {
+		calls[i].Role = cmp.Or(calls[i].Asked, calls[i].Model)
+		if !slices.Contains(models, calls[i].Role) {
+			models = append(models, calls[i].Role)
+		}
 	}
-	slices.Sort(out)
-	return out
+	slices.Sort(models)
+	return t.Bill(calls, models)
 }

@@ -13,8 +13,10 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/escape"
+	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/rating"
 	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/tournament"
@@ -39,10 +41,13 @@ type standings struct {
 	First      *advantage     `json:"first_speaker_advantage"`
 	Motions    []motionJSON   `json:"motions"`
 	Tokens     map[string]int `json:"tokens_by_model"`
-	Debates    []debateResult `json:"debates"`
-	matrix     rating.Matrix  // for the heat map
-	games      []rating.Game  // finished debates
-	plan       *tournament.Tournament
+	// Cost is the tournament's tokens and cost, by model asked.
+	Cost    map[string]any `json:"cost"`
+	bill    prices.Bill
+	Debates []debateResult `json:"debates"`
+	matrix  rating.Matrix  // for the heat map
+	games   []rating.Game  // finished debates
+	plan    *tournament.Tournament
 }
 
 type ratingJSON struct {
@@ -74,15 +79,19 @@ type motionJSON struct {
 }
 
 // standingsOf computes the standings of the tournament t at dir.
-func (a *app) standingsOf(dir string, t *tournament.Tournament, rs []debateResult) standings {
+func (a *app) standingsOf(dir string, t *tournament.Tournament, rs []debateResult, table prices.Table) standings {
 	g := games(t, rs)
 	s := standings{Tournament: t.Name, Protocol: t.Protocol, Path: dir, Counts: counts(rs), Debates: rs,
 		Ratings: []ratingJSON{}, Motions: []motionJSON{}, Tokens: map[string]int{}, games: g, plan: t}
+	var lines []driver.Usage
 	for _, r := range rs {
 		for m, n := range r.ByModel {
 			s.Tokens[m] += n
 		}
+		lines = append(lines, r.Usage...)
 	}
+	s.bill = billByModel(table, lines)
+	s.Cost = costJSON(s.bill)
 	if len(g) > 0 {
 		for _, r := range rating.Ratings(g, standingsResamples, standingsSeed) {
 			s.Ratings = append(s.Ratings, ratingJSON{Model: r.Model, BT: round1(r.BT), Low: round1(r.Low), High: round1(r.High), Elo: round1(r.Elo),
@@ -114,14 +123,18 @@ func (a *app) tournamentStatusCommand() *ucli.Command {
 		Name:         "status",
 		Usage:        "where the tournament stands: its debates, and the leaderboard so far",
 		ArgsUsage:    "<name>",
-		Flags:        jsonFlags(),
+		Flags:        append(jsonFlags(), pricesFlag()),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			dir, t, p, err := a.openTournament(cmd)
 			if err != nil {
 				return err
 			}
-			s := a.standingsOf(dir, t, a.results(dir, t, p))
+			table, err := a.priceTable(cmd)
+			if err != nil {
+				return err
+			}
+			s := a.standingsOf(dir, t, a.results(dir, t, p), table)
 			if cmd.Bool("json") {
 				return writeJSON(a.io.Stdout, s)
 			}
@@ -136,6 +149,9 @@ func (a *app) tournamentStatusCommand() *ucli.Command {
 				for i, r := range s.Ratings {
 					fmt.Fprintf(w, "  %2d. %-28s %6.0f [%4.0f, %4.0f] · Elo %4.0f · %d-%d-%d\n", i+1, visible(r.Model, false), r.BT, r.Low, r.High, r.Elo, r.Wins, r.Draws, r.Losses)
 				}
+			}
+			if tot := s.bill.Total; tot.Calls > 0 {
+				fmt.Fprintf(w, "models      %s · %s · cost %s\n", english.Count(tot.Calls, "model call"), tokensText(tot), visible(tot.Cost(), false))
 			}
 			if c["done"] < len(t.Debates) {
 				fmt.Fprintf(w, "next        moot tournament run %s", t.Name)
@@ -159,6 +175,7 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 		Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "html", Usage: "also write report.html: the same report as one self-contained page"},
 			&ucli.BoolFlag{Name: "stdout", Usage: "print README.md (the HTML with --html) instead of writing files"},
+			pricesFlag(),
 		},
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -166,7 +183,11 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			s := a.standingsOf(dir, t, a.results(dir, t, p))
+			table, err := a.priceTable(cmd)
+			if err != nil {
+				return err
+			}
+			s := a.standingsOf(dir, t, a.results(dir, t, p), table)
 			svg := rating.SVGHeatMap(s.matrix)
 			md := s.markdown("![The win matrix](win-matrix.svg)")
 			var page []byte
@@ -249,12 +270,13 @@ func (s standings) markdown(matrix string) string {
 		}
 		b.WriteString("\n")
 	}
-	if len(s.Tokens) > 0 {
-		b.WriteString("## Tokens\n\n| model | tokens |\n|---|---:|\n")
-		for _, m := range sortedModels(s.Tokens) {
-			fmt.Fprintf(&b, "| %s | %d |\n", escape.Markdown(m), s.Tokens[m])
+	if tot := s.bill.Total; tot.Calls > 0 {
+		b.WriteString("## Tokens and cost\n\n| model | calls | prompt | cached | completion | cost |\n|---|---:|---:|---:|---:|---:|\n")
+		for _, r := range s.bill.Roles {
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s |\n", escape.Markdown(r.Role), r.Calls, r.Prompt, r.Cached, r.Completion, escape.Markdown(r.Cost()))
 		}
-		b.WriteString("\nModels that judge or moderate count here too. Costs are not estimated: moot knows no prices yet.\n\n")
+		fmt.Fprintf(&b, "| all | %d | %d | %d | %d | %s |\n", tot.Calls, tot.Prompt, tot.Cached, tot.Completion, escape.Markdown(tot.Cost()))
+		b.WriteString("\nModels that judge or moderate count here too. Costs are estimated at published prices moot cannot check (`--prices FILE` or `MOOT_PRICES` gives yours); a model without a price is shown as unknown, never guessed.\n\n")
 	}
 	var failed []debateResult
 	for _, r := range s.Debates {

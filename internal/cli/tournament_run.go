@@ -15,6 +15,7 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
@@ -30,6 +31,7 @@ func (a *app) tournamentRunCommand() *ucli.Command {
 			&ucli.IntFlag{Name: "rpm", HideDefault: true, Usage: "at most `N` requests a minute to the endpoint, over every job (default: no limit)"},
 			&ucli.IntFlag{Name: "tpm", HideDefault: true, Usage: "at most `N` tokens a minute to the endpoint, over every job (default: no limit)"},
 			&ucli.BoolFlag{Name: "retry-failed", Usage: "run again the debates that failed (else they are left as they are)"},
+			pricesFlag(),
 		}, a.tournamentCallFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -106,6 +108,10 @@ func (a *app) runTournament(ctx context.Context, cmd *ucli.Command, dir string, 
 		fmt.Fprintln(w)
 		return nil
 	}
+	table, err := a.priceTable(cmd)
+	if err != nil {
+		return err
+	}
 	budget := model.NewBudget(int(cmd.Int("rpm")), int(cmd.Int("tpm")))
 	client, err := a.budgetClient(cmd, budget)
 	if err != nil {
@@ -118,6 +124,8 @@ func (a *app) runTournament(ctx context.Context, cmd *ucli.Command, dir string, 
 		tokens               atomic.Int64
 		finishedSteps        int
 		totalSteps, doneUnit int
+		costUSD              float64
+		unpriced             = map[string]bool{}
 	)
 	for _, r := range todo {
 		totalSteps += max(r.Total-r.Done, 1)
@@ -138,8 +146,12 @@ func (a *app) runTournament(ctx context.Context, cmd *ucli.Command, dir string, 
 			left = (per * time.Duration(max(totalSteps-finishedSteps, 0))).Round(time.Second).String()
 		}
 		st := budget.Stats()
-		return fmt.Sprintf("[%d/%d] done %d · running %d · failed %d · %d tokens · %s left · %d requests in the last minute",
-			done+failed+busy, len(todo), done, running.Load(), failed, tokens.Load(), left, st.Requests)
+		cost := "≈ " + prices.USD(costUSD)
+		if len(unpriced) > 0 {
+			cost += fmt.Sprintf(" and %d models without a price", len(unpriced))
+		}
+		return fmt.Sprintf("[%d/%d] done %d · running %d · failed %d · %d tokens · %s · %s left · %d requests in the last minute",
+			done+failed+busy, len(todo), done, running.Load(), failed, tokens.Load(), cost, left, st.Requests)
 	}
 	next := make(chan debateResult)
 	var wg sync.WaitGroup
@@ -149,11 +161,17 @@ func (a *app) runTournament(ctx context.Context, cmd *ucli.Command, dir string, 
 			defer wg.Done()
 			for r := range next {
 				running.Add(1)
-				outcome, used, steps, err := a.runOne(ctx, dir, r, p, client, cmd)
+				outcome, sum, err := a.runOne(ctx, dir, r, p, client, cmd)
 				running.Add(-1)
+				used := sum.PromptTokens + sum.CompletionTokens
 				tokens.Add(int64(used))
 				mu.Lock()
-				finishedSteps += steps
+				finishedSteps += sum.Steps
+				bill := billByModel(table, sum.Usage).Total
+				costUSD += bill.USD
+				for _, m := range bill.Unknown {
+					unpriced[m] = true
+				}
 				var line string
 				switch {
 				case errors.Is(err, errBusy):
@@ -188,8 +206,12 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	fmt.Fprintf(w, "done: %d debates run in %s, %d failed, %d left to other processes · %d tokens\n",
-		done, time.Since(start).Round(time.Second), failed, busy, tokens.Load())
+	fmt.Fprintf(w, "done: %d debates run in %s, %d failed, %d left to other processes · %d tokens · cost ≈ %s",
+		done, time.Since(start).Round(time.Second), failed, busy, tokens.Load(), prices.USD(costUSD))
+	if len(unpriced) > 0 {
+		fmt.Fprintf(w, " for the models with a price (%d without)", len(unpriced))
+	}
+	fmt.Fprintln(w)
 	if err := ctx.Err(); err != nil {
 		return withCode(ExitInterrupted, err, "every debate stands where it was; run 'moot tournament run "+t.Name+"' again to resume")
 	}
@@ -223,19 +245,19 @@ func completeStep(ctx context.Context, dir string) (ok bool, err error) {
 var errBusy = errors.New("the debate is being written by another process")
 
 // runOne runs one debate of a tournament to its end and returns its
-// outcome, the tokens its calls took in this run and the steps taken.
-func (a *app) runOne(ctx context.Context, dir string, r debateResult, p sm.Protocol, client *model.Client, cmd *ucli.Command) (sm.Outcome, int, int, error) {
+// outcome and what this run of it did (its steps, calls and usage).
+func (a *app) runOne(ctx context.Context, dir string, r debateResult, p sm.Protocol, client *model.Client, cmd *ucli.Command) (sm.Outcome, driver.Summary, error) {
 	d, err := store.Open(filepath.Join(dir, r.Slug))
 	if err != nil {
-		return sm.Outcome{}, 0, 0, err
+		return sm.Outcome{}, driver.Summary{}, err
 	}
 	defer d.Close()
 	if err := d.Lock(ctx, "moot tournament run", false); err != nil {
 		var busy *store.BusyError
 		if errors.As(err, &busy) {
-			return sm.Outcome{}, 0, 0, errBusy
+			return sm.Outcome{}, driver.Summary{}, errBusy
 		}
-		return sm.Outcome{}, 0, 0, err
+		return sm.Outcome{}, driver.Summary{}, err
 	}
 	sum, err := driver.Advance(ctx, d, p, driver.UnitGoal{All: true}, driver.Options{
 		Client:       client,
@@ -245,19 +267,18 @@ func (a *app) runOne(ctx context.Context, dir string, r debateResult, p sm.Proto
 		Emit:         func(driver.Event) {},
 		Warn:         func(string) {},
 	})
-	used := sum.PromptTokens + sum.CompletionTokens
 	if err != nil {
-		return sm.Outcome{}, used, sum.Steps, err
+		return sm.Outcome{}, sum, err
 	}
 	deb, err := driver.ReadDebate(d, p)
 	if err != nil {
-		return sm.Outcome{}, used, sum.Steps, err
+		return sm.Outcome{}, sum, err
 	}
 	var out sm.Outcome
 	if o, ok := deb.(sm.Outcomer); ok {
 		out = o.Outcome()
 	}
-	return out, used, sum.Steps, nil
+	return out, sum, nil
 }
 
 // describeOutcome says who won a debate, by model.

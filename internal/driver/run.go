@@ -444,23 +444,3 @@ func ReadUsageLines(d *store.Dir) ([]Usage, error) {
 	return out, nil
 }
 
-// ReadUsageByModel reads the usage log of the debate in d and returns the
-// tokens (prompt and completion) its calls took, by the model asked.
-func ReadUsageByModel(d *store.Dir) (map[string]int, error) {
-	out := map[string]int{}
-	data, err := d.ReadPrivate(UsageFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		var u Usage
-		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &u) != nil {
-			continue
-		}
-		out[cmp.Or(u.Asked, u.Model)] += u.PromptTokens + u.CompletionTokens
-	}
-	return out, nil
-}
