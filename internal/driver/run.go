@@ -443,4 +443,3 @@ func ReadUsageLines(d *store.Dir) ([]Usage, error) {
 	}
 	return out, nil
 }
-
