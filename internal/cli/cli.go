@@ -166,6 +166,9 @@ func Run(ctx context.Context, args []string, io IO) int {
 		io.Protocols = append(sm.Protocols{dialectic.Protocol{}}, io.Protocols...)
 	}
 	app := &app{io: io}
+	if len(args) > 0 {
+		app.prog = args[0]
+	}
 	root := app.command()
 	err := root.Run(ctx, joinWait(args))
 	if err == nil {
@@ -235,6 +238,8 @@ func (a *app) report(ctx context.Context, err error) int {
 
 type app struct {
 	io IO
+	// prog is the program's name as it was called (args[0]).
+	prog string
 	// jsonEvents is set by run and step --json: an error then also ends
 	// the stream of events on stdout.
 	jsonEvents bool
@@ -399,6 +404,7 @@ func (a *app) command() *ucli.Command {
 		CommandNotFound: nil,
 		Commands: []*ucli.Command{
 			a.newCommand(),
+			a.demoCommand(),
 			a.protocolsCommand(),
 			a.statusCommand(),
 			a.listCommand(),

@@ -83,6 +83,9 @@ type statusJSON struct {
 	// names every judge with a folder under judgments/.
 	Judges    []sm.Judge `json:"judges,omitempty"`
 	Judgments []string   `json:"judgments,omitempty"`
+	// Scripted says who wrote the text that moot's built-in model wrote
+	// (builtin.Note), when it wrote any.
+	Scripted string `json:"scripted,omitempty"`
 }
 
 func (a *app) statusOf(dir string) (*statusJSON, error) {
@@ -120,6 +123,9 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 	}
 	for _, r := range records {
 		s.Judgments = append(s.Judgments, r.Name)
+	}
+	if s.Scripted, err = scriptedNote(d); err != nil {
+		return nil, err
 	}
 	side, margin := h.Totals.Leader()
 	s.Leader, s.Margin = side.Name(), margin
@@ -207,6 +213,7 @@ func (a *app) statusCommand() *ucli.Command {
 					label = ""
 				}
 			}
+			a.printScripted(s.Scripted)
 			fmt.Fprintf(w, "exchange  %d, %s\n", s.Exchange, strings.ReplaceAll(string(s.Phase), "_", " "))
 			fmt.Fprintf(w, "next      %s\n", s.Next)
 			if !s.Complete {
@@ -251,6 +258,16 @@ func (a *app) statusCommand() *ucli.Command {
 			}
 			return nil
 		},
+	}
+}
+
+// printScripted prints the status line that says who wrote the text
+// moot's built-in model wrote, if note says so.
+func (a *app) printScripted(note string) {
+	label := "scripted"
+	for _, line := range wrapLines(note, 90) {
+		fmt.Fprintf(a.io.Stdout, "%-9s %s\n", label, line)
+		label = ""
 	}
 }
 

@@ -41,6 +41,7 @@ var modelEnv = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_M
 var helpFor = map[string]commandHelp{
 	"": {
 		examples: []string{
+			"moot demo  a whole debate with moot's scripted built-in model: no key, no network",
 			"moot new sugar-tax --motion 'This house would tax sugary drinks.'  create a debate",
 			"OPENAI_BASE_URL=http://localhost:11434/v1 moot run sugar-tax 3  three exchanges with a local model",
 			"moot status sugar-tax  where it stands and the next command",
@@ -60,6 +61,14 @@ var helpFor = map[string]commandHelp{
 			"moot new sugar-tax --motion 'This house would tax sugary drinks.'",
 			"moot new sugar-tax --motion 'This house would tax sugary drinks.' --definition 'sugary drink: a drink with added sugar' --scope 'Rich countries.'",
 			"moot --dir ~/debates new tea --motion 'This house prefers tea.'  create it under another root",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+	"demo": {
+		examples: []string{
+			"moot demo  a dialectic debate, run to its end and reported, in debates/demo",
+			"moot demo --protocol forum  a forum debate, in debates/demo-forum",
+			"moot --dir /tmp/try demo  under another root",
 		},
 		env: []string{"MOOT_DIR"},
 	},
@@ -128,6 +137,7 @@ var helpFor = map[string]commandHelp{
 			"moot run sugar-tax 3 --judges gpt-4o,claude-sonnet-4,llama3.1  a panel judges each exchange",
 			"OPENAI_BASE_URL=http://localhost:11434/v1 MOOT_MODEL=llama3.1 moot run sugar-tax  with a local Ollama",
 			"moot run sugar-tax 10 --budget 0.50  stop before a step that would take the debate's cost past $0.50",
+			"moot run sugar-tax --model builtin  moot's scripted built-in model: no key, no network, no real arguments",
 		},
 		env: append(modelEnv[:len(modelEnv):len(modelEnv)], "MOOT_PRICES"),
 	},

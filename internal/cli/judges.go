@@ -86,6 +86,9 @@ func (a *app) rejudgeCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
+			if err := client.CheckModels([]string{rj.Judge.Model}); err != nil {
+				return err
+			}
 			where := d.Path() + "/" + sm.JudgeFolder(rj.Judge.Name)
 			before, err := rejudgeStatus(d, p, rj)
 			if err != nil {

@@ -397,6 +397,10 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 	}
 	usage := driver.SumUsage(lines)
 	bill := table.Bill(usageCalls(lines), driver.RoleNames(p))
+	note, err := scriptedNote(d)
+	if err != nil {
+		return err
+	}
 	if asJSON {
 		out := map[string]any{}
 		for k, v := range st.Data {
@@ -410,11 +414,15 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 		} {
 			out[k] = v
 		}
+		if note != "" {
+			out["scripted"] = note
+		}
 		return writeJSON(a.io.Stdout, out)
 	}
 	w := a.io.Stdout
 	fmt.Fprintf(w, "debate    %s\n", visible(d.Path(), false))
 	fmt.Fprintf(w, "protocol  %s\n", p.Name())
+	a.printScripted(note)
 	fmt.Fprintf(w, "%-9s %d of %d done\n", st.Unit+"s", st.Done, st.Total)
 	if st.Complete {
 		fmt.Fprintf(w, "next      nothing: the debate is complete\n")
@@ -490,6 +498,12 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, t
 		}
 		section += cost
 	}
+	// A debate whose text moot's built-in model wrote says so under its
+	// title.
+	note, err := scriptedNote(d)
+	if err != nil {
+		return err
+	}
 	var page []byte
 	if html {
 		h, ok := deb.(sm.HTMLReporter)
@@ -499,6 +513,7 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, t
 		if page, err = h.ReportHTML(); err != nil {
 			return err
 		}
+		page = report.InsertNoteHTML(page, note)
 		if section != "" {
 			if page, err = report.AppendSection(page, section); err != nil {
 				return err
@@ -516,6 +531,9 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, t
 	for i, f := range files {
 		if f.Name == "README.md" && section != "" {
 			files[i].Data = append(append(append([]byte(nil), f.Data...), '\n'), section...)
+		}
+		if f.Name == "README.md" {
+			files[i].Data = report.InsertNote(files[i].Data, note)
 		}
 	}
 	if page != nil {

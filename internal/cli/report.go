@@ -11,6 +11,7 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/moot-dev/moot/internal/builtin"
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
@@ -23,13 +24,17 @@ import (
 
 // newNarrator returns the model that writes --narrative analyses and the
 // model's name: the debate's judge model, else $MOOT_MODEL, else
-// DefaultModel, on the endpoint OPENAI_BASE_URL and OPENAI_API_KEY give. It
-// returns no writer when no endpoint is configured. It is the narrator of
-// an IO whose Narrator is nil.
+// DefaultModel, on the endpoint OPENAI_BASE_URL and OPENAI_API_KEY give,
+// or moot's built-in model when that is the model. It returns no writer
+// when no endpoint is configured. It is the narrator of an IO whose
+// Narrator is nil.
 func newNarrator(getenv func(string) string, settings report.Models) (report.Writer, string, error) {
 	name := settings.Judge
 	if name == "" {
 		name = defaultModel(getenv)
+	}
+	if builtin.Is(name) {
+		return narrator{builtin.Client{}, name, func(s string) string { return s }}, name, nil
 	}
 	cfg := model.ConfigFromEnv(getenv)
 	cfg.MaxRetries = model.DefaultMaxRetries
@@ -40,13 +45,15 @@ func newNarrator(getenv func(string) string, settings report.Models) (report.Wri
 	if err != nil {
 		return nil, "", err
 	}
-	return narrator{c, name}, name, nil
+	return narrator{c, name, c.Mask}, name, nil
 }
 
 // narrator asks a model for the narrative as plain text.
 type narrator struct {
-	c     *model.Client
+	c     driver.Completer
 	model string
+	// mask hides the endpoint's key in the answer.
+	mask func(string) string
 }
 
 // Narrative sends prompt as one user message and returns the answer.
@@ -56,7 +63,7 @@ func (n narrator) Narrative(ctx context.Context, prompt string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	return n.c.Mask(resp.Text), nil
+	return n.mask(resp.Text), nil
 }
 
 // errNoModel is what --narrative says when no model is configured.
@@ -134,7 +141,11 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			jr := a.compareInRoot(cmd, filepath.Base(d.Path()), j)
-			r := report.BuildWithJudges(deb, narrative, &jr)
+			note, err := scriptedNote(d)
+			if err != nil {
+				return err
+			}
+			r := report.BuildWithNote(deb, narrative, &jr, note)
 			var roles []string
 			if p, err := a.io.Protocols.Lookup(sm.Default); err == nil {
 				roles = driver.RoleNames(p)

@@ -311,26 +311,6 @@ func budgetHints(stop *budgetStop) []string {
 	return append(hints, "to go on, run the same command again with a higher --budget, or without one")
 }
 
-// modelClient makes the model client run and step use, from their flags
-// and the environment.
-func (a *app) modelClient(cmd *ucli.Command) (*model.Client, error) {
-	if cmd.Int("repairs") < 0 || cmd.Int("retries") < 0 || cmd.Duration("timeout") <= 0 {
-		return nil, usageError("--repairs and --retries take a number of 0 or more, --timeout a positive duration")
-	}
-	cfg := model.ConfigFromEnv(a.io.Getenv)
-	cfg.Timeout, cfg.MaxRetries = cmd.Duration("timeout"), cmd.Int("retries")
-	client, err := model.New(cfg)
-	if err != nil {
-		if errors.Is(err, model.ErrNoAPIKey) {
-			return nil, withCode(ExitModel, errors.New("no API key for the OpenAI API"),
-				"set OPENAI_API_KEY to use OpenAI (or OpenRouter with OPENAI_BASE_URL=https://openrouter.ai/api/v1)",
-				"or point OPENAI_BASE_URL at a local server that needs no key, e.g. http://localhost:11434/v1 for Ollama")
-		}
-		return nil, withCode(ExitModel, err)
-	}
-	return client, nil
-}
-
 // resumeCommand is the command line that completes what an interrupted
 // run or step was asked to do: the goal as an exchange to reach, so that
 // running it again does not overshoot, with the flags the user gave.

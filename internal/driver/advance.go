@@ -270,6 +270,11 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 	}
 	var changes []string
 	r.settings, changes = stored.Merge(opts.Overrides, opts.DefaultModel, RoleNames(p))
+	if mc, ok := opts.Client.(ModelChecker); ok {
+		if err := mc.CheckModels(r.settings.models(RoleNames(p))); err != nil {
+			return r.sum, err
+		}
+	}
 	r.unit = deb.Status().Unit
 	for _, c := range changes {
 		r.opts.Warn(c + " (stored in debate.md)")
@@ -341,13 +346,20 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for i, c := range step.Calls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		ask := func() {
 			a, err := r.call(ctx, step, c)
 			mu.Lock()
 			defer mu.Unlock()
 			answers[c.ID], errs[i] = a, err
+		}
+		if r.opts.Serial {
+			ask()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ask()
 		}()
 	}
 	wg.Wait()
@@ -542,7 +554,9 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	}
 	for try := 0; try <= repairs; try++ {
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAsk, Exchange: step.Unit, Role: c.Role, Model: rs.Model})
-		begin := time.Now()
+		// The call is timed by the run's clock, so that a run on a fixed
+		// clock (moot demo) records the same times every time.
+		begin := r.opts.Now()
 		// Chunks are emitted up to the last white space that has
 		// arrived, the rest held back until more comes or the answer is
 		// whole, so that a secret (which has no white space) is never
@@ -579,7 +593,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		if err == nil && r.opts.Chunks {
 			emitChunk(arrived.Len())
 		}
-		resp.Latency = max(resp.Latency, time.Since(begin))
+		resp.Latency = max(resp.Latency, r.opts.Now().Sub(begin))
 		elapsed += resp.Latency
 		if err == nil {
 			if err = CheckSize(c.Role, []byte(resp.Text)); err != nil {

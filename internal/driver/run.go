@@ -146,6 +146,10 @@ type Options struct {
 	// with every earlier step committed and nothing of this one begun.
 	// moot run --budget prices the plan with it.
 	BeforeStep func(StepPlan) error
+	// Serial asks the calls of a step one after another, in their order,
+	// instead of all at once: a run whose model takes no time (moot demo)
+	// then logs its calls in the same order every time.
+	Serial bool
 }
 
 // StepPlan is what a step is about to ask, for Options.BeforeStep.

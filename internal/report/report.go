@@ -50,7 +50,9 @@ type Report struct {
 	narrative *Narrative
 	graph     string
 	judges    *judging.Report
-	blocks    []block
+	// note is said under the title (see BuildWithNote).
+	note   string
+	blocks []block
 }
 
 // Build computes the report of d. narrative is the stored model-written
@@ -63,7 +65,14 @@ func Build(d *dialectic.Debate, narrative *Narrative) *Report {
 // their agreement and leans, and every argument's strength from the graph
 // alone. judges nil leaves the section out.
 func BuildWithJudges(d *dialectic.Debate, narrative *Narrative, judges *judging.Report) *Report {
-	r := &Report{an: Analyze(d), narrative: narrative, graph: dialectic.Graph(d), judges: judges}
+	return BuildWithNote(d, narrative, judges, "")
+}
+
+// BuildWithNote is BuildWithJudges with note, a sentence the report must
+// not be read without (that moot's built-in model wrote the debate's
+// text: builtin.Note), as a quote under the title; "" for none.
+func BuildWithNote(d *dialectic.Debate, narrative *Narrative, judges *judging.Report, note string) *Report {
+	r := &Report{an: Analyze(d), narrative: narrative, graph: dialectic.Graph(d), judges: judges, note: note}
 	r.build()
 	return r
 }
@@ -189,6 +198,9 @@ func (r *Report) headline(w *writer) {
 		title = paras[0]
 	}
 	w.p("# %s", escape.Markdown(title))
+	if r.note != "" {
+		w.p("%s", noteMarkdown(r.note))
+	}
 	for _, p := range paras[min(1, len(paras)):] {
 		w.p("%s", escape.Markdown(p))
 	}

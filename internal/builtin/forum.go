@@ -1,0 +1,235 @@
+package builtin
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// The kinds of forum prompt, told apart by what each asks.
+const (
+	forumPlan         = "plan"
+	forumThink        = "think"
+	forumTurn         = "turn"
+	forumEvaluate     = "evaluate"
+	forumScore        = "score"
+	forumDeliberation = "deliberation"
+	forumConfirmation = "confirmation"
+	forumVerdict      = "verdict"
+	forumAnnouncement = "announcement"
+)
+
+// forumKindOf is the kind of the forum prompt text, "" for none.
+func forumKindOf(text string) string {
+	switch {
+	case strings.Contains(text, "Plan your case in private"):
+		return forumPlan
+	case strings.Contains(text, "about to give the opening statement"), strings.Contains(text, "Reflect in private before you answer"):
+		return forumThink
+	case strings.Contains(text, "Give your opening statement now"), strings.Contains(text, "Give your closing argument"),
+		strings.Contains(text, "Now give your answer in the debate"):
+		return forumTurn
+	case strings.Contains(text, " just argued:"):
+		return forumEvaluate
+	case strings.Contains(text, `{"score"`):
+		return forumScore
+	case strings.Contains(text, "The debate is over."):
+		return forumDeliberation
+	case strings.Contains(text, "who won? Answer with exactly one of these names"):
+		return forumConfirmation
+	case strings.Contains(text, `{"winner"`):
+		return forumVerdict
+	case strings.Contains(text, "announce your verdict"):
+		return forumAnnouncement
+	}
+	return ""
+}
+
+func forumKind(c conversation) string { return forumKindOf(c.prompt) }
+
+// forumFacts are what a forum conversation tells a speaker: the topic,
+// the premise and its side of it, its own name and its opponent's.
+type forumFacts struct {
+	topic, premise, side, self, opponent string
+	// turns is how many public turns the speaker has given before.
+	turns int
+}
+
+func forumFactsOf(c conversation) forumFacts {
+	f := forumFacts{topic: "the topic", opponent: "my opponent"}
+	if rest, ok := strings.CutPrefix(c.system, "You are "); ok {
+		name, _, _ := strings.Cut(rest, ",")
+		if len(strings.Fields(name)) <= 4 {
+			f.self = strings.TrimSpace(name)
+		}
+	}
+	for i, m := range c.msgs {
+		if m.Role != "user" {
+			continue
+		}
+		if t := field(m.Content, "The topic of the debate"); t != "" {
+			f.topic = t
+		}
+		for _, side := range []string{"FOR", "AGAINST"} {
+			if p, ok := between(m.Content, "You argue "+side+" the premise: ", "\n"); ok {
+				f.side, f.premise = strings.ToLower(side), unquoted(p)
+			}
+		}
+		if o, ok := between(m.Content, "You face ", "."); ok && len(strings.Fields(o)) <= 4 {
+			f.opponent = strings.TrimSpace(o)
+		}
+		if o, ok := between(m.Content, "Your opponent, ", ", just said"); ok && len(strings.Fields(o)) <= 4 {
+			f.opponent = strings.TrimSpace(o)
+		}
+		if forumKindOf(m.Content) == forumTurn && i+1 < len(c.msgs) && c.msgs[i+1].Role == "assistant" {
+			f.turns++
+		}
+	}
+	return f
+}
+
+// stance says which way the speaker argues, in its own words.
+func (f forumFacts) stance() string {
+	switch {
+	case f.side == "for" && f.premise != "":
+		return fmt.Sprintf("that %s", lowerFirst(unquoted(f.premise)))
+	case f.side == "against" && f.premise != "":
+		return fmt.Sprintf("against the claim that %s", lowerFirst(unquoted(f.premise)))
+	}
+	return "my side of " + unquoted(f.topic)
+}
+
+func lowerFirst(s string) string {
+	if s == "" || (len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z') {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// forumTurns are what a scripted debater says in its public turns after
+// the opening, in order.
+var forumTurns = []string{
+	"%[1]s says the evidence points the other way, but the cases %[1]s cites were chosen because they fit. Take the ordinary case instead, and the picture changes: the costs are smaller and the gains come sooner than %[1]s allows.",
+	"%[1]s keeps asking who pays. The fair answer is: fewer people than now, and those who pay least today pay nothing new. What %[1]s has not answered is what happens if we do nothing at all.",
+	"Strip away the examples and %[1]s's case rests on one assumption: that people will not adapt. They always do. A measure that expects them to adapt, and plans for it, is the stronger one.",
+	"%[1]s has given us doubts, not reasons. Doubt is cheap; a better plan would be worth hearing, and we have not heard one.",
+}
+
+func forumAnswer(c conversation) (string, error) {
+	f := forumFactsOf(c)
+	me := f.self
+	if me == "" {
+		me = "I"
+	}
+	switch forumKind(c) {
+	case forumPlan:
+		return fmt.Sprintf("My plan, in private (scripted): I will argue %s. I lead with the strongest practical point, then the question of fairness, and I keep one example in reserve. %s will most likely say it costs too much or falls on the wrong people; I will answer with who actually bears the cost today.",
+			f.stance(), f.opponent), nil
+	case forumThink:
+		if strings.Contains(c.prompt, "about to give the opening statement") {
+			return fmt.Sprintf("Thinking in private (scripted): I open with the plainest version of my case, %s, and I frame the question as a choice between acting and drifting, so that %s has to defend the drift.", f.stance(), f.opponent), nil
+		}
+		return fmt.Sprintf("Thinking in private (scripted): %s made one fair point and leaned on it too hard. The audience will have noticed the example; I will grant it and show why it does not generalise, then move the debate back to my strongest ground.", f.opponent), nil
+	case forumTurn:
+		switch {
+		case strings.Contains(c.prompt, "Give your opening statement now"):
+			return fmt.Sprintf("I will argue %s, and I will keep it practical. The question is not whether the change is perfect but whether it is better than what we have; it is, because it puts the cost where the harm comes from and gives people time to adjust. %s will tell you about the risks; ask what the risks of standing still are.", f.stance(), f.opponent), nil
+		case strings.Contains(c.prompt, "Give your closing argument"):
+			return fmt.Sprintf("To close: I have argued %s, and the core of it stands. %s raised costs and doubts, and I answered both with who bears the cost today and what doing nothing would mean. On the question as it was put, my case is the one that holds.", f.stance(), f.opponent), nil
+		}
+		return fmt.Sprintf(forumTurns[f.turns%len(forumTurns)], f.opponent), nil
+	case forumEvaluate:
+		who := strings.TrimSpace(strings.SplitN(c.prompt, " just argued:", 2)[0])
+		return fmt.Sprintf("My private notes on %s's turn (scripted): the reasoning holds together at the level of principle, but the evidence is asserted rather than shown, and one figure is not squared with what was said before. A fair hit on the opponent's weakest point; some repetition.", who), nil
+	case forumScore:
+		name, _ := scoreSpeaker(c.prompt)
+		n := 0
+		for _, m := range c.msgs {
+			if m.Role == "user" && forumKindOf(m.Content) == forumScore {
+				if s, _ := scoreSpeaker(m.Content); s == name {
+					n++
+				}
+			}
+		}
+		// The judge's first prompt names the topic: the scores differ
+		// from one debate to another.
+		score := 5 + min(n, 3) + pick(c.first+"\x00"+name, 2)
+		return marshal(map[string]any{"score": score,
+			"reasoning": fmt.Sprintf("Scripted: %s argued clearly and answered the other side; the built-in model scores by a fixed pattern.", name)})
+	case forumDeliberation:
+		win, lose, ws, ls := forumStanding(c)
+		return fmt.Sprintf("Weighing it in private (scripted): in my view %s made the stronger case. %s answered what was actually said and kept the argument on the question, while %s relied on doubts more than reasons. I give %s %d out of 10 and %s %d. %s won.",
+			win, win, lose, win, ws, lose, ls, win), nil
+	case forumConfirmation:
+		win, _, _, _ := forumStanding(c)
+		return win, nil
+	case forumVerdict:
+		win, lose, ws, ls := forumStanding(c)
+		if !c.repair {
+			// The first verdict has the scores the wrong way round, so
+			// that the repair shows.
+			ws, ls = min(ls, ws-1), ws
+		}
+		b, err := json.Marshal(map[string]any{"winner": win, "scores": map[string]int{win: ws, lose: ls}})
+		return string(b), err
+	case forumAnnouncement:
+		win, lose, _, _ := forumStanding(c)
+		return fmt.Sprintf("My verdict goes to %s. %s answered the other side directly and kept to the question; %s raised fair doubts but did not turn them into a better plan. (A scripted verdict: moot's built-in model weighed nothing.)", win, win, lose), nil
+	}
+	return "", errorf("a forum prompt of no known kind")
+}
+
+// scoreSpeaker reads whom a score prompt is about: "Give NAME an initial
+// score" or "Give NAME your running score".
+func scoreSpeaker(prompt string) (string, bool) {
+	rest, ok := between(prompt, "Give ", " score out of 10")
+	if !ok {
+		return "", false
+	}
+	for _, tail := range []string{" an initial", " your running"} {
+		if name, ok := strings.CutSuffix(rest, tail); ok {
+			return name, true
+		}
+	}
+	return rest, true
+}
+
+// forumStanding reads the judge's conversation: the debaters' latest
+// scores, as the judge gave them, and the winner (the higher, the second
+// named on a tie) and loser with their scores.
+func forumStanding(c conversation) (win, lose string, ws, ls int) {
+	var names []string
+	latest := map[string]int{}
+	for i, m := range c.msgs {
+		if m.Role != "user" || forumKindOf(m.Content) != forumScore || i+1 >= len(c.msgs) {
+			continue
+		}
+		name, _ := scoreSpeaker(m.Content)
+		var s struct {
+			Score int `json:"score"`
+		}
+		if json.Unmarshal([]byte(c.msgs[i+1].Content), &s) != nil {
+			continue
+		}
+		if _, ok := latest[name]; !ok {
+			names = append(names, name)
+		}
+		latest[name] = s.Score
+	}
+	if len(names) < 2 {
+		// A judge that scored no one yet: the confirmation names both.
+		if q, ok := between(c.prompt, "nothing else: '", "'"); ok {
+			if r, ok := between(c.prompt, "' or '", "'"); ok {
+				names = []string{q, r}
+			}
+		}
+	}
+	if len(names) < 2 {
+		names = append(names, "the first debater", "the second debater")[:2]
+	}
+	a, b := names[0], names[1]
+	if latest[a] > latest[b] {
+		return a, b, latest[a], latest[b]
+	}
+	return b, a, max(latest[b], 1), latest[a]
+}

@@ -1,0 +1,172 @@
+package builtin
+
+import (
+	"fmt"
+	"strings"
+)
+
+// What the system prompts of a moderated debate's roles say.
+const (
+	moderatedScorer    = "Here you score one statement on a rubric"
+	moderatedChecker   = "You are the fact checker of a structured debate"
+	moderatedModerator = "You are the moderator of a structured debate"
+	moderatedAdvocate  = ", an advocate in a structured debate led by a moderator"
+)
+
+func isModerated(c conversation) bool {
+	for _, s := range []string{moderatedScorer, moderatedChecker, moderatedModerator, moderatedAdvocate} {
+		if strings.Contains(c.system, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func moderatedAnswer(c conversation) (string, error) {
+	switch {
+	case strings.Contains(c.system, moderatedScorer):
+		return rubric(c)
+	case strings.Contains(c.system, moderatedChecker):
+		return "Fact check (scripted): the statement makes general claims about costs, effects and precedents and names no source for them. Each is unverifiable as stated: a number or a named study would let it be checked.", nil
+	case strings.Contains(c.system, moderatedModerator):
+		return moderatorAnswer(c), nil
+	case strings.Contains(c.system, moderatedAdvocate):
+		return advocateAnswer(c), nil
+	}
+	return "", errorf("a moderated prompt of no known role")
+}
+
+// advocateArguments are a scripted advocate's arguments, one a round.
+var advocateArguments = []string{
+	"My argument for this round is about who bears the cost. Under the present arrangement the cost falls on people who had no say in it; my position moves it to where the decision is made. That is not only fairer, it changes behaviour, because those who decide now see what their decisions cost.",
+	"My argument for this round is about time. The benefits of my position arrive within a few years and compound, while the costs are paid once and can be spread. A policy judged only by its first year will always look worse than it is.",
+	"My argument for this round is about precedent. Comparable measures elsewhere were opposed with the same warnings we hear today, and the warnings did not come true. Where they failed, it was for reasons of design that we can avoid.",
+}
+
+func advocateAnswer(c conversation) string {
+	self, opponent, position := advocateFacts(c.system)
+	task := field(c.prompt, "Your task")
+	phase := field(c.prompt, "Current phase")
+	round := 1
+	fmt.Sscanf(phase, "Argument Round %d", &round)
+	switch task {
+	case "opening":
+		return fmt.Sprintf("I am %s, and I defend the position that %s. I will make my case in three steps: who bears the cost today, how soon the benefits arrive, and what comparable cases show. Judge us on one question: which position leaves the people affected better off, on the evidence, over the next ten years? (Scripted by moot's built-in model.)",
+			self, lowerFirst(position))
+	case "argument":
+		return advocateArguments[(round-1)%len(advocateArguments)] + " (Scripted by moot's built-in model.)"
+	case "rebuttal":
+		return fmt.Sprintf("%s's argument rests on an assumption it does not defend: that the change it fears is larger than the change it ignores. Granting every figure %s gave, the conclusion does not follow, because the same reasoning applied to the status quo condemns it more. My position stands. (Scripted by moot's built-in model.)",
+			opponent, opponent)
+	}
+	return fmt.Sprintf("In closing: I have defended the position that %s. %s raised fair concerns about cost and risk, and I answered each with who pays today and what comparable cases show. No argument tonight showed that my position leaves people worse off. (Scripted by moot's built-in model.)",
+		lowerFirst(position), opponent)
+}
+
+// advocateFacts reads an advocate's system prompt: "You are NAME, an
+// advocate ... "POSITION". OPPONENT defends the opposite position".
+func advocateFacts(system string) (self, opponent, position string) {
+	self, _, _ = strings.Cut(strings.TrimPrefix(system, "You are "), moderatedAdvocate)
+	position, _ = between(system, "whatever your own view: \"", "\".")
+	if rest, ok := between(system, "\". ", " defends the opposite position"); ok {
+		opponent = strings.TrimSpace(rest)
+	}
+	if opponent == "" {
+		opponent = "My opponent"
+	}
+	if position == "" {
+		position = "my side is right"
+	}
+	return strings.TrimSpace(self), opponent, strings.TrimSuffix(strings.TrimSpace(position), ".")
+}
+
+func moderatorAnswer(c conversation) string {
+	phase := field(c.prompt, "Current phase")
+	var names []string
+	for _, line := range strings.Split(c.system, "\n") {
+		if name, ok := strings.CutPrefix(line, "- "); ok {
+			if n, _, ok := strings.Cut(name, " defends: "); ok {
+				names = append(names, n)
+			}
+		}
+	}
+	for len(names) < 2 {
+		names = append(names, "the next speaker")
+	}
+	topic := field(c.prompt, "Topic")
+	switch field(c.prompt, "Next action") {
+	case "introduction":
+		switch {
+		case strings.HasPrefix(phase, "Opening"):
+			return fmt.Sprintf("Welcome. Our topic is %q. %s and %s defend opposite positions on it. We begin with opening statements: %s first, then %s. (This debate is scripted by moot's built-in model.)",
+				topic, names[0], names[1], names[0], names[1])
+		case strings.HasPrefix(phase, "Closing"):
+			return fmt.Sprintf("We come to the closing statements: %s first, then %s. No new arguments, please: draw together what you have said.", names[0], names[1])
+		}
+		return fmt.Sprintf("%s begins. %s argues, %s rebuts; then %s argues and %s rebuts.", phase, names[0], names[1], names[1], names[0])
+	case "transition":
+		next, _ := between(c.prompt, "give the floor to ", ".")
+		next, _, _ = strings.Cut(next, " for their ")
+		prev, ok := between(c.prompt, "\n", " has just given their ")
+		if ok {
+			lines := strings.Split(prev, "\n")
+			prev = lines[len(lines)-1]
+			return fmt.Sprintf("Thank you, %s. %s, the floor is yours.", strings.TrimSpace(prev), strings.TrimSpace(next))
+		}
+		return fmt.Sprintf("%s, the floor is yours.", strings.TrimSpace(next))
+	case "round summary":
+		return fmt.Sprintf("To sum up the round: %s and %s agree that the cost matters and disagree on who bears it and how soon the benefits come. What remains open is the evidence from comparable cases.", names[0], names[1])
+	}
+	return fmt.Sprintf("Thank you both. %s and %s agreed that the question turns on who bears the cost and when; they disagreed on the weight of the evidence from elsewhere. The strongest arguments were %s's on timing and %s's on the assumptions behind it. The audience will judge.",
+		names[0], names[1], names[0], names[1])
+}
+
+// rubric scores the statement of a scorer's prompt on the criteria its
+// example names, each 5 to 8 by a fixed pattern. The first answer for the
+// round 1 rebuttal of the speaker whose name sorts first gives one mark
+// of 11, so that the repair shows.
+func rubric(c conversation) (string, error) {
+	criteria := rubricCriteria(c.prompt)
+	if len(criteria) == 0 {
+		return "", errorf("a rubric prompt without its criteria")
+	}
+	speaker := field(c.prompt, "- Speaker")
+	speaker, _, _ = strings.Cut(speaker, ", who defends")
+	statement := field(c.prompt, "- Statement")
+	answers, _ := between(statement, "it answers ", "'s argument")
+	broken := !c.repair && strings.HasPrefix(field(c.prompt, "- Current phase"), "Argument Round 1 ") &&
+		strings.HasPrefix(statement, "round 1 rebuttal") && answers != "" && speaker < answers
+	var b strings.Builder
+	b.WriteString("{")
+	for i, name := range criteria {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		mark := 5 + pick(speaker+"\x00"+statement+"\x00"+name, 4)
+		if broken && i == 0 {
+			mark = 11
+		}
+		fmt.Fprintf(&b, "%q: {\"score\": %d, \"justification\": %q}", name, mark,
+			fmt.Sprintf("Scripted: a fixed pattern gives %d for %s; the built-in model weighs nothing.", mark, strings.ReplaceAll(name, "_", " ")))
+	}
+	b.WriteString("}")
+	return b.String(), nil
+}
+
+// rubricCriteria reads the criteria's names from the example answer of a
+// scorer's prompt: "NAME": {"score": 0-10, ...}.
+func rubricCriteria(prompt string) []string {
+	const mark = `": {"score": 0-10`
+	var out []string
+	for {
+		i := strings.Index(prompt, mark)
+		if i < 0 {
+			return out
+		}
+		j := strings.LastIndexByte(prompt[:i], '"')
+		if j >= 0 {
+			out = append(out, prompt[j+1:i])
+		}
+		prompt = prompt[i+len(mark):]
+	}
+}

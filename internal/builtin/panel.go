@@ -1,0 +1,227 @@
+package builtin
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A panel prompt names its task on its first line: "Task: take".
+func isPanel(c conversation) bool {
+	return strings.HasPrefix(strings.TrimSpace(c.first), "Task: ")
+}
+
+// persona is what a persona's system prompt says of it: its name and the
+// things it has said (its anchors).
+type persona struct {
+	name    string
+	anchors []string
+}
+
+func personaOf(system string) persona {
+	var p persona
+	if rest, ok := strings.CutPrefix(system, "You are "); ok {
+		p.name, _, _ = strings.Cut(rest, ", speaking on a panel")
+	}
+	if a, ok := between(system, "## Grounding: things you have said\n", "\n\n"); ok {
+		for _, line := range strings.Split(a, "\n") {
+			if q, ok := strings.CutPrefix(strings.TrimSpace(line), "- "); ok {
+				p.anchors = append(p.anchors, unquoted(q))
+			}
+		}
+	}
+	return p
+}
+
+// anchor is one of the persona's anchors, chosen by key, as a sentence.
+func (p persona) anchor(key string) string {
+	if len(p.anchors) == 0 {
+		return "I have said it before and I will say it again: the evidence has to come first."
+	}
+	a := p.anchors[pick(p.name+"\x00"+key, len(p.anchors))]
+	if !strings.HasSuffix(a, ".") && !strings.HasSuffix(a, "?") && !strings.HasSuffix(a, "!") {
+		a += "."
+	}
+	return a
+}
+
+// entry is one message of a panel transcript as a prompt lists it:
+// "[id] Name (label): content".
+type entry struct {
+	id, name string
+}
+
+func entries(text string) []entry {
+	var out []entry
+	for _, line := range strings.Split(text, "\n") {
+		rest, ok := strings.CutPrefix(line, "[")
+		if !ok {
+			continue
+		}
+		id, rest, ok := strings.Cut(rest, "] ")
+		if !ok {
+			continue
+		}
+		name, _, ok := strings.Cut(rest, " (")
+		if ok {
+			out = append(out, entry{id: id, name: name})
+		}
+	}
+	return out
+}
+
+// quotedKeys returns the quoted keys of text that come before marker: the
+// "KEY" of every `"KEY"` + marker.
+func quotedKeys(text, marker string) []string {
+	var out []string
+	for {
+		i := strings.Index(text, marker)
+		if i < 0 {
+			return out
+		}
+		if i > 0 && text[i-1] == '"' {
+			if j := strings.LastIndexByte(text[:i-1], '"'); j >= 0 {
+				out = append(out, text[j+1:i-1])
+			}
+		}
+		text = text[i+len(marker):]
+	}
+}
+
+func panelAnswer(c conversation) (string, error) {
+	task := field(c.first, "Task")
+	p := personaOf(c.system)
+	first, _, _ := strings.Cut(p.name, " ")
+	aspect := field(c.first, "Aspect")
+	topic := field(c.first, "Debate topic")
+	if t, ok := between(c.first, "Someone just brought up: ", "\n"); ok {
+		topic = unquoted(t)
+	}
+	if topic == "" {
+		topic = "this"
+	}
+	switch task {
+	case "opening":
+		return fmt.Sprintf("%s That is where I start on %q: I will believe the strong claims when they survive a bad year, not a good one. (Scripted: %s's words are written by moot's built-in model.)", p.anchor("opening"), topic, first), nil
+	case "take":
+		return fmt.Sprintf("On this part of the question my answer is no, not yet. %s What would change my mind is a record that covers a full cycle, not a pilot. (Scripted.)", p.anchor("take"+aspect)), nil
+	case "reply":
+		who, _ := between(c.first, "\n\n", " replied: ")
+		lines := strings.Split(who, "\n")
+		who = strings.TrimSpace(lines[len(lines)-1])
+		return fmt.Sprintf("%s, you answered a claim I did not make. %s Tell me what you would expect to see if you were wrong. (Scripted.)", who, p.anchor("reply"+aspect)), nil
+	case "closing":
+		return fmt.Sprintf("I have not moved on the main question, and I have moved on one thing: the others showed me where my evidence is thinnest. %s Where we still disagree, it is about time horizons, not facts. (Scripted.)", p.anchor("closing")), nil
+	case "crux-position":
+		q := field(c.first, "State your position on")
+		return fmt.Sprintf("My position on %q is no, on the record we have. %s (Scripted.)", unquoted(q), p.anchor("crux")), nil
+	case "crux-turn":
+		turn, _ := strconv.Atoi(field(c.first, "Turn"))
+		if turn >= 2 {
+			return fmt.Sprintf("The strongest form of your case is that the trend is real and early. I grant that. I still disagree, because early is exactly when we cannot tell a trend from a cycle. %s (Scripted.)", p.anchor(fmt.Sprintf("turn%d", turn))), nil
+		}
+		return fmt.Sprintf("Specifically: I reject the assumption that the last few years are representative. %s That is the claim we disagree on. (Scripted.)", p.anchor(fmt.Sprintf("turn%d", turn))), nil
+	case "react":
+		targets := entries(c.first)
+		if len(targets) == 0 {
+			return "", errorf("a panel reaction without the takes it reacts to")
+		}
+		t := targets[pick(p.name+aspect, len(targets))]
+		b, err := json.Marshal(map[string]string{"reply_to": t.name,
+			"text": fmt.Sprintf("%s, you say this settles it; it does not. %s What you miss is the bad year. (Scripted.)", t.name, p.anchor("react"+aspect))})
+		return string(b), err
+	case "decompose":
+		n := 3
+		if rest, ok := between(c.first, " into ", " distinct"); ok {
+			if v, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && v > 0 {
+				n = v
+			}
+		}
+		labels := []string{"What the evidence shows", "Who bears the risk", "What a decade changes", "How it could fail", "What would settle it",
+			"Who gains and who loses", "What the alternatives offer", "What we cannot know yet"}
+		subject, _ := between(c.first, "sub-questions: ", "\n")
+		var aspects []map[string]string
+		for i := range n {
+			l := labels[i%len(labels)]
+			if i >= len(labels) {
+				l = fmt.Sprintf("%s, again (%d)", l, i+1)
+			}
+			aspects = append(aspects, map[string]string{"label": l, "description": fmt.Sprintf("A scripted sub-question: %s, for %q?", strings.ToLower(l), clip(unquoted(subject), 12))})
+		}
+		b, err := json.Marshal(map[string]any{"aspects": aspects})
+		return string(b), err
+	case "detect":
+		takes := entries(c.first)
+		// Only the first aspect's takes open a crux room, so that the
+		// demo shows one and stays short.
+		open := aspect == "a1" && len(takes) >= 2
+		names := []string{}
+		if open {
+			names = []string{takes[0].name, takes[1].name}
+		}
+		b, err := json.Marshal(map[string]any{"has_direct_opposition": open, "has_specific_claim": open, "topic_relevant": true,
+			"personas": names, "topic": "Will the record of the last few years hold over a full cycle?", "short_label": "the record's horizon"})
+		return string(b), err
+	case "exit-check":
+		return fmt.Sprintf(`{"crux_surfaced": true, "reason": "Scripted: after turn %s both name the claim they disagree on, the length of the record."}`, field(c.first, "Turn")), nil
+	case "convergence":
+		return `{"core_disagreement": "Whether a few good years are evidence of a lasting trend.", "type": "factual", "converged": false}`, nil
+	case "card":
+		ids := quotedKeys(c.first, `: {"position"`)
+		stances := map[string]any{}
+		for i, id := range ids {
+			pos := "NO"
+			if i == 1 {
+				pos = "YES"
+			}
+			stances[id] = map[string]string{"position": pos, "reasoning": "Scripted: reads the same record over a different horizon.",
+				"falsifier": "A record covering a full downturn that contradicts them."}
+		}
+		kind := "horizon"
+		if !c.repair {
+			// The first card names a kind out of the set, so that the
+			// repair shows.
+			kind = "timeframe"
+		}
+		b, err := json.Marshal(map[string]any{"question": "Will the record of the last few years hold over a full cycle?", "kind": kind,
+			"diagnosis": "They agree on the record and disagree on how long a record must be to count.", "resolved": false, "resolution": nil,
+			"personas": stances})
+		return string(b), err
+	case "round-summary":
+		return fmt.Sprintf("On %s the panel split (scripted summary): some took the record as settled, others asked for a full cycle before trusting it.", strings.TrimSpace(field(c.first, "Summarize this round about"))), nil
+	case "shifts":
+		var shifts []map[string]any
+		for _, line := range strings.Split(c.first, "\n") {
+			name, rest, ok := strings.Cut(line, " (")
+			id, ok2 := strings.CutSuffix(rest, ")")
+			if !ok || !ok2 || strings.ContainsAny(id, " :") || strings.Contains(name, ":") {
+				continue
+			}
+			shifts = append(shifts, map[string]any{"persona": id, "shifted": false, "summary": fmt.Sprintf("Scripted: %s held the position of the opening.", name)})
+		}
+		b, err := json.Marshal(map[string]any{"shifts": shifts})
+		return string(b), err
+	case "summary":
+		var stances []map[string]string
+		seen := map[string]bool{}
+		for _, e := range entries(c.first) {
+			if seen[e.name] {
+				continue
+			}
+			seen[e.name] = true
+			pos := []string{"against", "for", "mixed"}[len(stances)%3]
+			stances = append(stances, map[string]string{"persona": e.name, "position": pos, "reasoning": "Scripted: as in the transcript."})
+		}
+		b, err := json.Marshal(map[string]any{
+			"claims":          []map[string]any{{"claim": "The record of the last few years shows a lasting trend.", "stances": stances}},
+			"agreements":      []string{"The record so far is real; its length is the question."},
+			"evidence_ledger": []any{},
+			"flip_conditions": []any{},
+			"resolution_paths": []string{"If the trend survives a full downturn, the sceptics should concede it.",
+				"If it breaks in the first bad year, the optimists should concede it."},
+		})
+		return string(b), err
+	}
+	return "", errorf("a panel prompt of task %q", task)
+}

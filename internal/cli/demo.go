@@ -1,0 +1,285 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/moot-dev/moot/internal/builtin"
+	"github.com/moot-dev/moot/internal/driver"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/store"
+)
+
+// DemoClock is the time of every time stamp the demo writes, so that the
+// same demo on the same moot writes the same files.
+var DemoClock = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// demoSpec is the debate the demo makes for a protocol: the arguments of
+// `moot new` after the slug, and what its parts are, for the summary.
+type demoSpec struct {
+	args []string
+	// parts names the folder of the debate's parts and says what is in it.
+	parts, partsAre string
+}
+
+const demoMotion = "Cities should ban private cars from their centres."
+
+// demos are the demo debates, by protocol. A protocol without one gets a
+// debate of its defaults on demoMotion.
+var demos = map[string]demoSpec{
+	sm.Default: {args: []string{"--motion", "This house would ban private cars from city centres.",
+		"--definition", "city centre: the central business district of a city of more than 100,000 people",
+		"--scope", "European cities over the next decade.", "--exchanges", "3"},
+		parts: "arguments/", partsAre: "one file per argument, in Toulmin form; scores.json holds every score with its history"},
+	"forum": {args: []string{"--motion", "Should cities ban private cars from their centres?",
+		"--premise", demoMotion, "--turns", "4", "--seed", "1"},
+		parts: "calls/", partsAre: "one file per call: the private plans and thoughts, the public turns, the judge's scores and verdict"},
+	"moderated": {args: []string{"--motion", "Should cities ban private cars from their centres?",
+		"--position-a", demoMotion, "--position-b", "Cities should keep private cars in their centres.", "--rounds", "2"},
+		parts: "messages/", partsAre: "one file per message of the moderator and the advocates; scores/ holds each rubric"},
+	"refine": {args: []string{"--motion", "How many parking spaces would a city of one million people free if it banned private cars from its centre?"},
+		parts: "rounds/", partsAre: "each round's proposal and critique; retrieval.json ranks the reasoning templates"},
+	"panel": {args: []string{"--motion", "Should cities ban private cars from their centres?"},
+		parts: "messages/", partsAre: "what each persona said; crux/ and cards/ hold the crux room and its card"},
+}
+
+func (a *app) demoCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "demo",
+		Usage: "run a whole debate with moot's scripted built-in model (no key, no network) and say what to look at",
+		Description: "demo makes a debate under the debates root (demo, demo-2, ...; demo-forum for forum), runs it to its end with " +
+			"moot's scripted built-in model (--model " + builtin.Name + "), which plays every role from the prompts alone, writes its " +
+			"report (README.md and report.html), and prints where it is, what to look at and what to run next with a real model. " +
+			"Its time stamps are fixed and the model takes no time, so the same demo on the same moot writes the same files.",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "protocol", Value: sm.Default, Usage: "the debate's `PROTOCOL` ('moot protocols' lists them)"},
+		},
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usageError("demo takes no arguments: its debate is named for you")
+			}
+			p, err := a.io.Protocols.Lookup(cmd.String("protocol"))
+			if err != nil {
+				return badUsage(fmt.Errorf("no protocol %q", cmd.String("protocol")), "'moot protocols' lists the protocols")
+			}
+			return a.demo(ctx, root(cmd), p)
+		},
+	}
+}
+
+// demo makes, runs and reports the demo debate of protocol p under root.
+func (a *app) demo(ctx context.Context, root string, p sm.Protocol) error {
+	spec, ok := demos[p.Name()]
+	if !ok {
+		spec = demoSpec{args: []string{"--motion", demoMotion}}
+	}
+	base := "demo"
+	if p.Name() != sm.Default {
+		base += "-" + p.Name()
+	}
+	slug, err := freeSlug(root, base)
+	if err != nil {
+		return err
+	}
+	// The demo's own commands run on its fixed clock; what they print
+	// is replaced by the summary below.
+	var out bytes.Buffer
+	sub := &app{io: a.io, prog: a.prog}
+	sub.io.Now = func() time.Time { return DemoClock }
+	sub.io.Stdout, sub.io.Stderr = &out, &out
+	runSub := func(args ...string) error {
+		out.Reset()
+		if err := sub.command().Run(ctx, append([]string{"moot", "--dir", root}, args...)); err != nil {
+			io.Copy(a.io.Stderr, &out)
+			return err
+		}
+		return nil
+	}
+	fmt.Fprintf(a.io.Stderr, "moot demo: a %s debate, every role played by moot's scripted built-in model (no key, no network)\n", p.Name())
+	if err := runSub(append([]string{"new", slug, "--protocol", p.Name()}, spec.args...)...); err != nil {
+		return err
+	}
+	dir := filepath.Join(root, slug)
+	if err := sub.demoRun(ctx, dir, p, a.io.Stderr); err != nil {
+		return err
+	}
+	if err := runSub("report", slug, "--html"); err != nil {
+		return err
+	}
+	return a.demoSummary(root, slug, p, spec)
+}
+
+// progName is how the summary's commands call moot: as it was called,
+// when that was by a path (./moot), else moot.
+func (a *app) progName() string {
+	if a.prog == "" || !strings.Contains(a.prog, "/") || strings.Contains(a.prog, "go-build") {
+		return "moot"
+	}
+	return shellQuote(a.prog)
+}
+
+// freeSlug returns base, or else base-2, base-3, ..., the first that
+// names nothing under root.
+func freeSlug(root, base string) (string, error) {
+	for n := 1; n < 1000; n++ {
+		slug := base
+		if n > 1 {
+			slug = base + "-" + strconv.Itoa(n)
+		}
+		_, err := os.Lstat(filepath.Join(root, slug))
+		if errors.Is(err, fs.ErrNotExist) {
+			return slug, nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("demo: %w", err)
+		}
+	}
+	return "", fmt.Errorf("demo: %s already holds %s to %s-999: remove some of them", root, base, base)
+}
+
+// demoRun runs the debate in dir to its end with the built-in model in
+// every role, printing its events on w as run does.
+func (a *app) demoRun(ctx context.Context, dir string, p sm.Protocol, w io.Writer) error {
+	d, err := store.Open(dir)
+	if err != nil {
+		return err
+	}
+	if d, err = a.lock(ctx, d, "moot demo", 0); err != nil {
+		return err
+	}
+	defer d.Close()
+	roles := driver.RoleNames(p)
+	o := driver.Overrides{Models: map[string]string{}}
+	for _, r := range roles {
+		o.Models[r] = builtin.Name
+	}
+	shown := &app{io: a.io}
+	shown.io.Stderr = w
+	unit := "exchange"
+	if p.Name() != sm.Default {
+		deb, err := driver.LoadDebate(d, p)
+		if err != nil {
+			return err
+		}
+		unit = deb.Status().Unit
+	}
+	prog := shown.newProgress(false, false, p, unit)
+	defer prog.stop()
+	warn := func(msg string) {
+		// That the roles' models are set to the built-in model goes
+		// without saying here.
+		if !strings.HasSuffix(msg, "(stored in debate.md)") {
+			prog.warn(msg)
+		}
+	}
+	opts := driver.Options{
+		Client:       &modelRouter{noRemote: errors.New("the demo asks only moot's built-in model")},
+		Overrides:    o,
+		DefaultModel: builtin.Name,
+		Repairs:      2,
+		Now:          a.io.Now,
+		Emit:         prog.event,
+		Warn:         warn,
+		Serial:       true,
+	}
+	if p.Name() != sm.Default {
+		_, err = driver.Advance(ctx, d, p, driver.UnitGoal{All: true}, opts)
+		return demoFailed(err)
+	}
+	deb, err := driver.Load(d)
+	if err != nil {
+		return err
+	}
+	if opts.Templates, err = loadTemplates(d, ""); err != nil {
+		return err
+	}
+	_, err = driver.Run(ctx, d, driver.Goal{Exchange: deb.Header.End}, opts)
+	return demoFailed(err)
+}
+
+// demoFailed gives err, the failure of the demo's run, the exit code of a
+// run's: 6 when a role gave no acceptable answer.
+func demoFailed(err error) error {
+	if len(roleErrors(err)) > 0 {
+		return withCode(ExitModel, err, "the built-in model answers moot's own prompts: a debate's own templates can change them past what it recognises")
+	}
+	return err
+}
+
+// demoSummary says where the demo debate is, what to look at and what to
+// run next with a real model.
+func (a *app) demoSummary(root, slug string, p sm.Protocol, spec demoSpec) error {
+	dir := filepath.Join(root, slug)
+	// moot is the command line of moot with the demo's root.
+	moot := a.progName()
+	if root != "debates" {
+		moot += " --dir " + shellQuote(root)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, e := range entries {
+		if n := e.Name(); !strings.HasPrefix(n, ".") {
+			if e.IsDir() {
+				n += "/"
+			}
+			files = append(files, n)
+		}
+	}
+	w := a.io.Stdout
+	fmt.Fprintf(w, "\nThe demo debate is in %s: a %s debate run to its end. Every word of it was written by moot's scripted\n", dir, p.Name())
+	fmt.Fprintf(w, "built-in model, not by a language model, and the demo writes the same files every time.\n\n")
+	fmt.Fprintf(w, "Look at:\n")
+	item := func(what, why string) { fmt.Fprintf(w, "  %-34s %s\n", what, why) }
+	item(filepath.Join(dir, "README.md"), "the report ("+filepath.Join(dir, "report.html")+": the same as one web page)")
+	item(filepath.Join(dir, "debate.md"), "the motion, where the debate stands and the models of its roles")
+	if spec.parts != "" && slices.Contains(files, spec.parts) {
+		item(filepath.Join(dir, spec.parts)+"/", spec.partsAre)
+	}
+	item(filepath.Join(dir, ".moot", "usage.jsonl"), "every model call with its tokens (estimated: the built-in model has no tokenizer)")
+	item(filepath.Join(dir, ".moot", "failed")+"/", "an answer that broke a rule, as it was sent back for repair")
+	item(moot+" show "+slug, "every part of the debate, a line each; "+moot+" status "+slug+": where it stands")
+	fmt.Fprintf(w, "  all its files: %s\n\n", strings.Join(files, " "))
+
+	steps := "steps"
+	if s, err := freeSlug(root, "steps"); err == nil {
+		steps = s
+	}
+	sd := shellQuote(filepath.Join(root, steps))
+	newArgs := ""
+	if p.Name() != sm.Default {
+		newArgs = " --protocol " + p.Name()
+	}
+	fmt.Fprintf(w, "A debate is a plain folder of text files, and every step of moot rewrites some of them. To see one step\n")
+	fmt.Fprintf(w, "as a git diff, put a debate under git and take a step:\n")
+	fmt.Fprintf(w, "  %s new %s%s --motion 'Tea is better than coffee.'\n", moot, steps, newArgs)
+	fmt.Fprintf(w, "  git -C %s init -q && git -C %s add -A\n", sd, sd)
+	fmt.Fprintf(w, "  %s step %s --model %s\n", moot, steps, builtin.Name)
+	fmt.Fprintf(w, "  git -C %s add -N . && git -C %s diff\n\n", sd, sd)
+
+	fmt.Fprintf(w, "Next, with a real model (OpenAI here; OpenRouter, Ollama, vLLM and llama.cpp work too: see the README):\n")
+	fmt.Fprintf(w, "  export OPENAI_API_KEY=sk-...\n")
+	end := ""
+	if p.Name() == sm.Default {
+		end = " --exchanges 3"
+	}
+	fmt.Fprintf(w, "  %s new my-debate%s --motion 'This house would ...'%s\n", moot, newArgs, end)
+	fmt.Fprintf(w, "  %s run my-debate --all --model gpt-4o-mini\n", moot)
+	fmt.Fprintf(w, "  %s report my-debate --html\n", moot)
+	return nil
+}
