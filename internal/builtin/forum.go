@@ -56,7 +56,7 @@ type forumFacts struct {
 }
 
 func forumFactsOf(c conversation) forumFacts {
-	f := forumFacts{topic: "the topic", opponent: "my opponent"}
+	f := forumFacts{topic: "the topic", opponent: "My opponent"}
 	if rest, ok := strings.CutPrefix(c.system, "You are "); ok {
 		name, _, _ := strings.Cut(rest, ",")
 		if len(strings.Fields(name)) <= 4 {
@@ -96,7 +96,37 @@ func (f forumFacts) stance() string {
 	case f.side == "against" && f.premise != "":
 		return fmt.Sprintf("against the claim that %s", lowerFirst(unquoted(f.premise)))
 	}
-	return "my side of " + unquoted(f.topic)
+	return fmt.Sprintf("my side of the question %q", unquoted(f.topic))
+}
+
+// forumLines are what a scripted debater says, by side: its opening, its
+// turns after the opening in order (each given the opponent's name), and
+// its closing. A debater of no known side speaks for.
+var forumLines = map[string]struct {
+	opening string
+	turns   []string
+	closing string
+}{
+	"for": {
+		opening: "I will argue %[1]s, and I will keep it practical. The question is not whether the change is perfect but whether it is better than what we have; it is, because it puts the cost where the harm comes from and gives people time to adjust. %[2]s will tell you about the risks; ask what the risks of standing still are.",
+		turns: []string{
+			"%[1]s says the evidence points the other way, but the cases %[1]s cites were chosen because they fit. Take the ordinary case instead, and the picture changes: the costs are smaller and the gains come sooner than %[1]s allows.",
+			"%[1]s keeps asking who pays. The fair answer is: fewer people than now, and those who pay least today pay nothing new. What %[1]s has not answered is what happens if we do nothing at all.",
+			"Strip away the examples and %[1]s's case rests on one assumption: that people will not adapt. They always do. A measure that expects them to adapt, and plans for it, is the stronger one.",
+			"%[1]s has given us doubts, not reasons. Doubt is cheap; a better plan would be worth hearing, and we have not heard one.",
+		},
+		closing: "To close: I have argued %[1]s, and the core of it stands. %[2]s raised costs and doubts, and I answered both with who bears the cost today and what doing nothing would mean. On the question as it was put, my case is the one that holds.",
+	},
+	"against": {
+		opening: "I will argue %[1]s, and I will keep it practical. The question is not whether the aim is good but whether this measure reaches it; it does not, because its cost falls first on the people least able to carry it, and its gains come later than its costs. %[2]s will tell you about the benefits; ask who pays for them.",
+		turns: []string{
+			"%[1]s says the benefits are large, but the cases %[1]s cites were chosen because they fit. Take the ordinary case instead: the costs come first and fall on people with no alternative, and the gains arrive late if at all.",
+			"%[1]s keeps asking what happens if we do nothing. Nobody proposed doing nothing; there are cheaper measures that restrict no one, and %[1]s has not said why they would not do.",
+			"Strip away the examples and %[1]s's case rests on one assumption: that everyone can adapt painlessly. Some cannot, and a measure that forgets them is not the stronger one.",
+			"%[1]s has given us hopes, not evidence. Hope is cheap; a measure that costs this much needs a better case than we have heard.",
+		},
+		closing: "To close: I have argued %[1]s, and the core of it stands. %[2]s promised benefits, and I answered with who pays for them and what cheaper measures exist. On the question as it was put, my case is the one that holds.",
+	},
 }
 
 func lowerFirst(s string) string {
@@ -106,25 +136,16 @@ func lowerFirst(s string) string {
 	return strings.ToLower(s[:1]) + s[1:]
 }
 
-// forumTurns are what a scripted debater says in its public turns after
-// the opening, in order.
-var forumTurns = []string{
-	"%[1]s says the evidence points the other way, but the cases %[1]s cites were chosen because they fit. Take the ordinary case instead, and the picture changes: the costs are smaller and the gains come sooner than %[1]s allows.",
-	"%[1]s keeps asking who pays. The fair answer is: fewer people than now, and those who pay least today pay nothing new. What %[1]s has not answered is what happens if we do nothing at all.",
-	"Strip away the examples and %[1]s's case rests on one assumption: that people will not adapt. They always do. A measure that expects them to adapt, and plans for it, is the stronger one.",
-	"%[1]s has given us doubts, not reasons. Doubt is cheap; a better plan would be worth hearing, and we have not heard one.",
-}
-
 func forumAnswer(c conversation) (string, error) {
 	f := forumFactsOf(c)
-	me := f.self
-	if me == "" {
-		me = "I"
+	lines, ok := forumLines[f.side]
+	if !ok {
+		lines = forumLines["for"]
 	}
 	switch forumKind(c) {
 	case forumPlan:
-		return fmt.Sprintf("My plan, in private (scripted): I will argue %s. I lead with the strongest practical point, then the question of fairness, and I keep one example in reserve. %s will most likely say it costs too much or falls on the wrong people; I will answer with who actually bears the cost today.",
-			f.stance(), f.opponent), nil
+		return fmt.Sprintf("My plan, in private (scripted): I will argue %s. I lead with the strongest practical point, then the question of fairness, and I keep one example in reserve. The other side will most likely say that I have the costs wrong; I will answer with who actually bears them today.",
+			f.stance()), nil
 	case forumThink:
 		if strings.Contains(c.prompt, "about to give the opening statement") {
 			return fmt.Sprintf("Thinking in private (scripted): I open with the plainest version of my case, %s, and I frame the question as a choice between acting and drifting, so that %s has to defend the drift.", f.stance(), f.opponent), nil
@@ -133,11 +154,11 @@ func forumAnswer(c conversation) (string, error) {
 	case forumTurn:
 		switch {
 		case strings.Contains(c.prompt, "Give your opening statement now"):
-			return fmt.Sprintf("I will argue %s, and I will keep it practical. The question is not whether the change is perfect but whether it is better than what we have; it is, because it puts the cost where the harm comes from and gives people time to adjust. %s will tell you about the risks; ask what the risks of standing still are.", f.stance(), f.opponent), nil
+			return fmt.Sprintf(lines.opening, f.stance(), f.opponent), nil
 		case strings.Contains(c.prompt, "Give your closing argument"):
-			return fmt.Sprintf("To close: I have argued %s, and the core of it stands. %s raised costs and doubts, and I answered both with who bears the cost today and what doing nothing would mean. On the question as it was put, my case is the one that holds.", f.stance(), f.opponent), nil
+			return fmt.Sprintf(lines.closing, f.stance(), f.opponent), nil
 		}
-		return fmt.Sprintf(forumTurns[f.turns%len(forumTurns)], f.opponent), nil
+		return fmt.Sprintf(lines.turns[f.turns%len(lines.turns)], f.opponent), nil
 	case forumEvaluate:
 		who := strings.TrimSpace(strings.SplitN(c.prompt, " just argued:", 2)[0])
 		return fmt.Sprintf("My private notes on %s's turn (scripted): the reasoning holds together at the level of principle, but the evidence is asserted rather than shown, and one figure is not squared with what was said before. A fair hit on the opponent's weakest point; some repetition.", who), nil
@@ -194,9 +215,9 @@ func scoreSpeaker(prompt string) (string, bool) {
 	return rest, true
 }
 
-// forumStanding reads the judge's conversation: the debaters' latest
-// scores, as the judge gave them, and the winner (the higher, the second
-// named on a tie) and loser with their scores.
+// forumStanding reads the judge's conversation for the debaters' latest
+// scores, as the judge gave them, and returns the winner (the higher, the
+// second named on a tie) and the loser with their final scores.
 func forumStanding(c conversation) (win, lose string, ws, ls int) {
 	var names []string
 	latest := map[string]int{}
@@ -227,9 +248,11 @@ func forumStanding(c conversation) (win, lose string, ws, ls int) {
 	if len(names) < 2 {
 		names = append(names, "the first debater", "the second debater")[:2]
 	}
-	a, b := names[0], names[1]
-	if latest[a] > latest[b] {
-		return a, b, latest[a], latest[b]
+	win, lose = names[1], names[0]
+	if latest[names[0]] > latest[names[1]] {
+		win, lose = names[0], names[1]
 	}
-	return b, a, max(latest[b], 1), latest[a]
+	// The winner scores above the loser, by a point on a tie.
+	ws = max(latest[win], 1)
+	return win, lose, ws, min(latest[lose], ws-1)
 }

@@ -38,6 +38,7 @@ func moderatedAnswer(c conversation) (string, error) {
 
 // advocateArguments are a scripted advocate's arguments, one a round.
 var advocateArguments = []string{
+	"My argument for this round is about what the other position overlooks. Every arrangement has losers; the question is whether the losers of mine are fewer and better protected than the losers of the other, and they are, because mine can be phased in and its costs spread.",
 	"My argument for this round is about who bears the cost. Under the present arrangement the cost falls on people who had no say in it; my position moves it to where the decision is made. That is not only fairer, it changes behaviour, because those who decide now see what their decisions cost.",
 	"My argument for this round is about time. The benefits of my position arrive within a few years and compound, while the costs are paid once and can be spread. A policy judged only by its first year will always look worse than it is.",
 	"My argument for this round is about precedent. Comparable measures elsewhere were opposed with the same warnings we hear today, and the warnings did not come true. Where they failed, it was for reasons of design that we can avoid.",
@@ -49,18 +50,32 @@ func advocateAnswer(c conversation) string {
 	phase := field(c.prompt, "Current phase")
 	round := 1
 	fmt.Sscanf(phase, "Argument Round %d", &round)
+	// second is whether the other advocate has made a statement of this
+	// kind in this phase already: the debate so far lists it.
+	second := func(label string) bool { return strings.Contains(c.prompt, ": "+label+"\n") }
+	const by = " (Scripted by moot's built-in model.)"
 	switch task {
 	case "opening":
-		return fmt.Sprintf("I am %s, and I defend the position that %s. I will make my case in three steps: who bears the cost today, how soon the benefits arrive, and what comparable cases show. Judge us on one question: which position leaves the people affected better off, on the evidence, over the next ten years? (Scripted by moot's built-in model.)",
-			self, lowerFirst(position))
+		if second("opening statement") {
+			return fmt.Sprintf("I am %s, and I defend the position that %s. %s has told you what the change would gain; I will tell you what it would cost, who would pay, and what we would give up that works today. Judge us by who is left better off, not by whose aim sounds better.", self, lowerFirst(position), opponent) + by
+		}
+		return fmt.Sprintf("I am %s, and I defend the position that %s. I will make my case in three steps: who bears the cost today, how soon the benefits arrive, and what comparable cases show. Judge us on one question: which position leaves the people affected better off, on the evidence, over the next ten years?", self, lowerFirst(position)) + by
 	case "argument":
-		return advocateArguments[(round-1)%len(advocateArguments)] + " (Scripted by moot's built-in model.)"
+		n := (round - 1) * 2
+		if second(fmt.Sprintf("round %d argument", round)) {
+			n++
+		}
+		return advocateArguments[n%len(advocateArguments)] + by
 	case "rebuttal":
-		return fmt.Sprintf("%s's argument rests on an assumption it does not defend: that the change it fears is larger than the change it ignores. Granting every figure %s gave, the conclusion does not follow, because the same reasoning applied to the status quo condemns it more. My position stands. (Scripted by moot's built-in model.)",
-			opponent, opponent)
+		if second(fmt.Sprintf("round %d rebuttal", round)) {
+			return fmt.Sprintf("%s's argument proves less than it claims. It shows that some would gain, not that more would gain than lose, and it says nothing of the cheaper ways to the same end. My position answers both.", opponent) + by
+		}
+		return fmt.Sprintf("%s's argument rests on an assumption it does not defend: that the change it fears is larger than the change it ignores. Granting every figure %s gave, the conclusion does not follow, because the same reasoning applied to the other side condemns it more. My position stands.", opponent, opponent) + by
 	}
-	return fmt.Sprintf("In closing: I have defended the position that %s. %s raised fair concerns about cost and risk, and I answered each with who pays today and what comparable cases show. No argument tonight showed that my position leaves people worse off. (Scripted by moot's built-in model.)",
-		lowerFirst(position), opponent)
+	if second("closing statement") {
+		return fmt.Sprintf("In closing: %s's case was about what could go right. Mine has been about what will happen to the people affected, and nothing tonight showed that my position, that %s, leaves them worse off.", opponent, lowerFirst(position)) + by
+	}
+	return fmt.Sprintf("In closing: I have defended the position that %s. %s raised fair concerns about cost and risk, and I answered each with who pays today and what comparable cases show. No argument tonight showed that my position leaves people worse off.", lowerFirst(position), opponent) + by
 }
 
 // advocateFacts reads an advocate's system prompt: "You are NAME, an
@@ -105,13 +120,14 @@ func moderatorAnswer(c conversation) string {
 		}
 		return fmt.Sprintf("%s begins. %s argues, %s rebuts; then %s argues and %s rebuts.", phase, names[0], names[1], names[1], names[0])
 	case "transition":
-		next, _ := between(c.prompt, "give the floor to ", ".")
-		next, _, _ = strings.Cut(next, " for their ")
-		prev, ok := between(c.prompt, "\n", " has just given their ")
-		if ok {
-			lines := strings.Split(prev, "\n")
-			prev = lines[len(lines)-1]
-			return fmt.Sprintf("Thank you, %s. %s, the floor is yours.", strings.TrimSpace(prev), strings.TrimSpace(next))
+		next := ""
+		if i := strings.Index(strings.ToLower(c.prompt), "give the floor to "); i >= 0 {
+			next, _, _ = strings.Cut(c.prompt[i+len("give the floor to "):], " for their ")
+		}
+		for _, line := range strings.Split(c.prompt, "\n") {
+			if prev, _, ok := strings.Cut(line, " has just given their "); ok {
+				return fmt.Sprintf("Thank you, %s. %s, the floor is yours.", strings.TrimSpace(prev), strings.TrimSpace(next))
+			}
 		}
 		return fmt.Sprintf("%s, the floor is yours.", strings.TrimSpace(next))
 	case "round summary":

@@ -33,12 +33,12 @@ func Note(roles []string, all bool) string {
 
 // dimensions is the length of the built-in model's embeddings: one
 // common part and 255 buckets of words.
-const dimensions = 256
+const dimensions = 1024
 
 // Embed returns a vector for every text of req. It is no language
 // model's embedding: each word of the text (of refine's reasoning
 // templates, the words of the name and of "When to use"), lower case and
-// of three letters or more, counts in one of 255 buckets by a hash of it,
+// of three letters or more, counts in one of 1023 buckets by a hash of it,
 // and every vector has besides a common part twice as heavy as its
 // words, so that the cosine of two texts is 2/3 for texts without a word
 // in common and rises to 1 with the words they share. Refine's retrieval

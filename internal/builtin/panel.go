@@ -89,6 +89,14 @@ func quotedKeys(text, marker string) []string {
 	}
 }
 
+// cruxFirst reports whether the persona called name comes first of the
+// two in its crux room, by name: the first says no, the other yes, as
+// the card has them.
+func cruxFirst(system, name string) bool {
+	other, _ := between(system, "You are in a crux room with ", " on one question")
+	return name < strings.TrimSpace(other)
+}
+
 func panelAnswer(c conversation) (string, error) {
 	task := field(c.first, "Task")
 	p := personaOf(c.system)
@@ -105,7 +113,8 @@ func panelAnswer(c conversation) (string, error) {
 	case "opening":
 		return fmt.Sprintf("%s That is where I start on %q: I will believe the strong claims when they survive a bad year, not a good one. (Scripted: %s's words are written by moot's built-in model.)", p.anchor("opening"), topic, first), nil
 	case "take":
-		return fmt.Sprintf("On this part of the question my answer is no, not yet. %s What would change my mind is a record that covers a full cycle, not a pilot. (Scripted.)", p.anchor("take"+aspect)), nil
+		stance := []string{"my answer is no, not yet", "my answer is yes, and sooner than most here think", "my answer depends on who pays"}[pick(p.name, 3)]
+		return fmt.Sprintf("On this part of the question %s. %s What would change my mind is a record that covers a full cycle, not a pilot. (Scripted.)", stance, p.anchor("take"+aspect)), nil
 	case "reply":
 		who, _ := between(c.first, "\n\n", " replied: ")
 		lines := strings.Split(who, "\n")
@@ -115,13 +124,19 @@ func panelAnswer(c conversation) (string, error) {
 		return fmt.Sprintf("I have not moved on the main question, and I have moved on one thing: the others showed me where my evidence is thinnest. %s Where we still disagree, it is about time horizons, not facts. (Scripted.)", p.anchor("closing")), nil
 	case "crux-position":
 		q := field(c.first, "State your position on")
-		return fmt.Sprintf("My position on %q is no, on the record we have. %s (Scripted.)", unquoted(q), p.anchor("crux")), nil
+		if cruxFirst(c.system, p.name) {
+			return fmt.Sprintf("My position on %q is no, on the record we have. %s (Scripted.)", unquoted(q), p.anchor("crux")), nil
+		}
+		return fmt.Sprintf("My position on %q is yes: the record is short but it points one way. %s (Scripted.)", unquoted(q), p.anchor("crux")), nil
 	case "crux-turn":
 		turn, _ := strconv.Atoi(field(c.first, "Turn"))
-		if turn >= 2 {
-			return fmt.Sprintf("The strongest form of your case is that the trend is real and early. I grant that. I still disagree, because early is exactly when we cannot tell a trend from a cycle. %s (Scripted.)", p.anchor(fmt.Sprintf("turn%d", turn))), nil
+		lines := []string{
+			"Specifically: I reject the assumption that the last few years are representative. %s That is the claim we disagree on. (Scripted.)",
+			"Specifically: you treat a short record as no record at all, and that is the assumption I reject. %s (Scripted.)",
+			"The strongest form of your case is that the trend is real and early. I grant that. I still disagree, because early is exactly when we cannot tell a trend from a cycle. %s (Scripted.)",
+			"The strongest form of your case is that one bad year would undo everything. I grant that it could. I still think the record, short as it is, is evidence. %s (Scripted.)",
 		}
-		return fmt.Sprintf("Specifically: I reject the assumption that the last few years are representative. %s That is the claim we disagree on. (Scripted.)", p.anchor(fmt.Sprintf("turn%d", turn))), nil
+		return fmt.Sprintf(lines[turn%len(lines)], p.anchor(fmt.Sprintf("turn%d", turn))), nil
 	case "react":
 		targets := entries(c.first)
 		if len(targets) == 0 {
@@ -138,16 +153,23 @@ func panelAnswer(c conversation) (string, error) {
 				n = v
 			}
 		}
-		labels := []string{"What the evidence shows", "Who bears the risk", "What a decade changes", "How it could fail", "What would settle it",
-			"Who gains and who loses", "What the alternatives offer", "What we cannot know yet"}
-		subject, _ := between(c.first, "sub-questions: ", "\n")
+		labels := [][2]string{
+			{"What the evidence shows", "What does the evidence so far show, and how far does it reach?"},
+			{"Who bears the risk", "Who would bear the costs and the risks, and could they carry them?"},
+			{"What a decade changes", "Would the answer be different over ten years than over one?"},
+			{"How it could fail", "What is the most likely way for it to go wrong?"},
+			{"What would settle it", "What evidence would settle the question either way?"},
+			{"Who gains and who loses", "Who gains and who loses, and by how much?"},
+			{"What the alternatives offer", "Do the alternatives reach the same end at a lower cost?"},
+			{"What we cannot know yet", "What can no one know yet, and how should that weigh?"},
+		}
 		var aspects []map[string]string
 		for i := range n {
 			l := labels[i%len(labels)]
 			if i >= len(labels) {
-				l = fmt.Sprintf("%s, again (%d)", l, i+1)
+				l[0] = fmt.Sprintf("%s, again (%d)", l[0], i+1)
 			}
-			aspects = append(aspects, map[string]string{"label": l, "description": fmt.Sprintf("A scripted sub-question: %s, for %q?", strings.ToLower(l), clip(unquoted(subject), 12))})
+			aspects = append(aspects, map[string]string{"label": l[0], "description": l[1]})
 		}
 		b, err := json.Marshal(map[string]any{"aspects": aspects})
 		return string(b), err
@@ -189,7 +211,8 @@ func panelAnswer(c conversation) (string, error) {
 			"personas": stances})
 		return string(b), err
 	case "round-summary":
-		return fmt.Sprintf("On %s the panel split (scripted summary): some took the record as settled, others asked for a full cycle before trusting it.", strings.TrimSpace(field(c.first, "Summarize this round about"))), nil
+		about, _ := between(c.first, "Summarize this round about \"", "\" in one")
+		return fmt.Sprintf("On %q the panel split (scripted summary): some took the record as settled, others asked for a full cycle before trusting it.", about), nil
 	case "shifts":
 		var shifts []map[string]any
 		for _, line := range strings.Split(c.first, "\n") {

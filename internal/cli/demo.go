@@ -49,7 +49,7 @@ var demos = map[string]demoSpec{
 	"moderated": {args: []string{"--motion", "Should cities ban private cars from their centres?",
 		"--position-a", demoMotion, "--position-b", "Cities should keep private cars in their centres.", "--rounds", "2"},
 		parts: "messages/", partsAre: "one file per message of the moderator and the advocates; scores/ holds each rubric"},
-	"refine": {args: []string{"--motion", "How many parking spaces would a city of one million people free if it banned private cars from its centre?"},
+	"refine": {args: []string{"--motion", "Estimate how many parking spaces, and how much land, a city of one million people would free if it banned private cars from its centre."},
 		parts: "rounds/", partsAre: "each round's proposal and critique; retrieval.json ranks the reasoning templates"},
 	"panel": {args: []string{"--motion", "Should cities ban private cars from their centres?"},
 		parts: "messages/", partsAre: "what each persona said; crux/ and cards/ hold the crux room and its card"},
