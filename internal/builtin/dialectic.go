@@ -338,7 +338,7 @@ func marshal(v any) (string, error) {
 func narrative(c conversation) string {
 	var b strings.Builder
 	b.WriteString("This analysis is scripted: moot's built-in model wrote it without reading the debate, to show where a language model's analysis goes in the report.\n\n")
-	for i := range 5 {
+	for i := range 6 {
 		fmt.Fprintf(&b, "Paragraph %d of the scripted analysis. A model would trace here how the debate moved: which arguments set its terms, which attacks landed and which defences held, and why the judge's scores went the way they did. ", i+1)
 		b.WriteString("It would name the arguments by their ids and weigh the turning points of each exchange, the rescores among them, against the motion as it was defined and scoped. ")
 		b.WriteString("The built-in model does none of this; it only fills the place with text of about the right length.\n\n")

@@ -10,8 +10,9 @@ import (
 )
 
 // Note says, in one sentence for a report or a status line, that moot's
-// scripted built-in model wrote the text of roles, or, when all is set,
-// all of the debate's text. It returns "" when roles is empty.
+// scripted built-in model wrote text of roles (all of it, or some where
+// another model wrote the rest), or, when all is set, all of the
+// debate's text. It returns "" when roles is empty.
 func Note(roles []string, all bool) string {
 	if len(roles) == 0 {
 		return ""
@@ -28,7 +29,7 @@ func Note(roles []string, all bool) string {
 	if n := len(names); n > 1 {
 		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
 	}
-	return "The text of " + list + " " + by + "."
+	return "Text of " + list + " in this debate " + by + "."
 }
 
 // dimensions is the length of the built-in model's embeddings: one

@@ -264,6 +264,9 @@ func (a *app) statusCommand() *ucli.Command {
 // printScripted prints the status line that says who wrote the text
 // moot's built-in model wrote, if note says so.
 func (a *app) printScripted(note string) {
+	if note == "" {
+		return
+	}
 	label := "scripted"
 	for _, line := range wrapLines(note, 90) {
 		fmt.Fprintf(a.io.Stdout, "%-9s %s\n", label, line)

@@ -1,0 +1,242 @@
+package builtin_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/moot-dev/moot/internal/builtin"
+	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/report"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/forum"
+	"github.com/moot-dev/moot/statemachine/moderated"
+	"github.com/moot-dev/moot/statemachine/panel"
+	"github.com/moot-dev/moot/statemachine/refine"
+	"github.com/moot-dev/moot/store"
+	"github.com/moot-dev/moot/templates"
+)
+
+// TestEveryProtocol runs a debate of every protocol to its end with the
+// built-in model in every role, through the protocol's own validation of
+// every answer, and checks that exactly one answer was sent back for
+// repair (the one the built-in model gets wrong on purpose), by the role
+// and in the unit it is meant to, that the run gave no warning, and that
+// the finished debate passes its check.
+func TestEveryProtocol(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		p      sm.Protocol
+		values map[string][]string
+		// role and unit are those of the one repair.
+		role string
+		unit int
+	}{
+		{"dialectic", dialectic.Protocol{Templates: templates.Default()}, map[string][]string{"exchanges": {"3"},
+			"definition": {"city centre: the central business district"}, "scope": {"Europe, this decade."}}, "judge", 2},
+		{"forum", forum.Protocol{}, map[string][]string{"premise": {"Cities should ban cars."}, "turns": {"4"}, "seed": {"1"}}, "judge", 5},
+		{"forum without a premise", forum.Protocol{}, map[string][]string{"turns": {"3"}, "seed": {"2"}}, "judge", 4},
+		{"moderated", moderated.Protocol{}, map[string][]string{"position-a": {"Ban cars."}, "position-b": {"Keep cars."}, "fact-checker": {"true"}}, "moderator", 1},
+		{"refine", refine.Protocol{}, nil, "judge", 4},
+		{"panel", panel.Protocol{}, nil, "card", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			values := map[string][]string{}
+			for k, v := range tc.values {
+				values[k] = v
+			}
+			dir := protocoltest.Create(t, tc.p, sm.NewInput{Slug: "d", Motion: "Should cities ban private cars from their centres?",
+				Values: values, Now: protocoltest.When})
+			var mu sync.Mutex
+			var repairs []driver.Event
+			var warnings []string
+			roles := driver.RoleNames(tc.p)
+			o := driver.Overrides{Models: map[string]string{}}
+			for _, r := range roles {
+				o.Models[r] = builtin.Name
+			}
+			sum, err := protocoltest.Advance(t, context.Background(), tc.p, dir, driver.UnitGoal{All: true}, driver.Options{
+				Client: builtin.Client{}, Overrides: o, DefaultModel: builtin.Name, Repairs: 2,
+				Templates: templates.Default(),
+				Now:       func() time.Time { return protocoltest.When },
+				Emit: func(e driver.Event) {
+					if e.Kind == driver.EventRepair {
+						mu.Lock()
+						repairs = append(repairs, e)
+						mu.Unlock()
+					}
+				},
+				Warn: func(s string) {
+					if !strings.HasSuffix(s, "(stored in debate.md)") {
+						mu.Lock()
+						warnings = append(warnings, s)
+						mu.Unlock()
+					}
+				},
+			})
+			if err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			if len(warnings) > 0 || len(sum.Warnings) > 0 {
+				t.Errorf("warnings: %q, %q", warnings, sum.Warnings)
+			}
+			if len(repairs) != 1 {
+				t.Fatalf("%d answers sent back for repair, want 1: %+v", len(repairs), repairs)
+			}
+			if r := repairs[0]; r.Role != tc.role || r.Exchange != tc.unit {
+				t.Errorf("the repair was of the %s in unit %d, want the %s in unit %d: %s", r.Role, r.Exchange, tc.role, tc.unit, r.Message)
+			}
+			d, err := store.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			deb, err := driver.ReadDebate(d, tc.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := deb.Status(); !st.Complete {
+				t.Errorf("the debate stopped at %d of %d %ss", st.Done, st.Total, st.Unit)
+			}
+			if f := deb.Check(); len(f.Problems) > 0 {
+				t.Errorf("check: %v", f.Problems)
+			}
+			models, err := driver.ModelsOf(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for role, ms := range models {
+				if len(ms) != 1 || ms[0] != builtin.Name {
+					t.Errorf("the usage log has %s answered by %q, want %s only", role, ms, builtin.Name)
+				}
+			}
+		})
+	}
+}
+
+// TestSameAnswer checks that the same request gets the same answer, with
+// token counts and no time taken, and that the answer names the model.
+func TestSameAnswer(t *testing.T) {
+	req := model.Request{Model: builtin.Name, Messages: []model.Message{
+		{Role: "system", Content: "You are the Skeptic in a structured adversarial debate."},
+		{Role: "user", Content: "## Original Question\n\nWhy?\n\nThis is round 1 of at most 3. The early-stop score is 8: ..."},
+	}}
+	a, err := builtin.Client{}.Complete(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := builtin.Client{}.Complete(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Text != b.Text || a.Text == "" {
+		t.Errorf("answers differ or are empty:\n%s\n---\n%s", a.Text, b.Text)
+	}
+	if a.Model != builtin.Name || a.Latency != 0 || a.PromptTokens == 0 || a.CompletionTokens == 0 || a.Attempts != 1 {
+		t.Errorf("response %+v: want model %s, no latency, token estimates and one attempt", a, builtin.Name)
+	}
+}
+
+// TestUnknownPrompt checks that a request of no protocol moot knows gets
+// an error that says so, and a cancelled one the context's error.
+func TestUnknownPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		msgs []model.Message
+	}{
+		{"no messages", nil},
+		{"a stranger's prompt", []model.Message{{Role: "system", Content: "You are a helpful assistant."}, {Role: "user", Content: "Hello."}}},
+		{"a dialectic debater without an exchange", []model.Message{{Role: "system", Content: "You are a debater arguing for the proposition."}, {Role: "user", Content: "Argue."}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := builtin.Client{}.Complete(context.Background(), model.Request{Model: builtin.Name, Messages: tc.msgs})
+			if !errors.Is(err, builtin.ErrUnknownPrompt) {
+				t.Errorf("error %v, want ErrUnknownPrompt", err)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (builtin.Client{}).Complete(ctx, model.Request{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+}
+
+// TestEmbed checks the built-in embeddings: one unit vector a text, the
+// same every time, whose cosine is 2/3 between texts that share no word
+// and higher the more words they share.
+func TestEmbed(t *testing.T) {
+	texts := []string{"How many parking spaces would the city free?", "Name: Fermi estimate\nWhen to use: how many, how much\n\nSteps",
+		"zebra quokka", "how many parking spaces"}
+	res, err := builtin.Client{}.Embed(context.Background(), model.EmbedRequest{Model: builtin.Name, Input: texts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Vectors) != len(texts) || res.Model != builtin.Name {
+		t.Fatalf("%d vectors of model %q for %d texts", len(res.Vectors), res.Model, len(texts))
+	}
+	again, _ := builtin.Client{}.Embed(context.Background(), model.EmbedRequest{Model: builtin.Name, Input: texts[:1]})
+	for i, x := range again.Vectors[0] {
+		if x != res.Vectors[0][i] {
+			t.Fatal("the same text got another vector")
+		}
+	}
+	cos := refine.Cosine
+	for i, v := range res.Vectors {
+		if n := cos(v, v); math.Abs(n-1) > 1e-5 {
+			t.Errorf("vector %d: cosine with itself %g", i, n)
+		}
+	}
+	if c := cos(res.Vectors[0], res.Vectors[2]); math.Abs(c-2.0/3) > 1e-3 {
+		t.Errorf("texts without a common word: cosine %g, want 2/3", c)
+	}
+	if near, far := cos(res.Vectors[0], res.Vectors[3]), cos(res.Vectors[0], res.Vectors[1]); near <= far || far <= 2.0/3 {
+		t.Errorf("cosines %g (more words shared) and %g (fewer): want the first higher, both above 2/3", near, far)
+	}
+}
+
+// TestNote checks the sentence reports and status give a debate the
+// built-in model wrote.
+func TestNote(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		roles []string
+		all   bool
+		want  string
+	}{
+		{"none", nil, false, ""},
+		{"all", []string{"judge", "opposition", "proposition"}, true, "The text of this debate was written by moot's scripted built-in model (builtin), not by a language model: it shows how moot runs a debate and argues nothing."},
+		{"one role", []string{"judge"}, false, "Text of the judge in this debate was written by moot's scripted built-in model (builtin), not by a language model."},
+		{"three roles", []string{"a", "b", "c"}, false, "Text of the a, the b and the c in this debate was written by moot's scripted built-in model (builtin), not by a language model."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := builtin.Note(tc.roles, tc.all); got != tc.want {
+				t.Errorf("Note = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNarrative checks that the built-in model's analysis of a dialectic
+// debate, for report --narrative, has as many words as the report asks
+// for.
+func TestNarrative(t *testing.T) {
+	res, err := builtin.Client{}.Complete(context.Background(), model.Request{Model: builtin.Name,
+		Messages: []model.Message{{Role: "user", Content: "Write an analysis of the debate recorded below ..."}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(strings.Fields(res.Text)); n < report.NarrativeMinWords || n > report.NarrativeMaxWords {
+		t.Errorf("the narrative has %d words, want %d to %d", n, report.NarrativeMinWords, report.NarrativeMaxWords)
+	}
+	if !strings.Contains(res.Text, "scripted") {
+		t.Errorf("the narrative does not say it is scripted:\n%s", res.Text)
+	}
+}
