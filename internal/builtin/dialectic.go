@@ -26,34 +26,34 @@ type point struct {
 	title, claim, warrant string
 }
 
-// dialecticPoints are the lines of argument of each side, in the order
-// they are made: the opening takes the first three, each rebuttal the
-// next.
-var dialecticPoints = map[string][]point{
-	"proposition": {
-		{"The Problem Is Real And Growing", "The harm the motion targets is real today, and it grows for as long as nothing is done.",
-			"A harm that is real and growing calls for action, and the motion is the action on the table."},
-		{"The Benefits Outweigh The Costs", "Counted honestly, what the motion gains is larger than what it costs, and its costs can be softened.",
-			"A measure whose gains exceed its costs, with the costs softened, leaves people better off."},
-		{"Comparable Measures Have Worked Elsewhere", "Where measures like this one were tried, they did what was promised within a few years.",
-			"What worked under comparable conditions is likely to work again here."},
-		{"Fairness Asks For The Motion", "Those who bear the harm did not choose it; fairness asks that its cost move to its cause.",
-			"A burden should rest with whoever causes it, and the motion puts it there."},
-		{"The Plan Can Be Carried Out", "The motion asks for nothing that institutions cannot already do with the tools they have.",
-			"A measure within existing means can start at once, so its benefits come sooner."},
-	},
-	"opposition": {
-		{"The Costs Fall On The Wrong People", "The burden of the motion lands on those least able to carry it, not on the cause of the harm.",
-			"A measure that burdens the least able is unjust whatever its aim."},
-		{"Side Effects Outrun The Benefits", "People and markets adapt around the measure, and its side effects undo what it gains.",
-			"A measure whose side effects cancel its gains achieves nothing at a real cost."},
-		{"Cheaper And Freer Tools Already Exist", "The same goal is reached more cheaply by measures that restrict no one's choices.",
-			"Where a cheaper and freer way reaches the same end, the costlier way should not be chosen."},
-		{"The Evidence Is Thinner Than Claimed", "The successes cited are short, local and confounded; they do not show the effect would hold here.",
-			"Evidence that cannot be carried over to this case cannot support acting on it."},
-		{"Choice Deserves More Weight Here", "Adults may weigh their own risks, and the motion overrides that choice without showing the need.",
-			"Overriding a free choice needs a strong case, and none has been made."},
-	},
+// propositionPoints and oppositionPoints are the lines of argument of
+// each side, in the order they are made: the opening takes the first
+// three, each rebuttal the next. (Slices, not a map, so that they cost
+// nothing at start-up.)
+var propositionPoints = []point{
+	{"The Problem Is Real And Growing", "The harm the motion targets is real today, and it grows for as long as nothing is done.",
+		"A harm that is real and growing calls for action, and the motion is the action on the table."},
+	{"The Benefits Outweigh The Costs", "Counted honestly, what the motion gains is larger than what it costs, and its costs can be softened.",
+		"A measure whose gains exceed its costs, with the costs softened, leaves people better off."},
+	{"Comparable Measures Have Worked Elsewhere", "Where measures like this one were tried, they did what was promised within a few years.",
+		"What worked under comparable conditions is likely to work again here."},
+	{"Fairness Asks For The Motion", "Those who bear the harm did not choose it; fairness asks that its cost move to its cause.",
+		"A burden should rest with whoever causes it, and the motion puts it there."},
+	{"The Plan Can Be Carried Out", "The motion asks for nothing that institutions cannot already do with the tools they have.",
+		"A measure within existing means can start at once, so its benefits come sooner."},
+}
+
+var oppositionPoints = []point{
+	{"The Costs Fall On The Wrong People", "The burden of the motion lands on those least able to carry it, not on the cause of the harm.",
+		"A measure that burdens the least able is unjust whatever its aim."},
+	{"Side Effects Outrun The Benefits", "People and markets adapt around the measure, and its side effects undo what it gains.",
+		"A measure whose side effects cancel its gains achieves nothing at a real cost."},
+	{"Cheaper And Freer Tools Already Exist", "The same goal is reached more cheaply by measures that restrict no one's choices.",
+		"Where a cheaper and freer way reaches the same end, the costlier way should not be chosen."},
+	{"The Evidence Is Thinner Than Claimed", "The successes cited are short, local and confounded; they do not show the effect would hold here.",
+		"Evidence that cannot be carried over to this case cannot support acting on it."},
+	{"Choice Deserves More Weight Here", "Adults may weigh their own risks, and the motion overrides that choice without showing the need.",
+		"Overriding a free choice needs a strong case, and none has been made."},
 }
 
 type dialecticGround struct {
@@ -95,7 +95,10 @@ func motionOf(prompt string) string {
 // argument is side's n-th line of argument (counted from 0) in a debate
 // on motion.
 func argument(side string, n int, motion string) dialecticArgument {
-	points := dialecticPoints[side]
+	points := propositionPoints
+	if side == "opposition" {
+		points = oppositionPoints
+	}
 	p := points[n%len(points)]
 	return dialecticArgument{
 		Title: p.title,

@@ -99,15 +99,19 @@ func (f forumFacts) stance() string {
 	return fmt.Sprintf("my side of the question %q", unquoted(f.topic))
 }
 
-// forumLines are what a scripted debater says, by side: its opening, its
-// turns after the opening in order (each given the opponent's name), and
-// its closing. A debater of no known side speaks for.
-var forumLines = map[string]struct {
+// debaterLines are what a scripted debater says: its opening, its turns
+// after the opening in order (each given the opponent's name), and its
+// closing.
+type debaterLines struct {
 	opening string
 	turns   []string
 	closing string
-}{
-	"for": {
+}
+
+// forLines and againstLines are the lines of each side. (Variables, not
+// a map, so that they cost nothing at start-up.)
+var (
+	forLines = debaterLines{
 		opening: "I will argue %[1]s, and I will keep it practical. The question is not whether the change is perfect but whether it is better than what we have; it is, because it puts the cost where the harm comes from and gives people time to adjust. %[2]s will tell you about the risks; ask what the risks of standing still are.",
 		turns: []string{
 			"%[1]s says the evidence points the other way, but the cases %[1]s cites were chosen because they fit. Take the ordinary case instead, and the picture changes: the costs are smaller and the gains come sooner than %[1]s allows.",
@@ -116,8 +120,8 @@ var forumLines = map[string]struct {
 			"%[1]s has given us doubts, not reasons. Doubt is cheap; a better plan would be worth hearing, and we have not heard one.",
 		},
 		closing: "To close: I have argued %[1]s, and the core of it stands. %[2]s raised costs and doubts, and I answered both with who bears the cost today and what doing nothing would mean. On the question as it was put, my case is the one that holds.",
-	},
-	"against": {
+	}
+	againstLines = debaterLines{
 		opening: "I will argue %[1]s, and I will keep it practical. The question is not whether the aim is good but whether this measure reaches it; it does not, because its cost falls first on the people least able to carry it, and its gains come later than its costs. %[2]s will tell you about the benefits; ask who pays for them.",
 		turns: []string{
 			"%[1]s says the benefits are large, but the cases %[1]s cites were chosen because they fit. Take the ordinary case instead: the costs come first and fall on people with no alternative, and the gains arrive late if at all.",
@@ -126,8 +130,8 @@ var forumLines = map[string]struct {
 			"%[1]s has given us hopes, not evidence. Hope is cheap; a measure that costs this much needs a better case than we have heard.",
 		},
 		closing: "To close: I have argued %[1]s, and the core of it stands. %[2]s promised benefits, and I answered with who pays for them and what cheaper measures exist. On the question as it was put, my case is the one that holds.",
-	},
-}
+	}
+)
 
 func lowerFirst(s string) string {
 	if s == "" || (len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z') {
@@ -138,9 +142,10 @@ func lowerFirst(s string) string {
 
 func forumAnswer(c conversation) (string, error) {
 	f := forumFactsOf(c)
-	lines, ok := forumLines[f.side]
-	if !ok {
-		lines = forumLines["for"]
+	// A debater of no known side speaks for.
+	lines := forLines
+	if f.side == "against" {
+		lines = againstLines
 	}
 	switch forumKind(c) {
 	case forumPlan:

@@ -59,12 +59,18 @@ func (Client) Embed(ctx context.Context, req model.EmbedRequest) (model.EmbedRes
 	return out, nil
 }
 
-// shortWords are left out of an embedding: they say nothing of a text's
-// subject.
-var shortWords = map[string]bool{"the": true, "and": true, "for": true, "with": true, "that": true, "this": true,
-	"are": true, "was": true, "how": true, "what": true, "when": true, "which": true, "why": true, "does": true,
-	"from": true, "its": true, "you": true, "your": true, "use": true, "into": true, "there": true, "their": true,
-	"name": true, "not": true, "has": true, "have": true, "can": true, "will": true, "would": true, "should": true}
+// shortWord reports whether w is left out of an embedding: it says
+// nothing of a text's subject. (A switch, not a map, so that it costs
+// nothing at start-up.)
+func shortWord(w string) bool {
+	switch w {
+	case "the", "and", "for", "with", "that", "this", "are", "was", "how", "what", "when", "which", "why", "does",
+		"from", "its", "you", "your", "use", "into", "there", "their", "name", "not", "has", "have", "can", "will",
+		"would", "should":
+		return true
+	}
+	return false
+}
 
 // vector is the embedding of text (see Embed), of length 1.
 func vector(text string) []float64 {
@@ -76,7 +82,7 @@ func vector(text string) []float64 {
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
-		if len(w) < 3 || shortWords[w] {
+		if len(w) < 3 || shortWord(w) {
 			continue
 		}
 		v[1+pick(w, dimensions-1)]++

@@ -36,23 +36,32 @@ type demoSpec struct {
 
 const demoMotion = "Cities should ban private cars from their centres."
 
-// demos are the demo debates, by protocol. A protocol without one gets a
-// debate of its defaults on demoMotion.
-var demos = map[string]demoSpec{
-	sm.Default: {args: []string{"--motion", "This house would ban private cars from city centres.",
-		"--definition", "city centre: the central business district of a city of more than 100,000 people",
-		"--scope", "European cities over the next decade.", "--exchanges", "3"},
-		parts: "arguments/", partsAre: "one file per argument, in Toulmin form; scores.json holds every score with its history"},
-	"forum": {args: []string{"--motion", "Should cities ban private cars from their centres?",
-		"--premise", demoMotion, "--turns", "4", "--seed", "1"},
-		parts: "calls/", partsAre: "one file per call: the private plans and thoughts, the public turns, the judge's scores and verdict"},
-	"moderated": {args: []string{"--motion", "Should cities ban private cars from their centres?",
-		"--position-a", demoMotion, "--position-b", "Cities should keep private cars in their centres.", "--rounds", "2"},
-		parts: "messages/", partsAre: "one file per message of the moderator and the advocates; scores/ holds each rubric"},
-	"refine": {args: []string{"--motion", "Estimate how many parking spaces, and how much land, a city of one million people would free if it banned private cars from its centre."},
-		parts: "rounds/", partsAre: "each round's proposal and critique; retrieval.json ranks the reasoning templates"},
-	"panel": {args: []string{"--motion", "Should cities ban private cars from their centres?"},
-		parts: "messages/", partsAre: "what each persona said; crux/ and cards/ hold the crux room and its card"},
+// demoFor is the demo debate of the protocol called name; one without a
+// demo of its own gets a debate of its defaults on demoMotion. (A switch,
+// not a map, so that it costs nothing at start-up.)
+func demoFor(name string) demoSpec {
+	switch name {
+	case sm.Default:
+		return demoSpec{args: []string{"--motion", "This house would ban private cars from city centres.",
+			"--definition", "city centre: the central business district of a city of more than 100,000 people",
+			"--scope", "European cities over the next decade.", "--exchanges", "3"},
+			parts: "arguments/", partsAre: "one file per argument, in Toulmin form; scores.json holds every score with its history"}
+	case "forum":
+		return demoSpec{args: []string{"--motion", "Should cities ban private cars from their centres?",
+			"--premise", demoMotion, "--turns", "4", "--seed", "1"},
+			parts: "calls/", partsAre: "one file per call: the private plans and thoughts, the public turns, the judge's scores and verdict"}
+	case "moderated":
+		return demoSpec{args: []string{"--motion", "Should cities ban private cars from their centres?",
+			"--position-a", demoMotion, "--position-b", "Cities should keep private cars in their centres.", "--rounds", "2"},
+			parts: "messages/", partsAre: "one file per message of the moderator and the advocates; scores/ holds each rubric"}
+	case "refine":
+		return demoSpec{args: []string{"--motion", "Estimate how many parking spaces, and how much land, a city of one million people would free if it banned private cars from its centre."},
+			parts: "rounds/", partsAre: "each round's proposal and critique; retrieval.json ranks the reasoning templates"}
+	case "panel":
+		return demoSpec{args: []string{"--motion", "Should cities ban private cars from their centres?"},
+			parts: "messages/", partsAre: "what each persona said; crux/ and cards/ hold the crux room and its card"}
+	}
+	return demoSpec{args: []string{"--motion", demoMotion}}
 }
 
 func (a *app) demoCommand() *ucli.Command {
@@ -82,10 +91,7 @@ func (a *app) demoCommand() *ucli.Command {
 
 // demo makes, runs and reports the demo debate of protocol p under root.
 func (a *app) demo(ctx context.Context, root string, p sm.Protocol) error {
-	spec, ok := demos[p.Name()]
-	if !ok {
-		spec = demoSpec{args: []string{"--motion", demoMotion}}
-	}
+	spec := demoFor(p.Name())
 	base := "demo"
 	if p.Name() != sm.Default {
 		base += "-" + p.Name()
@@ -244,17 +250,34 @@ func (a *app) demoSummary(root, slug string, p sm.Protocol, spec demoSpec) error
 	w := a.io.Stdout
 	fmt.Fprintf(w, "\nThe demo debate is in %s: a %s debate run to its end. Every word of it was written by moot's scripted\n", dir, p.Name())
 	fmt.Fprintf(w, "built-in model, not by a language model, and the demo writes the same files every time.\n\n")
-	fmt.Fprintf(w, "Look at:\n")
-	item := func(what, why string) { fmt.Fprintf(w, "  %-34s %s\n", what, why) }
-	item(filepath.Join(dir, "README.md"), "the report ("+filepath.Join(dir, "report.html")+": the same as one web page)")
-	item(filepath.Join(dir, "debate.md"), "the motion, where the debate stands and the models of its roles")
-	if spec.parts != "" && slices.Contains(files, spec.parts) {
-		item(filepath.Join(dir, spec.parts)+"/", spec.partsAre)
+	table := func(rows [][2]string) {
+		width := 0
+		for _, r := range rows {
+			width = max(width, len(r[0]))
+		}
+		for _, r := range rows {
+			fmt.Fprintf(w, "  %-*s  %s\n", width, r[0], r[1])
+		}
 	}
-	item(filepath.Join(dir, ".moot", "usage.jsonl"), "every model call with its tokens (estimated: the built-in model has no tokenizer)")
-	item(filepath.Join(dir, ".moot", "failed")+"/", "an answer that broke a rule, as it was sent back for repair")
-	item(moot+" show "+slug, "every part of the debate, a line each; "+moot+" status "+slug+": where it stands")
-	fmt.Fprintf(w, "  all its files: %s\n\n", strings.Join(files, " "))
+	look := [][2]string{
+		{filepath.Join(dir, "README.md"), "the report; " + filepath.Join(dir, "report.html") + " is the same as one web page"},
+		{filepath.Join(dir, "debate.md"), "the motion, where the debate stands and the models of its roles"},
+	}
+	if spec.parts != "" && slices.Contains(files, spec.parts) {
+		look = append(look, [2]string{filepath.Join(dir, spec.parts) + "/", spec.partsAre})
+	}
+	look = append(look,
+		[2]string{filepath.Join(dir, ".moot", "usage.jsonl"), "every model call, with its tokens (estimates: the built-in model has no tokenizer)"},
+		[2]string{filepath.Join(dir, ".moot", "failed") + "/", "an answer that broke a rule, as it was sent back for repair"})
+	fmt.Fprintf(w, "Look at:\n")
+	table(look)
+	fmt.Fprintf(w, "  and all its files: %s\n", strings.Join(files, " "))
+	fmt.Fprintf(w, "Ask moot:\n")
+	table([][2]string{
+		{moot + " show " + slug, "every part of the debate, a line each"},
+		{moot + " status " + slug, "where it stands, and who wrote its text"},
+	})
+	fmt.Fprintln(w)
 
 	steps := "steps"
 	if s, err := freeSlug(root, "steps"); err == nil {
