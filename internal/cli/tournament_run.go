@@ -117,6 +117,17 @@ func (a *app) runTournament(ctx context.Context, cmd *ucli.Command, dir string, 
 	if err != nil {
 		return err
 	}
+	// A tournament among built-in models needs no endpoint; one with
+	// another model stops here without one, before any debate runs.
+	models := append(append([]string{}, t.Models...), t.Judges...)
+	if t.JudgeModel != "" {
+		models = append(models, t.JudgeModel)
+	} else {
+		models = append(models, defaultModel(a.io.Getenv))
+	}
+	if err := client.CheckModels(models); err != nil {
+		return err
+	}
 	var (
 		mu                   sync.Mutex
 		done, failed, busy   int
@@ -246,7 +257,7 @@ var errBusy = errors.New("the debate is being written by another process")
 
 // runOne runs one debate of a tournament to its end and returns its
 // outcome and what this run of it did (its steps, calls and usage).
-func (a *app) runOne(ctx context.Context, dir string, r debateResult, p sm.Protocol, client *model.Client, cmd *ucli.Command) (sm.Outcome, driver.Summary, error) {
+func (a *app) runOne(ctx context.Context, dir string, r debateResult, p sm.Protocol, client *modelRouter, cmd *ucli.Command) (sm.Outcome, driver.Summary, error) {
 	d, err := store.Open(filepath.Join(dir, r.Slug))
 	if err != nil {
 		return sm.Outcome{}, driver.Summary{}, err
@@ -317,20 +328,21 @@ func recordFailure(ctx context.Context, dir, slug string, err error, now time.Ti
 	return t.Commit([]store.File{{Name: tournament.FailuresDir + "/" + slug + ".json", Data: append(data, '\n')}})
 }
 
-// budgetClient is modelClient with every request within budget.
-func (a *app) budgetClient(cmd *ucli.Command, budget *model.Budget) (*model.Client, error) {
+// budgetClient is modelClient with every request to the endpoint within
+// budget.
+func (a *app) budgetClient(cmd *ucli.Command, budget *model.Budget) (*modelRouter, error) {
 	if cmd.Int("repairs") < 0 || cmd.Int("retries") < 0 || cmd.Duration("timeout") <= 0 {
 		return nil, usageError("--repairs and --retries take a number of 0 or more, --timeout a positive duration")
 	}
 	cfg := model.ConfigFromEnv(a.io.Getenv)
 	cfg.Timeout, cfg.MaxRetries, cfg.Budget = cmd.Duration("timeout"), cmd.Int("retries"), budget
 	client, err := model.New(cfg)
-	if err != nil {
-		if errors.Is(err, model.ErrNoAPIKey) {
-			return nil, withCode(ExitModel, errors.New("no API key for the OpenAI API"),
-				"set OPENAI_API_KEY, or point OPENAI_BASE_URL at a local server that needs no key")
-		}
+	switch {
+	case errors.Is(err, model.ErrNoAPIKey):
+		return &modelRouter{noRemote: withCode(ExitModel, errors.New("no API key for the OpenAI API"),
+			"set OPENAI_API_KEY, or point OPENAI_BASE_URL at a local server that needs no key")}, nil
+	case err != nil:
 		return nil, withCode(ExitModel, err)
 	}
-	return client, nil
+	return &modelRouter{remote: client}, nil
 }
