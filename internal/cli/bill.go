@@ -9,6 +9,7 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/moot-dev/moot/internal/builtin"
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/prices"
@@ -28,7 +29,9 @@ func pricesFlag() ucli.Flag {
 // names, else MOOT_PRICES, over them. A file that cannot be read or
 // parsed is an error naming it (exit 1).
 func (a *app) priceTable(cmd *ucli.Command) (prices.Table, error) {
-	t := prices.Builtin()
+	// moot's built-in model runs in the moot process: its calls cost
+	// nothing, unless a prices file says otherwise.
+	t := prices.Builtin().With(map[string]prices.Price{builtin.Name: {Source: "moot's built-in model, which runs in the moot process and costs nothing"}})
 	path, from := "", "--prices"
 	if cmd != nil {
 		path = cmd.String("prices")
