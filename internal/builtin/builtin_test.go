@@ -38,14 +38,16 @@ func TestEveryProtocol(t *testing.T) {
 		// role and unit are those of the one repair.
 		role string
 		unit int
+		// events are kinds of event the run must give at least once.
+		events []string
 	}{
 		{"dialectic", dialectic.Protocol{Templates: templates.Default()}, map[string][]string{"exchanges": {"3"},
-			"definition": {"city centre: the central business district"}, "scope": {"Europe, this decade."}}, "judge", 2},
-		{"forum", forum.Protocol{}, map[string][]string{"premise": {"Cities should ban cars."}, "turns": {"4"}, "seed": {"1"}}, "judge", 5},
-		{"forum without a premise", forum.Protocol{}, map[string][]string{"turns": {"3"}, "seed": {"2"}}, "judge", 4},
-		{"moderated", moderated.Protocol{}, map[string][]string{"position-a": {"Ban cars."}, "position-b": {"Keep cars."}, "fact-checker": {"true"}}, "moderator", 1},
-		{"refine", refine.Protocol{}, nil, "judge", 4},
-		{"panel", panel.Protocol{}, nil, "card", 2},
+			"definition": {"city centre: the central business district"}, "scope": {"Europe, this decade."}}, "judge", 2, []string{driver.EventRescored}},
+		{"forum", forum.Protocol{}, map[string][]string{"premise": {"Cities should ban cars."}, "turns": {"4"}, "seed": {"1"}}, "judge", 5, nil},
+		{"forum without a premise", forum.Protocol{}, map[string][]string{"turns": {"3"}, "seed": {"2"}}, "judge", 4, nil},
+		{"moderated", moderated.Protocol{}, map[string][]string{"position-a": {"Ban cars."}, "position-b": {"Keep cars."}, "fact-checker": {"true"}}, "moderator", 1, nil},
+		{"refine", refine.Protocol{}, nil, "judge", 4, nil},
+		{"panel", panel.Protocol{}, nil, "card", 2, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			values := map[string][]string{}
@@ -56,6 +58,7 @@ func TestEveryProtocol(t *testing.T) {
 				Values: values, Now: protocoltest.When})
 			var mu sync.Mutex
 			var repairs []driver.Event
+			seen := map[string]bool{}
 			var warnings []string
 			roles := driver.RoleNames(tc.p)
 			o := driver.Overrides{Models: map[string]string{}}
@@ -67,10 +70,11 @@ func TestEveryProtocol(t *testing.T) {
 				Templates: templates.Default(),
 				Now:       func() time.Time { return protocoltest.When },
 				Emit: func(e driver.Event) {
+					mu.Lock()
+					defer mu.Unlock()
+					seen[e.Kind] = true
 					if e.Kind == driver.EventRepair {
-						mu.Lock()
 						repairs = append(repairs, e)
-						mu.Unlock()
 					}
 				},
 				Warn: func(s string) {
@@ -86,6 +90,11 @@ func TestEveryProtocol(t *testing.T) {
 			}
 			if len(warnings) > 0 || len(sum.Warnings) > 0 {
 				t.Errorf("warnings: %q, %q", warnings, sum.Warnings)
+			}
+			for _, k := range tc.events {
+				if !seen[k] {
+					t.Errorf("the run gave no %s event", k)
+				}
 			}
 			if len(repairs) != 1 {
 				t.Fatalf("%d answers sent back for repair, want 1: %+v", len(repairs), repairs)

@@ -235,10 +235,26 @@ type indexEntry struct {
 	score float64
 }
 
-// index reads the judge's list of earlier arguments: lines such as
+// index reads the current scores of the earlier arguments from the
+// judge's prompt: the lines "- prop_001: +0.10" under its heading "## The
+// current scores ...", or, in a prompt of an older layout, the lines
 // "- prop_001 (proposition, exchange 1, current score +0.10): ...".
 func index(prompt string) []indexEntry {
 	var out []indexEntry
+	section, ok := between(prompt, "## The current scores", "\n## ")
+	for _, line := range strings.Split(section, "\n") {
+		rest, found := strings.CutPrefix(strings.TrimSpace(line), "- ")
+		if !ok || !found {
+			continue
+		}
+		id, num, found := strings.Cut(rest, ": ")
+		if s, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(num), "+"), 64); found && err == nil {
+			out = append(out, indexEntry{id: id, score: s})
+		}
+	}
+	if ok {
+		return out
+	}
 	for _, line := range strings.Split(prompt, "\n") {
 		rest, ok := strings.CutPrefix(line, "- ")
 		if !ok {
