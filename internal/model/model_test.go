@@ -843,7 +843,7 @@ func TestConcurrentCallsReuseConnections(t *testing.T) {
 		arrived int
 		all     = make(chan struct{})
 	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		// Answer once every call of the round has arrived, so that all
 		// of them are open at once.
@@ -865,6 +865,7 @@ func TestConcurrentCallsReuseConnections(t *testing.T) {
 			mu.Unlock()
 		}
 	}
+	srv.Start()
 	defer srv.Close()
 	c, err := New(Config{BaseURL: srv.URL + "/v1"})
 	if err != nil {
