@@ -3,7 +3,7 @@
 KILLS ?= 500
 FUZZTIME ?= 1m
 
-.PHONY: test crash fuzz memory process bench
+.PHONY: test crash fuzz memory process tournament bench
 
 test:
 	./test.sh
@@ -28,6 +28,12 @@ memory:
 # Wall time of status, check and one step as whole processes (hyperfine).
 process:
 	bench/process.sh
+
+# Tournaments against a fake server: run (100 debates, 500 ms calls,
+# --jobs 16), --rpm 120 and the report of 1,800 debates (bench/tourney),
+# all three even when one misses its target.
+tournament:
+	go run ./bench/tourney run; a=$$?; go run ./bench/tourney rpm; b=$$?; go run ./bench/tourney report; exit $$((a | b | $$?))
 
 bench:
 	go test -run "^$$" -bench . ./internal/driver ./internal/report ./store ./internal/testkit/crashtest

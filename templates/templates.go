@@ -11,6 +11,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"text/template"
 )
 
@@ -115,19 +116,34 @@ var funcs = template.FuncMap{
 	"join": strings.Join,
 }
 
+// parsed holds every template parsed so far, by its name and source with
+// partials.md's: a run renders the same few prompts, and checks them all,
+// at every step of every debate, and parsing them each time was a good
+// part of a step's work. A parsed template is only executed, which is safe
+// from several goroutines at once, or inspected.
+var parsed sync.Map // parseKey → *template.Template
+
+type parseKey struct{ name, partials, text string }
+
 func (s *Set) parse(name string) (*template.Template, error) {
-	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(s.text[partials])
+	key := parseKey{name, s.text[partials], s.text[name]}
+	if t, ok := parsed.Load(key); ok {
+		return t.(*template.Template), nil
+	}
+	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(key.partials)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", partials, err)
 	}
-	if _, err := t.Parse(s.text[name]); err != nil {
+	if _, err := t.Parse(key.text); err != nil {
 		return nil, err
 	}
+	parsed.Store(key, t)
 	return t, nil
 }
 
 // Parse parses the template name together with the shared definitions of
 // partials.md, for callers that inspect a template without executing it.
+// The template may be shared with other callers: it must not be changed.
 func (s *Set) Parse(name string) (*template.Template, error) {
 	if _, ok := s.text[name]; !ok {
 		return nil, fmt.Errorf("no template %q", name)

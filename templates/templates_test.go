@@ -2,6 +2,7 @@ package templates_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/moot-dev/moot/templates"
@@ -64,5 +65,49 @@ func TestRenderMissingField(t *testing.T) {
 	_, err := s.Render("repair.md", struct{ Errors []string }{})
 	if err == nil || !strings.Contains(err.Error(), "repair.md (custom)") {
 		t.Fatalf("err = %v, want one naming the template and where it came from", err)
+	}
+}
+
+// TestRenderEachSetItsOwn checks that sets whose templates differ, used one
+// after the other and at once, each render their own text: a template
+// parsed once is reused only for the same source.
+func TestRenderEachSetItsOwn(t *testing.T) {
+	data := struct{ Errors []string }{[]string{"a", "b"}}
+	tests := []struct {
+		name  string
+		files map[string][]byte
+		want  string
+	}{
+		{"one override", map[string][]byte{"repair.md": []byte("Fix: {{range .Errors}}{{.}};{{end}}")}, "Fix: a;b;\n"},
+		{"another override", map[string][]byte{"repair.md": []byte("Mend {{len .Errors}} things")}, "Mend 2 things\n"},
+		{"partials overridden", map[string][]byte{"partials.md": []byte(`{{define "errs"}}[{{join .Errors "|"}}]{{end}}`),
+			"repair.md": []byte(`{{template "errs" .}}`)}, "[a|b]\n"},
+		{"another partials", map[string][]byte{"partials.md": []byte(`{{define "errs"}}<{{join .Errors ","}}>{{end}}`),
+			"repair.md": []byte(`{{template "errs" .}}`)}, "<a,b>\n"},
+	}
+	builtin, err := templates.Default().Render("repair.md", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 2 {
+		var wg sync.WaitGroup
+		for _, tt := range tests {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s := templates.Default()
+				if err := s.Override(tt.files, "custom"); err != nil {
+					t.Errorf("%s: %v", tt.name, err)
+					return
+				}
+				if got, err := s.Render("repair.md", data); err != nil || got != tt.want {
+					t.Errorf("round %d, %s: Render = %q, %v; want %q", round, tt.name, got, err, tt.want)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	if again, err := templates.Default().Render("repair.md", data); err != nil || again != builtin {
+		t.Errorf("the built-in template renders %q, %v after the overrides; want %q", again, err, builtin)
 	}
 }

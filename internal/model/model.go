@@ -24,6 +24,30 @@ import (
 	"time"
 )
 
+// sharedClient is the HTTP client of every Client not given one:
+// net/http's default transport, but keeping up to maxIdle idle connections
+// a host instead of 2, so that the concurrent calls of a tournament's jobs
+// to one endpoint reuse their connections from step to step instead of
+// opening new ones (over HTTPS, a handshake each).
+var sharedClient = &http.Client{Transport: keepAlive(http.DefaultTransport)}
+
+// maxIdle is as many calls as moot makes at once: 256 jobs (the most that
+// tournament run takes), two debaters each.
+const maxIdle = 512
+
+// keepAlive returns rt keeping up to maxIdle idle connections a host, when
+// it is an *http.Transport, or rt itself.
+func keepAlive(rt http.RoundTripper) http.RoundTripper {
+	t, ok := rt.(*http.Transport)
+	if !ok {
+		return rt
+	}
+	t = t.Clone()
+	t.MaxIdleConns = max(t.MaxIdleConns, maxIdle)
+	t.MaxIdleConnsPerHost = maxIdle
+	return t
+}
+
 // DefaultBaseURL is the OpenAI API, used when neither Config.BaseURL nor
 // OPENAI_BASE_URL is set.
 const DefaultBaseURL = "https://api.openai.com/v1"
@@ -162,7 +186,7 @@ func New(cfg Config) (*Client, error) {
 		backoff:    defaultBackoff,
 	}
 	if c.httpClient == nil {
-		c.httpClient = http.DefaultClient
+		c.httpClient = sharedClient
 	}
 	if openAI {
 		c.organization, c.project = cfg.Organization, cfg.Project

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -827,3 +829,67 @@ func TestOrganizationAndProjectGoToOpenAI(t *testing.T) {
 type roundTrip func(*http.Request) (*http.Response, error)
 
 func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestConcurrentCallsReuseConnections checks that a client without an
+// HTTPClient of its own keeps the connections of concurrent calls to one
+// endpoint for the next calls, as a tournament's jobs make them step after
+// step: 16 calls at once, three times over, open 16 connections, not 16
+// and then 14 more each time (net/http's default keeps 2 idle a host).
+func TestConcurrentCallsReuseConnections(t *testing.T) {
+	const calls, rounds = 16, 3
+	var (
+		mu      sync.Mutex
+		opened  int
+		arrived int
+		all     = make(chan struct{})
+	)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		// Answer once every call of the round has arrived, so that all
+		// of them are open at once.
+		mu.Lock()
+		arrived++
+		if arrived == calls {
+			close(all)
+		}
+		wait := all
+		mu.Unlock()
+		<-wait
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			mu.Lock()
+			opened++
+			mu.Unlock()
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	c, err := New(Config{BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range rounds {
+		var wg sync.WaitGroup
+		for range calls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := c.Complete(context.Background(), chat("m")); err != nil {
+					t.Errorf("round %d: %v", round, err)
+				}
+			}()
+		}
+		wg.Wait()
+		mu.Lock()
+		arrived, all = 0, make(chan struct{})
+		mu.Unlock()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if opened != calls {
+		t.Errorf("%d rounds of %d calls at once opened %d connections, want %d", rounds, calls, opened, calls)
+	}
+}

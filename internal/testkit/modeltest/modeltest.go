@@ -189,12 +189,19 @@ func Before(f func(ctx context.Context, req Request)) Option {
 	return func(s *Server) { s.before = f }
 }
 
+// Forget makes the server keep no requests (Requests returns none): for
+// a server that answers a great many, as a benchmark's does.
+func Forget() Option {
+	return func(s *Server) { s.record = false }
+}
+
 // Server is a running fake server.
 type Server struct {
 	// URL is the base URL to give a client; it ends in /v1.
 	URL string
 
-	t       testing.TB
+	// fail reports what would fail a test.
+	fail    func(msg string)
 	handler Handler
 	srv     *httptest.Server
 	done    chan struct{}
@@ -205,6 +212,10 @@ type Server struct {
 	// answers 400, "ignore" answers with a whole completion.
 	stream string
 	before func(ctx context.Context, req Request)
+
+	// record is whether requests are kept, for Requests.
+	record    bool
+	closeOnce sync.Once
 
 	mu       sync.Mutex
 	requests []Request
@@ -217,9 +228,30 @@ func NewServer(t testing.TB, h Handler, opts ...Option) *Server {
 	if h == nil {
 		t.Fatal("modeltest: NewServer needs a handler")
 	}
+	s, err := start(h, func(msg string) { t.Errorf("modeltest: %s", msg) }, opts)
+	if err != nil {
+		t.Fatalf("modeltest: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Serve starts a fake server on 127.0.0.1 that answers with h outside any
+// test, for a benchmark's program: what would fail a test (see Failf) is
+// passed to fail instead, and the server runs until Close.
+func Serve(h Handler, fail func(msg string), opts ...Option) (*Server, error) {
+	if h == nil || fail == nil {
+		return nil, fmt.Errorf("modeltest: Serve needs a handler and a fail function")
+	}
+	return start(h, fail, opts)
+}
+
+// start listens on 127.0.0.1 and serves with h.
+func start(h Handler, fail func(msg string), opts []Option) (*Server, error) {
 	s := &Server{
-		t:       t,
+		fail:    fail,
 		handler: h,
+		record:  true,
 		done:    make(chan struct{}),
 		refuse:  map[string]bool{},
 	}
@@ -228,19 +260,24 @@ func NewServer(t testing.TB, h Handler, opts ...Option) *Server {
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("modeltest: listen on 127.0.0.1: %v", err)
+		return nil, fmt.Errorf("listen on 127.0.0.1: %w", err)
 	}
 	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
 	s.srv.Listener.Close()
 	s.srv.Listener = ln
 	s.srv.Start()
 	s.URL = s.srv.URL + "/v1"
-	t.Cleanup(func() {
+	return s, nil
+}
+
+// Close stops the server, ending the requests it is still answering.
+// NewServer's server is closed when its test ends.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
 		close(s.done)
 		s.srv.CloseClientConnections()
 		s.srv.Close()
 	})
-	return s
 }
 
 // Requests returns a copy of every request received so far, in the order
@@ -253,7 +290,10 @@ func (s *Server) Requests() []Request {
 	return out
 }
 
-func (s *Server) record(r Request) {
+func (s *Server) keep(r Request) {
+	if !s.record {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, r)
@@ -301,26 +341,26 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.URL.Path != "/v1/chat/completions" {
-		s.record(req)
+		s.keep(req)
 		writeError(w, http.StatusNotFound, "invalid_request_error", "unknown_url", "",
 			fmt.Sprintf("unknown request URL: %s %s", r.Method, r.URL.Path))
 		return
 	}
 	if r.Method != http.MethodPost {
-		s.record(req)
+		s.keep(req)
 		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "", "",
 			fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path))
 		return
 	}
 	var wire wireRequest
 	if err := json.Unmarshal(body, &wire); err != nil {
-		s.record(req)
+		s.keep(req)
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "",
 			"request body is not valid JSON")
 		return
 	}
 	fillRequest(&req, &wire)
-	s.record(req)
+	s.keep(req)
 
 	if s.apiKey != "" && r.Header.Get("Authorization") != "Bearer "+s.apiKey {
 		writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "",
@@ -343,7 +383,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	reply := s.handler(req)
 	if reply.failure != "" {
-		s.t.Errorf("modeltest: %s", reply.failure)
+		s.fail(reply.failure)
 		w.Header().Set("X-Should-Retry", "false")
 		writeError(w, http.StatusInternalServerError, "server_error", "", "", "modeltest: "+reply.failure)
 		return
@@ -602,7 +642,7 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, r *http.Request, req Req
 		Input json.RawMessage `json:"input"`
 	}
 	if err := json.Unmarshal(req.Body, &wire); err != nil {
-		s.record(req)
+		s.keep(req)
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "", "request body is not valid JSON")
 		return
 	}
@@ -611,11 +651,11 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, r *http.Request, req Req
 	if json.Unmarshal(wire.Input, &one) == nil {
 		req.Input = []string{one}
 	} else if err := json.Unmarshal(wire.Input, &req.Input); err != nil {
-		s.record(req)
+		s.keep(req)
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "input", "input is not a string or a list of strings")
 		return
 	}
-	s.record(req)
+	s.keep(req)
 	if !s.wait(r, req) {
 		return
 	}
@@ -624,7 +664,7 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, r *http.Request, req Req
 	for i, text := range req.Input {
 		v := s.embed(req.Model, text)
 		if v == nil {
-			s.t.Errorf("modeltest: no vector for the text %q", text)
+			s.fail(fmt.Sprintf("no vector for the text %q", text))
 			w.Header().Set("X-Should-Retry", "false")
 			writeError(w, http.StatusInternalServerError, "server_error", "", "", "modeltest: no vector")
 			return

@@ -454,3 +454,51 @@ func TestBeforeSeesAndHoldsEveryPath(t *testing.T) {
 		t.Errorf("the handler answered %d requests, want 1 (the held one never)", handled)
 	}
 }
+
+// TestServeOutsideTests checks the server a benchmark's program starts:
+// it answers, passes a handler's failure to its fail function, keeps no
+// requests with Forget, and stops answering once closed.
+func TestServeOutsideTests(t *testing.T) {
+	var mu sync.Mutex
+	var failures []string
+	fail := func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		failures = append(failures, msg)
+	}
+	h := func(req modeltest.Request) modeltest.Reply {
+		if req.Model == "bad" {
+			return modeltest.Failf("no answer for %s", req.Model)
+		}
+		return modeltest.Reply{Content: "hello"}
+	}
+	s, err := modeltest.Serve(h, fail, modeltest.Forget())
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, _, answer := post(t, s.URL+"/chat/completions", `{"model":"good","messages":[{"role":"user","content":"hi"}]}`)
+	if status != http.StatusOK {
+		t.Fatalf("status %d, want 200: %v", status, answer)
+	}
+	if status, _, _ := post(t, s.URL+"/chat/completions", `{"model":"bad","messages":[{"role":"user","content":"hi"}]}`); status != http.StatusInternalServerError {
+		t.Errorf("a handler's failure: status %d, want 500", status)
+	}
+	mu.Lock()
+	got := append([]string(nil), failures...)
+	mu.Unlock()
+	if len(got) != 1 || got[0] != "no answer for bad" {
+		t.Errorf("failures %q, want the handler's one", got)
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Errorf("kept %d requests with Forget, want none", n)
+	}
+	s.Close()
+	s.Close() // a second Close does nothing
+	if res, err := http.Post(s.URL+"/chat/completions", "application/json", strings.NewReader(`{}`)); err == nil {
+		res.Body.Close()
+		t.Errorf("a closed server answered: status %d", res.StatusCode)
+	}
+	if _, err := modeltest.Serve(nil, fail); err == nil {
+		t.Errorf("Serve without a handler: no error")
+	}
+}
