@@ -337,6 +337,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		Emit:         p2.event,
 		Warn:         p2.warn,
 		Chunks:       cmd.Bool("json"),
+		Person:       a.person,
 	}
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check
@@ -433,6 +434,7 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 	for _, l := range st.Lines {
 		fmt.Fprintf(w, "%-9s %s\n", l.Label, visible(l.Text, false))
 	}
+	fmt.Fprint(w, peopleLine(d.Path(), st.Unit))
 	if usage.Calls > 0 {
 		fmt.Fprintf(w, "models    %s in all runs (%d failed) · %s · %.1f s of model time\n",
 			english.Count(usage.Calls, "model call"), usage.Failed, tokensText(bill.Total), usage.Seconds)
