@@ -357,3 +357,31 @@ func peopleLine(dir string, unit string) string {
 	}
 	return "people    " + strings.Join(parts, "; ") + "\n"
 }
+
+// peopleSection is the report's section on the roles a person played in
+// the debate in d, in markdown; "" when none did.
+func peopleSection(d *store.Dir, unit string) string {
+	people, err := driver.People(d)
+	if err != nil || len(people) == 0 {
+		return ""
+	}
+	roles := make([]string, 0, len(people))
+	for r := range people {
+		roles = append(roles, r)
+	}
+	slices.Sort(roles)
+	var b strings.Builder
+	b.WriteString("## Played by a person\n\n")
+	for _, r := range roles {
+		units := make([]string, len(people[r]))
+		for j, u := range people[r] {
+			units[j] = fmt.Sprint(u)
+		}
+		word := unit
+		if len(units) > 1 {
+			word += "s"
+		}
+		fmt.Fprintf(&b, "- The %s was played by a person in %s %s; its answers there are marked with the model `%s`.\n", r, word, strings.Join(units, ", "), driver.PersonModel)
+	}
+	return b.String()
+}

@@ -494,11 +494,14 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, t
 	if err != nil {
 		return err
 	}
-	if cost := costSection(bill); cost != "" {
+	for _, s := range []string{costSection(bill), peopleSection(d, deb.Status().Unit)} {
+		if s == "" {
+			continue
+		}
 		if section != "" {
 			section += "\n"
 		}
-		section += cost
+		section += s
 	}
 	// A debate whose text moot's built-in model wrote says so under its
 	// title.
