@@ -1,6 +1,8 @@
 package human
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -20,11 +22,26 @@ const formHead = Marker + "\n# Your answer\n\n"
 // asks for JSON, a section per field of the answer's schema, headed
 // "## FIELD", with a line saying what it takes; for a call that asks for
 // text, a place for the text. The fields c.Rows names start filled in.
-func Form(c sm.Call) (string, error) {
+func Form(c sm.Call) (string, error) { return fill(c, nil) }
+
+// Fill returns the answer form of call c filled in with answer, the JSON
+// (or for a call that asks for text, the text) a model or a person gave:
+// Parse reads it back into the same answer.
+func Fill(c sm.Call, answer []byte) (string, error) {
+	if answer == nil {
+		answer = []byte{}
+	}
+	return fill(c, answer)
+}
+
+func fill(c sm.Call, answer []byte) (string, error) {
 	var b strings.Builder
 	b.WriteString(formHead)
 	if c.Schema == nil {
 		b.WriteString("<!-- Write your answer below this line, in markdown. Lines between these marks are left out. -->\n\n")
+		if len(answer) > 0 {
+			b.WriteString(strings.TrimSpace(string(answer)) + "\n")
+		}
 		return b.String(), nil
 	}
 	root, err := parseSchema(c.Schema, 0)
@@ -34,10 +51,21 @@ func Form(c sm.Call) (string, error) {
 	if root.kind != "object" {
 		return "", fmt.Errorf("the answer's schema is not an object, which a form cannot hold: hand in the JSON")
 	}
+	var v map[string]any
+	if answer != nil {
+		dec := json.NewDecoder(bytes.NewReader(answer))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return "", fmt.Errorf("the answer is not a JSON object: %w", err)
+		}
+	}
 	b.WriteString("<!-- Fill in each section under its heading and keep the headings as they are. " +
 		"Lines between these marks are left out. -->\n\n")
 	f := &former{b: &b, choices: c.Choices, rows: c.Rows}
-	f.object(root, 2, "")
+	if answer != nil {
+		f.rows = nil
+	}
+	f.object(root, 2, "", v)
 	return strings.TrimRight(b.String(), "\n") + "\n", nil
 }
 
@@ -54,7 +82,9 @@ func join(path, name string) string {
 	return path + "." + name
 }
 
-func (f *former) object(n *node, level int, path string) {
+// object writes the fields of n, each under a heading of level, filled in
+// with v's values when v is not nil.
+func (f *former) object(n *node, level int, path string, v map[string]any) {
 	for _, p := range n.props {
 		f.b.WriteString(strings.Repeat("#", level) + " " + p.name)
 		if p.n.nullable {
@@ -64,54 +94,107 @@ func (f *former) object(n *node, level int, path string) {
 		if hint := f.hint(p.n, join(path, p.name)); hint != "" {
 			f.b.WriteString("<!-- " + hint + " -->\n")
 		}
-		f.value(p.n, p.name, level, join(path, p.name))
+		f.value(p.n, p.name, level, join(path, p.name), v[p.name])
 		f.b.WriteString("\n")
 	}
 }
 
-// value writes the blank of a field called name, at path, under a heading
-// of level.
-func (f *former) value(n *node, name string, level int, path string) {
+// value writes the field called name, at path, under a heading of level:
+// blank when v is nil, else filled in with v.
+func (f *former) value(n *node, name string, level int, path string, v any) {
 	switch {
 	case n.scalar():
-		f.b.WriteString("\n")
-	case n.flat():
-		for _, p := range n.props {
-			f.b.WriteString(p.name + ": \n")
+		if s := text(v); s != "" {
+			f.b.WriteString(s + "\n")
+		} else {
+			f.b.WriteString("\n")
 		}
+	case n.flat():
+		obj, _ := v.(map[string]any)
+		f.fields(n, obj, "")
 	case n.kind == "object":
+		obj, _ := v.(map[string]any)
 		f.b.WriteString("\n")
-		f.object(n, level+1, path)
+		f.object(n, level+1, path, obj)
 	case n.items.scalar():
-		for range max(n.minItems, 1) {
-			f.b.WriteString("- \n")
+		list, ok := v.([]any)
+		if !ok {
+			list = make([]any, max(n.minItems, 1))
+		}
+		for _, it := range list {
+			f.b.WriteString(strings.TrimRight("- "+indent(text(it)), " ") + " \n")
 		}
 	case n.items.flat():
-		key, rows := f.rowsOf(n, path)
-		count := max(n.minItems, 1)
-		if len(rows) > 0 {
-			count = len(rows)
-		}
-		for i := range count {
-			for j, p := range n.items.props {
-				lead := "  "
-				if j == 0 {
-					lead = "- "
+		list, ok := v.([]any)
+		if !ok {
+			key, rows := f.rowsOf(n, path)
+			count := max(n.minItems, 1)
+			if len(rows) > 0 {
+				count = len(rows)
+			}
+			list = make([]any, count)
+			for i := range list {
+				if i < len(rows) {
+					list[i] = map[string]any{key: rows[i]}
 				}
-				v := ""
-				if p.name == key && i < len(rows) {
-					v = rows[i]
-				}
-				f.b.WriteString(lead + p.name + ": " + v + "\n")
 			}
 		}
+		for _, it := range list {
+			obj, _ := it.(map[string]any)
+			f.fields(n.items, obj, "- ")
+		}
 	default:
+		list, ok := v.([]any)
+		if !ok {
+			list = make([]any, max(n.minItems, 1))
+		}
 		f.b.WriteString("\n")
-		for i := range max(n.minItems, 1) {
+		for i, it := range list {
+			obj, _ := it.(map[string]any)
 			f.b.WriteString(strings.Repeat("#", level+1) + " " + name + " " + strconv.Itoa(i+1) + "\n\n")
-			f.object(n.items, level+2, path)
+			f.object(n.items, level+2, path, obj)
 		}
 	}
+}
+
+// fields writes the FIELD: VALUE lines of the flat object n, the first
+// after lead ("- " for an item of a list).
+func (f *former) fields(n *node, v map[string]any, lead string) {
+	for j, p := range n.props {
+		l := "  "
+		if j == 0 {
+			l = lead
+		}
+		if lead == "" {
+			l = ""
+		}
+		f.b.WriteString(l + p.name + ": " + indent(text(v[p.name])) + "\n")
+	}
+}
+
+// text writes a scalar of an answer as the form holds it.
+func text(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case bool:
+		if x {
+			return "yes"
+		}
+		return "no"
+	case json.Number:
+		return x.String()
+	case float64:
+		return num(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// indent puts the lines after the first of a value in a list under it.
+func indent(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ")
 }
 
 // rowsOf returns the field of the items of the list at path that c.Rows
