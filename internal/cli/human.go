@@ -185,8 +185,13 @@ func (a *app) formCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			if w.Kept {
-				fmt.Fprintf(a.io.Stderr, "moot: note: an answer of the %s is kept already; 'moot answer' replaces it, 'moot run' commits it\n", role)
+			if kept, ok := driver.Kept(d, w.Step, w.Call); ok {
+				// The form shows the answer kept, to be changed and
+				// handed in again, or left as it is.
+				if filled, err := human.Fill(w.Call, kept); err == nil {
+					form = filled
+				}
+				fmt.Fprintf(a.io.Stderr, "moot: note: the %s's answer is kept already (filled in below); 'moot answer' replaces it, 'moot run' commits it\n", role)
 			}
 			title := fmt.Sprintf("the %s's answer in %s, step %s", role, d.Path(), w.Step.Key)
 			_, err = fmt.Fprint(a.io.Stdout, human.Draft(title, w.Call, nil, form))

@@ -430,6 +430,7 @@ func (r *runner) forget(step *sm.Step) {
 		_ = r.d.RemovePrivate(keptName(step, c))
 		_ = r.d.RemovePrivate(skippedName(step, c))
 		_ = r.d.RemovePrivate(metaName(step, c))
+		_ = r.d.RemovePrivate(DraftName(step, c))
 	}
 }
 

@@ -94,6 +94,15 @@ func keepPerson(d *store.Dir, step *sm.Step, c sm.Call, text []byte) error {
 	return d.WritePrivate(keptName(step, c), text)
 }
 
+// Kept returns the answer kept for call c of step, if one is.
+func Kept(d *store.Dir, step *sm.Step, c sm.Call) ([]byte, bool) {
+	data, err := d.ReadPrivate(keptName(step, c))
+	if err != nil || !validator(c)(data).OK() {
+		return nil, false
+	}
+	return data, true
+}
+
 // Waiting is a call of the step a debate waits for, with whether an
 // answer is kept for it.
 type Waiting struct {
