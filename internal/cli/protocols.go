@@ -418,6 +418,9 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 		if note != "" {
 			out["scripted"] = note
 		}
+		if people, err := driver.People(d); err == nil && len(people) > 0 {
+			out["people"] = people
+		}
 		return writeJSON(a.io.Stdout, out)
 	}
 	w := a.io.Stdout
