@@ -337,6 +337,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		Emit:         p2.event,
 		Warn:         p2.warn,
 		Chunks:       cmd.Bool("json"),
+		Person:       a.person,
 	}
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check
@@ -417,6 +418,9 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 		if note != "" {
 			out["scripted"] = note
 		}
+		if people, err := driver.People(d); err == nil && len(people) > 0 {
+			out["people"] = people
+		}
 		return writeJSON(a.io.Stdout, out)
 	}
 	w := a.io.Stdout
@@ -433,6 +437,7 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 	for _, l := range st.Lines {
 		fmt.Fprintf(w, "%-9s %s\n", l.Label, visible(l.Text, false))
 	}
+	fmt.Fprint(w, peopleLine(d.Path(), st.Unit))
 	if usage.Calls > 0 {
 		fmt.Fprintf(w, "models    %s in all runs (%d failed) · %s · %.1f s of model time\n",
 			english.Count(usage.Calls, "model call"), usage.Failed, tokensText(bill.Total), usage.Seconds)
@@ -492,11 +497,14 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, t
 	if err != nil {
 		return err
 	}
-	if cost := costSection(bill); cost != "" {
+	for _, s := range []string{costSection(bill), peopleSection(d, deb.Status().Unit)} {
+		if s == "" {
+			continue
+		}
 		if section != "" {
 			section += "\n"
 		}
-		section += cost
+		section += s
 	}
 	// A debate whose text moot's built-in model wrote says so under its
 	// title.

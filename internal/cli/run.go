@@ -94,6 +94,7 @@ func (a *app) runCommand() *ucli.Command {
 		Flags: append([]ucli.Flag{
 			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged; for other protocols, until that many units are done)"},
 			&ucli.BoolFlag{Name: "all", Usage: "run to the end, for a protocol that has one (dialectic has none)"},
+			humanFlag(),
 		}, a.modelFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -134,7 +135,7 @@ func (a *app) stepCommand() *ucli.Command {
 		Name:         "step",
 		Usage:        "advance a debate by exactly one phase with models",
 		ArgsUsage:    "<debate>",
-		Flags:        a.modelFlags(),
+		Flags:        append([]ucli.Flag{humanFlag()}, a.modelFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			a.jsonEvents = cmd.Bool("json")
@@ -159,6 +160,9 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	}
 	o, err := a.overrides(cmd, proto)
 	if err != nil {
+		return err
+	}
+	if err := a.setPerson(cmd, d, proto); err != nil {
 		return err
 	}
 	if cmd.IsSet("judges") {
@@ -221,6 +225,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Emit:         p.event,
 		Warn:         p.warn,
 		Chunks:       cmd.Bool("json"),
+		Person:       a.person,
 	}
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check

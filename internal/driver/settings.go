@@ -34,6 +34,9 @@ type Settings struct {
 	// ResponseFormat is the structured output mode the endpoint accepted,
 	// remembered so that later runs start with it.
 	ResponseFormat string `json:"response_format,omitempty"`
+	// People lists, for each role a person played (moot run --human,
+	// moot answer), the units in which the person answered for it.
+	People map[string][]int `json:"people,omitempty"`
 	// panel is the judge panel the state file names, kept apart from
 	// the settings under its own key (sm.PanelKey).
 	panel []sm.Judge
@@ -105,6 +108,7 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		Temperature:    map[string]float64{},
 		MaxTokens:      map[string]int{},
 		ResponseFormat: s.ResponseFormat,
+		People:         clonePeople(s.People),
 		panel:          s.panel,
 	}
 	for k, v := range s.Models {
