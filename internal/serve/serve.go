@@ -124,10 +124,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
 	if code := s.authorize(r); code != 0 {
-		if code == http.StatusUnauthorized {
+		msg := "this moot serve needs its token: ?token=T or Authorization: Bearer T"
+		switch {
+		case code == http.StatusUnauthorized:
 			h.Set("WWW-Authenticate", `Bearer realm="moot"`)
+		case s.o.Token == "":
+			msg = "without --token, moot serve answers only requests addressed to localhost or a loopback address"
 		}
-		http.Error(w, http.StatusText(code)+": this moot serve needs its token (?token=T or Authorization: Bearer T)", code)
+		http.Error(w, http.StatusText(code)+": "+msg, code)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
