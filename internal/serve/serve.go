@@ -318,6 +318,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, slug, dir string) 
 	strip := []byte(`<nav id="moot-live" style="position:sticky;top:0;background:#f6f6f0;border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
 		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a> · <span id="moot-now">connecting…</span></nav>`)
 	script := []byte(`<script nonce="` + nonce + `">` + strings.Replace(liveScript, "VERSION", version, 1) + `</script>`)
+	page = dropMetaCSP(page)
 	page = insertAfter(page, "<body>", strip)
 	page = insertBefore(page, "</body>", script)
 	h := w.Header()
@@ -493,4 +494,25 @@ func insertBefore(page []byte, mark string, add []byte) []byte {
 		return append(append([]byte(nil), page...), add...)
 	}
 	return slices.Concat(page[:i], add, page[i:])
+}
+
+// dropMetaCSP removes the report's own Content-Security-Policy, a meta tag
+// in its head that allows no script at all, so that the page's script
+// can run: the header that page sends holds the same policy, with that
+// one script allowed by its nonce.
+func dropMetaCSP(page []byte) []byte {
+	head, _, ok := bytes.Cut(page, []byte("<body>"))
+	if !ok {
+		return page
+	}
+	const mark = `<meta http-equiv="Content-Security-Policy"`
+	i := bytes.Index(head, []byte(mark))
+	if i < 0 {
+		return page
+	}
+	end := bytes.IndexByte(head[i:], '>')
+	if end < 0 {
+		return page
+	}
+	return slices.Concat(page[:i], page[i+end+1:])
 }

@@ -35,7 +35,7 @@ func fakeReport(dir string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []byte("<!DOCTYPE html><html><head><title>r</title></head><body>\n<main><p>report of " + filepath.Base(dir) + ", " + strconv.Itoa(len(data)) + " bytes</p></main>\n</body></html>\n"), nil
+	return []byte("<!DOCTYPE html><html><head><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'\"><title>r</title></head><body>\n<main><p>report of " + filepath.Base(dir) + ", " + strconv.Itoa(len(data)) + " bytes</p></main>\n</body></html>\n"), nil
 }
 
 func newServer(t *testing.T, token string) (*Server, string) {
@@ -115,6 +115,9 @@ func TestDebatePage(t *testing.T) {
 	nonce = nonce[:strings.Index(nonce, `"`)]
 	if !strings.Contains(csp, "script-src 'nonce-"+nonce+"'") {
 		t.Errorf("Content-Security-Policy %q does not allow only the page's script (nonce %q)", csp, nonce)
+	}
+	if strings.Contains(body, `http-equiv="Content-Security-Policy"`) {
+		t.Errorf("the page keeps the report's own policy, which would block its script:\n%s", body)
 	}
 	if w := get(t, s, "/debates/sugar-tax/report"); w.Code != http.StatusOK || strings.Contains(w.Body.String(), "<script") {
 		t.Errorf("report: status %d, body:\n%s", w.Code, w.Body)
