@@ -26,6 +26,28 @@ import (
 	"github.com/moot-dev/moot/store"
 )
 
+// The help of watch and serve, kept here with the commands.
+func init() {
+	helpFor["watch"] = commandHelp{
+		examples: []string{
+			"moot watch sugar-tax  follow the debate while a run in another terminal writes it",
+			"moot watch sugar-tax --once  print the view once",
+			"moot watch sugar-tax | tee watch.log  a new block per change when the output is not a terminal",
+		},
+		env: []string{"MOOT_DIR"},
+	}
+	helpFor["serve"] = commandHelp{
+		examples: []string{
+			"moot serve  http://127.0.0.1:8080/ over ./debates",
+			"moot serve --dir runs --addr 127.0.0.1:9000",
+			"moot serve --addr 0.0.0.0:8080 --token T  reachable from elsewhere: open http://HOST:8080/?token=T",
+		},
+		env: []string{"MOOT_DIR", "MOOT_TOKEN", "MOOT_PRICES"},
+	}
+	envDoc["MOOT_TOKEN"] = "the token moot serve requires on every request, when --token is not given"
+	envOrder = append(envOrder, "MOOT_TOKEN")
+}
+
 // liveEmit returns emit with the live file of the run's debate d kept up
 // to date from the run's events (.moot/live.json: who is being asked
 // now, for moot watch and moot serve), and the function that removes the
@@ -199,7 +221,7 @@ func (a *app) serveCommand() *ucli.Command {
 		Name:  "serve",
 		Usage: "serve a read-only web view of the debates root that follows each debate live",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "addr", Value: DefaultAddr, Usage: "listen on `HOST:PORT`; an address that is not loopback needs --token"},
+			&ucli.StringFlag{Name: "addr", Value: DefaultAddr, Usage: "listen on `ADDR` (HOST:PORT); an address that is not loopback needs --token"},
 			&ucli.StringFlag{Name: "token", Sources: ucli.EnvVars("MOOT_TOKEN"), Usage: "require `TOKEN` on every request: ?token=TOKEN or Authorization: Bearer TOKEN (default $MOOT_TOKEN)"},
 			pricesFlag(),
 		},
