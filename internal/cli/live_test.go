@@ -197,6 +197,57 @@ func TestWatchOnce(t *testing.T) {
 	}
 }
 
+// TestWatchPiped runs moot watch with its output in a pipe: it prints a
+// block at the start and a new one when another process commits a step,
+// and SIGINT ends it with 0.
+func TestWatchPiped(t *testing.T) {
+	fake := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
+	e := newLiveEnv(t, fake.URL)
+	e.must("new", "piped", "--motion", "This house would use pipes.")
+	w := e.cmd("watch", "piped")
+	out := &syncBuffer{}
+	w.Stdout = out
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Process.Kill()
+	wait := func(what string, n int, within time.Duration) bool {
+		deadline := time.Now().Add(within)
+		for time.Now().Before(deadline) {
+			if strings.Count(out.String(), what) >= n {
+				return true
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return false
+	}
+	if !wait("moot watch · piped", 1, 10*time.Second) {
+		t.Fatalf("no first block:\n%s", out.String())
+	}
+	e.must("step", "piped")
+	committed := time.Now()
+	if !wait("prop_000a", 1, 3*time.Second) || time.Since(committed) > time.Second {
+		t.Fatalf("the step did not show within a second:\n%s", out.String())
+	}
+	if n := strings.Count(out.String(), "moot watch · piped"); n != 2 {
+		t.Errorf("%d blocks, want 2 (one at the start, one for the step):\n%s", n, out.String())
+	}
+	if strings.Contains(out.String(), "\x1b") {
+		t.Errorf("escape sequences in piped output:\n%q", out.String())
+	}
+	w.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- w.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("watch after SIGINT: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("watch did not stop on SIGINT")
+	}
+}
+
 // TestWatchInTmux runs moot watch in a tmux pane, commits a step from
 // another process, and expects the pane to show it within a second.
 func TestWatchInTmux(t *testing.T) {
@@ -217,7 +268,11 @@ func TestWatchInTmux(t *testing.T) {
 		out, err := c.CombinedOutput()
 		return string(out), err
 	}
-	shell := "env MOOT_DIR=" + e.root + " " + e.bin + " watch watched; echo WATCH-EXITED $?; sleep 30"
+	// watch runs twice, to be quit with q and then with Ctrl-C; after
+	// each, stty says whether the terminal was given back in its normal
+	// (canonical, echoing) mode.
+	watch := "env MOOT_DIR=" + e.root + " " + e.bin + " watch watched"
+	shell := watch + "; echo WATCH-EXITED $? $(stty -a | grep -o -- '-*icanon'); " + watch + "; echo AGAIN-EXITED $? $(stty -a | grep -o -- '-*icanon'); sleep 30"
 	if out, err := tm("new-session", "-d", "-x", "132", "-y", "50", shell); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
@@ -253,8 +308,18 @@ func TestWatchInTmux(t *testing.T) {
 	if out, err := tm("send-keys", "q"); err != nil {
 		t.Fatalf("send-keys: %v\n%s", err, out)
 	}
-	if _, ok := waitFor("WATCH-EXITED 0", 3*time.Second); !ok {
-		t.Fatalf("q did not quit moot watch with 0:\n%s", pane())
+	if _, ok := waitFor("WATCH-EXITED 0 icanon", 3*time.Second); !ok {
+		t.Fatalf("q did not quit moot watch with 0 and the terminal restored:\n%s", pane())
+	}
+	time.Sleep(300 * time.Millisecond) // the second watch takes the terminal
+	if strings.Contains(pane(), "AGAIN-EXITED") {
+		t.Fatalf("the second watch ended at once:\n%s", pane())
+	}
+	if out, err := tm("send-keys", "C-c"); err != nil {
+		t.Fatalf("send-keys: %v\n%s", err, out)
+	}
+	if _, ok := waitFor("AGAIN-EXITED 0 icanon", 3*time.Second); !ok {
+		t.Fatalf("Ctrl-C did not quit moot watch with 0 and the terminal restored:\n%s", pane())
 	}
 }
 
