@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -26,6 +27,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/moot-dev/moot/internal/live"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -348,17 +350,29 @@ const liveScript = `
     now.textContent = "asking now: " + parts.join(", ") + " · " + (st.unit_name || "unit") + " " + st.unit;
   }
   var current = null;
+  var failures = 0;
+  var latest = 0;
+  var connected = false;
   function refresh() {
+    // Only the answer to the latest request is shown, so that two steps
+    // in a row cannot leave the older report in place.
+    var mine = ++latest;
     fetch(base + "report" + suffix, {cache: "no-store"}).then(function (r) {
       if (!r.ok) { throw new Error(r.status); }
       return r.text();
     }).then(function (text) {
+      if (mine !== latest) { return; }
       var doc = new DOMParser().parseFromString(text, "text/html");
       var fresh = doc.querySelector("main");
       var old = document.querySelector("main");
       if (fresh && old) { old.replaceWith(document.adoptNode(fresh)); }
       document.body.setAttribute("data-moot-version", seen);
-    }).catch(function () {});
+      failures = 0;
+    }).catch(function () {
+      // A report that cannot be read now (a step half applied): again
+      // in a second, a few times.
+      if (mine === latest && ++failures <= 5) { setTimeout(refresh, 1000); }
+    });
   }
   var es = new EventSource(base + "events" + suffix);
   es.addEventListener("live", function (e) { current = JSON.parse(e.data); show(current); });
@@ -366,8 +380,9 @@ const liveScript = `
     var v = JSON.parse(e.data).version;
     if (v !== seen) { seen = v; refresh(); }
   });
-  es.onerror = function () { now.textContent = "reconnecting…"; };
-  setInterval(function () { show(current); }, 1000);
+  es.onopen = function () { connected = true; };
+  es.onerror = function () { connected = false; now.textContent = "reconnecting…"; };
+  setInterval(function () { if (connected) { show(current); } }, 1000);
 })();
 `
 
@@ -408,6 +423,9 @@ func stepVersion(dir string) string {
 	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:12])
 }
 
+// KeepAlive is how often a quiet event stream gets a comment.
+const KeepAlive = 20 * time.Second
+
 // events streams the debate's changes as Server-Sent Events: "step" with
 // the version of the last commit whenever it changes, "live" with the run
 // under way (null for none) whenever that changes. Both are sent at once
@@ -435,15 +453,34 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 		}
 	}()
 	var lastVersion, lastLive string
-	send := func(event, data string) bool {
-		_, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, data)
-		if err != nil {
+	var mu sync.Mutex
+	write := func(text string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, err := io.WriteString(w, text); err != nil {
 			cancel()
 			return false
 		}
 		flusher.Flush()
 		return true
 	}
+	send := func(event, data string) bool {
+		return write("event: " + event + "\ndata: " + data + "\n\n")
+	}
+	// A comment now and then keeps proxies from closing a quiet stream
+	// and tells the server early of a reader that has gone.
+	go func() {
+		t := time.NewTicker(KeepAlive)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				write(": keep-alive\n\n")
+			}
+		}
+	}()
 	changed := func() {
 		if v := stepVersion(dir); v != lastVersion {
 			data, _ := json.Marshal(map[string]string{"version": v})
