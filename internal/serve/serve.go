@@ -59,7 +59,6 @@ type Server struct {
 	// ctx ends every event stream when the server closes.
 	ctx    context.Context
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
 }
 
 // New returns the server of o.
@@ -74,12 +73,10 @@ func New(o Options) *Server {
 	return &Server{o: o, ctx: ctx, cancel: cancel}
 }
 
-// Close ends every event stream, so that http.Server.Shutdown, which
-// waits for the requests under way, can finish.
-func (s *Server) Close() {
-	s.cancel()
-	s.wg.Wait()
-}
+// Close ends every event stream, those under way and those to come, so
+// that http.Server.Shutdown, which waits for the requests under way, can
+// finish.
+func (s *Server) Close() { s.cancel() }
 
 // ValidSlug reports whether s is a debate's slug: lowercase letters,
 // digits and hyphens, not starting with a hyphen.
@@ -159,7 +156,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch what {
 	case "":
-		s.page(w, r, slug, dir)
+		s.page(w, r, dir)
 	case "report":
 		s.report(w, r, dir)
 	case "live":
@@ -307,7 +304,7 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request, dir string) {
 
 // page is the report page with a live strip on top and the script that
 // keeps it current.
-func (s *Server) page(w http.ResponseWriter, r *http.Request, slug, dir string) {
+func (s *Server) page(w http.ResponseWriter, r *http.Request, dir string) {
 	// The version is taken before the report is read: a step committed
 	// in between makes the page fetch the report once more, never miss it.
 	version := stepVersion(dir)
@@ -436,8 +433,6 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
 		return
 	}
-	s.wg.Add(1)
-	defer s.wg.Done()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("X-Accel-Buffering", "no")

@@ -3,7 +3,6 @@ package serve
 import (
 	"bufio"
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -287,12 +286,16 @@ func TestEvents(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 	// Close ends the stream.
-	done := make(chan struct{})
-	go func() { s.Close(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		t.Fatal("Close did not end the event stream")
+	s.Close()
+	deadline := time.After(2 * time.Second)
+	for {
+		select {
+		case _, ok := <-events:
+			if !ok {
+				return
+			}
+		case <-deadline:
+			t.Fatal("Close did not end the event stream")
+		}
 	}
-	io.Copy(io.Discard, resp.Body)
 }
