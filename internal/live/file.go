@@ -39,8 +39,6 @@ type State struct {
 	// UnitName what the protocol calls it.
 	Unit     int    `json:"unit"`
 	UnitName string `json:"unit_name,omitempty"`
-	// Commits counts the steps this run has committed.
-	Commits int `json:"commits"`
 	// Calls are the model calls in flight, in the order they were asked.
 	Calls []Call `json:"calls"`
 	// Finished is set when the run has ended, should the file outlive it.
@@ -125,12 +123,16 @@ func (r *Recorder) Answer(role, model string, now time.Time) {
 }
 
 // Commit records that a step of unit was committed: no call of it is in
-// flight any more.
+// flight any more. It writes only when that changes the file: a step's
+// commit says what it did in several events, and watchers learn of the
+// commit itself from the debate's files.
 func (r *Recorder) Commit(unit int, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if len(r.st.Calls) == 0 && r.st.Unit == unit {
+		return
+	}
 	r.st.Unit = unit
-	r.st.Commits++
 	r.st.Calls = []Call{}
 	r.st.Updated = now.UTC()
 	r.write()

@@ -65,36 +65,46 @@ func roles(st State) string {
 func TestRecorder(t *testing.T) {
 	at := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
-		name    string
-		do      func(r *Recorder)
-		calls   string
-		unit    int
-		commits int
-		writes  int
+		name   string
+		do     func(r *Recorder)
+		calls  string
+		unit   int
+		writes int
 	}{
-		{"started", func(r *Recorder) {}, "", 0, 0, 1},
+		{"started", func(r *Recorder) {}, "", 0, 1},
 		{"two asked", func(r *Recorder) {
 			r.Ask(2, "proposition", "m1", at)
 			r.Ask(2, "opposition", "m2", at)
-		}, "proposition@m1,opposition@m2", 2, 0, 3},
+		}, "proposition@m1,opposition@m2", 2, 3},
 		{"one answered", func(r *Recorder) {
 			r.Ask(2, "proposition", "m1", at)
 			r.Ask(2, "opposition", "m2", at)
 			r.Answer("proposition", "m1", at)
-		}, "opposition@m2", 2, 0, 4},
+		}, "opposition@m2", 2, 4},
 		{"a panel's judge answered by a dated model", func(r *Recorder) {
 			r.Ask(1, "judge", "a", at)
 			r.Ask(1, "judge", "b", at)
 			r.Answer("judge", "b", at)
 			r.Answer("judge", "a-2024", at)
-		}, "", 1, 0, 5},
+		}, "", 1, 5},
 		{"an answer nobody asked for writes nothing", func(r *Recorder) {
 			r.Answer("judge", "x", at)
-		}, "", 0, 0, 1},
-		{"committed", func(r *Recorder) {
+		}, "", 0, 1},
+		{"committed with a call left in flight", func(r *Recorder) {
 			r.Ask(3, "judge", "m", at)
 			r.Commit(3, at)
-		}, "", 3, 1, 3},
+		}, "", 3, 3},
+		{"a commit's many events write once", func(r *Recorder) {
+			r.Ask(3, "judge", "m", at)
+			r.Answer("judge", "m", at)
+			r.Commit(3, at)
+			r.Commit(3, at)
+			r.Commit(3, at)
+		}, "", 3, 3},
+		{"a commit that moves to the next unit", func(r *Recorder) {
+			r.Commit(4, at)
+			r.Commit(4, at)
+		}, "", 4, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := &memWriter{}
@@ -104,7 +114,7 @@ func TestRecorder(t *testing.T) {
 			if got := roles(st); got != tc.calls {
 				t.Errorf("calls %q, want %q", got, tc.calls)
 			}
-			if st.Unit != tc.unit || st.Commits != tc.commits || st.PID != 42 || st.UnitName != "exchange" {
+			if st.Unit != tc.unit || st.PID != 42 || st.UnitName != "exchange" {
 				t.Errorf("state %+v", st)
 			}
 			if w.writes != tc.writes {
