@@ -431,6 +431,8 @@ func (a *app) command() *ucli.Command {
 			a.templatesCommand(),
 			a.reportCommand(),
 			a.exportCommand(),
+			a.watchCommand(),
+			a.serveCommand(),
 			a.helpCommand(),
 		},
 		Action: func(ctx context.Context, cmd *ucli.Command) error {

@@ -327,6 +327,8 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	}
 	p2 := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), p, start.Unit)
 	defer p2.stop()
+	emit, endLive := a.liveEmit(d, cmd, start.Unit, p2.event, p2.warn)
+	defer endLive()
 	opts := driver.Options{
 		Client:       client,
 		Overrides:    o,
@@ -334,7 +336,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
 		Now:          a.io.Now,
-		Emit:         p2.event,
+		Emit:         emit,
 		Warn:         p2.warn,
 		Chunks:       cmd.Bool("json"),
 		Person:       a.person,

@@ -214,6 +214,8 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	}
 	p := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), proto, "exchange")
 	defer p.stop()
+	emit, endLive := a.liveEmit(d, cmd, "exchange", p.event, p.warn)
+	defer endLive()
 	opts := driver.Options{
 		Client:       client,
 		Templates:    tmpl,
@@ -222,7 +224,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
 		Now:          a.io.Now,
-		Emit:         p.event,
+		Emit:         emit,
 		Warn:         p.warn,
 		Chunks:       cmd.Bool("json"),
 		Person:       a.person,
