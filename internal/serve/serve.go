@@ -226,7 +226,10 @@ func tokenQuery(r *http.Request) string {
 	return ""
 }
 
-var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+// indexPage is parsed on first use, so that no other command pays for it
+// at start.
+var indexPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("index").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -252,6 +255,7 @@ td.slug { white-space: nowrap; }
 </body>
 </html>
 `))
+})
 
 type indexEntry struct {
 	Slug   string
@@ -281,7 +285,7 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		data.Debates = append(data.Debates, e)
 	}
 	var b bytes.Buffer
-	if err := indexPage.Execute(&b, data); err != nil {
+	if err := indexPage().Execute(&b, data); err != nil {
 		s.fail(w, "render the index", err)
 		return
 	}
