@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -224,24 +223,7 @@ func (a *app) holder(cmd *ucli.Command) string {
 
 // listDebates returns the directories under the root that hold debate.md.
 func listDebates(rootDir string) ([]string, error) {
-	entries, err := os.ReadDir(rootDir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("read %s: %w", rootDir, err)
-	}
-	var out []string
-	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(rootDir, e.Name(), dialectic.HeaderFile)); err == nil {
-			out = append(out, e.Name())
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+	return store.Debates(rootDir, dialectic.HeaderFile)
 }
 
 // readAnswer reads a file handed to process-exchange or process-judge.

@@ -2,10 +2,7 @@ package live
 
 import (
 	"context"
-	"crypto/sha256"
-	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -94,20 +91,6 @@ func errorsOf(w *fsnotify.Watcher) <-chan error {
 var watched = []string{"debate.md", store.CommitFile, store.JournalFile, Path}
 
 // Signature sums what a reader can tell of the files that change with
-// every step and every call, without reading the debate: their sizes,
-// times and identities. Two equal signatures mean, as far as the poll can
-// tell, that nothing changed.
-func Signature(dir string) [32]byte {
-	h := sha256.New()
-	for _, name := range watched {
-		info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name)))
-		if err != nil {
-			h.Write([]byte(name + " none\n"))
-			continue
-		}
-		h.Write([]byte(name + " " + info.ModTime().UTC().Format(time.RFC3339Nano) + " " + strconv.FormatInt(info.Size(), 10) + " " + inode(info) + "\n"))
-	}
-	var out [32]byte
-	copy(out[:], h.Sum(nil))
-	return out
-}
+// every step and every call, without reading the debate (see
+// store.Signature).
+func Signature(dir string) [32]byte { return store.Signature(dir, watched...) }

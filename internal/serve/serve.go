@@ -13,18 +13,13 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -95,24 +90,14 @@ func ValidSlug(s string) bool {
 // Debates lists the slugs of the debates directly in root, in order: the
 // folders (not links) with a valid slug for a name that hold a debate.md.
 func Debates(root string) ([]string, error) {
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries {
-		if !e.IsDir() || !ValidSlug(e.Name()) {
-			continue
-		}
-		if info, err := os.Lstat(filepath.Join(root, e.Name(), sm.StateFile)); err == nil && info.Mode().IsRegular() {
-			out = append(out, e.Name())
+	names, err := store.Debates(root, sm.StateFile)
+	out := names[:0]
+	for _, n := range names {
+		if ValidSlug(n) {
+			out = append(out, n)
 		}
 	}
-	sort.Strings(out)
-	return out, nil
+	return out, err
 }
 
 // ServeHTTP answers a request: the token first, then the route.
@@ -407,21 +392,12 @@ func readLive(dir string) (*live.State, error) {
 	return live.Read(d)
 }
 
-// stepVersion names the debate's last commit: the content of its commit
-// mark and the identity of its state file, so that it changes with every
-// step, whoever wrote it.
+// stepVersion names the debate's last commit: the identities of its
+// commit mark, its state file and its journal, so that it changes with
+// every step, whoever wrote it.
 func stepVersion(dir string) string {
-	h := sha256.New()
-	if data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(store.CommitFile))); err == nil {
-		h.Write(data)
-	}
-	if info, err := os.Lstat(filepath.Join(dir, sm.StateFile)); err == nil {
-		fmt.Fprintf(h, "|%d|%s", info.Size(), info.ModTime().UTC().String())
-	}
-	if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(store.JournalFile))); err == nil {
-		h.Write([]byte("|journal"))
-	}
-	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:12])
+	sum := store.Signature(dir, store.CommitFile, sm.StateFile, store.JournalFile)
+	return base64.RawURLEncoding.EncodeToString(sum[:12])
 }
 
 // KeepAlive is how often a quiet event stream gets a comment.

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package live
-
-import "io/fs"
-
-func inode(fs.FileInfo) string { return "" }

@@ -1,0 +1,59 @@
+package store
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Debates lists, in order, the folders directly in root that hold a
+// regular file named marker (a debate's state file): not links, and not
+// hidden folders (a name starting with a dot). A root that does not exist
+// holds none.
+func Debates(root, marker string) ([]string, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("read %s: %w", root, err)
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if info, err := os.Lstat(filepath.Join(root, e.Name(), marker)); err == nil && info.Mode().IsRegular() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Signature sums what can be told of the files names (slash-separated,
+// inside the debate at dir) without opening, reading or locking the
+// debate: whether each is there, its size, time and identity. A watcher
+// compares signatures to learn that a writer changed something; two equal
+// signatures mean that, as far as the file system tells, nothing did.
+func Signature(dir string, names ...string) [32]byte {
+	h := sha256.New()
+	for _, name := range names {
+		info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			h.Write([]byte(name + " none\n"))
+			continue
+		}
+		h.Write([]byte(name + " " + info.ModTime().UTC().Format(time.RFC3339Nano) + " " + strconv.FormatInt(info.Size(), 10) + " " + identity(info) + "\n"))
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
