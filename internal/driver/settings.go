@@ -8,6 +8,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/research"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
@@ -34,6 +35,9 @@ type Settings struct {
 	// ResponseFormat is the structured output mode the endpoint accepted,
 	// remembered so that later runs start with it.
 	ResponseFormat string `json:"response_format,omitempty"`
+	// Research, when set, turns research on for the debate with these
+	// limits (see research.go); absent, the debate runs as it always has.
+	Research *research.Limits `json:"research,omitempty"`
 	// panel is the judge panel the state file names, kept apart from
 	// the settings under its own key (sm.PanelKey).
 	panel []sm.Judge
@@ -74,6 +78,10 @@ func (s *Settings) check() error {
 		return fmt.Errorf("response_format: %w", err)
 	}
 	s.ResponseFormat = string(m)
+	if s.Research != nil {
+		l := s.Research.Normal()
+		s.Research = &l
+	}
 	return nil
 }
 
@@ -92,6 +100,8 @@ type Overrides struct {
 	Models      map[string]string
 	Temperature map[string]float64
 	MaxTokens   map[string]int
+	// Research, when set, turns research on with these limits.
+	Research *research.Limits
 }
 
 // Merge applies o to s for the roles called roles, giving each role
@@ -105,6 +115,7 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		Temperature:    map[string]float64{},
 		MaxTokens:      map[string]int{},
 		ResponseFormat: s.ResponseFormat,
+		Research:       s.Research,
 		panel:          s.panel,
 	}
 	for k, v := range s.Models {
@@ -140,7 +151,16 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 			out.MaxTokens[r] = t
 		}
 	}
-	return out, n.lines()
+	lines := n.lines()
+	if o.Research != nil {
+		l := o.Research.Normal()
+		if out.Research == nil || *out.Research != l {
+			lines = append(lines, fmt.Sprintf("research on: at most %d searches, %d pages, %d bytes of pages and %s an answer",
+				l.Searches, l.Pages, l.Bytes, l.Time))
+		}
+		out.Research = &l
+	}
+	return out, lines
 }
 
 func formatIf(ok bool, format string, v any) string {

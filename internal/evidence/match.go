@@ -127,7 +127,7 @@ type Check struct {
 	Score  float64 `json:"score"`
 	// Copy is the stored copy's path inside the debate; "" when none.
 	Copy string `json:"copy,omitempty"`
-	URL  string `json:"url"`
+	URL  string `json:"url,omitempty"`
 }
 
 // CheckGround checks a ground's content against the page it cites (nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -129,7 +130,11 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stepDebate{deb: deb, tmpl: p.templates(), panel: panel, judges: judges}, nil
+	sources, err := readSources(files)
+	if err != nil {
+		return nil, err
+	}
+	return &stepDebate{deb: deb, tmpl: p.templates(), panel: panel, judges: judges, sources: sources}, nil
 }
 
 // ReadRaw reads the files of a dialectic debate from files, debate.md
@@ -170,6 +175,9 @@ type stepDebate struct {
 	panel []sm.Judge
 	// judges holds every judge's folder under judgments/, by name.
 	judges map[string]*judgeFolder
+	// sources holds the pages the debate's research read, by URL (see
+	// research.go).
+	sources map[string]*evidence.Source
 }
 
 // Debate returns the dialectic debate d holds, when d is one.
@@ -239,14 +247,19 @@ func (s *stepDebate) argumentStep(x int) (*sm.Step, error) {
 		if err != nil {
 			return nil, err
 		}
-		calls = append(calls, s.call(p, func(text []byte) sm.Report {
+		c := s.call(p, func(text []byte) sm.Report {
 			_, probs := ParseSubmissions(Unwrap(text), side, x, known)
 			return report(probs)
-		}))
+		})
+		c.Research, c.Cites = true, func(text []byte) []string { return cites(Unwrap(text), side, x, known) }
+		calls = append(calls, c)
 	}
 	return &sm.Step{
 		Key: fmt.Sprintf("%05d", x), Unit: x, Calls: calls,
 		Apply: func(answers map[string]sm.Answer, _ time.Time) (*sm.Commit, error) {
+			if answers[Prop.Name()].Researched || answers[Opp.Name()].Researched {
+				return s.applyResearched(x, answers)
+			}
 			return ApplyArguments(s.deb, x, map[Side][]byte{
 				Prop: Unwrap(answers[Prop.Name()].Text),
 				Opp:  Unwrap(answers[Opp.Name()].Text),
