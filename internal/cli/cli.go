@@ -421,6 +421,7 @@ func (a *app) command() *ucli.Command {
 			a.templatesCommand(),
 			a.reportCommand(),
 			a.exportCommand(),
+			a.researchCommand(),
 			a.helpCommand(),
 		},
 		Action: func(ctx context.Context, cmd *ucli.Command) error {

@@ -94,7 +94,7 @@ func (a *app) runCommand() *ucli.Command {
 		Flags: append([]ucli.Flag{
 			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged; for other protocols, until that many units are done)"},
 			&ucli.BoolFlag{Name: "all", Usage: "run to the end, for a protocol that has one (dialectic has none)"},
-		}, a.modelFlags()...),
+		}, append(a.modelFlags(), researchFlags()...)...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			a.jsonEvents = cmd.Bool("json")
@@ -222,6 +222,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Warn:         p.warn,
 		Chunks:       cmd.Bool("json"),
 	}
+	a.withResearch(cmd, &opts)
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check
 	}
