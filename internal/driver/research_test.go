@@ -275,3 +275,139 @@ func TestResearchVerifiesGrounds(t *testing.T) {
 		t.Errorf("searches %d, reads of a %d, b %d: want 2, 1, 1", w.searches.Load(), w.readsOf("/a"), w.readsOf("/b"))
 	}
 }
+
+func TestResearchOffChangesNothing(t *testing.T) {
+	w := newWeb(t)
+	run := func(withTools bool) (map[string]string, []map[string]any) {
+		f := &researcher{web: w}
+		d := newRunDebate(t)
+		opts := researchOptions(t, f, true)
+		opts.Overrides.Research = nil
+		if !withTools {
+			opts.Research = nil
+		}
+		if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 1}, opts); err != nil {
+			t.Fatal(err)
+		}
+		return runSnapshot(t, d), f.requests()
+	}
+	plainFiles, plainReqs := run(false)
+	files, reqs := run(true)
+	sameSnapshot(t, files, plainFiles)
+	a, _ := json.Marshal(reqs)
+	b, _ := json.Marshal(plainReqs)
+	if string(a) != string(b) {
+		t.Errorf("the requests differ with research tools given but research off")
+	}
+	if w.searches.Load() != 0 {
+		t.Errorf("%d searches with research off", w.searches.Load())
+	}
+}
+
+func TestResearchTrouble(t *testing.T) {
+	tests := []struct {
+		name         string
+		failing      bool
+		noTools      bool
+		allowPrivate bool
+		wantTool     string // in a tool answer the proposition got
+		wantChecks   []string
+		wantWarn     string
+	}{
+		{name: "provider fails", failing: true, allowPrivate: true, wantTool: "error: the search failed: searxng at ",
+			wantChecks: []string{evidence.Verified, evidence.NotFound}},
+		{name: "private address refused", wantTool: "refused: the address is private, loopback or link-local",
+			wantChecks: []string{evidence.Unreachable, evidence.Unreachable}},
+		{name: "endpoint without tools", noTools: true, allowPrivate: true, wantWarn: "takes no tools"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWeb(t)
+			w.failing = tt.failing
+			f := &researcher{web: w, noTool: tt.noTools}
+			d := newRunDebate(t)
+			opts := researchOptions(t, f, tt.allowPrivate)
+			var warns []string
+			opts.Warn = func(s string) { warns = append(warns, s) }
+			if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 1}, opts); err != nil {
+				t.Fatal(err)
+			}
+			mustCheck(t, d)
+			if tt.wantTool != "" {
+				found := false
+				for _, b := range f.requests() {
+					for _, m := range toolMessages(b) {
+						found = found || strings.Contains(m, tt.wantTool)
+					}
+				}
+				if !found {
+					t.Errorf("no tool answer says %q", tt.wantTool)
+				}
+			}
+			if tt.failing && !strings.Contains(fmt.Sprint(f.requests()), "answered 502") {
+				t.Errorf("the failure does not name the provider's answer")
+			}
+			prop := argumentFile(t, d, dialectic.ArgumentIDs(0, dialectic.Prop)[0])
+			var got []string
+			for _, c := range prop.Grounds {
+				got = append(got, c.Result)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.wantChecks) {
+				t.Errorf("checks = %v, want %v", got, tt.wantChecks)
+			}
+			if tt.wantWarn != "" {
+				n := 0
+				for _, s := range warns {
+					if strings.Contains(s, tt.wantWarn) {
+						n++
+					}
+				}
+				if n != 1 {
+					t.Errorf("warnings %q: want %q once", warns, tt.wantWarn)
+				}
+			}
+		})
+	}
+}
+
+func TestResearchResumes(t *testing.T) {
+	w := newWeb(t)
+	f := &researcher{web: w}
+	// An uninterrupted run, for the files to compare with.
+	whole := newRunDebate(t)
+	if _, err := driver.Run(context.Background(), whole, driver.Goal{Exchange: 1}, researchOptions(t, f, true)); err != nil {
+		t.Fatal(err)
+	}
+	w.searches.Store(0)
+	w.reads = sync.Map{}
+
+	d := newRunDebate(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	// The opposition's research is stopped in the middle of a read,
+	// after the proposition's answer was accepted.
+	w.hold = func(path string) {
+		if path == "/a2" {
+			cancel()
+			<-ctx.Done()
+		}
+	}
+	if _, err := driver.Run(ctx, d, driver.Goal{Exchange: 1}, researchOptions(t, f, true)); err == nil {
+		t.Fatal("the interrupted run did not fail")
+	}
+	if _, err := d.ReadFile(evidence.Name(w.srv.URL + "/a")); err == nil {
+		t.Fatal("a page was committed by an interrupted step")
+	}
+	w.hold = nil
+	searches, readsA, readsB := w.searches.Load(), w.readsOf("/a"), w.readsOf("/b")
+	if readsA != 1 || readsB != 1 || searches != 2 {
+		t.Fatalf("before the interruption: %d searches, %d and %d reads; want the proposition's research done and the opposition's begun", searches, readsA, readsB)
+	}
+	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 1}, researchOptions(t, f, true)); err != nil {
+		t.Fatal(err)
+	}
+	if w.searches.Load() != searches+1 || w.readsOf("/a") != readsA || w.readsOf("/b") != readsB {
+		t.Errorf("the resumed run searched %d times and read a %d, b %d times more: want only the opposition's one search",
+			w.searches.Load()-searches, w.readsOf("/a")-readsA, w.readsOf("/b")-readsB)
+	}
+	sameSnapshot(t, runSnapshot(t, d), runSnapshot(t, whole))
+}
