@@ -13,6 +13,7 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/research"
 	"github.com/moot-dev/moot/internal/testkit/researchfake"
 	"github.com/moot-dev/moot/statemachine/dialectic"
@@ -119,6 +120,17 @@ func TestResearchVerifiesGrounds(t *testing.T) {
 	for _, want := range []string{"**Check:** verified (match 1.00", "**Check:** not found (match"} {
 		if !strings.Contains(judgePrompt, want) {
 			t.Errorf("the judge's prompt does not show %q", want)
+		}
+	}
+	deb, err := driver.Load(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(report.Build(deb, nil).Markdown())
+	for _, want := range []string{"## Sources", "| Proposition | 2 | 1 | 50% |", "| Opposition | 2 | 1 | 50% |",
+		"**Grounds checked:** 1. ✓ verified (1.00) · 2. ✗ not found (0.25)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report does not say %q", want)
 		}
 	}
 	if w.Searches() != 2 || w.Reads("/a") != 1 || w.Reads("/b") != 1 {

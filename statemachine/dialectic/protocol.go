@@ -205,6 +205,7 @@ func (s *stepDebate) Status() sm.Status {
 func (s *stepDebate) Check() sm.Findings {
 	f := s.deb.Check()
 	s.checkJudges(&f)
+	s.checkSources(&f)
 	return f
 }
 

@@ -148,3 +148,19 @@ func (d *Debate) VerifiedShare(side Side) (verified, checked int) {
 	}
 	return verified, checked
 }
+
+// checkSources warns of a ground checked against a stored copy the
+// debate does not hold (deleted, or never committed).
+func (s *stepDebate) checkSources(f *sm.Findings) {
+	for _, a := range s.deb.Arguments {
+		for i, c := range a.Grounds {
+			if c.Result == "" || c.Result == evidence.Unreachable || c.URL == "" {
+				continue
+			}
+			if s.sources[c.URL] == nil {
+				f.Warnings = append(f.Warnings, sm.Problem{File: ArgumentFile(a.ID),
+					Message: fmt.Sprintf("ground %d was checked against %s, which the debate does not hold", i+1, c.Copy)})
+			}
+		}
+	}
+}
