@@ -338,9 +338,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		Warn:         p2.warn,
 		Chunks:       cmd.Bool("json"),
 	}
-	if cmd.Name == "run" {
-		a.withResearch(cmd, &opts)
-	}
+	a.withResearch(cmd, &opts)
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check
 	}

@@ -134,7 +134,7 @@ func (a *app) stepCommand() *ucli.Command {
 		Name:         "step",
 		Usage:        "advance a debate by exactly one phase with models",
 		ArgsUsage:    "<debate>",
-		Flags:        a.modelFlags(),
+		Flags:        append(a.modelFlags(), researchFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			a.jsonEvents = cmd.Bool("json")

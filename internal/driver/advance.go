@@ -557,7 +557,10 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	for _, m := range c.Messages {
 		msgs = append(msgs, model.Message{Role: m.Role, Content: m.Content})
 	}
-	sess := r.session(c, rs.Model)
+	sess, err := r.session(c, rs.Model)
+	if err != nil {
+		return sm.Answer{}, err
+	}
 	if sess != nil {
 		msgs = withInstructions(msgs)
 	}

@@ -33,7 +33,9 @@ type ResearchTools struct {
 
 // researchState is the research of one run.
 type researchState struct {
-	tools  *ResearchTools
+	// missing, when set, is why this run cannot research.
+	missing error
+	tools   *ResearchTools
 	limits research.Limits
 	mu     sync.Mutex
 	// noTools holds the models whose endpoint refused tools: they run
@@ -51,7 +53,11 @@ func (r *runner) startResearch() error {
 		return nil
 	}
 	if r.opts.Research == nil {
-		return errors.New("the debate researches (debate.md's research setting) but this run has no research tools")
+		// A run that asks no role that researches (a re-judging) needs
+		// no tools; one that does fails at its first such call.
+		r.research = &researchState{missing: errors.New("the debate researches (debate.md's research setting) but this command has no research tools"),
+			noTools: map[string]bool{}}
+		return nil
 	}
 	tools, err := r.opts.Research()
 	if err != nil {
@@ -112,12 +118,15 @@ func withInstructions(msgs []model.Message) []model.Message {
 }
 
 // session starts the research of call c, or returns nil when c does not
-// research.
-func (r *runner) session(c sm.Call, modelName string) *research.Session {
+// research, and an error when it should and cannot.
+func (r *runner) session(c sm.Call, modelName string) (*research.Session, error) {
 	if !r.researches(c, modelName) {
-		return nil
+		return nil, nil
 	}
-	return research.NewSession(r.research.tools.Provider, r.research.tools.Reader, r.research.limits)
+	if r.research.missing != nil {
+		return nil, r.research.missing
+	}
+	return research.NewSession(r.research.tools.Provider, r.research.tools.Reader, r.research.limits), nil
 }
 
 // ask asks req of the model, with the tools of sess when it is not nil,

@@ -273,3 +273,24 @@ func TestResearchResumes(t *testing.T) {
 	}
 	sameSnapshot(t, runSnapshot(t, d), runSnapshot(t, whole))
 }
+
+func TestResearchNeedsTools(t *testing.T) {
+	w := newWeb(t)
+	f := &researcher{Web: w}
+	d := newRunDebate(t)
+	// Exchange 0 argued with research, then judged by a command that has
+	// no research tools: the judge does not research, so that goes.
+	opts := researchOptions(t, f, true)
+	if _, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, opts); err != nil {
+		t.Fatal(err)
+	}
+	opts.Research, opts.Overrides.Research = nil, nil
+	if _, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, opts); err != nil {
+		t.Fatalf("judging a researching debate without research tools: %v", err)
+	}
+	// The next arguments need them.
+	_, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, opts)
+	if err == nil || !strings.Contains(err.Error(), "no research tools") {
+		t.Fatalf("err = %v, want one saying the run has no research tools", err)
+	}
+}
