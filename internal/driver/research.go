@@ -36,8 +36,8 @@ type researchState struct {
 	// missing, when set, is why this run cannot research.
 	missing error
 	tools   *ResearchTools
-	limits research.Limits
-	mu     sync.Mutex
+	limits  research.Limits
+	mu      sync.Mutex
 	// noTools holds the models whose endpoint refused tools: they run
 	// without research, which is said once.
 	noTools map[string]bool
