@@ -76,8 +76,8 @@ func (r *Reader) client() *http.Client {
 		DialContext:           dialer.DialContext,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: r.timeout(),
-		MaxIdleConns:          4,
-		IdleConnTimeout:       30 * time.Second,
+		// Each read has a transport of its own: no connection outlives it.
+		DisableKeepAlives: true,
 		// No proxy: a proxy would make the connection, and the address
 		// check with it.
 		Proxy: nil,
