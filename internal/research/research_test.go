@@ -219,6 +219,27 @@ func TestSession(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a provider that times out is named", func(t *testing.T) {
+		slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}))
+		defer slow.Close()
+		sp, err := NewProvider("searxng:"+slow.URL, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewSession(sp, &Reader{AllowPrivate: true}, Limits{Time: 200 * time.Millisecond})
+		got := s.Run(context.Background(), call("search", `{"query":"x"}`))
+		if want := "error: the search failed: searxng at " + slow.URL + ": no answer in time"; !strings.HasPrefix(got, want) {
+			t.Errorf("answer = %q, want %q", got, want)
+		}
+		if got := s.Run(context.Background(), call("search", `{"query":"y"}`)); !strings.Contains(got, "research time") {
+			t.Errorf("after the time is up: %q", got)
+		}
+	})
 	t.Run("a page is quoted data", func(t *testing.T) {
 		s := NewSession(p, &Reader{AllowPrivate: true}, Limits{})
 		got := s.Run(context.Background(), call("read", `{"url":"`+srv.URL+`/evil"}`))
