@@ -69,3 +69,32 @@ func TestSourceRoundTrip(t *testing.T) {
 		t.Errorf("URLOf = %q", u)
 	}
 }
+
+func TestCheckText(t *testing.T) {
+	pages := map[string]*Source{
+		"https://a.example/1": {URL: "https://a.example/1", Status: 200, Text: "Water boils at 100 degrees Celsius at sea level."},
+		"https://b.example/2": {URL: "https://b.example/2", Status: 200, Text: "Kettles are popular."},
+	}
+	page := func(u string) *Source { return pages[u] }
+	text := "As https://a.example/1 says, \"water boils at 100 degrees Celsius\".\n\n" +
+		"And (https://b.example/2) \"kettles were invented on the moon\".\n\n" +
+		"\"A quote with no link at all here.\"\n\n" +
+		"A link with no quote: https://a.example/1.\n\n" +
+		"Dead link https://c.example/3 \"this page was never read at all\"."
+	got := CheckText(text, page)
+	want := []string{Verified, NotFound, Unreachable}
+	if len(got) != len(want) {
+		t.Fatalf("checks = %+v, want %v", got, want)
+	}
+	for i, c := range got {
+		if c.Result != want[i] {
+			t.Errorf("check %d = %+v, want %s", i, c, want[i])
+		}
+	}
+	if got[0].Quote != "water boils at 100 degrees Celsius" || got[1].URL != "https://b.example/2" {
+		t.Errorf("checks = %+v", got)
+	}
+	if u := Cited(text); len(u) != 3 {
+		t.Errorf("cited = %v", u)
+	}
+}

@@ -128,6 +128,9 @@ type Check struct {
 	// Copy is the stored copy's path inside the debate; "" when none.
 	Copy string `json:"copy,omitempty"`
 	URL  string `json:"url,omitempty"`
+	// Quote is the passage looked for, in the check of a free text's
+	// quotation (CheckText); "" for a ground's.
+	Quote string `json:"quote,omitempty"`
 }
 
 // CheckGround checks a ground's content against the page it cites (nil

@@ -130,7 +130,7 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	if err != nil {
 		return nil, err
 	}
-	sources, err := readSources(files)
+	sources, err := evidence.ReadDir(files)
 	if err != nil {
 		return nil, err
 	}

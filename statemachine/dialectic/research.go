@@ -1,10 +1,7 @@
 package dialectic
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"strings"
 
 	"github.com/moot-dev/moot/internal/evidence"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -14,38 +11,6 @@ import (
 // and the check of each ground that cites one against the page read, which
 // the argument file records (frontmatter "grounds", and a Check line under
 // each ground of its body, which the judge reads).
-
-// readSources reads the stored copies of the pages read, by URL; a
-// debate that never researched has none.
-func readSources(files fs.FS) (map[string]*evidence.Source, error) {
-	entries, err := fs.ReadDir(files, evidence.Dir)
-	if errors.Is(err, fs.ErrNotExist) || len(entries) == 0 {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", evidence.Dir, err)
-	}
-	out := map[string]*evidence.Source{}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".md") {
-			continue
-		}
-		name := evidence.Dir + "/" + e.Name()
-		data, err := fs.ReadFile(files, name)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
-		}
-		src, err := evidence.Parse(data)
-		if err != nil {
-			// A copy that does not parse verifies nothing: the grounds
-			// citing it are checked against a new read or found
-			// unreachable.
-			continue
-		}
-		out[src.URL] = &src
-	}
-	return out, nil
-}
 
 // cites lists the URLs the grounds of an answer cite, in order, once each.
 func cites(answer []byte, side Side, exchange int, known Known) []string {
