@@ -105,3 +105,37 @@ func (c Check) Line() string {
 	}
 	return fmt.Sprintf("%s (match %.2f against %s)", c.Result, c.Score, c.Copy)
 }
+
+// Annotate is a text as prompts quote it to the roles that read it: the
+// text, then what the checks of its quotations found, when it has any.
+func Annotate(text string, checks []Check) string {
+	if len(checks) == 0 {
+		return text
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	b.WriteString("\n\n[moot checked the quotations of this text against the pages cited:")
+	for _, c := range checks {
+		b.WriteString("\n- \"" + strings.Join(strings.Fields(c.Quote), " ") + "\": " + c.Line())
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// Marks marks each check, for a report: "1. ✓ verified (1.00) · 2. ✗
+// not found (0.25)"; "" for none.
+func Marks(checks []Check) string {
+	var parts []string
+	for i, c := range checks {
+		mark := "✗"
+		if c.Result == Verified {
+			mark = "✓"
+		}
+		if c.Result == Unreachable {
+			parts = append(parts, fmt.Sprintf("%d. %s %s", i+1, mark, c.Result))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%d. %s %s (%.2f)", i+1, mark, c.Result, c.Score))
+	}
+	return strings.Join(parts, " · ")
+}

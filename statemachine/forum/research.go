@@ -53,37 +53,18 @@ func (d *debate) citations(a sm.Answer, text string) []evidence.Check {
 	})
 }
 
-// withCitations is a speech as prompts quote it: the text, then the
-// checks of its quotations when it has any.
+// withCitations is a speech as prompts quote it (see evidence.Annotate).
 func withCitations(body string, checks []evidence.Check) string {
-	if len(checks) == 0 {
-		return body
-	}
-	var b strings.Builder
-	b.WriteString(body)
-	b.WriteString("\n\n[moot checked the quotations of this speech against the pages cited:")
-	for _, c := range checks {
-		b.WriteString("\n- \"" + strings.Join(strings.Fields(c.Quote), " ") + "\": " + c.Line())
-	}
-	b.WriteString("]")
-	return b.String()
+	return evidence.Annotate(body, checks)
 }
 
 // citationLine marks each checked quotation of a speech, for the report;
 // "" for a speech without checks.
 func citationLine(checks []evidence.Check) string {
-	var parts []string
-	for i, c := range checks {
-		mark := "✗"
-		if c.Result == evidence.Verified {
-			mark = "✓"
-		}
-		parts = append(parts, fmt.Sprintf("%d. %s %s (%.2f)", i+1, mark, c.Result, c.Score))
-	}
-	if len(parts) == 0 {
+	if len(checks) == 0 {
 		return ""
 	}
-	return "*Quotations checked:* " + strings.Join(parts, " · ")
+	return "*Quotations checked:* " + evidence.Marks(checks)
 }
 
 // citationShares is the report's section of each debater's share of

@@ -107,7 +107,7 @@ func TestForumResearch(t *testing.T) {
 	for _, req := range m.asked() {
 		if roleOf(req) == forum.Judge && forumfake.Kind(toFake(req.Messages)) == forumfake.Evaluate {
 			text := all(req)
-			shown = shown || (strings.Contains(text, "[moot checked the quotations of this speech") &&
+			shown = shown || (strings.Contains(text, "[moot checked the quotations of this text") &&
 				strings.Contains(text, `"`+researchfake.QuotedA+`": verified`) && strings.Contains(text, `": not found`))
 		}
 		if roleOf(req) == forum.Judge && len(req.Tools) > 0 {
