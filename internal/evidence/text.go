@@ -139,3 +139,18 @@ func Marks(checks []Check) string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// CheckAnswer checks the quotations of an answer (CheckText) against the
+// pages read for it, else the stored copies a debate holds, by URL.
+func CheckAnswer(text string, read []Source, stored map[string]*Source) []Check {
+	byURL := map[string]*Source{}
+	for i := range read {
+		byURL[read[i].URL] = &read[i]
+	}
+	return CheckText(text, func(u string) *Source {
+		if s := byURL[u]; s != nil {
+			return s
+		}
+		return stored[u]
+	})
+}

@@ -33,16 +33,7 @@ func (d *debate) citations(a sm.Answer, text string) []evidence.Check {
 	if !a.Researched {
 		return nil
 	}
-	read := map[string]*evidence.Source{}
-	for i := range a.Sources {
-		read[a.Sources[i].URL] = &a.Sources[i]
-	}
-	return evidence.CheckText(text, func(u string) *evidence.Source {
-		if s := read[u]; s != nil {
-			return s
-		}
-		return d.sources[u]
-	})
+	return evidence.CheckAnswer(text, a.Sources, d.sources)
 }
 
 // citationShares is the report's section of each advocate's share of
