@@ -254,6 +254,15 @@ type Call struct {
 	// (if the research has not read them) so that Apply can check the
 	// answer's quotes against them.
 	Cites func(answer []byte) []string
+	// Choices help a person who answers the call by hand (moot run
+	// --human): the values a field of the answer may take, listed in the
+	// answer form, by the field's path, its names from the top joined by
+	// dots ("attacks.target_id"). They are hints: Validate decides.
+	Choices map[string][]string
+	// Rows fill in the person's form: a list whose items have the field
+	// at a path ("scores.argument_id") starts with an item per value,
+	// that field filled in with it, such as a line per argument to score.
+	Rows map[string][]string
 }
 
 // Embeddings is the answer of a call that asks for embeddings: a vector

@@ -186,3 +186,36 @@ func (d *Dir) ReadDebateFolder(dir, suffix string) (map[string][]byte, error) {
 	}
 	return out, nil
 }
+
+// WriteVolatile replaces the private file name (a path under .moot/)
+// atomically, as WritePrivate does, but without syncing it to the disk:
+// for a file that only says what a process is doing now (.moot/live.json),
+// whose loss in a crash costs nothing and which is rewritten often. A
+// reader sees the old file or the new one, never half of one.
+func (d *Dir) WriteVolatile(name string, data []byte) error {
+	full, err := privateName(name)
+	if err != nil {
+		return err
+	}
+	if err := d.mkdirs(path.Dir(full)); err != nil {
+		return err
+	}
+	if info, err := d.root.Lstat(full); err == nil && !info.Mode().IsRegular() {
+		return fmt.Errorf("%s exists and is not a regular file", full)
+	}
+	f, tmp, err := d.tempFile(path.Base(full))
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.root.Rename(tmp, full)
+	}
+	if err != nil {
+		d.root.Remove(tmp)
+	}
+	return err
+}

@@ -196,6 +196,11 @@ func (a *app) report(ctx context.Context, err error) int {
 	if errors.As(err, &refused) && code == ExitError {
 		code = ExitRefused
 	}
+	var awaiting *driver.AwaitingPerson
+	if errors.As(err, &awaiting) && code == ExitError {
+		code = ExitPerson
+		hints = append(hints, personHints(awaiting)...)
+	}
 	var busy *store.BusyError
 	if errors.As(err, &busy) && code == ExitError {
 		code = ExitBusy
@@ -249,6 +254,9 @@ type app struct {
 	// eventErr is the first failure to write a JSON event to stdout: the
 	// command then fails, even when all else went well.
 	eventErr error
+	// person answers the calls of the roles run --human names; nil
+	// without it.
+	person driver.Person
 }
 
 // writeEvent writes v to stdout as one line of JSON, and keeps the first
@@ -415,6 +423,8 @@ func (a *app) command() *ucli.Command {
 			a.debateOpsCommand(),
 			a.runCommand(),
 			a.stepCommand(),
+			a.formCommand(),
+			a.answerCommand(),
 			a.rejudgeCommand(),
 			a.judgesCommand(),
 			a.tournamentCommand(),
@@ -422,6 +432,8 @@ func (a *app) command() *ucli.Command {
 			a.reportCommand(),
 			a.exportCommand(),
 			a.researchCommand(),
+			a.watchCommand(),
+			a.serveCommand(),
 			a.helpCommand(),
 		},
 		Action: func(ctx context.Context, cmd *ucli.Command) error {

@@ -245,6 +245,7 @@ func (a *app) statusCommand() *ucli.Command {
 			if len(s.Judgments) > 0 {
 				fmt.Fprintf(w, "judgments %s under judgments/: moot judges %s compares them\n", strings.Join(s.Judgments, ", "), visible(s.Path, false))
 			}
+			fmt.Fprint(w, peopleLine(dir, "exchange"))
 			if u := s.Usage; u.Calls > 0 {
 				fmt.Fprintf(w, "models    %s in all runs (%d failed) · %s · %.1f s of model time\n",
 					english.Count(u.Calls, "model call"), u.Failed, tokensText(bill.Total), u.Seconds)

@@ -141,9 +141,10 @@ var helpFor = map[string]commandHelp{
 			"OPENAI_BASE_URL=http://localhost:11434/v1 MOOT_MODEL=llama3.1 moot run sugar-tax  with a local Ollama",
 			"moot run sugar-tax 10 --budget 0.50  stop before a step that would take the debate's cost past $0.50",
 			"moot run sugar-tax --model builtin  moot's scripted built-in model: no key, no network, no real arguments",
+			"moot run sugar-tax --human proposition  you argue for the motion, in $EDITOR",
 			"MOOT_SEARCH=searxng:http://localhost:8888 moot run sugar-tax --research  debaters search, read and cite; every cited quote is checked",
 		},
-		env: append(modelEnv[:len(modelEnv):len(modelEnv)], "MOOT_PRICES", "MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY"),
+		env: append(modelEnv[:len(modelEnv):len(modelEnv)], "MOOT_PRICES", "MOOT_EDITOR", "VISUAL", "EDITOR", "MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY"),
 	},
 	"research": {
 		examples: []string{
@@ -151,6 +152,20 @@ var helpFor = map[string]commandHelp{
 			"MOOT_SEARCH=brave BRAVE_API_KEY=... moot research test \"boiling point\"  the same with Brave Search",
 		},
 		env: []string{"MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY"},
+	},
+	"form": {
+		examples: []string{
+			"moot form sugar-tax proposition > answer.md  what the proposition sees, and its form",
+			"moot form net judge --call judge-strict  one judge of a panel",
+		},
+		env: []string{"MOOT_DIR"},
+	},
+	"answer": {
+		examples: []string{
+			"moot answer sugar-tax proposition answer.md  a filled form",
+			"moot answer sugar-tax judge judgment.json  the JSON a model would give",
+		},
+		env: []string{"MOOT_DIR"},
 	},
 	"rejudge": {
 		examples: []string{

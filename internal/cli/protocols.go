@@ -327,6 +327,8 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	}
 	p2 := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), p, start.Unit)
 	defer p2.stop()
+	emit, endLive := a.liveEmit(d, cmd, start.Unit, p2.event, p2.warn)
+	defer endLive()
 	opts := driver.Options{
 		Client:       client,
 		Overrides:    o,
@@ -334,9 +336,10 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
 		Now:          a.io.Now,
-		Emit:         p2.event,
+		Emit:         emit,
 		Warn:         p2.warn,
 		Chunks:       cmd.Bool("json"),
+		Person:       a.person,
 	}
 	a.withResearch(cmd, &opts)
 	if rb.budget != nil {
@@ -418,6 +421,9 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 		if note != "" {
 			out["scripted"] = note
 		}
+		if people, err := driver.People(d); err == nil && len(people) > 0 {
+			out["people"] = people
+		}
 		return writeJSON(a.io.Stdout, out)
 	}
 	w := a.io.Stdout
@@ -434,6 +440,7 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 	for _, l := range st.Lines {
 		fmt.Fprintf(w, "%-9s %s\n", l.Label, visible(l.Text, false))
 	}
+	fmt.Fprint(w, peopleLine(d.Path(), st.Unit))
 	if usage.Calls > 0 {
 		fmt.Fprintf(w, "models    %s in all runs (%d failed) · %s · %.1f s of model time\n",
 			english.Count(usage.Calls, "model call"), usage.Failed, tokensText(bill.Total), usage.Seconds)
@@ -493,11 +500,14 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, t
 	if err != nil {
 		return err
 	}
-	if cost := costSection(bill); cost != "" {
+	for _, s := range []string{costSection(bill), peopleSection(d, deb.Status().Unit)} {
+		if s == "" {
+			continue
+		}
 		if section != "" {
 			section += "\n"
 		}
-		section += cost
+		section += s
 	}
 	// A debate whose text moot's built-in model wrote says so under its
 	// title.

@@ -155,6 +155,7 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			r.AddSection(costSection(bill))
+			r.AddSection(peopleSection(d, "exchange"))
 			var page []byte
 			if cmd.Bool("html") {
 				if page, err = r.HTML(); err != nil {

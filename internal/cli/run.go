@@ -94,6 +94,7 @@ func (a *app) runCommand() *ucli.Command {
 		Flags: append([]ucli.Flag{
 			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged; for other protocols, until that many units are done)"},
 			&ucli.BoolFlag{Name: "all", Usage: "run to the end, for a protocol that has one (dialectic has none)"},
+			humanFlag(),
 		}, append(a.modelFlags(), researchFlags()...)...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -134,7 +135,7 @@ func (a *app) stepCommand() *ucli.Command {
 		Name:         "step",
 		Usage:        "advance a debate by exactly one phase with models",
 		ArgsUsage:    "<debate>",
-		Flags:        append(a.modelFlags(), researchFlags()...),
+		Flags:        append(append([]ucli.Flag{humanFlag()}, a.modelFlags()...), researchFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			a.jsonEvents = cmd.Bool("json")
@@ -159,6 +160,9 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	}
 	o, err := a.overrides(cmd, proto)
 	if err != nil {
+		return err
+	}
+	if err := a.setPerson(cmd, d, proto); err != nil {
 		return err
 	}
 	if cmd.IsSet("judges") {
@@ -210,6 +214,8 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	}
 	p := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), proto, "exchange")
 	defer p.stop()
+	emit, endLive := a.liveEmit(d, cmd, "exchange", p.event, p.warn)
+	defer endLive()
 	opts := driver.Options{
 		Client:       client,
 		Templates:    tmpl,
@@ -218,9 +224,10 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
 		Now:          a.io.Now,
-		Emit:         p.event,
+		Emit:         emit,
 		Warn:         p.warn,
 		Chunks:       cmd.Bool("json"),
+		Person:       a.person,
 	}
 	a.withResearch(cmd, &opts)
 	if rb.budget != nil {

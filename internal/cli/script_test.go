@@ -109,6 +109,9 @@ func TestScripts(t *testing.T) {
 	// to the stronger model: strong beats middle beats weak, and twin
 	// draws with middle.
 	tourneyServer := modeltest.NewServer(t, tourneyfake.Handler(map[string]float64{"strong": 3, "middle": 2, "twin": 2, "weak": 1}))
+	// $PERSON answers as the sparring partner, but the proposition's
+	// rebuttals with the answer human.txtar's person gives in a form.
+	person := personFake(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -125,6 +128,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("PANEL", panelServer.URL)
 			e.Setenv("JUDGES", judgesServer.URL)
 			e.Setenv("TOURNEY", tourneyServer.URL)
+			e.Setenv("PERSON", person)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

@@ -350,6 +350,9 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for i, c := range step.Calls {
+		if r.byPerson(c) {
+			continue // asked after the models, below
+		}
 		ask := func() {
 			a, err := r.call(ctx, step, c)
 			mu.Lock()
@@ -367,6 +370,14 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 		}()
 	}
 	wg.Wait()
+	// A person is asked once the models have answered, one role at a
+	// time, so that nothing else writes to the terminal meanwhile.
+	for i, c := range step.Calls {
+		if errors.Join(errs...) != nil || !r.byPerson(c) {
+			continue
+		}
+		answers[c.ID], errs[i] = r.call(ctx, step, c)
+	}
 	if err := errors.Join(errs...); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -383,11 +394,12 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 		}
 		return err
 	}
+	people := r.withPeople(step, answers)
 	files := make([]store.File, len(commit.Files))
 	for i, f := range commit.Files {
 		data := f.Data
 		if f.Name == sm.StateFile {
-			if data, err = r.withSettings(data); err != nil {
+			if data, err = r.withSettings(data, people); err != nil {
 				return err
 			}
 		}
@@ -404,6 +416,9 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 	if err := r.d.Commit(files); err != nil {
 		return err
 	}
+	r.mu.Lock()
+	r.settings.People = people
+	r.mu.Unlock()
 	r.sum.Warnings = append(r.sum.Warnings, commit.Warnings...)
 	for _, e := range commit.Events {
 		ev := Event{Time: r.opts.Now(), Kind: e.Kind, Exchange: step.Unit, Role: e.Role, ID: e.ID, Title: e.Title, Score: e.Score, Message: e.Message, Extra: e.Data, Ends: e.Ends}
@@ -430,12 +445,13 @@ func (r *runner) forget(step *sm.Step) {
 		if r.research != nil {
 			_ = r.d.RemovePrivate(researchName(step, c))
 		}
+		_ = r.d.RemovePrivate(DraftName(step, c))
 	}
 }
 
 // withSettings puts the settings in force into a state file about to be
 // committed, under SettingsKey.
-func (r *runner) withSettings(state []byte) ([]byte, error) {
+func (r *runner) withSettings(state []byte, people map[string][]int) ([]byte, error) {
 	front, body, err := frontmatter.Parse(state)
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", sm.StateFile, err)
@@ -443,6 +459,7 @@ func (r *runner) withSettings(state []byte) ([]byte, error) {
 	r.mu.Lock()
 	s := r.settings
 	r.mu.Unlock()
+	s.People = people
 	if len(s.Temperature) == 0 {
 		s.Temperature = nil
 	}
@@ -508,7 +525,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 				var meta keptMeta
 				if raw, err := r.d.ReadPrivate(metaName(step, c)); err == nil && json.Unmarshal(raw, &meta) == nil {
 					a.Model = meta.Model
-					if meta.Attempts > 1 || len(c.Embed) > 0 {
+					if meta.Attempts > 1 || len(c.Embed) > 0 || meta.Model == PersonModel {
 						a.Attempts = meta.Attempts
 					}
 					a.Elapsed = time.Duration(meta.Elapsed * float64(time.Second))
@@ -529,6 +546,9 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 				return sm.Answer{Skipped: string(why)}, nil
 			}
 		}
+	}
+	if r.byPerson(c) {
+		return r.askPerson(ctx, step, c, validate)
 	}
 	if len(c.Embed) > 0 {
 		return r.embed(ctx, step, c)

@@ -154,6 +154,10 @@ type Options struct {
 	// instead of all at once: a run whose model takes no time (moot demo)
 	// then logs its calls in the same order every time.
 	Serial bool
+	// Person, when set, answers the calls of the roles a person plays
+	// (moot run --human) in place of the model, after the step's model
+	// calls.
+	Person Person
 }
 
 // StepPlan is what a step is about to ask, for Options.BeforeStep.

@@ -38,6 +38,9 @@ type Settings struct {
 	// Research, when set, turns research on for the debate with these
 	// limits (see research.go); absent, the debate runs as it always has.
 	Research *research.Limits `json:"research,omitempty"`
+	// People lists, for each role a person played (moot run --human,
+	// moot answer), the units in which the person answered for it.
+	People map[string][]int `json:"people,omitempty"`
 	// panel is the judge panel the state file names, kept apart from
 	// the settings under its own key (sm.PanelKey).
 	panel []sm.Judge
@@ -116,6 +119,7 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		MaxTokens:      map[string]int{},
 		ResponseFormat: s.ResponseFormat,
 		Research:       s.Research,
+		People:         clonePeople(s.People),
 		panel:          s.panel,
 	}
 	for k, v := range s.Models {

@@ -253,6 +253,7 @@ func (s *stepDebate) argumentStep(x int) (*sm.Step, error) {
 			return report(probs)
 		})
 		c.Research, c.Cites = true, func(text []byte) []string { return cites(Unwrap(text), side, x, known) }
+		c.Choices = s.targets(side, x)
 		calls = append(calls, c)
 	}
 	return &sm.Step{
@@ -278,6 +279,14 @@ func (s *stepDebate) judgeStep(x int) (*sm.Step, error) {
 		_, probs, _ := CheckJudgment(s.deb, text)
 		return report(probs)
 	})
+	c.Rows = map[string][]string{"scores.argument_id": ExchangeIDs(x)}
+	var earlier []string
+	for _, a := range s.deb.Arguments {
+		if a.Exchange < x {
+			earlier = append(earlier, a.ID)
+		}
+	}
+	c.Choices = map[string][]string{"rescores.argument_id": earlier}
 	return &sm.Step{
 		Key: fmt.Sprintf("%05d", x), Unit: x, Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
@@ -326,4 +335,21 @@ func (s *stepDebate) Outcome() sm.Outcome {
 	}
 	o.Columns = map[string]string{"exchanges": fmt.Sprint(s.deb.Header.End)}
 	return o
+}
+
+// targets lists, for a person's form, the arguments side may attack (the
+// other side's) and defend (its own) in exchange x: those of earlier
+// exchanges.
+func (s *stepDebate) targets(side Side, x int) map[string][]string {
+	var theirs, own []string
+	for _, a := range s.deb.Arguments {
+		switch {
+		case a.Exchange >= x:
+		case a.Side == side:
+			own = append(own, a.ID)
+		default:
+			theirs = append(theirs, a.ID)
+		}
+	}
+	return map[string][]string{"attacks.target_id": theirs, "defends.target_id": own}
 }

@@ -1,0 +1,392 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/human"
+	"github.com/moot-dev/moot/internal/model"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/store"
+)
+
+// ExitPerson is the exit code of a run that stopped for a person's
+// answer (--human): the debate waits for it in its state.
+const ExitPerson = 8
+
+// humanFlag is run's and step's --human.
+func humanFlag() ucli.Flag {
+	return &ucli.StringSliceFlag{Name: "human", Usage: "a person plays `ROLE` (or a group of roles), answering in an editor or with 'moot answer' (repeatable)"}
+}
+
+// humanRoles returns the roles the --human flags of cmd name in protocol
+// p, refusing a name that is not one of its roles or groups.
+func humanRoles(cmd *ucli.Command, p sm.Protocol) (map[string]bool, error) {
+	targets := roleTargets(p)
+	out := map[string]bool{}
+	for _, name := range cmd.StringSlice("human") {
+		t, ok := targets[name]
+		if !ok {
+			return nil, badUsage(fmt.Errorf("--human %s: a %s debate has no role %s (its roles: %s)", name, p.Name(), name, strings.Join(driver.RoleNames(p), ", ")),
+				"'moot protocols' lists each protocol's roles")
+		}
+		for _, r := range t.roles {
+			out[r] = true
+		}
+	}
+	return out, nil
+}
+
+// setPerson makes a.person the person of run --human on d, or nil without
+// the flag.
+func (a *app) setPerson(cmd *ucli.Command, d *store.Dir, p sm.Protocol) error {
+	a.person = nil
+	roles, err := humanRoles(cmd, p)
+	if err != nil || len(roles) == 0 {
+		return err
+	}
+	command, why := human.EditorCommand(a.io.Getenv, a.io.Stdin)
+	out := a.io.Stdout
+	if cmd.Bool("json") {
+		out = a.io.Stderr
+	}
+	a.person = &human.Editor{Roles: roles, Dir: d, Command: command, NoEditor: why,
+		Stdin: a.io.Stdin, Stdout: out, Stderr: a.io.Stderr, Title: d.Path()}
+	return nil
+}
+
+// personHints are the hints of a run stopped for a person's answer.
+func personHints(e *driver.AwaitingPerson) []string {
+	deb := shellQuote(e.Debate)
+	return []string{
+		"the debate waits in its state, for days if need be; answers other roles gave are kept",
+		fmt.Sprintf("fill in the form in %s and hand it in: moot answer %s %s FILE", e.Draft, deb, e.Role),
+		fmt.Sprintf("'moot form %s %s' prints the form; then 'moot run %s' carries on", deb, e.Role, deb),
+	}
+}
+
+// personRole returns the role of p called name (or by an alias).
+func personRole(p sm.Protocol, name string) (string, error) {
+	for _, r := range p.Roles() {
+		if r.Name == name || slices.Contains(r.Aliases, name) {
+			return r.Name, nil
+		}
+	}
+	return "", badUsage(fmt.Errorf("a %s debate has no role %s (its roles: %s)", p.Name(), name, strings.Join(driver.RoleNames(p), ", ")),
+		"'moot protocols' lists each protocol's roles")
+}
+
+// personProtocol returns the protocol of d that builds its steps: for
+// dialectic, with the prompt templates a run would use.
+func (a *app) personProtocol(cmd *ucli.Command, d *store.Dir) (sm.Protocol, error) {
+	p, err := a.protocolOf(d)
+	if err != nil || p.Name() != sm.Default {
+		return p, err
+	}
+	tmpl, err := loadTemplates(d, cmd.String("templates"))
+	if err != nil {
+		return nil, err
+	}
+	return dialectic.Protocol{Templates: tmpl}, nil
+}
+
+// waitingCall returns the call of the step d waits for that role answers:
+// the one --call names, else the only one, else the only one without an
+// answer kept.
+func waitingCall(cmd *ucli.Command, d *store.Dir, p sm.Protocol, role string) (driver.Waiting, error) {
+	ws, err := driver.Waits(d, p, role)
+	if err != nil {
+		return driver.Waiting{}, err
+	}
+	if len(ws) == 0 {
+		msg := fmt.Sprintf("%s waits for no answer of the %s", d.Path(), role)
+		hint := "'moot status' says what it waits for"
+		if deb, err := driver.ReadDebate(d, p); err == nil {
+			st := deb.Status()
+			if st.Complete {
+				msg = fmt.Sprintf("%s is complete: it waits for no answer", d.Path())
+			} else if st.Next != "" {
+				hint = "next: " + st.Next
+			}
+		}
+		return driver.Waiting{}, withCode(ExitRefused, errors.New(msg), hint)
+	}
+	if id := cmd.String("call"); id != "" {
+		var ids []string
+		for _, w := range ws {
+			if w.Call.ID == id {
+				return w, nil
+			}
+			ids = append(ids, w.Call.ID)
+		}
+		return driver.Waiting{}, badUsage(fmt.Errorf("--call %s: the %s's calls of this step are %s", id, role, strings.Join(ids, ", ")))
+	}
+	if len(ws) == 1 {
+		return ws[0], nil
+	}
+	var open []driver.Waiting
+	var ids []string
+	for _, w := range ws {
+		ids = append(ids, w.Call.ID)
+		if !w.Kept {
+			open = append(open, w)
+		}
+	}
+	if len(open) == 1 {
+		return open[0], nil
+	}
+	return driver.Waiting{}, badUsage(fmt.Errorf("the step asks the %s %d times: name the call with --call (%s)", role, len(ws), strings.Join(ids, ", ")))
+}
+
+func personFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "call", Usage: "the call `ID`, when the step asks the role more than once (a panel's judges)"},
+		&ucli.StringFlag{Name: "templates", Usage: "prompt templates from `DIR`, as given to run (dialectic)"},
+	}
+}
+
+func (a *app) formCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:         "form",
+		Usage:        "print the answer form a person fills in for ROLE, with what the role sees, for the step the debate waits for",
+		ArgsUsage:    "<debate> ROLE",
+		Flags:        personFlags(),
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() != 2 {
+				return usageError("form takes a debate and a role")
+			}
+			d, err := openDebate(cmd)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			p, err := a.personProtocol(cmd, d)
+			if err != nil {
+				return err
+			}
+			role, err := personRole(p, cmd.Args().Get(1))
+			if err != nil {
+				return err
+			}
+			w, err := waitingCall(cmd, d, p, role)
+			if err != nil {
+				return err
+			}
+			form, err := human.Form(w.Call)
+			if err != nil {
+				return err
+			}
+			if kept, ok := driver.Kept(d, w.Step, w.Call); ok {
+				// The form shows the answer kept, to be changed and
+				// handed in again, or left as it is.
+				if filled, err := human.Fill(w.Call, kept); err == nil {
+					form = filled
+				}
+				fmt.Fprintf(a.io.Stderr, "moot: note: the %s's answer is kept already (filled in below); 'moot answer' replaces it, 'moot run' commits it\n", role)
+			}
+			title := fmt.Sprintf("the %s's answer in %s, step %s", role, d.Path(), w.Step.Key)
+			_, err = fmt.Fprint(a.io.Stdout, human.Draft(title, w.Call, nil, form))
+			return err
+		},
+	}
+}
+
+func (a *app) answerCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "answer",
+		Usage: "hand in ROLE's answer for the step the debate waits for: a filled form (moot form) or the JSON a model would give",
+		Description: "The answer goes through the validation a model's does; refused, nothing changes. Accepted, it is kept as the role's\n" +
+			"answer, marked as a person's, and the step is committed at once when every call of it has an answer; otherwise\n" +
+			"'moot run' commits it with the other roles' answers.",
+		ArgsUsage:    "<debate> ROLE FILE",
+		Flags:        append(personFlags(), waitFlag()),
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Args().Len() != 3 {
+				return usageError("answer takes a debate, a role and a file")
+			}
+			file := cmd.Args().Get(2)
+			data, err := readPersonFile(file)
+			if err != nil {
+				return err
+			}
+			d, err := a.openForWrite(ctx, cmd)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			p, err := a.personProtocol(cmd, d)
+			if err != nil {
+				return err
+			}
+			role, err := personRole(p, cmd.Args().Get(1))
+			if err != nil {
+				return err
+			}
+			w, err := waitingCall(cmd, d, p, role)
+			if err != nil {
+				return err
+			}
+			answer, kind, err := human.Read(w.Call, data)
+			if err != nil {
+				var fe *human.FormError
+				if errors.As(err, &fe) {
+					return withCode(ExitRefused, fmt.Errorf("%s: %w", file, err), "nothing changed; 'moot form' prints a blank form")
+				}
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			rep, err := driver.HandIn(d, w.Step, w.Call, answer)
+			if err != nil {
+				return err
+			}
+			if !rep.OK() {
+				what := "answer"
+				if kind == human.KindForm {
+					what = "answer in the form"
+				}
+				return withCode(ExitRefused, fmt.Errorf("%s: the %s's %s breaks the rules:\n  %s", file, role, what, strings.Join(rep.Errors, "\n  ")),
+					"nothing changed; put the answer right and hand it in again")
+			}
+			for _, warn := range rep.Warnings {
+				fmt.Fprintf(a.io.Stderr, "moot: warning: %s\n", warn)
+			}
+			if !driver.Answered(d, w.Step) {
+				fmt.Fprintf(a.io.Stderr, "moot: the %s's answer is accepted and kept for step %s; 'moot run %s' asks the other roles and commits the step\n",
+					role, w.Step.Key, shellQuote(d.Path()))
+				return nil
+			}
+			return a.commitAnswered(ctx, cmd, d, p)
+		},
+	}
+}
+
+// readPersonFile reads the file a person hands in, up to the size of an
+// answer.
+func readPersonFile(path string) ([]byte, error) {
+	data, err := store.ReadInput(path, 4*MaxAnswerSize)
+	if err != nil {
+		var se *store.SizeError
+		if errors.As(err, &se) {
+			return nil, withCode(ExitRefused, fmt.Errorf("read %s: %w", path, err))
+		}
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("read %s: no such file", path)
+		}
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// commitAnswered commits the step d waits for, every call of which has an
+// answer kept: it asks no model.
+func (a *app) commitAnswered(ctx context.Context, cmd *ucli.Command, d *store.Dir, p sm.Protocol) error {
+	deb, err := driver.LoadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	unit := deb.Status().Unit
+	prog := a.newProgress(false, false, p, unit)
+	opts := driver.Options{
+		Client:       noModel{},
+		DefaultModel: defaultModel(a.io.Getenv),
+		Now:          a.io.Now,
+		Emit:         prog.event,
+		Warn:         prog.warn,
+	}
+	if dp, ok := p.(dialectic.Protocol); ok {
+		opts.Templates = dp.Templates
+	}
+	_, err = driver.Advance(ctx, d, p, driver.UnitGoal{Steps: 1}, opts)
+	prog.stop()
+	if err != nil {
+		return err
+	}
+	deb, err = driver.LoadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	st := deb.Status()
+	if st.Complete {
+		fmt.Fprintf(a.io.Stderr, "moot: the step is committed; %s is complete\n", d.Path())
+	} else {
+		fmt.Fprintf(a.io.Stderr, "moot: the step is committed; next: %s\n", st.Next)
+	}
+	return nil
+}
+
+// noModel is the client of a commit that needs no model: every call has
+// an answer kept.
+type noModel struct{}
+
+func (noModel) Complete(context.Context, model.Request) (model.Response, error) {
+	return model.Response{}, errors.New("moot answer asks no model")
+}
+
+// peopleLine says which roles of the debate at dir a person played, for
+// status: "" when none did, or the debate cannot say.
+func peopleLine(dir string, unit string) string {
+	d, err := store.Open(dir)
+	if err != nil {
+		return ""
+	}
+	defer d.Close()
+	people, err := driver.People(d)
+	if err != nil || len(people) == 0 {
+		return ""
+	}
+	roles := make([]string, 0, len(people))
+	for r := range people {
+		roles = append(roles, r)
+	}
+	slices.Sort(roles)
+	parts := make([]string, len(roles))
+	for i, r := range roles {
+		units := make([]string, len(people[r]))
+		for j, u := range people[r] {
+			units[j] = fmt.Sprint(u)
+		}
+		word := unit
+		if len(units) > 1 {
+			word += "s"
+		}
+		parts[i] = fmt.Sprintf("%s played by a person (%s %s)", visible(r, false), word, strings.Join(units, ", "))
+	}
+	return "people    " + strings.Join(parts, "; ") + "\n"
+}
+
+// peopleSection is the report's section on the roles a person played in
+// the debate in d, in markdown; "" when none did.
+func peopleSection(d *store.Dir, unit string) string {
+	people, err := driver.People(d)
+	if err != nil || len(people) == 0 {
+		return ""
+	}
+	roles := make([]string, 0, len(people))
+	for r := range people {
+		roles = append(roles, r)
+	}
+	slices.Sort(roles)
+	var b strings.Builder
+	b.WriteString("## Played by a person\n\n")
+	for _, r := range roles {
+		units := make([]string, len(people[r]))
+		for j, u := range people[r] {
+			units[j] = fmt.Sprint(u)
+		}
+		word := unit
+		if len(units) > 1 {
+			word += "s"
+		}
+		fmt.Fprintf(&b, "- The %s was played by a person in %s %s; its answers there are marked with the model `%s`.\n", r, word, strings.Join(units, ", "), driver.PersonModel)
+	}
+	return b.String()
+}

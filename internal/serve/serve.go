@@ -1,0 +1,554 @@
+// Package serve is `moot serve`: a read-only web view of a debates root.
+// Its index lists every debate; each debate's page is its HTML report,
+// which follows the debate live through Server-Sent Events as steps are
+// committed and as calls start and end. It never takes a debate's lock and
+// never writes a file.
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/moot-dev/moot/internal/live"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/store"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Root is the debates root: every folder directly in it that holds a
+	// debate.md is a debate.
+	Root string
+	// Token, when set, must come with every request: ?token=T or the
+	// header "Authorization: Bearer T".
+	Token string
+	// Report returns the HTML report page of the debate at dir, read
+	// without the lock.
+	Report func(dir string) ([]byte, error)
+	// Watch follows the debate at dir, calling changed whenever it may
+	// have changed, until ctx ends; live.Watch when nil.
+	Watch func(ctx context.Context, dir string, changed func()) error
+	// Logf, when set, is told of requests that failed on the server's
+	// side.
+	Logf func(format string, args ...any)
+}
+
+// Server is the HTTP handler of moot serve.
+type Server struct {
+	o Options
+	// ctx ends every event stream when the server closes.
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// New returns the server of o.
+func New(o Options) *Server {
+	if o.Watch == nil {
+		o.Watch = live.Watch
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Server{o: o, ctx: ctx, cancel: cancel}
+}
+
+// Close ends every event stream, those under way and those to come, so
+// that http.Server.Shutdown, which waits for the requests under way, can
+// finish.
+func (s *Server) Close() { s.cancel() }
+
+// ValidSlug reports whether s is a debate's slug: lowercase letters,
+// digits and hyphens, not starting with a hyphen.
+func ValidSlug(s string) bool {
+	if s == "" || len(s) > 64 || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Debates lists the slugs of the debates directly in root, in order: the
+// folders (not links) with a valid slug for a name that hold a debate.md.
+func Debates(root string) ([]string, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() || !ValidSlug(e.Name()) {
+			continue
+		}
+		if info, err := os.Lstat(filepath.Join(root, e.Name(), sm.StateFile)); err == nil && info.Mode().IsRegular() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ServeHTTP answers a request: the token first, then the route.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	// The token may be in the address: never send it on.
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	if code := s.authorize(r); code != 0 {
+		msg := "this moot serve needs its token: ?token=T or Authorization: Bearer T"
+		switch {
+		case code == http.StatusUnauthorized:
+			h.Set("WWW-Authenticate", `Bearer realm="moot"`)
+		case s.o.Token == "":
+			msg = "without --token, moot serve answers only requests addressed to localhost or a loopback address"
+		}
+		http.Error(w, http.StatusText(code)+": "+msg, code)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		http.Error(w, "moot serve is read-only", http.StatusMethodNotAllowed)
+		return
+	}
+	path := r.URL.Path
+	if path == "/" {
+		s.index(w, r)
+		return
+	}
+	rest, ok := strings.CutPrefix(path, "/debates/")
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	slug, what, _ := strings.Cut(rest, "/")
+	dir, ok := s.debate(slug)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	switch what {
+	case "":
+		s.page(w, r, dir)
+	case "report":
+		s.report(w, r, dir)
+	case "live":
+		s.liveJSON(w, dir)
+	case "events":
+		s.events(w, r, dir)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// authorize returns 0 when r may be served, else the status that refuses
+// it: 401 without a token, 403 with a wrong one. Without a token of its
+// own the server answers only requests addressed to a loopback name, so
+// that a web page elsewhere cannot reach it by pointing a name of its own
+// at 127.0.0.1 (DNS rebinding).
+func (s *Server) authorize(r *http.Request) int {
+	if s.o.Token == "" {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		host = strings.Trim(host, "[]")
+		if ip := net.ParseIP(host); (ip != nil && ip.IsLoopback()) || strings.EqualFold(host, "localhost") {
+			return 0
+		}
+		return http.StatusForbidden
+	}
+	given := r.URL.Query().Get("token")
+	if auth := r.Header.Get("Authorization"); given == "" && auth != "" {
+		scheme, value, _ := strings.Cut(auth, " ")
+		if strings.EqualFold(scheme, "Bearer") {
+			given = strings.TrimSpace(value)
+		}
+	}
+	if given == "" {
+		return http.StatusUnauthorized
+	}
+	// Hashed first, so that the comparison takes the same time whatever
+	// the lengths.
+	a, b := sha256.Sum256([]byte(given)), sha256.Sum256([]byte(s.o.Token))
+	if subtle.ConstantTimeCompare(a[:], b[:]) != 1 {
+		return http.StatusForbidden
+	}
+	return 0
+}
+
+// debate returns the folder of the debate slug, when slug names one of
+// the debates the root holds now. Nothing of the request becomes a path
+// unless it is one of those names.
+func (s *Server) debate(slug string) (string, bool) {
+	if !ValidSlug(slug) {
+		return "", false
+	}
+	names, err := Debates(s.o.Root)
+	if err != nil || !slices.Contains(names, slug) {
+		return "", false
+	}
+	return filepath.Join(s.o.Root, slug), true
+}
+
+// tokenQuery is the query that passes the request's token on to a link.
+func tokenQuery(r *http.Request) string {
+	if t := r.URL.Query().Get("token"); t != "" {
+		return "?token=" + url.QueryEscape(t)
+	}
+	return ""
+}
+
+// indexPage is parsed on first use, so that no other command pays for it
+// at start.
+var indexPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("index").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>moot: debates</title>
+<style>
+body { font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
+td.slug { white-space: nowrap; }
+.muted { color: #777; }
+</style>
+</head>
+<body>
+<h1>Debates</h1>
+<p class="muted">{{.Root}}: {{len .Debates}} debate{{if ne (len .Debates) 1}}s{{end}}. Each page follows its debate live.</p>
+{{if .Debates}}<table id="debates">
+<thead><tr><th>debate</th><th>motion</th></tr></thead>
+<tbody>
+{{range .Debates}}<tr><td class="slug"><a href="/debates/{{.Slug}}/{{$.Query}}">{{.Slug}}</a></td><td>{{.Motion}}</td></tr>
+{{end}}</tbody>
+</table>{{else}}<p>No debates here yet: <code>moot new SLUG --motion "..."</code> makes one.</p>{{end}}
+</body>
+</html>
+`))
+})
+
+type indexEntry struct {
+	Slug   string
+	Motion string
+}
+
+// index lists every debate with its motion, in the page itself.
+func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	names, err := Debates(s.o.Root)
+	if err != nil {
+		s.fail(w, "list the debates", err)
+		return
+	}
+	data := struct {
+		Root    string
+		Debates []indexEntry
+		Query   template.URL
+	}{Root: s.o.Root, Query: template.URL(tokenQuery(r))}
+	for _, n := range names {
+		e := indexEntry{Slug: n, Motion: "(unreadable)"}
+		if d, err := store.Open(filepath.Join(s.o.Root, n)); err == nil {
+			if state, err := d.ReadFile(sm.StateFile); err == nil {
+				e.Motion = live.Motion(state)
+			}
+			d.Close()
+		}
+		data.Debates = append(data.Debates, e)
+	}
+	var b bytes.Buffer
+	if err := indexPage().Execute(&b, data); err != nil {
+		s.fail(w, "render the index", err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	w.Write(b.Bytes())
+}
+
+// report is the debate's HTML report page as it stands.
+func (s *Server) report(w http.ResponseWriter, r *http.Request, dir string) {
+	page, err := s.o.Report(dir)
+	if err != nil {
+		s.fail(w, "read the debate", err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	w.Write(page)
+}
+
+// page is the report page with a live strip on top and the script that
+// keeps it current.
+func (s *Server) page(w http.ResponseWriter, r *http.Request, dir string) {
+	// The version is taken before the report is read: a step committed
+	// in between makes the page fetch the report once more, never miss it.
+	version := stepVersion(dir)
+	page, err := s.o.Report(dir)
+	if err != nil {
+		s.fail(w, "read the debate", err)
+		return
+	}
+	nonce := newNonce()
+	strip := []byte(`<nav id="moot-live" style="position:sticky;top:0;background:#f6f6f0;border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
+		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a> · <span id="moot-now">connecting…</span></nav>`)
+	script := []byte(`<script nonce="` + nonce + `">` + strings.Replace(liveScript, "VERSION", version, 1) + `</script>`)
+	page = dropMetaCSP(page)
+	page = insertAfter(page, "<body>", strip)
+	page = insertBefore(page, "</body>", script)
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'nonce-"+nonce+"'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	w.Write(page)
+}
+
+// liveScript follows the event stream: a "live" event names the calls in
+// flight, written into the strip as text; a "step" event fetches the
+// report again and puts its main part in place of the one shown. The
+// token of the page's address goes with both requests.
+const liveScript = `
+(function () {
+  var q = new URLSearchParams(location.search).get("token");
+  var suffix = q ? "?token=" + encodeURIComponent(q) : "";
+  var base = location.pathname.replace(/\/+$/, "") + "/";
+  var now = document.getElementById("moot-now");
+  var seen = "VERSION";
+  function show(st) {
+    if (!st || !st.calls) { now.textContent = "nobody is being asked"; return; }
+    if (st.calls.length === 0) { now.textContent = "a run is under way, between calls"; return; }
+    var parts = st.calls.map(function (c) {
+      var secs = Math.max(0, Math.round((Date.now() - Date.parse(c.started)) / 1000));
+      return c.role + (c.model ? " on " + c.model : "") + " (" + secs + " s)";
+    });
+    now.textContent = "asking now: " + parts.join(", ") + " · " + (st.unit_name || "unit") + " " + st.unit;
+  }
+  var current = null;
+  var failures = 0;
+  var latest = 0;
+  var connected = false;
+  function refresh() {
+    // Only the answer to the latest request is shown, so that two steps
+    // in a row cannot leave the older report in place.
+    var mine = ++latest;
+    fetch(base + "report" + suffix, {cache: "no-store"}).then(function (r) {
+      if (!r.ok) { throw new Error(r.status); }
+      return r.text();
+    }).then(function (text) {
+      if (mine !== latest) { return; }
+      var doc = new DOMParser().parseFromString(text, "text/html");
+      var fresh = doc.querySelector("main");
+      var old = document.querySelector("main");
+      if (fresh && old) { old.replaceWith(document.adoptNode(fresh)); }
+      document.body.setAttribute("data-moot-version", seen);
+      failures = 0;
+    }).catch(function () {
+      // A report that cannot be read now (a step half applied): again
+      // in a second, a few times.
+      if (mine === latest && ++failures <= 5) { setTimeout(refresh, 1000); }
+    });
+  }
+  var es = new EventSource(base + "events" + suffix);
+  es.addEventListener("live", function (e) { current = JSON.parse(e.data); show(current); });
+  es.addEventListener("step", function (e) {
+    var v = JSON.parse(e.data).version;
+    if (v !== seen) { seen = v; refresh(); }
+  });
+  es.onopen = function () { connected = true; };
+  es.onerror = function () { connected = false; now.textContent = "reconnecting…"; };
+  setInterval(function () { if (connected) { show(current); } }, 1000);
+})();
+`
+
+// liveJSON is the run under way as JSON, null when there is none.
+func (s *Server) liveJSON(w http.ResponseWriter, dir string) {
+	st, err := readLive(dir)
+	if err != nil {
+		s.fail(w, "read the live file", err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(st)
+}
+
+func readLive(dir string) (*live.State, error) {
+	d, err := store.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return live.Read(d)
+}
+
+// stepVersion names the debate's last commit: the content of its commit
+// mark and the identity of its state file, so that it changes with every
+// step, whoever wrote it.
+func stepVersion(dir string) string {
+	h := sha256.New()
+	if data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(store.CommitFile))); err == nil {
+		h.Write(data)
+	}
+	if info, err := os.Lstat(filepath.Join(dir, sm.StateFile)); err == nil {
+		fmt.Fprintf(h, "|%d|%s", info.Size(), info.ModTime().UTC().String())
+	}
+	if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(store.JournalFile))); err == nil {
+		h.Write([]byte("|journal"))
+	}
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:12])
+}
+
+// KeepAlive is how often a quiet event stream gets a comment.
+const KeepAlive = 20 * time.Second
+
+// events streams the debate's changes as Server-Sent Events: "step" with
+// the version of the last commit whenever it changes, "live" with the run
+// under way (null for none) whenever that changes. Both are sent at once
+// when the stream opens.
+func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	flusher.Flush()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go func() {
+		select {
+		case <-s.ctx.Done():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	var lastVersion, lastLive string
+	var mu sync.Mutex
+	write := func(text string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, err := io.WriteString(w, text); err != nil {
+			cancel()
+			return false
+		}
+		flusher.Flush()
+		return true
+	}
+	send := func(event, data string) bool {
+		return write("event: " + event + "\ndata: " + data + "\n\n")
+	}
+	// A comment now and then keeps proxies from closing a quiet stream
+	// and tells the server early of a reader that has gone.
+	go func() {
+		t := time.NewTicker(KeepAlive)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				write(": keep-alive\n\n")
+			}
+		}
+	}()
+	changed := func() {
+		if v := stepVersion(dir); v != lastVersion {
+			data, _ := json.Marshal(map[string]string{"version": v})
+			if !send("step", string(data)) {
+				return
+			}
+			lastVersion = v
+		}
+		st, err := readLive(dir)
+		if err != nil {
+			return // being replaced: the next change reads it
+		}
+		data, _ := json.Marshal(st)
+		if string(data) != lastLive && send("live", string(data)) {
+			lastLive = string(data)
+		}
+	}
+	if err := s.o.Watch(ctx, dir, changed); err != nil {
+		s.o.Logf("watch %s: %v", dir, err)
+	}
+}
+
+func (s *Server) fail(w http.ResponseWriter, what string, err error) {
+	s.o.Logf("cannot %s: %v", what, err)
+	http.Error(w, "cannot "+what+"; moot serve says why on its terminal", http.StatusInternalServerError)
+}
+
+func newNonce() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return base64.StdEncoding.EncodeToString(b[:])
+}
+
+// insertAfter puts add after the first mark in page, or at its start.
+func insertAfter(page []byte, mark string, add []byte) []byte {
+	i := bytes.Index(page, []byte(mark))
+	if i < 0 {
+		return append(append([]byte(nil), add...), page...)
+	}
+	i += len(mark)
+	return slices.Concat(page[:i], add, page[i:])
+}
+
+// insertBefore puts add before the last mark in page, or at its end.
+func insertBefore(page []byte, mark string, add []byte) []byte {
+	i := bytes.LastIndex(page, []byte(mark))
+	if i < 0 {
+		return append(append([]byte(nil), page...), add...)
+	}
+	return slices.Concat(page[:i], add, page[i:])
+}
+
+// dropMetaCSP removes the report's own Content-Security-Policy, a meta tag
+// in its head that allows no script at all, so that the page's script
+// can run: the header that page sends holds the same policy, with that
+// one script allowed by its nonce.
+func dropMetaCSP(page []byte) []byte {
+	head, _, ok := bytes.Cut(page, []byte("<body>"))
+	if !ok {
+		return page
+	}
+	const mark = `<meta http-equiv="Content-Security-Policy"`
+	i := bytes.Index(head, []byte(mark))
+	if i < 0 {
+		return page
+	}
+	end := bytes.IndexByte(head[i:], '>')
+	if end < 0 {
+		return page
+	}
+	return slices.Concat(page[:i], page[i+end+1:])
+}
