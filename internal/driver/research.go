@@ -129,10 +129,26 @@ func (r *runner) session(c sm.Call, modelName string) (*research.Session, error)
 	return research.NewSession(r.research.tools.Provider, r.research.tools.Reader, r.research.limits), nil
 }
 
+// withoutInstructions undoes withInstructions, for a model asked again
+// without tools.
+func withoutInstructions(msgs []model.Message) []model.Message {
+	out := append([]model.Message(nil), msgs...)
+	if len(out) > 0 {
+		out[0].Content = strings.TrimSuffix(out[0].Content, "\n\n"+research.Instructions)
+	}
+	return out
+}
+
 // ask asks req of the model, with the tools of sess when it is not nil,
 // and returns the answer and the messages the tool rounds added.
 func (r *runner) ask(ctx context.Context, step *sm.Step, c sm.Call, sess *research.Session, req model.Request) (model.Response, []model.Message, error) {
 	if sess == nil {
+		resp, err := r.opts.Client.Complete(ctx, req)
+		return resp, nil, err
+	}
+	if !r.researches(c, req.Model) {
+		// The endpoint refused tools earlier in this call (a repair).
+		req.Messages = withoutInstructions(req.Messages)
 		resp, err := r.opts.Client.Complete(ctx, req)
 		return resp, nil, err
 	}
@@ -153,7 +169,7 @@ func (r *runner) ask(ctx context.Context, step *sm.Step, c sm.Call, sess *resear
 		if !said {
 			r.opts.Warn(fmt.Sprintf("model %s takes no tools (function calling): it runs without research", req.Model))
 		}
-		req.Tools = nil
+		req.Tools, req.Messages = nil, withoutInstructions(req.Messages)
 		resp, err = r.opts.Client.Complete(ctx, req)
 		return resp, nil, err
 	}

@@ -217,6 +217,13 @@ func TestResearchTrouble(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(tt.wantChecks) {
 				t.Errorf("checks = %v, want %v", got, tt.wantChecks)
 			}
+			if tt.noTools {
+				for _, b := range f.Requests() {
+					if b["tools"] == nil && strings.Contains(fmt.Sprint(b["messages"]), "You can research before you answer") {
+						t.Errorf("a request without tools tells the model of them")
+					}
+				}
+			}
 			if tt.wantWarn != "" {
 				n := 0
 				for _, s := range warns {
