@@ -48,7 +48,8 @@ func (a *app) researchTools(cmd *ucli.Command) func() (*driver.ResearchTools, er
 	return func() (*driver.ResearchTools, error) {
 		p, err := research.NewProvider(a.io.Getenv(research.SearchEnv), a.io.Getenv, nil)
 		if err != nil {
-			return nil, err
+			// Like a missing model key: the endpoint cannot be used.
+			return nil, withCode(ExitModel, err, "for example: "+research.SearchEnv+"=searxng:http://localhost:8888; 'moot research test' checks it")
 		}
 		return &driver.ResearchTools{Provider: p, Reader: &research.Reader{AllowPrivate: cmd.Bool("research-allow-private")}}, nil
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -52,5 +54,33 @@ func TestResearchTest(t *testing.T) {
 				t.Errorf("the error shows the key: %s", errb.String())
 			}
 		})
+	}
+}
+
+func TestRunResearchNeedsProvider(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
+	run := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), append([]string{"moot", "--dir", dir}, args...), IO{
+			Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
+			Getenv: func(k string) string { return env[k] },
+		})
+		return code, errb.String()
+	}
+	if code, stderr := run("new", "d", "--motion", "Water boils."); code != 0 {
+		t.Fatalf("new: %d %s", code, stderr)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, "d", "debate.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := run("run", "d", "--research")
+	if code != ExitModel || !strings.Contains(stderr, "MOOT_SEARCH is not set") || !strings.Contains(stderr, "moot research test") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "d", "debate.md"))
+	if string(after) != string(before) {
+		t.Error("debate.md changed")
 	}
 }
