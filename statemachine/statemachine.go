@@ -18,6 +18,8 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+
+	"github.com/moot-dev/moot/internal/evidence"
 )
 
 // StateFile is the file every protocol keeps its state in: a JSON
@@ -244,6 +246,14 @@ type Call struct {
 	// Temperature is the call's default sampling temperature; a setting
 	// of the user's replaces it. nil leaves it to the server.
 	Temperature *float64
+	// Research marks a call whose role argues: in a debate run with
+	// research on, it is offered the tools search and read, and its
+	// answer comes with the pages it read (Answer.Sources).
+	Research bool
+	// Cites, when set, lists the URLs an answer cites, which are read
+	// (if the research has not read them) so that Apply can check the
+	// answer's quotes against them.
+	Cites func(answer []byte) []string
 	// Choices help a person who answers the call by hand (moot run
 	// --human): the values a field of the answer may take, listed in the
 	// answer form, by the field's path, its names from the top joined by
@@ -294,6 +304,12 @@ type Answer struct {
 	// Elapsed is the model time the answer took, repairs included; 0 for
 	// an answer handed in by hand.
 	Elapsed time.Duration
+	// Researched is set for the answer of a Research call in a debate run
+	// with research on: Apply then checks what it cites against Sources,
+	// the pages read for it (those it cites included). The driver stores
+	// each of them as evidence.Name(URL) with the step's commit.
+	Researched bool
+	Sources    []evidence.Source
 }
 
 // Commit is what a step writes.

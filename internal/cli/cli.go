@@ -431,6 +431,7 @@ func (a *app) command() *ucli.Command {
 			a.templatesCommand(),
 			a.reportCommand(),
 			a.exportCommand(),
+			a.researchCommand(),
 			a.watchCommand(),
 			a.serveCommand(),
 			a.helpCommand(),

@@ -27,11 +27,14 @@ var envDoc = map[string]string{
 	"OPENAI_BASE_URL": "the OpenAI-compatible endpoint (default OpenAI's); a local server needs no key",
 	"OPENAI_API_KEY":  "the key for the endpoint",
 	"NO_COLOR":        "no colour in progress lines, even on a terminal",
+	"MOOT_SEARCH":     "the search provider of --research: searxng:URL, brave or tavily",
+	"BRAVE_API_KEY":   "the key of Brave Search, for MOOT_SEARCH=brave (never written anywhere)",
+	"TAVILY_API_KEY":  "the key of Tavily, for MOOT_SEARCH=tavily (never written anywhere)",
 	"MOOT_PRICES":     "a prices file over the built-in model prices, when --prices is not given",
 }
 
 // envOrder is the order in which help lists environment variables.
-var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "MOOT_PRICES", "NO_COLOR"}
+var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY", "NO_COLOR"}
 
 // modelEnv is what commands that ask models read.
 var modelEnv = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "NO_COLOR"}
@@ -139,8 +142,16 @@ var helpFor = map[string]commandHelp{
 			"moot run sugar-tax 10 --budget 0.50  stop before a step that would take the debate's cost past $0.50",
 			"moot run sugar-tax --model builtin  moot's scripted built-in model: no key, no network, no real arguments",
 			"moot run sugar-tax --human proposition  you argue for the motion, in $EDITOR",
+			"MOOT_SEARCH=searxng:http://localhost:8888 moot run sugar-tax --research  debaters search, read and cite; every cited quote is checked",
 		},
-		env: append(modelEnv[:len(modelEnv):len(modelEnv)], "MOOT_PRICES", "MOOT_EDITOR", "VISUAL", "EDITOR"),
+		env: append(modelEnv[:len(modelEnv):len(modelEnv)], "MOOT_PRICES", "MOOT_EDITOR", "VISUAL", "EDITOR", "MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY"),
+	},
+	"research": {
+		examples: []string{
+			"MOOT_SEARCH=searxng:http://localhost:8888 moot research test  search once and show what came back",
+			"MOOT_SEARCH=brave BRAVE_API_KEY=... moot research test \"boiling point\"  the same with Brave Search",
+		},
+		env: []string{"MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY"},
 	},
 	"form": {
 		examples: []string{

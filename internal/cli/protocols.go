@@ -341,6 +341,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		Chunks:       cmd.Bool("json"),
 		Person:       a.person,
 	}
+	a.withResearch(cmd, &opts)
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check
 	}

@@ -95,7 +95,7 @@ func (a *app) runCommand() *ucli.Command {
 			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged; for other protocols, until that many units are done)"},
 			&ucli.BoolFlag{Name: "all", Usage: "run to the end, for a protocol that has one (dialectic has none)"},
 			humanFlag(),
-		}, a.modelFlags()...),
+		}, append(a.modelFlags(), researchFlags()...)...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			a.jsonEvents = cmd.Bool("json")
@@ -135,7 +135,7 @@ func (a *app) stepCommand() *ucli.Command {
 		Name:         "step",
 		Usage:        "advance a debate by exactly one phase with models",
 		ArgsUsage:    "<debate>",
-		Flags:        append([]ucli.Flag{humanFlag()}, a.modelFlags()...),
+		Flags:        append(append([]ucli.Flag{humanFlag()}, a.modelFlags()...), researchFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			a.jsonEvents = cmd.Bool("json")
@@ -229,6 +229,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Chunks:       cmd.Bool("json"),
 		Person:       a.person,
 	}
+	a.withResearch(cmd, &opts)
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check
 	}

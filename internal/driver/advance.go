@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -275,6 +276,9 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 			return r.sum, err
 		}
 	}
+	if err := r.startResearch(); err != nil {
+		return r.sum, err
+	}
 	r.unit = deb.Status().Unit
 	for _, c := range changes {
 		r.opts.Warn(c + " (stored in debate.md)")
@@ -401,6 +405,14 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 		}
 		files[i] = store.File{Name: f.Name, Data: data}
 	}
+	if r.research != nil {
+		// The pages read go first: the state file stays last.
+		src, err := r.sourceFiles(step, answers)
+		if err != nil {
+			return err
+		}
+		files = append(src, files...)
+	}
 	if err := r.d.Commit(files); err != nil {
 		return err
 	}
@@ -430,6 +442,9 @@ func (r *runner) forget(step *sm.Step) {
 		_ = r.d.RemovePrivate(keptName(step, c))
 		_ = r.d.RemovePrivate(skippedName(step, c))
 		_ = r.d.RemovePrivate(metaName(step, c))
+		if r.research != nil {
+			_ = r.d.RemovePrivate(researchName(step, c))
+		}
 		_ = r.d.RemovePrivate(DraftName(step, c))
 	}
 }
@@ -520,7 +535,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 						r.mu.Unlock()
 					}
 				}
-				return a, nil
+				return r.reuseResearch(step, c, a), nil
 			}
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			r.opts.Warn(fmt.Sprintf("cannot read a kept answer: %v", err))
@@ -562,6 +577,14 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	for _, m := range c.Messages {
 		msgs = append(msgs, model.Message{Role: m.Role, Content: m.Content})
 	}
+	sess, err := r.session(c, rs.Model)
+	if err != nil {
+		return sm.Answer{}, err
+	}
+	if sess != nil {
+		msgs = withInstructions(msgs)
+	}
+	var transcript []model.Message
 	var attempts []failedAttempt
 	var elapsed time.Duration
 	// streamed says whether the attempt under way has given chunks.
@@ -597,7 +620,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 				emitChunk(strings.LastIndexAny(arrived.String(), " \t\r\n") + 1)
 			}
 		}
-		resp, err := r.opts.Client.Complete(ctx, model.Request{
+		resp, added, err := r.ask(ctx, step, c, sess, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
 			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema,
 			OnChunk: onChunk,
@@ -636,6 +659,8 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			mode = resp.Mode
 		}
 		r.mu.Unlock()
+		msgs = append(msgs, added...)
+		transcript = append(transcript, added...)
 		text := []byte(resp.Text)
 		rep := validate(text)
 		if resp.Truncated && !rep.OK() {
@@ -655,8 +680,13 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			if meta, err := json.Marshal(kept); err == nil {
 				r.keep(metaName(step, c), c.Role, meta)
 			}
+			var sources []evidence.Source
+			if sess != nil {
+				sources = r.citeAndKeep(ctx, step, c, rs.Model, sess, transcript, text)
+			}
 			r.keep(keptName(step, c), c.Role, text)
-			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1, Elapsed: elapsed}, nil
+			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1, Elapsed: elapsed,
+				Researched: sess != nil && r.researches(c, rs.Model), Sources: sources}, nil
 		}
 		discard("the answer broke the rules; it is not committed")
 		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})

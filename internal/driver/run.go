@@ -146,6 +146,10 @@ type Options struct {
 	// with every earlier step committed and nothing of this one begun.
 	// moot run --budget prices the plan with it.
 	BeforeStep func(StepPlan) error
+	// Research gives the tools of a debate that researches (see
+	// research.go); it is called only when the debate's settings turn
+	// research on.
+	Research func() (*ResearchTools, error)
 	// Serial asks the calls of a step one after another, in their order,
 	// instead of all at once: a run whose model takes no time (moot demo)
 	// then logs its calls in the same order every time.
@@ -245,6 +249,9 @@ type runner struct {
 	spent map[int]*Event
 	// unit is what the debate's steps count.
 	unit string
+	// research is the research of a debate that researches; nil
+	// otherwise (see research.go).
+	research *researchState
 }
 
 // Goal says when a dialectic run stops: after Steps steps when Steps > 0,

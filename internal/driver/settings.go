@@ -8,6 +8,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/research"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
@@ -34,6 +35,9 @@ type Settings struct {
 	// ResponseFormat is the structured output mode the endpoint accepted,
 	// remembered so that later runs start with it.
 	ResponseFormat string `json:"response_format,omitempty"`
+	// Research, when set, turns research on for the debate with these
+	// limits (see research.go); absent, the debate runs as it always has.
+	Research *research.Limits `json:"research,omitempty"`
 	// People lists, for each role a person played (moot run --human,
 	// moot answer), the units in which the person answered for it.
 	People map[string][]int `json:"people,omitempty"`
@@ -77,6 +81,10 @@ func (s *Settings) check() error {
 		return fmt.Errorf("response_format: %w", err)
 	}
 	s.ResponseFormat = string(m)
+	if s.Research != nil {
+		l := s.Research.Normal()
+		s.Research = &l
+	}
 	return nil
 }
 
@@ -95,6 +103,8 @@ type Overrides struct {
 	Models      map[string]string
 	Temperature map[string]float64
 	MaxTokens   map[string]int
+	// Research, when set, turns research on with these limits.
+	Research *research.Limits
 }
 
 // Merge applies o to s for the roles called roles, giving each role
@@ -108,6 +118,7 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		Temperature:    map[string]float64{},
 		MaxTokens:      map[string]int{},
 		ResponseFormat: s.ResponseFormat,
+		Research:       s.Research,
 		People:         clonePeople(s.People),
 		panel:          s.panel,
 	}
@@ -144,7 +155,16 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 			out.MaxTokens[r] = t
 		}
 	}
-	return out, n.lines()
+	lines := n.lines()
+	if o.Research != nil {
+		l := o.Research.Normal()
+		if out.Research == nil || *out.Research != l {
+			lines = append(lines, fmt.Sprintf("research on: at most %d searches, %d pages, %d bytes of pages and %s an answer",
+				l.Searches, l.Pages, l.Bytes, l.Time))
+		}
+		out.Research = &l
+	}
+	return out, lines
 }
 
 func formatIf(ok bool, format string, v any) string {

@@ -60,6 +60,10 @@ func (m Mode) weaker() (Mode, bool) {
 type Message struct {
 	Role    string
 	Content string
+	// ToolCalls are the tools an assistant message asked to run.
+	ToolCalls []ToolCall
+	// ToolCallID names the tool call a message of role "tool" answers.
+	ToolCallID string
 }
 
 // Request is one chat completion to ask for.
@@ -95,6 +99,11 @@ type Request struct {
 	// answer again from its start. A server that does not stream answers
 	// whole, and OnChunk is then not called.
 	OnChunk func(string)
+	// Tools, when not empty, offers the model these tools: its answer may
+	// then be Response.ToolCalls instead of text. A request with tools is
+	// not streamed. A server that refuses tools fails with an error
+	// wrapping ErrNoTools.
+	Tools []Tool
 }
 
 // Retry describes a failed attempt that is about to be tried again.
@@ -134,6 +143,9 @@ type Response struct {
 	// Truncated is set when the answer stopped at the token limit
 	// (finish_reason "length"), so Text is likely incomplete.
 	Truncated bool
+	// ToolCalls are the tools the model asked to run, in its order, when
+	// the request offered tools; Text may then be empty.
+	ToolCalls []ToolCall
 }
 
 // variant is what may change between the requests sent for one Complete
@@ -196,7 +208,7 @@ func (c *Client) complete(ctx context.Context, req Request, cl *call, start time
 		return Response{}, fmt.Errorf("max tokens is %d: it must not be negative", req.MaxTokens)
 	}
 	v := variant{mode: mode, tokenField: fieldMaxTokens, sendTemperature: req.Temperature != nil,
-		stream: req.OnChunk != nil, streamUsage: req.OnChunk != nil}
+		stream: req.OnChunk != nil && len(req.Tools) == 0, streamUsage: req.OnChunk != nil && len(req.Tools) == 0}
 	if c.openAI {
 		v.tokenField = fieldMaxCompletionTokens
 	}
@@ -225,6 +237,8 @@ func (c *Client) complete(ctx context.Context, req Request, cl *call, start time
 		case v.stream && rejectsParam(apiErr, "stream"):
 			v.stream, v.streamUsage = false, false
 			continue
+		case len(req.Tools) > 0 && refusesTools(apiErr):
+			return Response{}, fmt.Errorf("model %q via %s: %w: %s", req.Model, c.BaseURL(), ErrNoTools, apiErr.Message)
 		case v.sendTemperature && rejectsParam(apiErr, "temperature"):
 			v.sendTemperature = false
 			continue
@@ -249,9 +263,14 @@ func (r Request) messages() ([]chatMessage, error) {
 	for i, m := range r.Messages {
 		switch m.Role {
 		case "system", "developer", "user", "assistant":
-			out = append(out, chatMessage{Role: m.Role, Content: m.Content})
+			out = append(out, chatMessage{Role: m.Role, Content: m.Content, ToolCalls: wireCalls(m.ToolCalls)})
+		case "tool":
+			if m.ToolCallID == "" {
+				return nil, fmt.Errorf("message %d has role \"tool\" but names no tool call", i)
+			}
+			out = append(out, chatMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID})
 		default:
-			return nil, fmt.Errorf("message %d has role %q: want system, user or assistant", i, m.Role)
+			return nil, fmt.Errorf("message %d has role %q: want system, user, assistant or tool", i, m.Role)
 		}
 	}
 	return out, nil
@@ -290,6 +309,9 @@ func (c *Client) params(req Request, msgs []chatMessage, v variant) chatRequest 
 		} else {
 			p.MaxTokens = req.MaxTokens
 		}
+	}
+	for _, t := range req.Tools {
+		p.Tools = append(p.Tools, wireTool{Type: "function", Function: wireFunction{Name: t.Name, Description: t.Description, Parameters: t.Parameters}})
 	}
 	if v.stream {
 		p.Stream = true
@@ -534,7 +556,11 @@ func (c *Client) response(req Request, mode Mode, comp *chatCompletion, start ti
 		return Response{}, fmt.Errorf("model %q answered with no choices: %w", req.Model, ErrEmptyCompletion)
 	}
 	choice := comp.Choices[0]
-	if strings.TrimSpace(choice.Message.Content) == "" {
+	calls := readCalls(choice.Message.ToolCalls)
+	if len(req.Tools) == 0 {
+		calls = nil
+	}
+	if strings.TrimSpace(choice.Message.Content) == "" && len(calls) == 0 {
 		switch {
 		case choice.Message.Refusal != "":
 			return Response{}, fmt.Errorf("model %q: %w: %s", req.Model, ErrRefusal, c.mask(choice.Message.Refusal))
@@ -558,6 +584,7 @@ func (c *Client) response(req Request, mode Mode, comp *chatCompletion, start ti
 		Latency:          time.Since(start),
 		Model:            reported,
 		Truncated:        choice.FinishReason == "length",
+		ToolCalls:        calls,
 	}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -178,7 +179,7 @@ func TestCompleteSendsRequest(t *testing.T) {
 	want := Response{Text: `{"winner":"proposition"}`, Mode: ModeSchema, PromptTokens: 31, CompletionTokens: 7, Model: "m-2024", Attempts: 1}
 	got := resp
 	got.Latency = 0
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("response = %+v, want %+v", got, want)
 	}
 	if resp.Latency <= 0 {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"slices"
 )
 
 // This file reads a streamed chat completion: server-sent events whose
@@ -138,12 +139,7 @@ func (comp *chatCompletion) setText(content, refusal string) {
 
 func (comp *chatCompletion) ensureChoice() {
 	if len(comp.Choices) == 0 {
-		comp.Choices = append(comp.Choices, struct {
-			Message struct {
-				Content string `json:"content"`
-				Refusal string `json:"refusal"`
-			} `json:"message"`
-			FinishReason string `json:"finish_reason"`
-		}{})
+		// A fresh array: its one choice is the zero value.
+		comp.Choices = slices.Grow(comp.Choices, 1)[:1]
 	}
 }

@@ -21,6 +21,10 @@ import (
 type chatMessage struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
+	// ToolCalls are the tool calls of an assistant message; ToolCallID
+	// names the call a "tool" message answers (see tools.go).
+	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string         `json:"tool_call_id,omitempty"`
 }
 
 // chatRequest is the body of POST {base}/chat/completions. Exactly one of
@@ -34,6 +38,7 @@ type chatRequest struct {
 	ResponseFormat      *responseFormat `json:"response_format,omitempty"`
 	Stream              bool            `json:"stream,omitempty"`
 	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
+	Tools               []wireTool      `json:"tools,omitempty"`
 }
 
 // responseFormat asks for JSON: Type is "json_schema" (with JSONSchema)
@@ -56,8 +61,9 @@ type chatCompletion struct {
 	Model   string `json:"model"`
 	Choices []struct {
 		Message struct {
-			Content string `json:"content"`
-			Refusal string `json:"refusal"`
+			Content   string         `json:"content"`
+			Refusal   string         `json:"refusal"`
+			ToolCalls []wireToolCall `json:"tool_calls"`
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`

@@ -139,6 +139,7 @@ func (r *Report) build() {
 	r.argumentGraph(w)
 	r.exchanges(w)
 	r.analytics(w)
+	r.sources(w)
 	if r.judges != nil && (r.judges.Worth() || r.judges.Strength != nil) {
 		w.b.WriteString(r.judges.Markdown(2))
 		w.b.WriteString("\n")
@@ -727,6 +728,9 @@ func (r *Report) argument(w *writer, a *Arg) {
 	w.p("%s", meta)
 	if c := escape.Fold(a.Claim); c != "" {
 		w.p("**Claim:** %s", escape.Markdown(c))
+	}
+	if checks := groundChecks(a); checks != "" {
+		w.p("**Grounds checked:** %s", checks)
 	}
 	if len(a.Attacks) > 0 {
 		w.p("**Attacks:** %s", linkList(a.Attacks))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 )
 
@@ -138,17 +139,22 @@ type Argument struct {
 	Claim    string
 	Attacks  []Target
 	Defends  []Target
-	Body     string
+	// Grounds holds the check of each ground, in order, when the
+	// debate researches and a ground cites a URL; nil otherwise, and a
+	// ground citing none has an empty check.
+	Grounds []evidence.Check
+	Body    string
 }
 
 type argumentFront struct {
-	ID       string   `json:"id"`
-	Side     string   `json:"side"`
-	Exchange int      `json:"exchange"`
-	Title    string   `json:"title"`
-	Claim    string   `json:"claim"`
-	Attacks  []Target `json:"attacks"`
-	Defends  []Target `json:"defends"`
+	ID       string           `json:"id"`
+	Side     string           `json:"side"`
+	Exchange int              `json:"exchange"`
+	Title    string           `json:"title"`
+	Claim    string           `json:"claim"`
+	Attacks  []Target         `json:"attacks"`
+	Defends  []Target         `json:"defends"`
+	Grounds  []evidence.Check `json:"grounds,omitempty"`
 }
 
 // ParseArgument reads an argument file.
@@ -181,6 +187,21 @@ func ParseArgument(data []byte) (*Argument, error) {
 		}
 		if err := front.Decode(f.key, f.v); err != nil {
 			return nil, err
+		}
+	}
+	if _, ok := front.Get("grounds"); ok {
+		if err := front.Decode("grounds", &a.Grounds); err != nil {
+			return nil, err
+		}
+		for i, c := range a.Grounds {
+			switch c.Result {
+			case "", evidence.Verified, evidence.NotFound, evidence.Unreachable:
+			default:
+				return nil, fmt.Errorf("field \"grounds\": ground %d: check %q is not %q, %q or %q", i+1, c.Result, evidence.Verified, evidence.NotFound, evidence.Unreachable)
+			}
+			if c.Score < 0 || c.Score > 1 {
+				return nil, fmt.Errorf("field \"grounds\": ground %d: score %g is not from 0 to 1", i+1, c.Score)
+			}
 		}
 	}
 	return a, nil
@@ -225,7 +246,7 @@ func (a *Argument) Render() ([]byte, error) {
 	if defends == nil {
 		defends = []Target{}
 	}
-	raw, err := json.Marshal(argumentFront{a.ID, string(a.Side), a.Exchange, a.Title, a.Claim, attacks, defends})
+	raw, err := json.Marshal(argumentFront{a.ID, string(a.Side), a.Exchange, a.Title, a.Claim, attacks, defends, a.Grounds})
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +271,11 @@ func (a *Argument) Render() ([]byte, error) {
 
 // RenderBody writes the markdown body of an argument: its Toulmin parts,
 // then its attacks and defences with their text.
-func RenderBody(s Submission) string {
+func RenderBody(s Submission) string { return renderBody(s, nil) }
+
+// renderBody writes the body with the check of each ground under it, when
+// checks has one.
+func renderBody(s Submission, checks []evidence.Check) string {
 	var b strings.Builder
 	section := func(title, text string) {
 		if strings.TrimSpace(text) == "" {
@@ -268,6 +293,11 @@ func RenderBody(s Submission) string {
 			g.WriteString("\n\n")
 		}
 		fmt.Fprintf(&g, "### %d. %s\n\n%s\n\n**Relevance:** %s", i+1, oneLine(gr.Source), quote(gr.Content), strings.TrimSpace(gr.Relevance))
+		if i < len(checks) {
+			if line := CheckLine(checks[i]); line != "" {
+				g.WriteString("\n\n" + line)
+			}
+		}
 	}
 	section("Grounds", g.String())
 	section("Warrant", s.Warrant)

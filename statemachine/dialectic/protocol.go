@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -129,7 +130,11 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stepDebate{deb: deb, tmpl: p.templates(), panel: panel, judges: judges}, nil
+	sources, err := evidence.ReadDir(files)
+	if err != nil {
+		return nil, err
+	}
+	return &stepDebate{deb: deb, tmpl: p.templates(), panel: panel, judges: judges, sources: sources}, nil
 }
 
 // ReadRaw reads the files of a dialectic debate from files, debate.md
@@ -170,6 +175,9 @@ type stepDebate struct {
 	panel []sm.Judge
 	// judges holds every judge's folder under judgments/, by name.
 	judges map[string]*judgeFolder
+	// sources holds the pages the debate's research read, by URL (see
+	// research.go).
+	sources map[string]*evidence.Source
 }
 
 // Debate returns the dialectic debate d holds, when d is one.
@@ -197,6 +205,7 @@ func (s *stepDebate) Status() sm.Status {
 func (s *stepDebate) Check() sm.Findings {
 	f := s.deb.Check()
 	s.checkJudges(&f)
+	s.checkSources(&f)
 	return f
 }
 
@@ -243,12 +252,16 @@ func (s *stepDebate) argumentStep(x int) (*sm.Step, error) {
 			_, probs := ParseSubmissions(Unwrap(text), side, x, known)
 			return report(probs)
 		})
+		c.Research, c.Cites = true, func(text []byte) []string { return cites(Unwrap(text), side, x, known) }
 		c.Choices = s.targets(side, x)
 		calls = append(calls, c)
 	}
 	return &sm.Step{
 		Key: fmt.Sprintf("%05d", x), Unit: x, Calls: calls,
 		Apply: func(answers map[string]sm.Answer, _ time.Time) (*sm.Commit, error) {
+			if answers[Prop.Name()].Researched || answers[Opp.Name()].Researched {
+				return s.applyResearched(x, answers)
+			}
 			return ApplyArguments(s.deb, x, map[Side][]byte{
 				Prop: Unwrap(answers[Prop.Name()].Text),
 				Opp:  Unwrap(answers[Opp.Name()].Text),

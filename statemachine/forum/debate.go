@@ -2,6 +2,7 @@ package forum
 
 import (
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 	"time"
 
@@ -23,6 +24,8 @@ type debate struct {
 	// holds every judge's folder under judgments/, by name.
 	panel  []sm.Judge
 	judges map[string]*judgeFolder
+	// sources holds the pages the debate's research read, by URL.
+	sources map[string]*evidence.Source
 }
 
 // file returns the committed file of s, nil when there is none.
@@ -53,7 +56,7 @@ func (d *debate) speech(t int) string {
 		return ""
 	}
 	if f := d.file(s); f != nil {
-		return f.body
+		return withCitations(f.body, f.meta.Citations)
 	}
 	return ""
 }
@@ -358,6 +361,7 @@ func (d *debate) call(s slot, h history) (sm.Call, error) {
 		c.Validate = func(ans []byte) sm.Report { _, errs := confirmName(ans, a, b); return sm.Report{Errors: errs} }
 		c.Skippable = true
 	}
+	markResearch(&c, s)
 	return c, nil
 }
 
@@ -630,6 +634,7 @@ func (d *debate) apply(group []slot, answers map[string]sm.Answer) (*sm.Commit, 
 		if len(errs) > 0 {
 			return nil, refusal(s.Role, s.Role, errs)
 		}
+		m.Citations = d.citations(a, text)
 		switch s.Kind {
 		case kindScore:
 			st.RunningScores[s.Target] = *m.Score

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -188,6 +189,9 @@ type callMeta struct {
 	PremiseUpheld   *bool          `json:"premise_upheld,omitempty"`
 	WinnerSource    string         `json:"winner_source,omitempty"`
 	Skipped         string         `json:"skipped,omitempty"`
+	// Citations are the checks of the quotations of a debater's answer
+	// that researched (see research.go).
+	Citations []evidence.Check `json:"citations,omitempty"`
 	// PanelMean and PanelMeans, in the official file of a call a panel
 	// answered, are the mean of the judges' scores of the turn and of
 	// each debater's verdict score (by name), to three places; Panel is
@@ -241,6 +245,9 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 		return nil, fmt.Errorf("read %s: %w", VerdictFile, err)
 	}
 	if err := d.readJudges(files); err != nil {
+		return nil, err
+	}
+	if d.sources, err = evidence.ReadDir(files); err != nil {
 		return nil, err
 	}
 	return d, nil

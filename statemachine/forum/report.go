@@ -164,6 +164,9 @@ func (d *debate) Report() ([]sm.File, error) {
 				html.EscapeString(st.name(e.s.Role)), what, html.EscapeString(st.name(e.s.Role)), body)
 		case kindSpeech:
 			fmt.Fprintf(&b, "\n**%s:**\n\n%s\n", escape.Markdown(st.name(e.s.Role)), paragraphs(e.f.body))
+			if line := citationLine(m.Citations); line != "" {
+				fmt.Fprintf(&b, "\n%s\n", line)
+			}
 		case kindScore:
 			if m.Score != nil {
 				fmt.Fprintf(&b, "\n`%s → %s: %d/10` %s\n", escape.Fold(st.name(Judge)), escape.Fold(st.name(e.s.Target)), *m.Score, escape.Markdown(m.Reasoning))
@@ -180,6 +183,7 @@ func (d *debate) Report() ([]sm.File, error) {
 			fmt.Fprintf(&b, "\n%s\n", paragraphs(e.f.body))
 		}
 	}
+	b.WriteString(d.citationShares())
 	return []sm.File{{Name: "README.md", Data: []byte(b.String())}}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"html/template"
 	"strconv"
 	"strings"
@@ -99,11 +100,15 @@ func (d *debate) Report() ([]sm.File, error) {
 		}
 		m := d.messages[s.Number]
 		fmt.Fprintf(&b, "\n**%03d %s** (%s, [file](%s))\n\n%s\n", s.Number, inline(m.Name), d.label(s), m.file, block(m.Content))
+		if len(m.Citations) > 0 {
+			fmt.Fprintf(&b, "\n*Quotations checked:* %s\n", evidence.Marks(m.Citations))
+		}
 		if sc, ok := d.scores[s.Number]; ok {
 			b.WriteString("\n")
 			d.rubricTable(&b, sc)
 		}
 	}
+	b.WriteString(d.citationShares())
 	return []sm.File{{Name: "README.md", Data: []byte(b.String())}}, nil
 }
 

@@ -3,6 +3,7 @@ package moderated
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"io/fs"
 	"regexp"
 	"strconv"
@@ -84,8 +85,11 @@ type Message struct {
 	RespondsTo  int    `json:"responds_to,omitempty"`
 	Model       string `json:"model"`
 	Time        string `json:"time"`
-	Content     string `json:"-"`
-	file        string
+	// Citations are the checks of the quotations of an advocate's
+	// message that researched (see research.go).
+	Citations []evidence.Check `json:"citations,omitempty"`
+	Content   string           `json:"-"`
+	file      string
 }
 
 // debate is a moderated debate as read from its files.
@@ -97,6 +101,8 @@ type debate struct {
 	// messages by number; scores by the number of the message scored.
 	messages map[int]Message
 	scores   map[int]Score
+	// sources holds the pages the debate's research read, by URL.
+	sources map[string]*evidence.Source
 	// stray lists files of messages/ and scores/ that are not this
 	// debate's, and unreadable ones, as problems.
 	stray []sm.Problem
@@ -226,6 +232,9 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 		return nil, err
 	}
 	if err := d.readJudges(files); err != nil {
+		return nil, err
+	}
+	if d.sources, err = evidence.ReadDir(files); err != nil {
 		return nil, err
 	}
 	return d, nil

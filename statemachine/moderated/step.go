@@ -2,6 +2,7 @@ package moderated
 
 import (
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 	"time"
 
@@ -60,7 +61,7 @@ func (d *debate) entryOf(s slot) entry {
 	if !ok {
 		content = "(not yet written)"
 	}
-	return entry{Number: s.Number, Name: d.name(s.Role), Label: d.label(s), Content: content}
+	return entry{Number: s.Number, Name: d.name(s.Role), Label: d.label(s), Content: evidence.Annotate(content, m.Citations)}
 }
 
 // history is every message before slot i: what every participant but the
@@ -185,6 +186,7 @@ func (d *debate) callFor(i int) (sm.Call, error) {
 		Messages:  []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		MaxTokens: d.maxTokens(s.Kind),
 	}
+	markResearch(&c, s)
 	if s.Kind == kindScore {
 		criteria := d.st.Criteria
 		c.Schema, c.SchemaName = rubricSchema(criteria), "rubric"
@@ -277,7 +279,8 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 	c := &sm.Commit{}
 	p, _ := d.participant(s.Role)
 	m := Message{Number: s.Number, Participant: p.ID, Name: p.Name, Role: fileRole(s.Role), Kind: s.Kind, Phase: s.Phase,
-		Round: s.Round, Turn: s.Turn, Model: ans.Model, Time: now.UTC().Format(timeLayout), Content: text, file: d.messageFile(s)}
+		Round: s.Round, Turn: s.Turn, Model: ans.Model, Time: now.UTC().Format(timeLayout), Content: text, file: d.messageFile(s),
+		Citations: d.citations(ans, text)}
 	if s.Target >= 0 {
 		m.RespondsTo = d.sched[s.Target].Number
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"html/template"
 	"strings"
 	"sync"
@@ -184,7 +185,11 @@ func (d *debate) msgLine(path string, indent bool) line {
 	if !m.OK() {
 		return line{Label: lbl, Text: "(skipped: " + m.Reason + ")", Indent: indent}
 	}
-	return line{Label: lbl, Text: m.Content, Indent: indent}
+	text := m.Content
+	if len(m.Citations) > 0 {
+		text += "\n\n*Quotations checked:* " + evidence.Marks(m.Citations)
+	}
+	return line{Label: lbl, Text: text, Indent: indent}
 }
 
 // Report writes README.md.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"io/fs"
 	"path"
 	"sort"
@@ -76,7 +77,10 @@ type Message struct {
 	Status  string `json:"status"`
 	Reason  string `json:"reason,omitempty"`
 	Model   string `json:"model,omitempty"`
-	Content string `json:"-"`
+	// Citations are the checks of the message's quotations when its
+	// persona researched (see research.go).
+	Citations []evidence.Check `json:"citations,omitempty"`
+	Content   string           `json:"-"`
 }
 
 // OK reports whether the message was spoken, not skipped.
@@ -100,6 +104,8 @@ type debate struct {
 	// stray are files that cannot be read as what their place says.
 	stray []sm.Problem
 	tmpl  *templates.Set
+	// sources holds the pages the debate's research read, by URL.
+	sources map[string]*evidence.Source
 }
 
 func (d *debate) persona(id string) (Persona, bool) {
@@ -242,6 +248,9 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 		if err := d.readDir(files, dir); err != nil {
 			return nil, err
 		}
+	}
+	if d.sources, err = evidence.ReadDir(files); err != nil {
+		return nil, err
 	}
 	return d, nil
 }

@@ -3,6 +3,7 @@ package panel
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 	"time"
 
@@ -100,7 +101,7 @@ type pairEntry struct {
 
 func (d *debate) entry(path string) entry {
 	m := d.msgs[path]
-	return entry{ID: m.ID, Name: m.Name, Label: label(m), Content: m.Content}
+	return entry{ID: m.ID, Name: m.Name, Label: label(m), Content: evidence.Annotate(m.Content, m.Citations)}
 }
 
 func (d *debate) entries(paths []string) []entry {
@@ -212,15 +213,23 @@ func (d *debate) personaCall(pid, role, user string, pd promptData, validate fun
 	if err != nil {
 		return sm.Call{}, err
 	}
+	// A persona speaking in its own words researches; one answering in
+	// JSON (a reaction, with its own validation) does not.
+	research := validate == nil
 	if validate == nil {
 		validate = func(a []byte) sm.Report { return sm.Report{Errors: spokenErrors(string(a))} }
 	}
-	return sm.Call{
+	c := sm.Call{
 		ID: pid, Role: role, Skippable: true,
 		Messages: []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		Validate: validate, Repair: d.repair,
 		MaxTokens: tierOf(role).maxTokens, Temperature: temp(role),
-	}, nil
+	}
+	if research {
+		c.Research = true
+		c.Cites = func(a []byte) []string { return evidence.Cited(string(a)) }
+	}
+	return c, nil
 }
 
 // analysisCall is a call of the analysis or card tier, its system prompt
@@ -335,6 +344,9 @@ func (d *debate) spoken(path string, m Message, ans sm.Answer, text string) (sm.
 			m.Status, m.Reason = statusSkipped, errs[0]
 		} else {
 			m.Status, m.Content = statusOK, kept
+			if ans.Researched {
+				m.Citations = evidence.CheckAnswer(kept, ans.Sources, d.sources)
+			}
 		}
 	}
 	data, err := renderMessage(m)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 
 	"github.com/moot-dev/moot/internal/escape"
@@ -74,6 +75,9 @@ func (d *debate) Report() ([]sm.File, error) {
 	b.WriteString("## Answer\n\n")
 	if d.synthesis != nil {
 		b.WriteString(block(d.synthesis.Text) + "\n")
+		if len(d.synthesis.Citations) > 0 {
+			fmt.Fprintf(&b, "\n*Quotations checked:* %s\n", evidence.Marks(d.synthesis.Citations))
+		}
 	} else {
 		fmt.Fprintf(&b, "No final answer yet: %s.\n", d.describe())
 	}
@@ -152,6 +156,9 @@ func (d *debate) Report() ([]sm.File, error) {
 			break
 		}
 		fmt.Fprintf(&b, "\n### Round %d\n\n**Proposer** ([%s](%s)):\n\n%s\n", r, proposalFile(r), proposalFile(r), block(p.Text))
+		if len(p.Citations) > 0 {
+			fmt.Fprintf(&b, "\n*Quotations checked:* %s\n", evidence.Marks(p.Citations))
+		}
 		if c != nil {
 			fmt.Fprintf(&b, "\n**Skeptic** ([%s](%s)):\n\n%s\n", critiqueFile(r), critiqueFile(r), block(c.Text))
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"io/fs"
 	"regexp"
 	"strconv"
@@ -80,7 +81,10 @@ type proposal struct {
 	Templates []string `json:"templates,omitempty"`
 	ElapsedMS int64    `json:"elapsed_ms"`
 	Time      string   `json:"time"`
-	Text      string   `json:"-"`
+	// Citations are the checks of the proposal's quotations when the
+	// proposer researched (see research.go).
+	Citations []evidence.Check `json:"citations,omitempty"`
+	Text      string           `json:"-"`
 	file      string
 }
 
@@ -128,7 +132,9 @@ type synthesis struct {
 	Rounds    int    `json:"rounds"`
 	ElapsedMS int64  `json:"elapsed_ms"`
 	Time      string `json:"time"`
-	Text      string `json:"-"`
+	// Citations are as a proposal's.
+	Citations []evidence.Check `json:"citations,omitempty"`
+	Text      string           `json:"-"`
 }
 
 // debate is a refine debate as read from its files.
@@ -150,6 +156,8 @@ type debate struct {
 	panel []sm.Judge
 	// judges holds every folder under judgments/, by name.
 	judges map[string]*judgeFolder
+	// sources holds the pages the debate's research read, by URL.
+	sources map[string]*evidence.Source
 }
 
 func (d *debate) renderState() ([]byte, error) {
@@ -240,6 +248,9 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 			_ = front.Decode("rounds", &s.Rounds)
 			_ = front.Decode("elapsed_ms", &s.ElapsedMS)
 			_ = front.Decode("time", &s.Time)
+			if _, ok := front.Get("citations"); ok {
+				_ = front.Decode("citations", &s.Citations)
+			}
 			s.Text = strings.TrimSpace(body)
 			d.synthesis = &s
 		} else {
@@ -259,6 +270,9 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 		return nil, fmt.Errorf("read %s: %w", ScoreFile, err)
 	}
 	if err := d.readJudges(files); err != nil {
+		return nil, err
+	}
+	if d.sources, err = evidence.ReadDir(files); err != nil {
 		return nil, err
 	}
 	return d, nil

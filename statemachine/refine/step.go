@@ -3,6 +3,7 @@ package refine
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/moot-dev/moot/internal/evidence"
 	"path"
 	"regexp"
 	"strings"
@@ -115,7 +116,7 @@ func (d *debate) history(upTo int) []roundView {
 		if p == nil || c == nil {
 			break
 		}
-		out = append(out, roundView{Round: r, Proposal: p.Text, Critique: renderCritique(c)})
+		out = append(out, roundView{Round: r, Proposal: evidence.Annotate(p.Text, p.Citations), Critique: renderCritique(c)})
 	}
 	return out
 }
@@ -189,7 +190,7 @@ func (d *debate) proposalCall(r int) (sm.Call, error) {
 		if p == nil || c == nil {
 			return sm.Call{}, fmt.Errorf("round %d has no proposal or critique", r-1)
 		}
-		pd.Prev = &roundView{Round: r - 1, Proposal: p.Text, Critique: renderCritique(c)}
+		pd.Prev = &roundView{Round: r - 1, Proposal: evidence.Annotate(p.Text, p.Citations), Critique: renderCritique(c)}
 		for _, o := range open {
 			pd.Open = append(pd.Open, pointView{ID: o.ID, Severity: o.Severity, Text: o.Text, Status: statusWords(o.Status)})
 		}
@@ -203,9 +204,9 @@ func (d *debate) proposalCall(r int) (sm.Call, error) {
 	if err != nil {
 		return sm.Call{}, err
 	}
-	return sm.Call{ID: RoleProposer, Role: RoleProposer, Messages: msgs,
+	return researching(sm.Call{ID: RoleProposer, Role: RoleProposer, Messages: msgs,
 		Validate: func(a []byte) sm.Report { return sm.Report{Errors: proposalProblems(a, open)} },
-		Repair:   d.repair}, nil
+		Repair:   d.repair}), nil
 }
 
 func statusWords(s string) string { return strings.ReplaceAll(s, "_", " ") }
@@ -216,7 +217,7 @@ func (d *debate) critiqueCall(r int) (sm.Call, error) {
 	if p == nil {
 		return sm.Call{}, fmt.Errorf("round %d has no proposal", r)
 	}
-	pd.Proposal = p.Text
+	pd.Proposal = evidence.Annotate(p.Text, p.Citations)
 	pd.History = d.history(r - 1)
 	open := d.openBefore(r)
 	for _, o := range open {
@@ -242,14 +243,14 @@ func (d *debate) synthesisCall() (sm.Call, error) {
 	if err != nil {
 		return sm.Call{}, err
 	}
-	return sm.Call{ID: RoleSynthesizer, Role: RoleSynthesizer, Messages: msgs, Validate: notEmpty, Repair: d.repair}, nil
+	return researching(sm.Call{ID: RoleSynthesizer, Role: RoleSynthesizer, Messages: msgs, Validate: notEmpty, Repair: d.repair}), nil
 }
 
 func (d *debate) scoreCall() (sm.Call, error) {
 	if d.synthesis == nil {
 		return sm.Call{}, fmt.Errorf("%s is missing", SynthesisFile)
 	}
-	pd := promptData{Question: d.question, Answer: d.synthesis.Text}
+	pd := promptData{Question: d.question, Answer: evidence.Annotate(d.synthesis.Text, d.synthesis.Citations)}
 	msgs, err := d.render("judge-system.md", "judge.md", pd)
 	if err != nil {
 		return sm.Call{}, err
@@ -426,7 +427,7 @@ func (d *debate) apply(call sm.Call, ans sm.Answer, now time.Time) (*sm.Commit, 
 	var err error
 	switch d.st.Phase {
 	case phaseProposal:
-		p := &proposal{Round: r, Model: ans.Model, ElapsedMS: ms(ans.Elapsed), Time: at, Text: text}
+		p := &proposal{Round: r, Model: ans.Model, ElapsedMS: ms(ans.Elapsed), Time: at, Text: text, Citations: d.citations(ans, text)}
 		if r == 1 && d.retrieval != nil {
 			p.Templates = append([]string{}, d.retrieval.Kept...)
 		}
@@ -471,7 +472,7 @@ func (d *debate) apply(call sm.Call, ans sm.Answer, now time.Time) (*sm.Commit, 
 			Data: map[string]any{"round": r, "ready": cr.Ready, "critical_count": cr.Critical, "major_count": cr.Major, "minor_count": cr.Minor,
 				"skeptic_score": cr.Score, "decision": cr.Decision}})
 	case phaseSynthesis:
-		s := &synthesis{Model: ans.Model, Rounds: d.roundsDone(), ElapsedMS: ms(ans.Elapsed), Time: at, Text: text}
+		s := &synthesis{Model: ans.Model, Rounds: d.roundsDone(), ElapsedMS: ms(ans.Elapsed), Time: at, Text: text, Citations: d.citations(ans, text)}
 		file = SynthesisFile
 		if data, err = renderFile(s, text); err != nil {
 			return nil, err

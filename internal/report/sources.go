@@ -1,0 +1,59 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/moot-dev/moot/internal/escape"
+	"github.com/moot-dev/moot/internal/evidence"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+)
+
+// groundChecks says, for an argument of a debate that researched, what
+// the check of each ground citing a URL found; "" for one without checks.
+func groundChecks(a *Arg) string {
+	var parts []string
+	for i, c := range a.Grounds {
+		switch c.Result {
+		case "":
+			continue
+		case evidence.Verified:
+			parts = append(parts, fmt.Sprintf("%d. ✓ verified (%.2f)", i+1, c.Score))
+		case evidence.NotFound:
+			parts = append(parts, fmt.Sprintf("%d. ✗ not found (%.2f)", i+1, c.Score))
+		default:
+			parts = append(parts, fmt.Sprintf("%d. ✗ %s", i+1, escape.Markdown(c.Result)))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// sources writes the share of each side's checked grounds that were
+// verified, for a debate whose debaters researched; nothing otherwise.
+func (r *Report) sources(w *writer) {
+	d := r.an.Debate
+	type count struct{ verified, checked int }
+	var sides [2]count
+	any := false
+	for i, s := range dialectic.Sides() {
+		sides[i].verified, sides[i].checked = d.VerifiedShare(s)
+		any = any || sides[i].checked > 0
+	}
+	if !any {
+		return
+	}
+	w.p("## Sources")
+	w.p("Each ground that cites a URL was checked against the page as it was read (kept under sources/): verified when its quote is there.")
+	w.line("| Side | Grounds checked | Verified | Share verified |")
+	w.line("|---|---:|---:|---:|")
+	for i, s := range dialectic.Sides() {
+		c := sides[i]
+		pct := "n/a"
+		if c.checked > 0 {
+			pct = fmt.Sprintf("%.0f%%", 100*float64(c.verified)/float64(c.checked))
+		}
+		w.line("| %s | %d | %d | %s |", sideName(s, true), c.checked, c.verified, pct)
+	}
+	w.line("")
+	w.flush(noFigure)
+}

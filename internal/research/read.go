@@ -1,0 +1,248 @@
+package research
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"codeberg.org/readeck/go-readability/v2/render"
+	"golang.org/x/net/html"
+
+	"github.com/moot-dev/moot/internal/evidence"
+)
+
+// Reader reads web pages into text, carefully: HTTP(S) only, a bounded
+// number of redirects, a size and time cap, and no private, loopback or
+// link-local address (checked on the address each connection is made to,
+// so that neither a redirect nor a DNS answer that changes can get
+// around it) unless AllowPrivate.
+type Reader struct {
+	AllowPrivate bool
+	// MaxBytes caps the bytes read of a page; 0 means DefaultMaxPageBytes.
+	MaxBytes int64
+	// Timeout caps one read, redirects included; 0 means
+	// DefaultPageTimeout.
+	Timeout time.Duration
+	// MaxRedirects caps the redirects followed; 0 means 5.
+	MaxRedirects int
+	// Now is the clock of the copies' times; nil means time.Now.
+	Now func() time.Time
+}
+
+// The reader's default caps.
+const (
+	DefaultMaxPageBytes = 2 << 20
+	DefaultPageTimeout  = 20 * time.Second
+)
+
+// ErrPrivate is the error of a read refused for its address.
+var ErrPrivate = errors.New("the address is private, loopback or link-local (moot reads only public pages unless --research-allow-private)")
+
+// allowed reports whether a connection may be made to ip.
+func allowed(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	return ip.IsValid() && !ip.IsLoopback() && !ip.IsPrivate() && !ip.IsLinkLocalUnicast() &&
+		!ip.IsLinkLocalMulticast() && !ip.IsUnspecified() && !ip.IsMulticast() && !ip.IsInterfaceLocalMulticast() &&
+		!cgnat.Contains(ip)
+}
+
+// cgnat is the shared address space of carrier-grade NAT, private too.
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+
+func (r *Reader) client() *http.Client {
+	dialer := &net.Dialer{Timeout: 10 * time.Second}
+	if !r.AllowPrivate {
+		dialer.Control = func(_, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil || !allowed(ap.Addr()) {
+				return ErrPrivate
+			}
+			return nil
+		}
+	}
+	tr := &http.Transport{
+		DialContext:           dialer.DialContext,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: r.timeout(),
+		// Each read has a transport of its own: no connection outlives it.
+		DisableKeepAlives: true,
+		// No proxy: a proxy would make the connection, and the address
+		// check with it.
+		Proxy: nil,
+	}
+	redirects := r.MaxRedirects
+	if redirects <= 0 {
+		redirects = 5
+	}
+	return &http.Client{Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		if len(via) > redirects {
+			return fmt.Errorf("more than %d redirects", redirects)
+		}
+		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+			return fmt.Errorf("a redirect to %s: only http and https are read", req.URL.Scheme)
+		}
+		return nil
+	}}
+}
+
+func (r *Reader) timeout() time.Duration {
+	if r.Timeout > 0 {
+		return r.Timeout
+	}
+	return DefaultPageTimeout
+}
+
+// Read reads the page at raw and returns it as a source: with its text
+// when it was read, else with Error saying why not. A failure is never a
+// Go error: an unreadable page is evidence too (of a ground that cannot
+// be verified).
+func (r *Reader) Read(ctx context.Context, raw string) evidence.Source {
+	now := time.Now
+	if r.Now != nil {
+		now = r.Now
+	}
+	src := evidence.Source{URL: raw, Fetched: now().UTC()}
+	fail := func(format string, args ...any) evidence.Source {
+		src.Error = fmt.Sprintf(format, args...)
+		src.Text = ""
+		return src
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fail("not an http(s) URL")
+	}
+	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !r.AllowPrivate && !allowed(ip) {
+		return fail("refused: %v", ErrPrivate)
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.timeout())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
+	if err != nil {
+		return fail("%v", err)
+	}
+	req.Header.Set("User-Agent", "moot (research; +https://github.com/moot-dev/moot)")
+	req.Header.Set("Accept", "text/html, text/plain;q=0.9, */*;q=0.1")
+	res, err := r.client().Do(req)
+	if err != nil {
+		if errors.Is(err, ErrPrivate) {
+			return fail("refused: %v", ErrPrivate)
+		}
+		if ctx.Err() != nil {
+			return fail("no answer within %s", r.timeout())
+		}
+		return fail("%s", strings.TrimPrefix(err.Error(), "Get \""+raw+"\": "))
+	}
+	defer res.Body.Close()
+	src.Status = res.StatusCode
+	if final := res.Request.URL.String(); final != raw {
+		src.FinalURL = final
+	}
+	limit := r.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxPageBytes
+	}
+	body, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
+	if err != nil {
+		return fail("reading the page: %v", err)
+	}
+	truncated := int64(len(body)) > limit
+	if truncated {
+		body = body[:limit]
+	}
+	if res.StatusCode < 200 || res.StatusCode >= 300 {
+		return fail("the server answered %d", res.StatusCode)
+	}
+	mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type"))
+	switch {
+	case mt == "text/html" || mt == "application/xhtml+xml" || (mt == "" && looksHTML(body)):
+		src.Text = htmlText(body, res.Request.URL)
+	case strings.HasPrefix(mt, "text/") || mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "":
+		src.Text = string(body)
+	default:
+		return fail("the page is %s, which moot does not read as text", mt)
+	}
+	src.Text = strings.TrimSpace(strings.ToValidUTF8(strings.ReplaceAll(src.Text, "\r\n", "\n"), "\uFFFD"))
+	if truncated {
+		src.Text += "\n\n[moot: the page was cut at " + fmt.Sprint(limit) + " bytes]"
+	}
+	return src
+}
+
+func looksHTML(b []byte) bool {
+	head := bytes.ToLower(bytes.TrimSpace(b[:min(len(b), 512)]))
+	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))
+}
+
+// htmlText returns the text of a page: its article, as a readability pass
+// finds it, or the whole text of its body when the pass finds none (a
+// short page, a list).
+func htmlText(body []byte, base *url.URL) string {
+	doc, err := html.Parse(bytes.NewReader(body))
+	if err != nil {
+		return ""
+	}
+	// The pass changes the tree it is given: it gets its own.
+	if art, err := readability.FromReader(bytes.NewReader(body), base); err == nil && art.Node != nil {
+		if text := tidy(render.InnerText(art.Node)); len(text) >= 200 {
+			return text
+		}
+	}
+	drop(doc)
+	return tidy(render.InnerText(doc))
+}
+
+// drop removes what is never text from the tree: scripts, styles and the
+// like.
+func drop(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			switch c.Data {
+			case "script", "style", "noscript", "template", "svg", "head":
+				n.RemoveChild(c)
+				c = next
+				continue
+			}
+		}
+		drop(c)
+		c = next
+	}
+}
+
+// tidy trims every line and keeps at most one blank line in a row.
+func tidy(s string) string {
+	var b strings.Builder
+	blank := 0
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.Join(strings.Fields(l), " ")
+		if l == "" {
+			blank++
+			continue
+		}
+		if b.Len() > 0 {
+			if blank > 0 {
+				b.WriteString("\n\n")
+			} else {
+				b.WriteString("\n")
+			}
+		}
+		blank = 0
+		b.WriteString(l)
+	}
+	if !utf8.ValidString(b.String()) {
+		return strings.ToValidUTF8(b.String(), "\uFFFD")
+	}
+	return b.String()
+}

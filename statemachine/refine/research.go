@@ -1,0 +1,29 @@
+package refine
+
+import (
+	"github.com/moot-dev/moot/internal/evidence"
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+// This file is refine's side of research: in a debate run with
+// --research the proposer and the synthesizer search and read before they
+// answer, the quotations of their answers are checked against the pages
+// they cite, and the checks, kept in the proposal's or synthesis's file
+// ("citations"), are shown beside the text wherever a prompt quotes it
+// (the skeptic's, the judge's).
+
+// researching marks c as a call that researches.
+func researching(c sm.Call) sm.Call {
+	c.Research = true
+	c.Cites = func(a []byte) []string { return evidence.Cited(string(a)) }
+	return c
+}
+
+// citations checks the quotations of an answer that researched, against
+// the pages it read and those the debate holds.
+func (d *debate) citations(a sm.Answer, text string) []evidence.Check {
+	if !a.Researched {
+		return nil
+	}
+	return evidence.CheckAnswer(text, a.Sources, d.sources)
+}
