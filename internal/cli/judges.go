@@ -103,16 +103,19 @@ func (a *app) rejudgeCommand() *ucli.Command {
 			}
 			prog := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), p, before.Unit)
 			defer prog.stop()
+			emit, endLive := a.liveEmit(d, cmd, before.Unit, prog.event, prog.warn)
+			defer endLive()
 			sum, err := driver.Rejudge(ctx, d, p, rj, driver.Options{
 				Client:       client,
 				DefaultModel: defaultModel(a.io.Getenv),
 				Repairs:      cmd.Int("repairs"),
 				Fresh:        cmd.Bool("fresh"),
 				Now:          a.io.Now,
-				Emit:         prog.event,
+				Emit:         emit,
 				Warn:         prog.warn,
 				Chunks:       cmd.Bool("json"),
 			})
+			endLive()
 			prog.stop()
 			resume := fmt.Sprintf("moot rejudge %s --name %s", shellQuote(d.Path()), rj.Judge.Name)
 			if err != nil && errors.Is(err, context.Canceled) {

@@ -104,6 +104,90 @@ func TestLiveFileDuringRun(t *testing.T) {
 	}
 }
 
+// TestLiveFileOfOtherCommands checks that the commands besides run that
+// ask models for a debate keep its live file too, so that moot watch and
+// moot serve show who is asked: moot rejudge, and moot tournament run for
+// each of its debates.
+func TestLiveFileOfOtherCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs moot against a slow model server")
+	}
+	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 200 * time.Millisecond}))
+	for _, tc := range []struct {
+		name    string
+		prepare [][]string
+		args    []string
+		// role is the role the live file must name in flight.
+		role string
+	}{
+		{
+			name:    "rejudge",
+			prepare: [][]string{{"new", "judged", "--motion", "This house would judge again."}, {"run", "judged", "1"}},
+			args:    []string{"rejudge", "judged", "--judge-model", "second"},
+			role:    "judge",
+		},
+		{
+			name:    "tournament run",
+			prepare: [][]string{{"tournament", "new", "cup", "--models", "a,b", "--motions", "MOTIONS", "--exchanges", "1"}},
+			args:    []string{"tournament", "run", "cup", "--jobs", "1", "--quiet"},
+			role:    "proposition",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newLiveEnv(t, slow.URL)
+			motions := filepath.Join(t.TempDir(), "motions.txt")
+			if err := os.WriteFile(motions, []byte("This house would wait.\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range tc.prepare {
+				for i, a := range args {
+					if a == "MOTIONS" {
+						args[i] = motions
+					}
+				}
+				e.must(args...)
+			}
+			run := e.cmd(tc.args...)
+			var stderr bytes.Buffer
+			run.Stderr = &stderr
+			if err := run.Start(); err != nil {
+				t.Fatal(err)
+			}
+			seen := false
+			for deadline := time.Now().Add(20 * time.Second); !seen && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				files, _ := filepath.Glob(filepath.Join(e.root, "*", filepath.FromSlash(live.Path)))
+				more, _ := filepath.Glob(filepath.Join(e.root, "tournaments", "*", "*", filepath.FromSlash(live.Path)))
+				for _, f := range append(files, more...) {
+					data, err := os.ReadFile(f)
+					if err != nil {
+						continue // replaced or removed meanwhile
+					}
+					st, err := live.Parse(data)
+					if err != nil {
+						t.Fatalf("a reader found a torn live file %s: %v\n%s", f, err, data)
+					}
+					for _, c := range st.Calls {
+						if st.PID == run.Process.Pid && c.Role == tc.role {
+							seen = true
+						}
+					}
+				}
+			}
+			if err := run.Wait(); err != nil {
+				t.Fatalf("moot %s: %v\n%s", strings.Join(tc.args, " "), err, stderr.String())
+			}
+			if !seen {
+				t.Errorf("moot %s: no live file named the %s in flight", strings.Join(tc.args, " "), tc.role)
+			}
+			left, _ := filepath.Glob(filepath.Join(e.root, "*", filepath.FromSlash(live.Path)))
+			more, _ := filepath.Glob(filepath.Join(e.root, "tournaments", "*", "*", filepath.FromSlash(live.Path)))
+			if len(left)+len(more) > 0 {
+				t.Errorf("live files outlived moot %s: %v", strings.Join(tc.args, " "), append(left, more...))
+			}
+		})
+	}
+}
+
 // TestWatchedRunIsTheSame runs the same forum debate twice on a fixed
 // clock with the built-in model, once while a watcher reads it over and
 // over, and finds every file outside .moot/ byte for byte the same: a

@@ -270,14 +270,22 @@ func (a *app) runOne(ctx context.Context, dir string, r debateResult, p sm.Proto
 		}
 		return sm.Outcome{}, driver.Summary{}, err
 	}
+	// The debate's live file says which of its calls are under way, for
+	// moot watch and moot serve.
+	unit := "step"
+	if deb, err := driver.LoadDebate(d, p); err == nil && deb.Status().Unit != "" {
+		unit = deb.Status().Unit
+	}
+	emit, endLive := a.liveEmit(d, cmd, unit, func(driver.Event) {}, func(string) {})
 	sum, err := driver.Advance(ctx, d, p, driver.UnitGoal{All: true}, driver.Options{
 		Client:       client,
 		DefaultModel: defaultModel(a.io.Getenv),
 		Repairs:      cmd.Int("repairs"),
 		Now:          a.io.Now,
-		Emit:         func(driver.Event) {},
+		Emit:         emit,
 		Warn:         func(string) {},
 	})
+	endLive()
 	if err != nil {
 		return sm.Outcome{}, sum, err
 	}
