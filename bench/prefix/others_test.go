@@ -58,8 +58,10 @@ func TestOtherProtocolsShare(t *testing.T) {
 			name: "moderated", p: moderated.Protocol{}, h: moderatedtest.Handler(moderatedtest.Options{}),
 			in: sm.NewInput{Slug: "d", Motion: "Cars in cities", Now: protocoltest.When,
 				Values: map[string][]string{"position-a": {"Cities should ban cars."}, "position-b": {"Cities should keep cars."}}},
-			// The debate so far comes before the phase and the task.
-			least: 0.55,
+			// The debate so far comes before the phase and the task, and
+			// the standing instructions of each task are in the system
+			// prompt; a rebuttal quotes the argument it answers.
+			least: 0.70,
 		},
 		{
 			name: "panel", p: panel.Protocol{}, h: paneltest.Handler(paneltest.Options{}),

@@ -140,19 +140,12 @@ func TestDialecticShare(t *testing.T) {
 		t.Fatalf("%d calls, want 60", len(rows))
 	}
 	check(t, "dialectic, 20 exchanges", rows, func(r prefix.Row) (float64, string) {
-		switch {
-		case r.Role == modeltest.Judge:
-			// The judge sees the new arguments in full and the earlier
-			// ones as index lines, so that its prompt does not grow with
-			// the whole debate: the two new arguments, their index lines
-			// on the next call and the current scores are new each time.
-			return 0.50, "the judge's prompt holds the motion and the earlier arguments' index before what changes"
-		case r.N < 5:
-			// Exchanges 2 and 3 add two arguments to six or eight: the
-			// new text alone is more than a fifth of the prompt.
-			return 0.70, "a debater's prompt holds the motion and the earlier arguments, in order, before what changes"
-		}
-		return target, "a debater's prompt holds the motion and the earlier arguments, in order, before what changes"
+		// Every role's instructions and the form of its answer are in the
+		// system prompt; the user message holds the motion and every
+		// argument so far in order, then (for the judge) the current
+		// scores and a line naming the exchange. What a call adds is the
+		// previous exchange's two arguments, the scores and that line.
+		return target, "a prompt holds the instructions, the motion and the arguments in order before what changes"
 	})
 }
 
@@ -223,17 +216,14 @@ func TestForumShare(t *testing.T) {
 	}
 	// Each agent's conversation is its earlier prompts and answers, so a
 	// prompt repeats all of the previous one; the share lacks only the
-	// new text (the previous answer and the new request), which early in
-	// the debate is a large part of a short conversation.
+	// new text (the previous answer and the new request). The fixed
+	// instructions are in the system prompt, so each request is short.
 	for _, r := range rows {
 		if r.N > 1 && r.Prefix != r.Prev {
 			t.Errorf("forum: %s call %d repeats %d of the %d bytes of its previous prompt, want all", r.Role, r.N, r.Prefix, r.Prev)
 		}
 	}
 	check(t, "forum, 8 turns", rows, func(r prefix.Row) (float64, string) {
-		if r.N < 6 {
-			return 0.55, "a short conversation grows by a large part"
-		}
-		return target, "each prompt repeats its role's previous one"
+		return target, "each prompt repeats its role's previous one, and the instructions are in the system prompt"
 	})
 }

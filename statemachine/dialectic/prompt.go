@@ -5,18 +5,20 @@
 // A debater sees the motion, its definitions and scope, its side, the
 // exchange, and every earlier argument of both sides in full with its id;
 // never a score, never the judge's reasoning, never the other side's
-// argument of the same exchange. The judge sees the motion, the new
-// arguments in full, and a compact index of the earlier ones with their
-// current scores, so that its prompt does not grow with the full text of
-// the whole debate.
+// argument of the same exchange. The judge sees the motion, every
+// argument in full up to those of the exchange it judges, and the current
+// scores of the earlier ones: it can check an attack on an argument's
+// grounds or warrant against the grounds and warrant themselves.
 //
 // Each prompt puts what the role's previous prompt already held first, in
 // the same order, and what is new last, so that a provider's prompt cache
-// can serve the repeated part: the motion, then the earlier arguments in
-// the order they were made (for the judge, their index lines without
-// scores), then what changes from call to call: the exchange, the new
-// arguments, the current scores and the instructions naming this
-// exchange's ids. bench/prefix measures it.
+// can serve the repeated part: the system prompt holds every instruction
+// and the form of the answer, which do not change from call to call; the
+// user message holds the motion, then the arguments in the order they
+// were made, which only grow at the end; then what changes from call to
+// call: for the judge the current scores (a rescore changes them), and a
+// short line naming the exchange (and for the judge its ids) to answer.
+// bench/prefix measures it.
 package dialectic
 
 import (
@@ -86,6 +88,7 @@ type data struct {
 	Others      []argumentView
 	Earlier     []argumentView
 	Arguments   []argumentView
+	All         []argumentView
 	Index       []indexEntry
 	IDs         []string
 	Errors      []string
@@ -150,6 +153,9 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64)
 	v := base(d)
 	v.Exchange = x
 	for _, a := range d.Arguments {
+		if a.Exchange <= x {
+			v.All = append(v.All, view(a))
+		}
 		switch {
 		case a.Exchange == x:
 			v.Arguments = append(v.Arguments, view(a))

@@ -123,12 +123,15 @@ func TestJudgePrompt(t *testing.T) {
 	if strings.Count(all, "NEW-ARGUMENT-TEXT") != 2 {
 		t.Error("the judge was not shown both new arguments in full")
 	}
-	// Earlier arguments appear as index lines with their scores, not in full.
-	if strings.Contains(all, "Reports from libraries running open-access hours") {
-		t.Error("the judge was shown an earlier argument's grounds in full")
+	// Earlier arguments appear in full, so that an attack on their
+	// grounds or warrant can be checked against them, and before the new
+	// ones.
+	if !strings.Contains(all, "Reports from libraries running open-access hours") {
+		t.Error("the judge was not shown an earlier argument's grounds in full")
 	}
-	if !strings.Contains(all, "- prop_001 (proposition, exchange 1): Unstaffed Hours Have A Safety Record.") {
-		t.Error("the judge's index lacks prop_001")
+	earlier := strings.Index(all, "### prop_001 (proposition, exchange 1): Unstaffed Hours Have A Safety Record")
+	if earlier < 0 || earlier > strings.Index(all, "### prop_002 (") {
+		t.Error("the judge's prompt lacks prop_001 in full before the new arguments")
 	}
 	if !strings.Contains(all, "- prop_001: -0.10\n") {
 		t.Error("the judge's scores lack prop_001's current score")
@@ -150,7 +153,7 @@ func TestRepairNamesEveryError(t *testing.T) {
 
 // TestPromptsRepeatTheirStart: each role's prompt for the next exchange
 // begins with everything its prompt for this exchange held before the
-// part that changes ("Your turn" for a debater, the new arguments for
+// part that changes ("Your turn" for a debater, the current scores for
 // the judge), even after the judge rescores an opening argument, so that
 // a provider's prefix cache serves it.
 func TestPromptsRepeatTheirStart(t *testing.T) {
@@ -206,7 +209,7 @@ func TestPromptsRepeatTheirStart(t *testing.T) {
 	}{
 		{"proposition", before[dialectic.Proposition], after[dialectic.Proposition], "\n## Your turn"},
 		{"opposition", before[dialectic.Opposition], after[dialectic.Opposition], "\n## Your turn"},
-		{"judge", judgeBefore, judgeAfter, "\n## The new arguments of exchange"},
+		{"judge", judgeBefore, judgeAfter, "\n## The current scores"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			i := strings.Index(tc.before, tc.changing)

@@ -17,9 +17,8 @@ import (
 )
 
 var (
-	idsRe    = regexp.MustCompile(`Score every new argument exactly once: ([a-z0-9_, ]+)\.`)
-	markRe   = regexp.MustCompile(`model=([A-Za-z0-9._-]+);`)
-	newStart = "## The new arguments of exchange"
+	idsRe  = regexp.MustCompile(`Score every new argument exactly once: ([a-z0-9_, ]+)\.`)
+	markRe = regexp.MustCompile(`model=([A-Za-z0-9._-]+);`)
 )
 
 // Handler answers every role of a dialectic debate; strength ranks the
@@ -75,12 +74,22 @@ func judge(req modeltest.Request, strength map[string]float64) modeltest.Reply {
 			break
 		}
 	}
+	// The new arguments are the last of the prompt's arguments, from the
+	// heading of the first id to score to the next section.
 	ids := idsRe.FindStringSubmatch(user)
-	i := strings.Index(user, newStart)
-	if ids == nil || i < 0 {
+	i := -1
+	if ids != nil {
+		first, _, _ := strings.Cut(ids[1], ", ")
+		i = strings.Index(user, "### "+first+" (")
+	}
+	if i < 0 {
 		return modeltest.Failf("tourneyfake: the judge's prompt has no new arguments")
 	}
-	marks := markRe.FindAllStringSubmatch(user[i:], -1)
+	news := user[i:]
+	if end := strings.Index(news, "\n## The current scores"); end >= 0 {
+		news = news[:end]
+	}
+	marks := markRe.FindAllStringSubmatch(news, -1)
 	if len(marks) < 2 {
 		return modeltest.Failf("tourneyfake: the new arguments name no models")
 	}
