@@ -333,7 +333,11 @@ func Parse(data []byte) (Object, string, error) {
 		}
 		return obj, "", fmt.Errorf("frontmatter: %w", positioned(data, err))
 	}
-	if err := json.Unmarshal(raw, &obj); err != nil {
+	// The decoder has checked raw, a copy of an object (data starts with
+	// "{"): it is split as json.Unmarshal would, without checking it twice
+	// again (json.Unmarshal's scan, then UnmarshalJSON's).
+	obj, err := SplitValidObject(raw)
+	if err != nil {
 		return obj, "", fmt.Errorf("frontmatter: %w", jsonMessage(err))
 	}
 	rest := data[dec.InputOffset():]
