@@ -688,7 +688,16 @@ func (d *Dir) Commit(files []File) error {
 	if err := d.mkdirs(PrivateDir); err != nil {
 		return err
 	}
-	if err := d.writeAtomic(JournalFile, data); err != nil {
+	// The journal and every file are written to temporary files and synced
+	// together, before the journal is renamed into place: their syncs
+	// overlap, and a step whose files cannot be written (a full disk) is
+	// refused before it is recorded.
+	staged, err := d.stage(append([]File{{Name: JournalFile, Data: data}}, files...))
+	if err != nil {
+		return err
+	}
+	if err := d.commitJournal(staged[0]); err != nil {
+		d.unstage(staged)
 		return fmt.Errorf("write %s: %w", JournalFile, err)
 	}
 	// From here the commit is made: if applying it fails, this Dir reads it
@@ -698,10 +707,22 @@ func (d *Dir) Commit(files []File) error {
 		d.pending[f.Name] = f.Data
 	}
 	d.journal = data
-	if err := d.apply(files); err != nil {
+	if err := d.install(files, staged[1:]); err != nil {
 		return &IncompleteError{Err: err}
 	}
 	return nil
+}
+
+// commitJournal renames the staged journal into place and syncs its
+// folder: the commit point.
+func (d *Dir) commitJournal(tmp string) error {
+	if err := d.fault("rename " + JournalFile); err != nil {
+		return err
+	}
+	if err := d.root.Rename(tmp, JournalFile); err != nil {
+		return err
+	}
+	return d.syncDir(path.Dir(JournalFile))
 }
 
 // IncompleteError is the error of a commit that failed after its journal
@@ -745,19 +766,85 @@ func (d *Dir) Recover() error {
 	return d.apply(j.Files)
 }
 
+// apply writes the files of the journal d holds and removes it.
 func (d *Dir) apply(files []File) error {
-	// Each file is replaced atomically; the folders are synced once each,
-	// after the last rename and before the journal goes, since until then
-	// the journal can redo any rename the disk did not keep.
+	staged, err := d.stage(files)
+	if err != nil {
+		return err
+	}
+	return d.install(files, staged)
+}
+
+// stage writes each file to a temporary file in TempDir, synced, and
+// returns their names, in the order of files. The files are written and
+// synced in parallel; the fault hook sees "write NAME" for each in order
+// before it is started. On an error every temporary file is removed.
+func (d *Dir) stage(files []File) ([]string, error) {
+	tmps := make([]string, 0, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	fail := func(err error) ([]string, error) {
+		wg.Wait()
+		d.unstage(tmps)
+		return nil, err
+	}
+	for i, f := range files {
+		if err := d.fault("write " + f.Name); err != nil {
+			return fail(fmt.Errorf("write %s: %w", f.Name, err))
+		}
+		tf, tmp, err := d.tempFile(path.Base(f.Name))
+		if err != nil {
+			return fail(fmt.Errorf("write %s: %w", f.Name, err))
+		}
+		tmps = append(tmps, tmp)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := tf.Write(f.Data)
+			if err == nil {
+				err = tf.Sync()
+			}
+			if cerr := tf.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("write %s: %w", f.Name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		d.unstage(tmps)
+		return nil, err
+	}
+	return tmps, nil
+}
+
+// unstage removes the temporary files stage wrote.
+func (d *Dir) unstage(tmps []string) {
+	for _, tmp := range tmps {
+		d.root.Remove(tmp)
+	}
+}
+
+// install renames each file's staged temporary file over it, in order,
+// then syncs the folders and removes the journal. Each file is replaced
+// atomically; the folders are synced once each, after the last rename and
+// before the journal goes, since until then the journal can redo any
+// rename the disk did not keep.
+func (d *Dir) install(files []File, staged []string) error {
 	if err := d.markCommit(); err != nil {
+		d.unstage(staged)
 		return err
 	}
 	var dirs []string
-	for _, f := range files {
+	for i, f := range files {
 		if err := d.mkdirs(path.Dir(f.Name)); err != nil {
+			d.unstage(staged[i:])
 			return err
 		}
-		if err := d.replace(f.Name, f.Data); err != nil {
+		if err := d.rename(staged[i], f.Name); err != nil {
+			d.unstage(staged[i:])
 			return fmt.Errorf("write %s: %w", f.Name, err)
 		}
 		if dir := path.Dir(f.Name); !slices.Contains(dirs, dir) {
@@ -889,6 +976,18 @@ func (d *Dir) replace(name string, data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// rename puts the staged temporary file tmp in place of name, refusing to
+// replace anything but a regular file.
+func (d *Dir) rename(tmp, name string) error {
+	if err := d.fault("rename " + name); err != nil {
+		return err
+	}
+	if info, err := d.root.Lstat(name); err == nil && !info.Mode().IsRegular() {
+		return fmt.Errorf("%s exists and is not a regular file", name)
+	}
+	return d.root.Rename(tmp, name)
 }
 
 func (d *Dir) syncDir(dir string) error {

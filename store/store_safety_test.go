@@ -129,8 +129,10 @@ func TestFailureAtEveryOperation(t *testing.T) {
 		t.Run(fmt.Sprint("fault ", n), func(t *testing.T) {
 			var incomplete *IncompleteError
 			journaled := errors.As(err, &incomplete)
-			if journaled != (n > 2) {
-				t.Fatalf("fault at operation %d: error %v; the journal is written by operations 1-2", n, err)
+			// The journal and each file are written (1 to 1+len(files)),
+			// then the journal is renamed into place: the commit point.
+			if journaled != (n > len(files)+2) {
+				t.Fatalf("fault at operation %d: error %v; the journal is renamed into place by operation %d", n, err, len(files)+2)
 			}
 			want := old
 			if journaled {

@@ -151,8 +151,8 @@ func countOps(t *testing.T, files []File) int {
 // puts on disk.
 func TestCommitFaults(t *testing.T) {
 	ops := countOps(t, step)
-	// Journal: write and rename; each file: write and rename; the removal
-	// of the journal.
+	// Journal and each file: write (all first) and rename; the removal of
+	// the journal.
 	if want := 2 + 2*len(step) + 1; ops != want {
 		t.Fatalf("a commit of %d files counts %d operations, want %d", len(step), ops, want)
 	}
@@ -234,7 +234,9 @@ func TestCommitFaults(t *testing.T) {
 // it on its next commit, rather than reading half-written files.
 func TestFailedCommitSeenBySameDir(t *testing.T) {
 	ops := countOps(t, step)
-	for n := 3; n <= ops; n++ { // 1 and 2 write the journal
+	// Operations 1 to len(step)+1 write the journal and the files to
+	// temporary files; len(step)+2 renames the journal into place.
+	for n := len(step) + 3; n <= ops; n++ {
 		t.Run("fail:"+strconv.Itoa(n), func(t *testing.T) {
 			dir := makeDebate(t, before)
 			d := openDir(t, dir)

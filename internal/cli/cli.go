@@ -170,7 +170,9 @@ func Run(ctx context.Context, args []string, io IO) int {
 		app.prog = args[0]
 	}
 	root := app.command()
-	err := root.Run(ctx, joinWait(args))
+	args = joinWait(args)
+	onlyInvoked(root, args)
+	err := root.Run(ctx, args)
 	if err == nil {
 		err = app.eventErr
 	}

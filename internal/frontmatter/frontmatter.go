@@ -45,7 +45,48 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 // split reads the valid JSON data into o. Values keep their bytes, in a
 // copy of data (which json.Unmarshal's caller may reuse).
 func (o *Object) split(data []byte) error {
-	data = bytes.Clone(data)
+	return o.splitShared(bytes.Clone(data))
+}
+
+// SplitValidObject reads data as json.Unmarshal into an Object reads it,
+// errors included, without checking again that data is valid JSON: the
+// caller must have done so (a value inside a document that json.Valid
+// accepted is valid too), for data that is not valid JSON may panic.
+// The values alias data. It spares a document read in layers, an object
+// of objects, one validation per layer.
+func SplitValidObject(data []byte) (Object, error) {
+	var o Object
+	err := o.splitShared(data)
+	return o, err
+}
+
+// SplitValidArray returns the elements of data, a JSON array, and true;
+// or false when data is valid JSON but not an array. As for
+// SplitValidObject, the caller must know data to be valid JSON, and the
+// elements alias it.
+func SplitValidArray(data []byte) ([]json.RawMessage, bool) {
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '[' {
+		return nil, false
+	}
+	var elems []json.RawMessage
+	i = skipSpace(data, i+1)
+	if data[i] == ']' {
+		return elems, true
+	}
+	for {
+		end := endOfValue(data, i)
+		elems = append(elems, json.RawMessage(data[i:end:end]))
+		i = skipSpace(data, end)
+		if data[i] == ']' {
+			return elems, true
+		}
+		i = skipSpace(data, i+1) // past the comma
+	}
+}
+
+// splitShared is split without the copy: the values alias data.
+func (o *Object) splitShared(data []byte) error {
 	i := skipSpace(data, 0)
 	if data[i] != '{' {
 		return errors.New("not a JSON object")
@@ -292,7 +333,11 @@ func Parse(data []byte) (Object, string, error) {
 		}
 		return obj, "", fmt.Errorf("frontmatter: %w", positioned(data, err))
 	}
-	if err := json.Unmarshal(raw, &obj); err != nil {
+	// The decoder has checked raw, a copy of an object (data starts with
+	// "{"): it is split as json.Unmarshal would, without checking it twice
+	// again (json.Unmarshal's scan, then UnmarshalJSON's).
+	obj, err := SplitValidObject(raw)
+	if err != nil {
 		return obj, "", fmt.Errorf("frontmatter: %w", jsonMessage(err))
 	}
 	rest := data[dec.InputOffset():]

@@ -70,33 +70,44 @@ func (s *Scores) Current() map[string]float64 {
 }
 
 // ParseScores reads scores.json.
+//
+// The file is checked once, as a whole: json.Unmarshal at each layer (the
+// file, a record, a history, a value) would check each again, which was
+// most of what reading scores.json cost. Where a value is not of the kind
+// expected, the layer goes through json.Unmarshal after all, for the same
+// result and the same error as reading it that way from the start.
 func ParseScores(data []byte) (*Scores, error) {
 	if err := frontmatter.CheckUTF8(data); err != nil {
 		return nil, err
 	}
-	var top frontmatter.Object
-	if err := json.Unmarshal(data, &top); err != nil {
+	if !json.Valid(data) {
+		var top frontmatter.Object
+		return nil, frontmatter.JSONError(json.Unmarshal(data, &top))
+	}
+	// Unknown keys keep their bytes: a copy, as the caller may reuse data.
+	top, err := frontmatter.SplitValidObject(bytes.Clone(data))
+	if err != nil {
 		return nil, frontmatter.JSONError(err)
 	}
 	s := NewScores()
 	for _, f := range top.Fields {
-		var rec frontmatter.Object
-		if err := json.Unmarshal(f.Value, &rec); err != nil {
+		rec, err := frontmatter.SplitValidObject(f.Value)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Key, frontmatter.JSONError(err))
 		}
 		r := &Record{}
 		for _, rf := range rec.Fields {
 			switch rf.Key {
 			case "current_score":
-				v, err := finite(rf.Value)
+				v, err := validFinite(rf.Value)
 				if err != nil {
 					return nil, fmt.Errorf("%s.current_score: %w", f.Key, err)
 				}
 				r.CurrentScore = v
 				r.whole = wholeLiteral(rf.Value)
 			case "history":
-				var hist []frontmatter.Object
-				if err := json.Unmarshal(rf.Value, &hist); err != nil {
+				hist, err := validHistory(rf.Value)
+				if err != nil {
 					return nil, fmt.Errorf("%s.history: %w", f.Key, frontmatter.JSONError(err))
 				}
 				for i, h := range hist {
@@ -117,6 +128,51 @@ func ParseScores(data []byte) (*Scores, error) {
 		s.records[f.Key] = r
 	}
 	return s, nil
+}
+
+// validHistory reads raw, valid JSON, as json.Unmarshal into a list of
+// objects does: every entry is split before any is read, so that an entry
+// that is not an object is reported first, as before.
+func validHistory(raw json.RawMessage) ([]frontmatter.Object, error) {
+	elems, ok := frontmatter.SplitValidArray(raw)
+	if !ok {
+		// null (no history), or the type error.
+		var hist []frontmatter.Object
+		err := json.Unmarshal(raw, &hist)
+		return hist, err
+	}
+	hist := make([]frontmatter.Object, 0, len(elems))
+	for _, el := range elems {
+		o, err := frontmatter.SplitValidObject(el)
+		if err != nil {
+			return nil, err
+		}
+		hist = append(hist, o)
+	}
+	return hist, nil
+}
+
+// validFinite is finite for raw known to be valid JSON with no space
+// around it: a number literal is read as encoding/json reads it, with
+// strconv.ParseFloat; anything else goes through finite, for its error.
+func validFinite(raw json.RawMessage) (float64, error) {
+	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		if v, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			return v, nil
+		}
+	}
+	return finite(raw)
+}
+
+// validString reads raw, valid JSON in a file found to be valid UTF-8,
+// into *s as json.Unmarshal does; a string with no escape is taken as it
+// is, anything else goes through json.Unmarshal.
+func validString(raw json.RawMessage, s *string) error {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		*s = string(raw[1 : len(raw)-1])
+		return nil
+	}
+	return json.Unmarshal(raw, s)
 }
 
 // wholeLiteral tells whether the JSON number raw is written as a whole
@@ -146,6 +202,7 @@ func finite(raw json.RawMessage) (float64, error) {
 	return v, nil
 }
 
+// parseEntry reads one history entry of a file found to be valid JSON.
 func parseEntry(o frontmatter.Object) (HistoryEntry, error) {
 	var e HistoryEntry
 	seen := false
@@ -153,23 +210,23 @@ func parseEntry(o frontmatter.Object) (HistoryEntry, error) {
 		var err error
 		switch f.Key {
 		case "score":
-			e.Score, err = finite(f.Value)
+			e.Score, err = validFinite(f.Value)
 			e.whole = wholeLiteral(f.Value)
 			seen = true
 		case "reasoning":
-			err = json.Unmarshal(f.Value, &e.Reasoning)
+			err = validString(f.Value, &e.Reasoning)
 		case "scored_at":
-			err = json.Unmarshal(f.Value, &e.ScoredAt)
+			err = validString(f.Value, &e.ScoredAt)
 		case "triggered_by":
-			err = json.Unmarshal(f.Value, &e.TriggeredBy)
+			err = validString(f.Value, &e.TriggeredBy)
 		case "previous_score":
 			var v float64
-			v, err = finite(f.Value)
+			v, err = validFinite(f.Value)
 			e.PreviousScore = &v
 			e.prevWhole = wholeLiteral(f.Value)
 		case "diff":
 			var v float64
-			v, err = finite(f.Value)
+			v, err = validFinite(f.Value)
 			e.Diff = &v
 			e.diffWhole = wholeLiteral(f.Value)
 		default:
