@@ -211,6 +211,20 @@ func TestSession(t *testing.T) {
 			t.Errorf("sources = %d, want 1", len(s.Sources))
 		}
 	})
+	t.Run("a call without a web URL uses no page and stores no source", func(t *testing.T) {
+		s := NewSession(p, &Reader{AllowPrivate: true}, Limits{Pages: 1})
+		for _, args := range []string{`{}`, `null`, `{"url":""}`, `{"url":"file:///etc/passwd"}`, `{"url":"javascript:alert(1)"}`} {
+			if got := s.Run(context.Background(), call("read", args)); !strings.Contains(got, "error: read needs the http or https URL") {
+				t.Errorf("read %s = %q", args, got)
+			}
+		}
+		if len(s.Sources) != 0 {
+			t.Errorf("sources = %+v, want none", s.Sources)
+		}
+		if got := s.Run(context.Background(), call("read", `{"url":"`+srv.URL+`/evil"}`)); !strings.Contains(got, "UNTRUSTED PAGE TEXT") {
+			t.Errorf("the one page allowed = %q", got)
+		}
+	})
 	t.Run("private refused without the flag", func(t *testing.T) {
 		s := NewSession(p, &Reader{}, Limits{})
 		for _, u := range []string{"http://127.0.0.1:9/", "http://169.254.169.254/latest/meta-data/"} {
