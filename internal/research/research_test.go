@@ -44,6 +44,22 @@ func pages(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Type", "image/png")
 		w.Write([]byte{0x89, 'P', 'N', 'G'})
 	})
+	mux.HandleFunc("/latin1", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=iso-8859-1")
+		io.WriteString(w, "<html><body><p>Le caf\xe9 est tr\xe8s bon.</p></body></html>")
+	})
+	mux.HandleFunc("/cp1252meta", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html><head><meta charset=\"windows-1252\"></head><body><p>Il dit \x93tr\xe8s bon\x94.</p></body></html>")
+	})
+	mux.HandleFunc("/utf8cut", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "Le café est très bon.")
+	})
+	mux.HandleFunc("/untyped", func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = nil
+		w.Write([]byte("PK\x03\x04\x00\x00binary zip"))
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
@@ -66,6 +82,10 @@ func TestRead(t *testing.T) {
 		{name: "size cap", url: srv.URL + "/big", private: true, maxBytes: 100, wantText: "cut at 100 bytes"},
 		{name: "redirect loop", url: srv.URL + "/loop", private: true, wantErr: "redirects"},
 		{name: "not text", url: srv.URL + "/image", private: true, wantErr: "image/png"},
+		{name: "charset from the header", url: srv.URL + "/latin1", private: true, wantText: "Le café est très bon."},
+		{name: "charset from the meta tag", url: srv.URL + "/cp1252meta", private: true, wantText: "Il dit “très bon”."},
+		{name: "utf-8 cut inside a character stays utf-8", url: srv.URL + "/utf8cut", private: true, maxBytes: 20, wantText: "Le café est tr"},
+		{name: "binary without a type", url: srv.URL + "/untyped", private: true, wantErr: "application/zip"},
 		{name: "loopback refused", url: srv.URL + "/article", wantErr: "refused"},
 		{name: "loopback by name refused at dial", url: "http://localhost" + port + "/article", wantErr: "refused"},
 		{name: "metadata address refused", url: "http://169.254.169.254/latest/meta-data/", wantErr: "refused"},
