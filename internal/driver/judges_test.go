@@ -2,9 +2,11 @@ package driver_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	driver "github.com/moot-dev/moot/internal/driver"
@@ -119,7 +121,17 @@ func TestPanelOfThree(t *testing.T) {
 		}
 		scorers[name] = judgefake.Table(m)
 	}
-	srv := modeltest.NewServer(t, judgefake.Handler(scorers, sparring.Handler(sparring.Options{})))
+	var mu sync.Mutex
+	prompts := map[string][]string{} // by judge, the user messages asked
+	fake := judgefake.Handler(scorers, sparring.Handler(sparring.Options{}))
+	srv := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		if _, ok := tables[req.Model]; ok && len(req.Messages) > 0 {
+			mu.Lock()
+			prompts[req.Model] = append(prompts[req.Model], req.Messages[len(req.Messages)-1].Content)
+			mu.Unlock()
+		}
+		return fake(req)
+	})
 	d := newRunDebate(t)
 	p := dialectic.Protocol{Templates: templates.Default()}
 	panel, err := sm.NewPanel([]string{"j1", "j2", "j3"})
@@ -161,6 +173,19 @@ func TestPanelOfThree(t *testing.T) {
 		for i, id := range ids {
 			if got := js.Final[id]; got != tables[js.Name][i] {
 				t.Errorf("%s's own score of %s = %v, want %v", js.Name, id, got, tables[js.Name][i])
+			}
+		}
+	}
+	// Each judge judges exchange 1 seeing its own scores of exchange 0,
+	// not the panel's means.
+	for name, vals := range tables {
+		asked := prompts[name]
+		if len(asked) != 2 {
+			t.Fatalf("%s was asked %d times, want 2", name, len(asked))
+		}
+		for i, id := range dialectic.ExchangeIDs(0) {
+			if want := fmt.Sprintf("- %s: %s\n", id, dialectic.FormatScore(vals[i])); !strings.Contains(asked[1], want) {
+				t.Errorf("%s's prompt of exchange 1 lacks its own score %q", name, want)
 			}
 		}
 	}
