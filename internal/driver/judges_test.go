@@ -31,7 +31,17 @@ func rejudgeCopy(t *testing.T, src string, exchanges int) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, dir, false)
-	srv := modeltest.NewServer(t, judgefake.Handler(map[string]judgefake.Scorer{"scripted": judgefake.Lean(0.2)}, sparring.Handler(sparring.Options{})))
+	var mu sync.Mutex
+	var asked []string // the re-judge's last messages, in order
+	fake := judgefake.Handler(map[string]judgefake.Scorer{"scripted": judgefake.Lean(0.2)}, sparring.Handler(sparring.Options{}))
+	srv := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		if req.Model == "scripted" && len(req.Messages) > 0 {
+			mu.Lock()
+			asked = append(asked, req.Messages[len(req.Messages)-1].Content)
+			mu.Unlock()
+		}
+		return fake(req)
+	})
 	d := openDir(t, dir)
 	p := dialectic.Protocol{Templates: templates.Default()}
 	rj := sm.Rejudging{Judge: sm.Judge{Name: "again", Model: "scripted"}, To: -1}
@@ -84,6 +94,13 @@ func rejudgeCopy(t *testing.T, src string, exchanges int) {
 			t.Errorf("the re-judging's score of %s is %v, want %v", a.ID, got, want)
 		}
 	}
+	// The re-judge judges exchange 1 seeing its own scores of exchange
+	// 0, not the debate's.
+	mu.Lock()
+	if len(asked) < 2 || !strings.Contains(asked[1], "- prop_000a: +0.10\n") || !strings.Contains(asked[1], "- opp_000a: -0.10\n") {
+		t.Errorf("the re-judge's prompt of exchange 1 does not show its own earlier scores")
+	}
+	mu.Unlock()
 	// Judging again resumes nothing and writes nothing more.
 	if sum, err := driver.Rejudge(context.Background(), d, p, rj, options(client(t, srv))); err != nil || sum.Steps != 0 {
 		t.Errorf("a finished re-judging ran again: %d steps, %v", sum.Steps, err)
