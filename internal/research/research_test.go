@@ -139,6 +139,10 @@ func TestProviders(t *testing.T) {
 		w.WriteHeader(500)
 		io.WriteString(w, "upstream down, token was "+key)
 	})
+	mux.HandleFunc("/garbage/search", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"results": "<html>not a list</html>"`)
+	})
 	mux.HandleFunc("/slow/search", func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
@@ -163,6 +167,8 @@ func TestProviders(t *testing.T) {
 		{spec: "searxng:" + srv.URL + "/broken", wantErr: "searxng at " + srv.URL + "/broken answered 500"},
 		{spec: "brave:" + srv.URL + "/broken", wantErr: "brave search answered 500: upstream down, token was ***"},
 		{spec: "searxng:" + srv.URL + "/slow", wantErr: "searxng at", timeout: 100 * time.Millisecond},
+		{spec: "searxng:" + srv.URL + "/garbage", wantErr: "searxng at " + srv.URL + "/garbage: the answer is not the JSON expected"},
+		{spec: "searxng:" + strings.Replace(srv.URL, "://", "://moot:"+key+"@", 1) + "/broken", wantErr: "searxng at http://moot:xxxxx@"},
 		{spec: "bing", wantErr: "unknown provider"},
 		{spec: "searxng", wantErr: "needs the instance's URL"},
 	}
@@ -181,7 +187,7 @@ func TestProviders(t *testing.T) {
 				if err == nil && (len(rs) != 1 || rs[0].URL != tt.wantURL) {
 					t.Errorf("results = %+v", rs)
 				}
-				if s := fmt.Sprintf("%v %+v", p, p); strings.Contains(s, key) {
+				if s := fmt.Sprintf("%v %+v %s", p, p, p.Name()); strings.Contains(s, key) {
 					t.Errorf("the provider prints its key: %s", s)
 				}
 			}
@@ -191,7 +197,9 @@ func TestProviders(t *testing.T) {
 			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Fatalf("error = %v, want %q", err, tt.wantErr)
 			}
-			if err != nil && !strings.HasPrefix(tt.spec, "searxng") && strings.Contains(err.Error(), key) {
+			// (the searxng behind /broken was never given the key but
+			// in its URL's password)
+			if err != nil && (!strings.HasPrefix(tt.spec, "searxng") || strings.Contains(tt.spec, "@")) && strings.Contains(err.Error(), key) {
 				t.Errorf("the error shows the key: %v", err)
 			}
 		})
