@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Check results, as the argument file records them.
@@ -37,7 +38,7 @@ func Find(quote, text string) Match {
 	if quote == "" {
 		return Match{}
 	}
-	if strings.Contains(text, quote) {
+	if containsWhole(text, quote) {
 		return Match{How: "exact", Score: 1}
 	}
 	qw, tw := words(quote), words(text)
@@ -53,6 +54,29 @@ func Find(quote, text string) Match {
 	}
 	return Match{How: "fuzzy", Score: best}
 }
+
+// containsWhole reports whether text holds quote without cutting a word
+// at either end: "ox jumps ove" is not a quote of "fox jumps over".
+func containsWhole(text, quote string) bool {
+	for from := 0; ; {
+		i := strings.Index(text[from:], quote)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[i+len(quote):])
+		first, _ := utf8.DecodeRuneInString(quote)
+		last, _ := utf8.DecodeLastRuneInString(quote)
+		if !(inWord(first) && inWord(before)) && !(inWord(last) && inWord(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(text[i:])
+		from = i + size
+	}
+}
+
+func inWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // words splits s into its words, lower case, with quotation marks, dashes
 // and other punctuation taken for space.
