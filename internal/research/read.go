@@ -158,6 +158,9 @@ func (r *Reader) Read(ctx context.Context, raw string) evidence.Source {
 	}
 	body, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
+		if ctx.Err() != nil {
+			return fail("the page did not arrive within %s", r.timeout())
+		}
 		return fail("reading the page: %v", err)
 	}
 	truncated := int64(len(body)) > limit

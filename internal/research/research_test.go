@@ -44,6 +44,20 @@ func pages(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Type", "image/png")
 		w.Write([]byte{0x89, 'P', 'N', 'G'})
 	})
+	mux.HandleFunc("/drip", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		for i := 0; i < 50; i++ {
+			if _, err := io.WriteString(w, "drip "); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	})
 	mux.HandleFunc("/latin1", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=iso-8859-1")
 		io.WriteString(w, "<html><body><p>Le caf\xe9 est tr\xe8s bon.</p></body></html>")
@@ -72,6 +86,7 @@ func TestRead(t *testing.T) {
 		name, url   string
 		private     bool
 		maxBytes    int64
+		timeout     time.Duration
 		wantErr     string // in Error; "" for a page read
 		wantText    string
 		notWantText string
@@ -82,6 +97,7 @@ func TestRead(t *testing.T) {
 		{name: "size cap", url: srv.URL + "/big", private: true, maxBytes: 100, wantText: "cut at 100 bytes"},
 		{name: "redirect loop", url: srv.URL + "/loop", private: true, wantErr: "redirects"},
 		{name: "not text", url: srv.URL + "/image", private: true, wantErr: "image/png"},
+		{name: "a page that drips past the time cap", url: srv.URL + "/drip", private: true, timeout: 300 * time.Millisecond, wantErr: "the page did not arrive within 300ms"},
 		{name: "charset from the header", url: srv.URL + "/latin1", private: true, wantText: "Le café est très bon."},
 		{name: "charset from the meta tag", url: srv.URL + "/cp1252meta", private: true, wantText: "Il dit “très bon”."},
 		{name: "utf-8 cut inside a character stays utf-8", url: srv.URL + "/utf8cut", private: true, maxBytes: 20, wantText: "Le café est tr"},
@@ -95,6 +111,9 @@ func TestRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &Reader{AllowPrivate: tt.private, MaxBytes: tt.maxBytes, Timeout: 5 * time.Second}
+			if tt.timeout > 0 {
+				r.Timeout = tt.timeout
+			}
 			src := r.Read(context.Background(), tt.url)
 			if tt.wantErr != "" {
 				if !strings.Contains(src.Error, tt.wantErr) {
