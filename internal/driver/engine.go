@@ -15,6 +15,7 @@ import (
 	sm "github.com/moot-dev/moot/statemachine"
 
 	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
@@ -119,7 +120,8 @@ func readRaw(d *store.Dir) (dialectic.Raw, error) {
 			return raw, fmt.Errorf("read %s: %w", file, err)
 		}
 	}
-	return raw, nil
+	raw.Sources, err = evidence.ReadDir(debateFS{d})
+	return raw, err
 }
 
 // Load reads and parses a debate. When d holds the write lock, that is

@@ -2,9 +2,11 @@ package driver_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	driver "github.com/moot-dev/moot/internal/driver"
@@ -29,7 +31,17 @@ func rejudgeCopy(t *testing.T, src string, exchanges int) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, dir, false)
-	srv := modeltest.NewServer(t, judgefake.Handler(map[string]judgefake.Scorer{"scripted": judgefake.Lean(0.2)}, sparring.Handler(sparring.Options{})))
+	var mu sync.Mutex
+	var asked []string // the re-judge's last messages, in order
+	fake := judgefake.Handler(map[string]judgefake.Scorer{"scripted": judgefake.Lean(0.2)}, sparring.Handler(sparring.Options{}))
+	srv := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		if req.Model == "scripted" && len(req.Messages) > 0 {
+			mu.Lock()
+			asked = append(asked, req.Messages[len(req.Messages)-1].Content)
+			mu.Unlock()
+		}
+		return fake(req)
+	})
 	d := openDir(t, dir)
 	p := dialectic.Protocol{Templates: templates.Default()}
 	rj := sm.Rejudging{Judge: sm.Judge{Name: "again", Model: "scripted"}, To: -1}
@@ -82,6 +94,13 @@ func rejudgeCopy(t *testing.T, src string, exchanges int) {
 			t.Errorf("the re-judging's score of %s is %v, want %v", a.ID, got, want)
 		}
 	}
+	// The re-judge judges exchange 1 seeing its own scores of exchange
+	// 0, not the debate's.
+	mu.Lock()
+	if len(asked) < 2 || !strings.Contains(asked[1], "- prop_000a: +0.10\n") || !strings.Contains(asked[1], "- opp_000a: -0.10\n") {
+		t.Errorf("the re-judge's prompt of exchange 1 does not show its own earlier scores")
+	}
+	mu.Unlock()
 	// Judging again resumes nothing and writes nothing more.
 	if sum, err := driver.Rejudge(context.Background(), d, p, rj, options(client(t, srv))); err != nil || sum.Steps != 0 {
 		t.Errorf("a finished re-judging ran again: %d steps, %v", sum.Steps, err)
@@ -119,7 +138,17 @@ func TestPanelOfThree(t *testing.T) {
 		}
 		scorers[name] = judgefake.Table(m)
 	}
-	srv := modeltest.NewServer(t, judgefake.Handler(scorers, sparring.Handler(sparring.Options{})))
+	var mu sync.Mutex
+	prompts := map[string][]string{} // by judge, the user messages asked
+	fake := judgefake.Handler(scorers, sparring.Handler(sparring.Options{}))
+	srv := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		if _, ok := tables[req.Model]; ok && len(req.Messages) > 0 {
+			mu.Lock()
+			prompts[req.Model] = append(prompts[req.Model], req.Messages[len(req.Messages)-1].Content)
+			mu.Unlock()
+		}
+		return fake(req)
+	})
 	d := newRunDebate(t)
 	p := dialectic.Protocol{Templates: templates.Default()}
 	panel, err := sm.NewPanel([]string{"j1", "j2", "j3"})
@@ -161,6 +190,19 @@ func TestPanelOfThree(t *testing.T) {
 		for i, id := range ids {
 			if got := js.Final[id]; got != tables[js.Name][i] {
 				t.Errorf("%s's own score of %s = %v, want %v", js.Name, id, got, tables[js.Name][i])
+			}
+		}
+	}
+	// Each judge judges exchange 1 seeing its own scores of exchange 0,
+	// not the panel's means.
+	for name, vals := range tables {
+		asked := prompts[name]
+		if len(asked) != 2 {
+			t.Fatalf("%s was asked %d times, want 2", name, len(asked))
+		}
+		for i, id := range dialectic.ExchangeIDs(0) {
+			if want := fmt.Sprintf("- %s: %s\n", id, dialectic.FormatScore(vals[i])); !strings.Contains(asked[1], want) {
+				t.Errorf("%s's prompt of exchange 1 lacks its own score %q", name, want)
 			}
 		}
 	}

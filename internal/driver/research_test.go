@@ -164,6 +164,23 @@ func TestResearchOffChangesNothing(t *testing.T) {
 	if w.Searches() != 0 {
 		t.Errorf("%d searches with research off", w.Searches())
 	}
+	// Both runs could leak alike: neither may show a trace of research.
+	for _, b := range reqs {
+		msgs := fmt.Sprint(b["messages"])
+		for _, leak := range []string{research.Instructions[:40], "**Check:**", "sources/", "UNTRUSTED PAGE TEXT"} {
+			if strings.Contains(msgs, leak) {
+				t.Errorf("a request with research off holds %q", leak)
+			}
+		}
+		if b["tools"] != nil {
+			t.Errorf("a request with research off offers tools")
+		}
+	}
+	for name, data := range files {
+		if strings.HasPrefix(name, "sources/") || strings.Contains(data, `"grounds"`) || strings.Contains(data, "**Check:**") {
+			t.Errorf("%s shows research with research off", name)
+		}
+	}
 }
 
 func TestResearchTrouble(t *testing.T) {

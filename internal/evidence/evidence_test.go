@@ -13,9 +13,14 @@ func TestFind(t *testing.T) {
 		found            bool
 	}{
 		{"exact", "signed in 1648", "exact", true},
+		{"exact at the text's ends", "The Treaty", "exact", true},
+		{"words cut at both ends are no quote", "reaty was signed in 164", "fuzzy", false},
+		{"a word inside another is no quote", "Trea", "", false},
 		{"normalised case and space", "the treaty WAS   signed\nin 1648", "normalised", true},
 		{"normalised quotes", `ended the "Thirty Years' War" in Europe`, "normalised", true},
 		{"fuzzy one word off", "It ended the Thirty Years War across Europe and redrew many borders", "fuzzy", true},
+		{"fuzzy words in another order do not verify", "in Europe the Thirty Years War it ended", "", false},
+		{"a moved word in a short quote does not verify", "It the ended Thirty", "fuzzy", false},
 		{"absent", "The moon is made of green cheese entirely", "", false},
 		{"empty", "", "", false},
 	}

@@ -1,8 +1,10 @@
 package evidence
 
 import (
+	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Check results, as the argument file records them.
@@ -30,13 +32,13 @@ func (m Match) Found() bool { return m.Score >= Threshold }
 // Find looks for quote in text: as it is, then with case, white space,
 // punctuation and the kinds of quotation marks and dashes ignored, then
 // word by word, scoring the window of the text's words that holds the
-// most of the quote's. An empty quote is never found.
+// most of the quote's in the quote's order. An empty quote is never found.
 func Find(quote, text string) Match {
 	quote = strings.TrimSpace(quote)
 	if quote == "" {
 		return Match{}
 	}
-	if strings.Contains(text, quote) {
+	if containsWhole(text, quote) {
 		return Match{How: "exact", Score: 1}
 	}
 	qw, tw := words(quote), words(text)
@@ -53,6 +55,29 @@ func Find(quote, text string) Match {
 	return Match{How: "fuzzy", Score: best}
 }
 
+// containsWhole reports whether text holds quote without cutting a word
+// at either end: "ox jumps ove" is not a quote of "fox jumps over".
+func containsWhole(text, quote string) bool {
+	for from := 0; ; {
+		i := strings.Index(text[from:], quote)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[i+len(quote):])
+		first, _ := utf8.DecodeRuneInString(quote)
+		last, _ := utf8.DecodeLastRuneInString(quote)
+		if !(inWord(first) && inWord(before)) && !(inWord(last) && inWord(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(text[i:])
+		from = i + size
+	}
+}
+
+func inWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
 // words splits s into its words, lower case, with quotation marks, dashes
 // and other punctuation taken for space.
 func words(s string) []string {
@@ -61,8 +86,13 @@ func words(s string) []string {
 	})
 }
 
-// bestWindow returns the largest share of the quote's words (counted with
-// their repeats) that one run of as many of the text's words holds.
+// bestWindow scores the windows of the text's words as long as the
+// quote: a window's score is the share of the quote's words it holds
+// (counted with their repeats), and, where that share could verify, the
+// share it holds in the quote's order, so that a quote with its words
+// shuffled (or a "not" moved) does not verify. Order is counted only
+// there, and in at most maxOrdered windows. It returns
+// the best score.
 func bestWindow(qw, tw []string) float64 {
 	m := len(qw)
 	need := map[string]int{}
@@ -71,6 +101,8 @@ func bestWindow(qw, tw []string) float64 {
 	}
 	have := map[string]int{}
 	hits, best := 0, 0
+	type window struct{ end, hits int }
+	var cands []window
 	for i, w := range tw {
 		if n, ok := need[w]; ok {
 			have[w]++
@@ -87,9 +119,47 @@ func bestWindow(qw, tw []string) float64 {
 				have[old]--
 			}
 		}
-		best = max(best, hits)
+		switch {
+		case float64(hits) >= Threshold*float64(m):
+			cands = append(cands, window{end: i + 1, hits: hits})
+		case hits > best:
+			best = hits
+		}
+	}
+	// The windows that could verify, most words in common first: the
+	// words in common bound the words in order.
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].hits > cands[b].hits })
+	for n, c := range cands {
+		if c.hits <= best || n == maxOrdered {
+			break
+		}
+		best = max(best, inOrder(qw, tw[max(0, c.end-m):c.end]))
 	}
 	return float64(best) / float64(m)
+}
+
+// maxOrdered caps the windows whose words bestWindow counts in order,
+// so that a page that repeats itself costs little.
+const maxOrdered = 32
+
+// inOrder returns the length of the longest run of words, not
+// necessarily adjacent, that a and b hold in the same order.
+func inOrder(a, b []string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for i := range a {
+		for j := range b {
+			switch {
+			case a[i] == b[j]:
+				cur[j+1] = prev[j] + 1
+			case prev[j+1] >= cur[j]:
+				cur[j+1] = prev[j+1]
+			default:
+				cur[j+1] = cur[j]
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // Quotes returns what of a ground's content is to be looked for: the

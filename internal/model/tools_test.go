@@ -57,12 +57,14 @@ func TestCompleteWithTools(t *testing.T) {
 		wantRuns  int
 		wantMsgs  int
 		wantErr   error
+		wantFail  string // in the error of a model that never stops calling
 		refuse    bool
 	}{
 		{name: "no call", rounds: 0, maxRounds: 3, wantText: "saw: hello", wantRuns: 0},
 		{name: "two rounds", rounds: 2, maxRounds: 3, wantText: "saw: result of q2", wantRuns: 2, wantMsgs: 4},
 		{name: "over the limit", rounds: 2, maxRounds: 1, wantText: "saw: error: no more tool calls (at most 1 rounds): write your answer now", wantRuns: 1, wantMsgs: 4},
 		{name: "no tools", refuse: true, wantErr: ErrNoTools},
+		{name: "calls forever", rounds: 1000, maxRounds: 1, wantFail: `model "m" kept calling tools after 3 rounds`, wantRuns: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,6 +89,12 @@ func TestCompleteWithTools(t *testing.T) {
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("err = %v, want %v", err, tt.wantErr)
+				}
+				return
+			}
+			if tt.wantFail != "" {
+				if err == nil || err.Error() != tt.wantFail || runs != tt.wantRuns || len(s.bodies) != 4 {
+					t.Fatalf("err = %v, runs %d, requests %d; want %q, %d, 4", err, runs, len(s.bodies), tt.wantFail, tt.wantRuns)
 				}
 				return
 			}

@@ -19,6 +19,9 @@ import (
 	readability "codeberg.org/readeck/go-readability/v2"
 	"codeberg.org/readeck/go-readability/v2/render"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/htmlindex"
 
 	"github.com/moot-dev/moot/internal/evidence"
 )
@@ -155,6 +158,9 @@ func (r *Reader) Read(ctx context.Context, raw string) evidence.Source {
 	}
 	body, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
+		if ctx.Err() != nil {
+			return fail("the page did not arrive within %s", r.timeout())
+		}
 		return fail("reading the page: %v", err)
 	}
 	truncated := int64(len(body)) > limit
@@ -164,7 +170,16 @@ func (r *Reader) Read(ctx context.Context, raw string) evidence.Source {
 	if res.StatusCode < 200 || res.StatusCode >= 300 {
 		return fail("the server answered %d", res.StatusCode)
 	}
-	mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type"))
+	ctype := res.Header.Get("Content-Type")
+	if strings.TrimSpace(ctype) == "" {
+		// A server that names no type: the content says what it is, so
+		// that a binary file is not taken for text.
+		ctype = http.DetectContentType(body)
+	}
+	mt, _, _ := mime.ParseMediaType(ctype)
+	if mt == "text/html" || mt == "application/xhtml+xml" || strings.HasPrefix(mt, "text/") {
+		body = toUTF8(body, ctype)
+	}
 	switch {
 	case mt == "text/html" || mt == "application/xhtml+xml" || (mt == "" && looksHTML(body)):
 		src.Text = htmlText(body, res.Request.URL)
@@ -178,6 +193,45 @@ func (r *Reader) Read(ctx context.Context, raw string) evidence.Source {
 		src.Text += "\n\n[moot: the page was cut at " + fmt.Sprint(limit) + " bytes]"
 	}
 	return src
+}
+
+// toUTF8 decodes a page's text into UTF-8: by the charset its header
+// names, else as UTF-8 when it is valid UTF-8 (a page cut at the size cap
+// may end in part of a character), else by its meta tag or, failing
+// that, as Windows-1252, as browsers do. A charset it does not know
+// leaves the bytes as they are.
+func toUTF8(body []byte, ctype string) []byte {
+	var enc encoding.Encoding
+	if _, params, err := mime.ParseMediaType(ctype); err == nil && params["charset"] != "" {
+		enc, _ = htmlindex.Get(params["charset"])
+	} else if !utf8.Valid(body[:fullRunes(body)]) {
+		enc, _, _ = charset.DetermineEncoding(body, ctype)
+	}
+	if enc == nil || enc == encoding.Nop {
+		return body
+	}
+	if name, _ := htmlindex.Name(enc); name == "utf-8" {
+		return body
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+// fullRunes returns the length of b without a character cut short at its
+// end.
+func fullRunes(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i > len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
 }
 
 func looksHTML(b []byte) bool {

@@ -44,6 +44,36 @@ func pages(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Type", "image/png")
 		w.Write([]byte{0x89, 'P', 'N', 'G'})
 	})
+	mux.HandleFunc("/drip", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		for i := 0; i < 50; i++ {
+			if _, err := io.WriteString(w, "drip "); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	})
+	mux.HandleFunc("/latin1", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=iso-8859-1")
+		io.WriteString(w, "<html><body><p>Le caf\xe9 est tr\xe8s bon.</p></body></html>")
+	})
+	mux.HandleFunc("/cp1252meta", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html><head><meta charset=\"windows-1252\"></head><body><p>Il dit \x93tr\xe8s bon\x94.</p></body></html>")
+	})
+	mux.HandleFunc("/utf8cut", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "Le café est très bon.")
+	})
+	mux.HandleFunc("/untyped", func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = nil
+		w.Write([]byte("PK\x03\x04\x00\x00binary zip"))
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
@@ -56,6 +86,7 @@ func TestRead(t *testing.T) {
 		name, url   string
 		private     bool
 		maxBytes    int64
+		timeout     time.Duration
 		wantErr     string // in Error; "" for a page read
 		wantText    string
 		notWantText string
@@ -66,6 +97,11 @@ func TestRead(t *testing.T) {
 		{name: "size cap", url: srv.URL + "/big", private: true, maxBytes: 100, wantText: "cut at 100 bytes"},
 		{name: "redirect loop", url: srv.URL + "/loop", private: true, wantErr: "redirects"},
 		{name: "not text", url: srv.URL + "/image", private: true, wantErr: "image/png"},
+		{name: "a page that drips past the time cap", url: srv.URL + "/drip", private: true, timeout: 300 * time.Millisecond, wantErr: "the page did not arrive within 300ms"},
+		{name: "charset from the header", url: srv.URL + "/latin1", private: true, wantText: "Le café est très bon."},
+		{name: "charset from the meta tag", url: srv.URL + "/cp1252meta", private: true, wantText: "Il dit “très bon”."},
+		{name: "utf-8 cut inside a character stays utf-8", url: srv.URL + "/utf8cut", private: true, maxBytes: 20, wantText: "Le café est tr"},
+		{name: "binary without a type", url: srv.URL + "/untyped", private: true, wantErr: "application/zip"},
 		{name: "loopback refused", url: srv.URL + "/article", wantErr: "refused"},
 		{name: "loopback by name refused at dial", url: "http://localhost" + port + "/article", wantErr: "refused"},
 		{name: "metadata address refused", url: "http://169.254.169.254/latest/meta-data/", wantErr: "refused"},
@@ -75,6 +111,9 @@ func TestRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &Reader{AllowPrivate: tt.private, MaxBytes: tt.maxBytes, Timeout: 5 * time.Second}
+			if tt.timeout > 0 {
+				r.Timeout = tt.timeout
+			}
 			src := r.Read(context.Background(), tt.url)
 			if tt.wantErr != "" {
 				if !strings.Contains(src.Error, tt.wantErr) {
@@ -119,6 +158,10 @@ func TestProviders(t *testing.T) {
 		w.WriteHeader(500)
 		io.WriteString(w, "upstream down, token was "+key)
 	})
+	mux.HandleFunc("/garbage/search", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"results": "<html>not a list</html>"`)
+	})
 	mux.HandleFunc("/slow/search", func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
@@ -143,6 +186,8 @@ func TestProviders(t *testing.T) {
 		{spec: "searxng:" + srv.URL + "/broken", wantErr: "searxng at " + srv.URL + "/broken answered 500"},
 		{spec: "brave:" + srv.URL + "/broken", wantErr: "brave search answered 500: upstream down, token was ***"},
 		{spec: "searxng:" + srv.URL + "/slow", wantErr: "searxng at", timeout: 100 * time.Millisecond},
+		{spec: "searxng:" + srv.URL + "/garbage", wantErr: "searxng at " + srv.URL + "/garbage: the answer is not the JSON expected"},
+		{spec: "searxng:" + strings.Replace(srv.URL, "://", "://moot:"+key+"@", 1) + "/broken", wantErr: "searxng at http://moot:xxxxx@"},
 		{spec: "bing", wantErr: "unknown provider"},
 		{spec: "searxng", wantErr: "needs the instance's URL"},
 	}
@@ -161,7 +206,7 @@ func TestProviders(t *testing.T) {
 				if err == nil && (len(rs) != 1 || rs[0].URL != tt.wantURL) {
 					t.Errorf("results = %+v", rs)
 				}
-				if s := fmt.Sprintf("%v %+v", p, p); strings.Contains(s, key) {
+				if s := fmt.Sprintf("%v %+v %s", p, p, p.Name()); strings.Contains(s, key) {
 					t.Errorf("the provider prints its key: %s", s)
 				}
 			}
@@ -171,7 +216,9 @@ func TestProviders(t *testing.T) {
 			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Fatalf("error = %v, want %q", err, tt.wantErr)
 			}
-			if err != nil && !strings.HasPrefix(tt.spec, "searxng") && strings.Contains(err.Error(), key) {
+			// (the searxng behind /broken was never given the key but
+			// in its URL's password)
+			if err != nil && (!strings.HasPrefix(tt.spec, "searxng") || strings.Contains(tt.spec, "@")) && strings.Contains(err.Error(), key) {
 				t.Errorf("the error shows the key: %v", err)
 			}
 		})
@@ -209,6 +256,20 @@ func TestSession(t *testing.T) {
 		}
 		if len(s.Sources) != 1 {
 			t.Errorf("sources = %d, want 1", len(s.Sources))
+		}
+	})
+	t.Run("a call without a web URL uses no page and stores no source", func(t *testing.T) {
+		s := NewSession(p, &Reader{AllowPrivate: true}, Limits{Pages: 1})
+		for _, args := range []string{`{}`, `null`, `{"url":""}`, `{"url":"file:///etc/passwd"}`, `{"url":"javascript:alert(1)"}`} {
+			if got := s.Run(context.Background(), call("read", args)); !strings.Contains(got, "error: read needs the http or https URL") {
+				t.Errorf("read %s = %q", args, got)
+			}
+		}
+		if len(s.Sources) != 0 {
+			t.Errorf("sources = %+v, want none", s.Sources)
+		}
+		if got := s.Run(context.Background(), call("read", `{"url":"`+srv.URL+`/evil"}`)); !strings.Contains(got, "UNTRUSTED PAGE TEXT") {
+			t.Errorf("the one page allowed = %q", got)
 		}
 	})
 	t.Run("private refused without the flag", func(t *testing.T) {

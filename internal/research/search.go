@@ -74,7 +74,14 @@ func NewProvider(spec string, getenv func(string) string, hc *http.Client) (Prov
 		if root == "" {
 			return nil, fmt.Errorf("%s=%s: searxng needs the instance's URL, as in searxng:http://localhost:8888", SearchEnv, spec)
 		}
-		return &searxng{root: root, hc: hc}, nil
+		// An instance behind basic auth has its password in the URL: it
+		// is a key like the others, never shown.
+		sx := &searxng{root: root, hc: hc, name: root}
+		if u, err := url.Parse(root); err == nil && u.User != nil {
+			sx.name = u.Redacted()
+			sx.key, _ = u.User.Password()
+		}
+		return sx, nil
 	case "brave":
 		key := strings.TrimSpace(getenv(BraveKeyEnv))
 		if key == "" {
@@ -142,10 +149,14 @@ func mask(s, key string) string {
 
 type searxng struct {
 	root string
-	hc   *http.Client
+	// name is root without its password; key is the password.
+	name, key string
+	hc        *http.Client
 }
 
-func (s *searxng) Name() string { return "searxng at " + s.root }
+func (s *searxng) Name() string               { return "searxng at " + s.name }
+func (s *searxng) Mask(m string) string       { return mask(m, s.key) }
+func (s *searxng) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.Name()) }
 
 func (s *searxng) Search(ctx context.Context, query string, n int) ([]Result, error) {
 	q := url.Values{"q": {query}, "format": {"json"}}
@@ -160,7 +171,7 @@ func (s *searxng) Search(ctx context.Context, query string, n int) ([]Result, er
 			Content string `json:"content"`
 		} `json:"results"`
 	}
-	if err := getJSON(s.hc, req, s.Name(), "", &out); err != nil {
+	if err := getJSON(s.hc, req, s.Name(), s.key, &out); err != nil {
 		return nil, err
 	}
 	var rs []Result

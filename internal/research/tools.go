@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -174,7 +175,13 @@ func (s *Session) search(ctx context.Context, query string) string {
 	return b.String()
 }
 
-func (s *Session) read(ctx context.Context, url string) string {
+func (s *Session) read(ctx context.Context, raw string) string {
+	// A call that names no web page uses none of the limits and leaves
+	// no source to store.
+	if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Sprintf("error: read needs the http or https URL of a page, not %s", quoteLine(raw))
+	}
+	url := raw
 	s.mu.Lock()
 	for _, src := range s.Sources {
 		if src.URL == url {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -31,6 +32,9 @@ type Raw struct {
 	// Arguments maps the file names found in arguments/ to their content;
 	// only names ending in .md are read.
 	Arguments map[string][]byte
+	// Sources holds the stored copies of the pages read (sources/), by
+	// URL; nil when there are none.
+	Sources map[string]*evidence.Source
 }
 
 // Debate is a debate read and parsed.
@@ -222,6 +226,9 @@ func Check(raw Raw) Findings {
 			}
 		}
 		args[a.ID] = a
+	}
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		f.missingSources(args[name], raw.Sources)
 	}
 	if h == nil {
 		return f.Findings

@@ -164,7 +164,8 @@ func ReadRaw(files fs.FS) (Raw, error) {
 			return raw, fmt.Errorf("read %s: %w", file, err)
 		}
 	}
-	return raw, nil
+	raw.Sources, err = evidence.ReadDir(files)
+	return raw, err
 }
 
 // stepDebate is a dialectic debate seen through the step model.

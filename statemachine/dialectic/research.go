@@ -116,16 +116,23 @@ func (d *Debate) VerifiedShare(side Side) (verified, checked int) {
 
 // checkSources warns of a ground checked against a stored copy the
 // debate does not hold (deleted, or never committed).
-func (s *stepDebate) checkSources(f *sm.Findings) {
+func (s *stepDebate) checkSources(out *sm.Findings) {
+	var f findings
 	for _, a := range s.deb.Arguments {
-		for i, c := range a.Grounds {
-			if c.Result == "" || c.Result == evidence.Unreachable || c.URL == "" {
-				continue
-			}
-			if s.sources[c.URL] == nil {
-				f.Warnings = append(f.Warnings, sm.Problem{File: ArgumentFile(a.ID),
-					Message: fmt.Sprintf("ground %d was checked against %s, which the debate does not hold", i+1, c.Copy)})
-			}
+		f.missingSources(a, s.sources)
+	}
+	out.Warnings = append(out.Warnings, f.Warnings...)
+}
+
+// missingSources warns of each ground of a checked against a stored copy
+// that sources does not hold.
+func (f *findings) missingSources(a *Argument, sources map[string]*evidence.Source) {
+	for i, c := range a.Grounds {
+		if c.Result == "" || c.Result == evidence.Unreachable || c.URL == "" {
+			continue
+		}
+		if sources[c.URL] == nil {
+			f.warn(ArgumentFile(a.ID), "ground %d was checked against %s, which the debate does not hold", i+1, c.Copy)
 		}
 	}
 }
