@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 )
@@ -438,9 +439,36 @@ func jsonMessage(err error) error {
 		if where == "" {
 			where = "value"
 		}
-		return fmt.Errorf("%s: expected %s, found JSON %s", where, typ.Type, typ.Value)
+		return fmt.Errorf("%s: expected %s, found JSON %s", where, jsonKind(typ.Type), typ.Value)
 	}
 	return err
+}
+
+// jsonKind names, in JSON's terms rather than Go's, the kind of value t
+// is decoded from.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another value"
 }
 
 // positioned is jsonMessage for an error of decoding data itself: a syntax

@@ -251,3 +251,28 @@ func TestRenderInvalidValue(t *testing.T) {
 		t.Errorf("error %v, want one naming key a", err)
 	}
 }
+
+// TestTypeErrorsSpeakJSON checks that a value of the wrong type is named
+// in JSON's terms, never by a Go type a user of the files cannot know.
+func TestTypeErrorsSpeakJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		into any
+		data string
+		want string
+	}{
+		{"list", &struct{ Grounds []struct{ Check string } }{}, `{"Grounds": "verified"}`, "Grounds: expected a list, found JSON string"},
+		{"object", &struct{ Models map[string]string }{}, `{"Models": [1]}`, "Models: expected an object, found JSON array"},
+		{"string", &struct{ Title string }{}, `{"Title": 3}`, "Title: expected a string, found JSON number"},
+		{"whole number", &struct{ N int }{}, `{"N": "x"}`, "N: expected a whole number, found JSON string"},
+		{"number", &struct{ Score float64 }{}, `{"Score": true}`, "Score: expected a number, found JSON bool"},
+		{"bool", &struct{ On bool }{}, `{"On": {}}`, "On: expected true or false, found JSON object"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := frontmatter.JSONError(json.Unmarshal([]byte(tc.data), tc.into))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
