@@ -53,16 +53,32 @@ const (
 // ErrPrivate is the error of a read refused for its address.
 var ErrPrivate = errors.New("the address is private, loopback or link-local (moot reads only public pages unless --research-allow-private)")
 
-// allowed reports whether a connection may be made to ip.
+// allowed reports whether a connection may be made to ip. An IPv6
+// address that carries an IPv4 one through NAT64 is judged by the IPv4
+// address it reaches.
 func allowed(ip netip.Addr) bool {
 	ip = ip.Unmap()
+	if ip.Is6() && nat64.Contains(ip) {
+		b := ip.As16()
+		ip = netip.AddrFrom4([4]byte(b[12:]))
+	}
 	return ip.IsValid() && !ip.IsLoopback() && !ip.IsPrivate() && !ip.IsLinkLocalUnicast() &&
 		!ip.IsLinkLocalMulticast() && !ip.IsUnspecified() && !ip.IsMulticast() && !ip.IsInterfaceLocalMulticast() &&
-		!cgnat.Contains(ip)
+		!cgnat.Contains(ip) && !thisNetwork.Contains(ip) && !reserved.Contains(ip)
 }
 
-// cgnat is the shared address space of carrier-grade NAT, private too.
-var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+var (
+	// cgnat is the shared address space of carrier-grade NAT, private too.
+	cgnat = netip.MustParsePrefix("100.64.0.0/10")
+	// thisNetwork (0.0.0.0/8) reaches the local host on some systems.
+	thisNetwork = netip.MustParsePrefix("0.0.0.0/8")
+	// reserved is 240.0.0.0/4, never a public host (its last address is
+	// the limited broadcast).
+	reserved = netip.MustParsePrefix("240.0.0.0/4")
+	// nat64 is the well-known NAT64 prefix, whose addresses stand for the
+	// IPv4 address in their last four bytes.
+	nat64 = netip.MustParsePrefix("64:ff9b::/96")
+)
 
 func (r *Reader) client() *http.Client {
 	dialer := &net.Dialer{Timeout: 10 * time.Second}
