@@ -42,6 +42,10 @@ type Question struct {
 type AwaitingPerson struct {
 	Role   string
 	Reason string
+	// Call is the id of the call awaited, for the hint's --call when the
+	// id is not the role's own name (a step that asks a role several
+	// times).
+	Call string
 	// Debate is the debate's path and Draft the draft's path on disk,
 	// for hints.
 	Debate string
