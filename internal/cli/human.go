@@ -66,10 +66,16 @@ func (a *app) setPerson(cmd *ucli.Command, d *store.Dir, p sm.Protocol) error {
 // personHints are the hints of a run stopped for a person's answer.
 func personHints(e *driver.AwaitingPerson) []string {
 	deb := shellQuote(e.Debate)
+	// A step that asks the role several times (a panel's personas) needs
+	// --call to name the call, or moot answer and moot form refuse.
+	call := ""
+	if e.Call != "" && e.Call != e.Role {
+		call = " --call " + shellQuote(e.Call)
+	}
 	return []string{
 		"the debate waits in its state, for days if need be; answers other roles gave are kept",
-		fmt.Sprintf("fill in the form in %s and hand it in: moot answer %s %s FILE", e.Draft, deb, e.Role),
-		fmt.Sprintf("'moot form %s %s' prints the form; then 'moot run %s' carries on", deb, e.Role, deb),
+		fmt.Sprintf("fill in the form in %s and hand it in: moot answer %s %s FILE%s", e.Draft, deb, e.Role, call),
+		fmt.Sprintf("'moot form %s %s%s' prints the form; then 'moot run %s' carries on", deb, e.Role, call, deb),
 	}
 }
 

@@ -121,7 +121,9 @@ func (a *app) watch(ctx context.Context, dir string, once bool) error {
 	if once {
 		s, err := live.Load(dir, a.io.Protocols)
 		if err != nil {
-			return err
+			// Load names the file relative to the debate: say which.
+			return withCode(ExitError, fmt.Errorf("watch %s: %w", dir, err),
+				fmt.Sprintf("'moot check %s' lists its problems", shellQuote(dir)))
 		}
 		return live.Render(out, s, width(), a.io.Now())
 	}

@@ -42,6 +42,10 @@ type Question struct {
 type AwaitingPerson struct {
 	Role   string
 	Reason string
+	// Call is the id of the call awaited, for the hint's --call when the
+	// id is not the role's own name (a step that asks a role several
+	// times).
+	Call string
 	// Debate is the debate's path and Draft the draft's path on disk,
 	// for hints.
 	Debate string
@@ -66,6 +70,9 @@ func (r *runner) byPerson(c sm.Call) bool {
 // askPerson gets the answer of a person to c and keeps it as a model's
 // accepted answer is kept, recorded as the person's.
 func (r *runner) askPerson(ctx context.Context, step *sm.Step, c sm.Call, validate func([]byte) sm.Report) (sm.Answer, error) {
+	// Said as a model's call is, so that the live file (moot watch, moot
+	// serve) names the person being waited for.
+	r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAsk, Exchange: step.Unit, Role: c.Role, Model: PersonModel})
 	text, err := r.opts.Person.Answer(ctx, Question{Step: step, Call: c, Validate: validate, Draft: DraftName(step, c)})
 	if err != nil {
 		return sm.Answer{}, err

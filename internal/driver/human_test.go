@@ -141,3 +141,31 @@ func TestPersonAnswerRefused(t *testing.T) {
 		t.Errorf("a refused answer changed the debate")
 	}
 }
+
+// TestPersonAskedIsSaid: the person's call is announced as a model's is
+// (EventAsk, then EventAnswer, both naming the person's model), so that
+// the live file names whom the run waits for.
+func TestPersonAskedIsSaid(t *testing.T) {
+	dir := newTrio(t, 1)
+	m := &trioModel{exact: true}
+	p := &person{role: trio.Beta, m: m, answers: []string{`{"plan": "P", "speech": "S"}`}}
+	var mu sync.Mutex
+	var kinds []string
+	_, err := protocoltest.Advance(t, context.Background(), trio.Protocol{}, dir, driver.UnitGoal{Steps: 1}, driver.Options{
+		Client: m, DefaultModel: "m", Repairs: 2, Now: func() time.Time { return protocoltest.When }, Person: p,
+		Emit: func(e driver.Event) {
+			if e.Role == trio.Beta && !e.Begins && (e.Kind == driver.EventAsk || e.Kind == driver.EventAnswer) {
+				mu.Lock()
+				kinds = append(kinds, e.Kind+" "+e.Model)
+				mu.Unlock()
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{driver.EventAsk + " " + driver.PersonModel, driver.EventAnswer + " " + driver.PersonModel}
+	if !reflect.DeepEqual(kinds, want) {
+		t.Errorf("the person's call was said as %q, want %q", kinds, want)
+	}
+}

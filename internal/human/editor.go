@@ -48,7 +48,7 @@ func (e *Editor) Answer(ctx context.Context, q driver.Question) ([]byte, error) 
 		return nil, err
 	}
 	wait := func(reason string) error {
-		return &driver.AwaitingPerson{Role: q.Call.Role, Reason: reason, Debate: e.Dir.Path(), Draft: path}
+		return &driver.AwaitingPerson{Role: q.Call.Role, Reason: reason, Call: q.Call.ID, Debate: e.Dir.Path(), Draft: path}
 	}
 	title := fmt.Sprintf("the %s's answer in %s, step %s", q.Call.Role, e.Title, q.Step.Key)
 	form, err := Form(q.Call)
