@@ -152,9 +152,25 @@ func waitingCall(cmd *ucli.Command, d *store.Dir, p sm.Protocol, role string) (d
 	return driver.Waiting{}, badUsage(fmt.Errorf("the step asks the %s %d times: name the call with --call (%s)", role, len(ws), strings.Join(ids, ", ")))
 }
 
+// personCall finds, for form and answer, d's protocol, the role the command names (its
+// second argument) in d's protocol and the call of the step d waits for
+// that the person answers.
+func (a *app) personCall(cmd *ucli.Command, d *store.Dir) (sm.Protocol, string, driver.Waiting, error) {
+	p, err := a.personProtocol(cmd, d)
+	if err != nil {
+		return nil, "", driver.Waiting{}, err
+	}
+	role, err := personRole(p, cmd.Args().Get(1))
+	if err != nil {
+		return nil, "", driver.Waiting{}, err
+	}
+	w, err := waitingCall(cmd, d, p, role)
+	return p, role, w, err
+}
+
 func personFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "call", Usage: "the call `ID`, when the step asks the role more than once (a panel's judges)"},
+		&ucli.StringFlag{Name: "call", Usage: "the call `ID`, when the step asks the role more than once (a judge panel, panel's personas)"},
 		&ucli.StringFlag{Name: "templates", Usage: "prompt templates from `DIR`, as given to run (dialectic)"},
 	}
 }
@@ -175,15 +191,7 @@ func (a *app) formCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			p, err := a.personProtocol(cmd, d)
-			if err != nil {
-				return err
-			}
-			role, err := personRole(p, cmd.Args().Get(1))
-			if err != nil {
-				return err
-			}
-			w, err := waitingCall(cmd, d, p, role)
+			_, role, w, err := a.personCall(cmd, d)
 			if err != nil {
 				return err
 			}
@@ -230,15 +238,7 @@ func (a *app) answerCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			p, err := a.personProtocol(cmd, d)
-			if err != nil {
-				return err
-			}
-			role, err := personRole(p, cmd.Args().Get(1))
-			if err != nil {
-				return err
-			}
-			w, err := waitingCall(cmd, d, p, role)
+			p, role, w, err := a.personCall(cmd, d)
 			if err != nil {
 				return err
 			}
