@@ -164,21 +164,11 @@ func (s *searxng) Search(ctx context.Context, query string, n int) ([]Result, er
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name(), err)
 	}
-	var out struct {
-		Results []struct {
-			Title   string `json:"title"`
-			URL     string `json:"url"`
-			Content string `json:"content"`
-		} `json:"results"`
-	}
+	var out contentResults
 	if err := getJSON(s.hc, req, s.Name(), s.key, &out); err != nil {
 		return nil, err
 	}
-	var rs []Result
-	for _, r := range out.Results {
-		rs = append(rs, Result{Title: r.Title, URL: r.URL, Snippet: r.Content})
-	}
-	return first(rs, n), nil
+	return first(out.results(), n), nil
 }
 
 type brave struct {
@@ -238,21 +228,30 @@ func (t *tavily) Search(ctx context.Context, query string, n int) ([]Result, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+t.key)
-	var out struct {
-		Results []struct {
-			Title   string `json:"title"`
-			URL     string `json:"url"`
-			Content string `json:"content"`
-		} `json:"results"`
-	}
+	var out contentResults
 	if err := getJSON(t.hc, req, t.Name(), t.key, &out); err != nil {
 		return nil, err
 	}
+	return first(out.results(), n), nil
+}
+
+// contentResults is the answer of SearXNG's and Tavily's search, which
+// share a shape: a list of results, each with its page's title, address
+// and a passage of its content.
+type contentResults struct {
+	Results []struct {
+		Title   string `json:"title"`
+		URL     string `json:"url"`
+		Content string `json:"content"`
+	} `json:"results"`
+}
+
+func (c contentResults) results() []Result {
 	var rs []Result
-	for _, r := range out.Results {
+	for _, r := range c.Results {
 		rs = append(rs, Result{Title: r.Title, URL: r.URL, Snippet: r.Content})
 	}
-	return first(rs, n), nil
+	return rs
 }
 
 func first(rs []Result, n int) []Result {
