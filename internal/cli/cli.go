@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -169,9 +170,8 @@ func Run(ctx context.Context, args []string, io IO) int {
 	if len(args) > 0 {
 		app.prog = args[0]
 	}
-	root := app.command()
 	args = joinWait(args)
-	onlyInvoked(root, args)
+	root := app.command(args)
 	err := root.Run(ctx, args)
 	if err == nil {
 		err = app.eventErr
@@ -390,7 +390,7 @@ func ValidSlug(s string) bool {
 	return true
 }
 
-func (a *app) command() *ucli.Command {
+func (a *app) command(args []string) *ucli.Command {
 	dirFlag := &ucli.StringFlag{
 		Name:    "dir",
 		Usage:   "the debates root `DIR`",
@@ -400,7 +400,6 @@ func (a *app) command() *ucli.Command {
 	root := &ucli.Command{
 		Name:                  "moot",
 		Usage:                 "structured debates between language models, kept as plain files",
-		Version:               version(),
 		Writer:                a.io.Stdout,
 		ErrWriter:             a.io.Stderr,
 		Reader:                a.io.Stdin,
@@ -412,32 +411,6 @@ func (a *app) command() *ucli.Command {
 			return flagError(cmd, err)
 		},
 		CommandNotFound: nil,
-		Commands: []*ucli.Command{
-			a.newCommand(),
-			a.demoCommand(),
-			a.protocolsCommand(),
-			a.statusCommand(),
-			a.listCommand(),
-			a.showCommand(),
-			a.checkCommand(),
-			a.processExchangeCommand(),
-			a.processJudgeCommand(),
-			a.debateOpsCommand(),
-			a.runCommand(),
-			a.stepCommand(),
-			a.formCommand(),
-			a.answerCommand(),
-			a.rejudgeCommand(),
-			a.judgesCommand(),
-			a.tournamentCommand(),
-			a.templatesCommand(),
-			a.reportCommand(),
-			a.exportCommand(),
-			a.researchCommand(),
-			a.watchCommand(),
-			a.serveCommand(),
-			a.helpCommand(),
-		},
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() > 0 {
 				return unknownCommand(cmd, cmd.Args().First())
@@ -445,11 +418,64 @@ func (a *app) command() *ucli.Command {
 			return ucli.ShowRootCommandHelp(cmd)
 		},
 	}
-	// The protocols' own commands come before help, which ends the list.
-	last := len(root.Commands) - 1
-	root.Commands = append(append(root.Commands[:last:last], a.protocolCommands(root.Commands)...), root.Commands[last])
+	builtins := a.builtins()
+	name := invokedName(args)
+	if i := slices.IndexFunc(builtins, func(b mootCommand) bool { return b.name == name }); i >= 0 && name != "help" {
+		// Only the invoked command is built: the others, their flags
+		// and help pages are of no use to it, and building them all was
+		// a good part of what a short command such as status cost.
+		root.Commands = []*ucli.Command{builtins[i].build()}
+	} else {
+		// No command, help, a root flag, a protocol's command or one
+		// moot does not have: the whole tree, which help pages list and
+		// near names are looked for in. The protocols' own commands come
+		// before help, which ends the list.
+		root.Version = version()
+		for _, b := range builtins[:len(builtins)-1] {
+			root.Commands = append(root.Commands, b.build())
+		}
+		root.Commands = append(root.Commands, a.protocolCommands(root.Commands)...)
+		root.Commands = append(root.Commands, builtins[len(builtins)-1].build())
+	}
 	addHelp(root)
 	return root
+}
+
+// mootCommand is one of moot's own commands: its name, and what builds it.
+type mootCommand struct {
+	name  string
+	build func() *ucli.Command
+}
+
+// builtins lists moot's own commands in the order help shows them, help
+// last.
+func (a *app) builtins() []mootCommand {
+	return []mootCommand{
+		{"new", a.newCommand},
+		{"demo", a.demoCommand},
+		{"protocols", a.protocolsCommand},
+		{"status", a.statusCommand},
+		{"list", a.listCommand},
+		{"show", a.showCommand},
+		{"check", a.checkCommand},
+		{"process-exchange", a.processExchangeCommand},
+		{"process-judge", a.processJudgeCommand},
+		{"debate-ops", a.debateOpsCommand},
+		{"run", a.runCommand},
+		{"step", a.stepCommand},
+		{"form", a.formCommand},
+		{"answer", a.answerCommand},
+		{"rejudge", a.rejudgeCommand},
+		{"judges", a.judgesCommand},
+		{"tournament", a.tournamentCommand},
+		{"templates", a.templatesCommand},
+		{"report", a.reportCommand},
+		{"export", a.exportCommand},
+		{"research", a.researchCommand},
+		{"watch", a.watchCommand},
+		{"serve", a.serveCommand},
+		{"help", a.helpCommand},
+	}
 }
 
 // usageOnError makes flag errors of a subcommand usage errors.

@@ -108,7 +108,8 @@ func (a *app) demo(ctx context.Context, root string, p sm.Protocol) error {
 	sub.io.Stdout, sub.io.Stderr = &out, &out
 	runSub := func(args ...string) error {
 		out.Reset()
-		if err := sub.command().Run(ctx, append([]string{"moot", "--dir", root}, args...)); err != nil {
+		args = append([]string{"moot", "--dir", root}, args...)
+		if err := sub.command(args).Run(ctx, args); err != nil {
 			io.Copy(a.io.Stderr, &out)
 			return err
 		}

@@ -134,7 +134,7 @@ func TestVersionOf(t *testing.T) {
 // flag taking a value names it with an upper-case word, not a Go type.
 func TestFlagPlaceholders(t *testing.T) {
 	a := &app{}
-	root := a.command()
+	root := a.command([]string{"moot", "help"})
 	names := []string{""}
 	for _, c := range root.Commands {
 		names = append(names, c.Name)

@@ -1,6 +1,12 @@
 package cli
 
-import "testing"
+import (
+	"testing"
+
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/panel"
+)
 
 func TestInvokedName(t *testing.T) {
 	tests := []struct {
@@ -28,29 +34,34 @@ func TestInvokedName(t *testing.T) {
 	}
 }
 
-// TestOnlyInvokedKeepsTheInvokedCommand checks that the command args
-// invoke keeps its flags and subcommands, and that help, an unknown
-// command and root flags leave the whole tree.
-func TestOnlyInvokedKeepsTheInvokedCommand(t *testing.T) {
-	count := func(args []string) (invoked, others int) {
-		root := (&app{}).command()
-		onlyInvoked(root, args)
-		for _, c := range root.Commands {
-			n := len(c.Flags) + len(c.Commands)
-			if len(args) > 1 && c.HasName(args[len(args)-1]) {
-				invoked += n
-			} else {
-				others += n
+// TestCommandBuildsWhatIsInvoked checks that a known command invoked by
+// args is the one command built, whole, and that help, an unknown
+// command, a protocol's command and root flags get the whole tree.
+func TestCommandBuildsWhatIsInvoked(t *testing.T) {
+	a := &app{io: IO{Protocols: sm.Protocols{dialectic.Protocol{}, panel.Protocol{}}}}
+	whole := a.command([]string{"moot", "help"})
+	for _, args := range [][]string{{"moot"}, {"moot", "nosuch"}, {"moot", "--help", "run"}, {"moot", "personas"}} {
+		if got := len(a.command(args).Commands); got != len(whole.Commands) {
+			t.Errorf("%q: %d commands built, want the whole tree's %d", args, got, len(whole.Commands))
+		}
+	}
+	if whole.Command("personas") == nil {
+		t.Errorf("the whole tree lacks panel's command personas")
+	}
+	for _, b := range a.builtins() {
+		if b.name == "help" {
+			continue
+		}
+		t.Run(b.name, func(t *testing.T) {
+			root := a.command([]string{"moot", "--dir", "x", b.name, "d"})
+			if len(root.Commands) != 1 || root.Commands[0].Name != b.name {
+				t.Fatalf("moot %s: built %d commands, want only %s", b.name, len(root.Commands), b.name)
 			}
-		}
-		return invoked, others
-	}
-	if inv, others := count([]string{"moot", "run"}); inv == 0 || others != 0 {
-		t.Errorf("moot run: run keeps %d flags and commands, the others %d; want some and none", inv, others)
-	}
-	for _, args := range [][]string{{"moot", "help"}, {"moot", "nosuch"}, {"moot", "--help", "run"}} {
-		if _, others := count(args); others == 0 {
-			t.Errorf("%q: the other commands lost their flags", args)
-		}
+			got, want := root.Commands[0], whole.Command(b.name)
+			if len(got.Flags) != len(want.Flags) || len(got.Commands) != len(want.Commands) || got.CustomHelpTemplate != want.CustomHelpTemplate {
+				t.Errorf("moot %s: %d flags and %d commands, want %d and %d as in the whole tree, and the same help",
+					b.name, len(got.Flags), len(got.Commands), len(want.Flags), len(want.Commands))
+			}
+		})
 	}
 }
