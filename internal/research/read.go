@@ -14,11 +14,15 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
-	readability "codeberg.org/readeck/go-readability/v2"
-	"codeberg.org/readeck/go-readability/v2/render"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
@@ -198,7 +202,7 @@ func (r *Reader) Read(ctx context.Context, raw string) evidence.Source {
 	}
 	switch {
 	case mt == "text/html" || mt == "application/xhtml+xml" || (mt == "" && looksHTML(body)):
-		src.Text = htmlText(body, res.Request.URL)
+		src.Text = htmlText(body)
 	case strings.HasPrefix(mt, "text/") || mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "":
 		src.Text = string(body)
 	default:
@@ -255,49 +259,145 @@ func looksHTML(b []byte) bool {
 	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))
 }
 
-// htmlText returns the text of a page: its article, as a readability pass
-// finds it, or the whole text of its body when the pass finds none (a
-// short page, a list).
-func htmlText(body []byte, base *url.URL) string {
+// minMainText is the least text, in bytes, that a page's marked main
+// content must hold to be read alone: less (a stub, a teaser) and the
+// whole page is read.
+const minMainText = 200
+
+// htmlText returns the text of a page as Markdown: its main content where
+// the page marks one (its <main> or role="main", else its one <article>)
+// and it holds at least minMainText bytes of text, else the whole of its
+// body. Either way what is never the page's text (scripts, styles, forms'
+// controls, hidden parts) and the page's own chrome (navigation, sidebars,
+// the page's banner and footer) are left out, and links and images keep
+// only their text, so that the words of a sentence are the words read.
+func htmlText(body []byte) string {
 	doc, err := html.Parse(bytes.NewReader(body))
 	if err != nil {
 		return ""
 	}
-	// The pass changes the tree it is given: it gets its own.
-	if art, err := readability.FromReader(bytes.NewReader(body), base); err == nil && art.Node != nil {
-		if text := tidy(render.InnerText(art.Node)); len(text) >= 200 {
+	drop(doc, false)
+	if main := mainContent(doc); main != nil {
+		if text := markdown(main); len(text) >= minMainText {
 			return text
 		}
 	}
-	drop(doc)
-	return tidy(render.InnerText(doc))
+	return markdown(doc)
 }
 
-// drop removes what is never text from the tree: scripts, styles and the
-// like.
-func drop(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode {
-			switch c.Data {
-			case "script", "style", "noscript", "template", "svg", "head":
-				n.RemoveChild(c)
-				c = next
+// markdown converts n to Markdown and tidies it.
+func markdown(n *html.Node) string {
+	conv := converter.NewConverter(
+		converter.WithEscapeMode(converter.EscapeModeDisabled),
+		converter.WithPlugins(base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin()),
+	)
+	// A link is its text, an image its alternative text: a URL's words
+	// would break up the sentence a debater quotes.
+	conv.Register.RendererFor("a", converter.TagTypeInline, func(ctx converter.Context, w converter.Writer, n *html.Node) converter.RenderStatus {
+		ctx.RenderChildNodes(ctx, w, n)
+		return converter.RenderSuccess
+	}, converter.PriorityEarly)
+	conv.Register.RendererFor("img", converter.TagTypeInline, func(_ converter.Context, w converter.Writer, n *html.Node) converter.RenderStatus {
+		w.WriteString(strings.TrimSpace(attr(n, "alt")))
+		return converter.RenderSuccess
+	}, converter.PriorityEarly)
+	out, err := conv.ConvertNode(n)
+	if err != nil {
+		return ""
+	}
+	return tidy(string(out))
+}
+
+// mainContent returns the element a page marks as its main content: its
+// first <main> or element of role main, else its <article> when it has
+// exactly one; nil when it marks none.
+func mainContent(doc *html.Node) *html.Node {
+	var main *html.Node
+	var articles []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && main == nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
 				continue
 			}
+			switch {
+			case c.DataAtom == atom.Main || strings.EqualFold(attr(c, "role"), "main"):
+				main = c
+				return
+			case c.DataAtom == atom.Article:
+				articles = append(articles, c)
+			}
+			walk(c)
 		}
-		drop(c)
+	}
+	walk(doc)
+	if main == nil && len(articles) == 1 {
+		main = articles[0]
+	}
+	return main
+}
+
+// drop removes from the tree under n what is never a page's text and the
+// page's chrome. inContent says n is inside an article or the main
+// content, where a <header> or <footer> is the article's own (its title,
+// its byline) and is kept.
+func drop(n *html.Node, inContent bool) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && chrome(c, inContent) {
+			n.RemoveChild(c)
+		} else {
+			drop(c, inContent || c.DataAtom == atom.Article || c.DataAtom == atom.Main || strings.EqualFold(attr(c, "role"), "main"))
+		}
 		c = next
 	}
 }
 
-// tidy trims every line and keeps at most one blank line in a row.
+// chrome reports whether element c is never text or is part of the
+// page's chrome.
+func chrome(c *html.Node, inContent bool) bool {
+	switch c.DataAtom {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Head, atom.Iframe,
+		atom.Object, atom.Embed, atom.Canvas, atom.Button, atom.Select, atom.Input, atom.Textarea,
+		atom.Nav, atom.Aside, atom.Dialog:
+		return true
+	case atom.Header, atom.Footer:
+		return !inContent
+	}
+	if _, hidden := attrOK(c, "hidden"); hidden || strings.EqualFold(attr(c, "aria-hidden"), "true") {
+		return true
+	}
+	switch strings.ToLower(attr(c, "role")) {
+	case "navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alert":
+		return true
+	}
+	return false
+}
+
+// attr returns the value of n's attribute key, "" when it has none.
+func attr(n *html.Node, key string) string {
+	v, _ := attrOK(n, key)
+	return v
+}
+
+// attrOK returns the value of n's attribute key and whether n has it.
+func attrOK(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+// tidy trims the end of every line and keeps at most one blank line in a
+// row.
 func tidy(s string) string {
 	var b strings.Builder
 	blank := 0
 	for _, l := range strings.Split(s, "\n") {
-		l = strings.Join(strings.Fields(l), " ")
-		if l == "" {
+		l = strings.TrimRightFunc(l, unicode.IsSpace)
+		if strings.TrimSpace(l) == "" {
 			blank++
 			continue
 		}
