@@ -258,7 +258,7 @@ func (d *Dir) unlock() error {
 		f.Close()
 	}
 	err := d.lock.Unlock()
-	d.lock = nil
+	d.lock, d.tempReady = nil, false
 	return err
 }
 

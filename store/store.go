@@ -114,6 +114,10 @@ type Dir struct {
 	// onWait, when set, is told who holds the lock when Lock starts to
 	// wait for it.
 	onWait func(*Holder)
+	// tempReady records that TempDir was made and checked under the
+	// current lock, so that the temporary files of a commit do not each
+	// check it again.
+	tempReady bool
 }
 
 // Open opens the debate directory at dir. It must exist and hold debate.md.
@@ -899,8 +903,11 @@ func (d *Dir) readCommit() ([]byte, error) { return d.readPrivate(CommitFile, ni
 // tempFile creates a new temporary file in TempDir, named after base, and
 // returns it with its name inside the debate.
 func (d *Dir) tempFile(base string) (*os.File, string, error) {
-	if err := d.mkdirs(TempDir); err != nil {
-		return nil, "", err
+	if !d.tempReady || d.lock == nil {
+		if err := d.mkdirs(TempDir); err != nil {
+			return nil, "", err
+		}
+		d.tempReady = d.lock != nil
 	}
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
