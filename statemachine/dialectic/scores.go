@@ -336,60 +336,107 @@ func (s *Scores) DialecticTotals() json.RawMessage {
 }
 
 func (s *Scores) render(num func(x float64, whole bool) json.RawMessage) ([]byte, error) {
-	var top frontmatter.Object
-	for _, id := range s.ids {
-		r := s.records[id]
-		var rec frontmatter.Object
-		rec.Set("current_score", num(r.CurrentScore, r.whole))
-		// Values are built compact, and the whole indented once at the end.
-		hist := []byte{'['}
-		for _, e := range r.History {
-			var o frontmatter.Object
-			o.Set("score", num(e.Score, e.whole))
-			texts := [][2]string{{"reasoning", e.Reasoning}, {"scored_at", e.ScoredAt}, {"triggered_by", e.TriggeredBy}}
-			for _, kv := range texts {
-				if kv[0] == "triggered_by" && kv[1] == "" {
-					continue
-				}
-				if err := o.SetValue(kv[0], kv[1]); err != nil {
-					return nil, err
-				}
-			}
-			if e.PreviousScore != nil {
-				o.Set("previous_score", num(*e.PreviousScore, e.prevWhole))
-			}
-			if e.Diff != nil {
-				o.Set("diff", num(*e.Diff, e.diffWhole))
-			}
-			o.Fields = append(o.Fields, e.extra.Fields...)
-			entry, err := o.MarshalJSON()
-			if err != nil {
-				return nil, err
-			}
-			if len(hist) > 1 {
-				hist = append(hist, ',')
-			}
-			hist = append(hist, entry...)
-		}
-		rec.Set("history", append(hist, ']'))
-		rec.Fields = append(rec.Fields, r.extra.Fields...)
-		compact, err := rec.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		top.Set(id, compact)
-	}
-	if len(top.Fields) == 0 {
+	if len(s.ids) == 0 {
 		return []byte("{}\n"), nil
 	}
-	compact, err := top.MarshalJSON()
-	if err != nil {
-		return nil, err
+	// The whole is built compact in one pass, the values moot makes being
+	// compact already, and indented once at the end.
+	w := compactWriter{}
+	w.b.WriteByte('{')
+	for i, id := range s.ids {
+		r := s.records[id]
+		w.comma(i)
+		w.key(id)
+		w.b.WriteString(`{"current_score":`)
+		w.b.Write(num(r.CurrentScore, r.whole))
+		w.b.WriteString(`,"history":[`)
+		for j, e := range r.History {
+			w.comma(j)
+			w.b.WriteString(`{"score":`)
+			w.b.Write(num(e.Score, e.whole))
+			w.b.WriteString(`,"reasoning":`)
+			w.str(e.Reasoning)
+			w.b.WriteString(`,"scored_at":`)
+			w.str(e.ScoredAt)
+			if e.TriggeredBy != "" {
+				w.b.WriteString(`,"triggered_by":`)
+				w.str(e.TriggeredBy)
+			}
+			if e.PreviousScore != nil {
+				w.b.WriteString(`,"previous_score":`)
+				w.b.Write(num(*e.PreviousScore, e.prevWhole))
+			}
+			if e.Diff != nil {
+				w.b.WriteString(`,"diff":`)
+				w.b.Write(num(*e.Diff, e.diffWhole))
+			}
+			w.foreign(e.extra.Fields)
+			w.b.WriteByte('}')
+		}
+		w.b.WriteByte(']')
+		w.foreign(r.extra.Fields)
+		w.b.WriteByte('}')
+	}
+	w.b.WriteByte('}')
+	if w.err != nil {
+		return nil, w.err
 	}
 	var b bytes.Buffer
-	if err := json.Indent(&b, compact, "", "  "); err != nil {
+	b.Grow(w.b.Len() * 3 / 2)
+	if err := json.Indent(&b, w.b.Bytes(), "", "  "); err != nil {
 		return nil, err
 	}
 	b.WriteByte('\n')
 	return b.Bytes(), nil
+}
+
+// compactWriter builds compact JSON: strings as frontmatter.Marshal
+// writes them (no HTML escapes), and the keys moot does not know with
+// their values compacted. Its first error is kept in err.
+type compactWriter struct {
+	b, scratch bytes.Buffer
+	enc        *json.Encoder
+	err        error
+}
+
+// comma writes the comma before the i-th member of an object or array.
+func (w *compactWriter) comma(i int) {
+	if i > 0 {
+		w.b.WriteByte(',')
+	}
+}
+
+// str writes s as a JSON string.
+func (w *compactWriter) str(s string) {
+	if w.enc == nil {
+		w.enc = json.NewEncoder(&w.scratch)
+		w.enc.SetEscapeHTML(false)
+	}
+	w.scratch.Reset()
+	if err := w.enc.Encode(s); err != nil && w.err == nil {
+		w.err = err
+	}
+	w.b.Write(bytes.TrimSuffix(w.scratch.Bytes(), []byte("\n")))
+}
+
+// key writes k as a key and its colon.
+func (w *compactWriter) key(k string) {
+	w.str(k)
+	w.b.WriteByte(':')
+}
+
+// foreign writes fields, each after a comma: keys moot does not know,
+// kept from the file.
+func (w *compactWriter) foreign(fields []frontmatter.Field) {
+	for _, f := range fields {
+		w.b.WriteByte(',')
+		w.key(f.Key)
+		v := f.Value
+		if len(v) == 0 {
+			v = json.RawMessage("null")
+		}
+		if err := json.Compact(&w.b, v); err != nil && w.err == nil {
+			w.err = fmt.Errorf("key %q: %w", f.Key, err)
+		}
+	}
 }

@@ -50,14 +50,7 @@ func TestScoresRoundTrip(t *testing.T) {
 
 func TestScoresUnknownKeyInTheMiddleIsKept(t *testing.T) {
 	in := `{"opp_001": {"x_before": [1], "current_score": 0.2, "history": [{"model": "m", "score": 0.2, "reasoning": "r", "scored_at": "t"}]}}`
-	s, err := dialectic.ParseScores([]byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := s.Render()
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := rerender(t, in)
 	for _, want := range []string{`"x_before": [`, `"model": "m"`, `"current_score": 0.2`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("rendered scores lack %s:\n%s", want, out)
@@ -146,4 +139,28 @@ func TestParseScoresErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestScoresRenderTextAsWritten checks that text is written back as it
+// was read: no HTML escapes, and non-ASCII text as itself.
+func TestScoresRenderTextAsWritten(t *testing.T) {
+	in := "{\n  \"prop_001\": {\n    \"current_score\": 0.2,\n    \"history\": [\n      {\n        \"score\": 0.2,\n        \"reasoning\": \"a <b> & c \\\"d\\\" — é\",\n        \"scored_at\": \"t\"\n      }\n    ]\n  }\n}\n"
+	out := rerender(t, in)
+	if string(out) != in {
+		t.Errorf("Render = %s, want %s", out, in)
+	}
+}
+
+// rerender parses the scores.json in and renders it again.
+func rerender(t *testing.T, in string) []byte {
+	t.Helper()
+	s, err := dialectic.ParseScores([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
