@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
@@ -74,11 +75,11 @@ func Parse(data []byte) (Source, error) {
 	return s, nil
 }
 
-var urlPattern = regexp.MustCompile(`https?://[^\s<>"'\x60)\]]+`)
+var urlPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s<>"'\x60)\]]+`) })
 
 // URLOf returns the first http(s) URL in a ground's source, trailing
 // punctuation cut off; "" when it has none.
 func URLOf(source string) string {
-	u := urlPattern.FindString(source)
+	u := urlPattern().FindString(source)
 	return strings.TrimRight(u, ".,;:!?")
 }

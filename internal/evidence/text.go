@@ -39,7 +39,7 @@ func ReadDir(files fs.FS) (map[string]*Source, error) {
 func Cited(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, u := range urlPattern.FindAllString(text, -1) {
+	for _, u := range urlPattern().FindAllString(text, -1) {
 		u = strings.TrimRight(u, ".,;:!?")
 		if !seen[u] {
 			seen[u] = true

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	sm "github.com/moot-dev/moot/statemachine"
 )
@@ -66,14 +67,14 @@ func lastMarker(text string) int {
 	return -1
 }
 
-var comment = regexp.MustCompile(`(?s)<!--.*?-->`)
+var comment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<!--.*?-->`) })
 
 // Parse reads the answer form of call c, filled in, into the answer a
 // model would give: the JSON of the call's schema, or for a call that
 // asks for text, the text.
 func Parse(c sm.Call, form string) ([]byte, error) {
 	form = strings.ReplaceAll(form, "\r\n", "\n")
-	form = comment.ReplaceAllString(form, "")
+	form = comment().ReplaceAllString(form, "")
 	lines := strings.Split(form, "\n")
 	// The form's own title goes; anything else before the first section
 	// is a mistake.

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -29,7 +30,8 @@ import (
 // a host instead of 2, so that the concurrent calls of a tournament's jobs
 // to one endpoint reuse their connections from step to step instead of
 // opening new ones (over HTTPS, a handshake each).
-var sharedClient = &http.Client{Transport: keepAlive(http.DefaultTransport)}
+// It is made on first use, not at start-up: most commands call no model.
+var sharedClient = sync.OnceValue(func() *http.Client { return &http.Client{Transport: keepAlive(http.DefaultTransport)} })
 
 // maxIdle is as many calls as moot makes at once: 256 jobs (the most that
 // tournament run takes), two debaters each.
@@ -186,7 +188,7 @@ func New(cfg Config) (*Client, error) {
 		backoff:    defaultBackoff,
 	}
 	if c.httpClient == nil {
-		c.httpClient = sharedClient
+		c.httpClient = sharedClient()
 	}
 	if openAI {
 		c.organization, c.project = cfg.Organization, cfg.Project

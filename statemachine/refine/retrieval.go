@@ -183,18 +183,19 @@ func Rank(cs []Candidate, topK int, threshold float64) ([]Candidate, []string) {
 
 var wordRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{N}]+`) })
 
-var stopwords = map[string]bool{}
-
-func init() {
+// stopwords are the words retrieval does not count, made on first use.
+var stopwords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields("a an and are as at be by can do does for from has have how i if in is it its of on or should so that the their there this to was we what when which who why will with would you your") {
-		stopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 func words(s string) []string {
 	var out []string
 	for _, w := range wordRe().FindAllString(strings.ToLower(s), -1) {
-		if !stopwords[w] {
+		if !stopwords()[w] {
 			out = append(out, w)
 		}
 	}
