@@ -118,6 +118,10 @@ type Dir struct {
 	// current lock, so that the temporary files of a commit do not each
 	// check it again.
 	tempReady bool
+	// dirs holds the folders of the debate that reads have opened and
+	// checked (no link on the way), by name, so that reading the files of
+	// a folder opens and checks it once. A commit clears it.
+	dirs map[string]*os.Root
 }
 
 // Open opens the debate directory at dir. It must exist and hold debate.md.
@@ -291,6 +295,7 @@ func (d *Dir) Path() string { return d.path }
 // Close releases the directory and the write lock, if held.
 func (d *Dir) Close() error {
 	err := d.unlock()
+	d.forgetDirs()
 	if cerr := d.root.Close(); err == nil {
 		err = cerr
 	}
@@ -354,12 +359,22 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 	if data, ok := d.pending[name]; ok {
 		return data, nil
 	}
-	if err := d.regular(name, false); err != nil {
-		return nil, err
-	}
-	f, err := d.root.Open(name)
+	dir, base := path.Split(name)
+	r, err := d.dirRoot(path.Clean(dir))
 	if err != nil {
 		return nil, err
+	}
+	switch info, err := r.Lstat(base); {
+	case err != nil:
+		return nil, renamed(err, name)
+	case info.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("%s is a symbolic link; moot does not follow links inside a debate", name)
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	f, err := r.Open(base)
+	if err != nil {
+		return nil, renamed(err, name)
 	}
 	defer f.Close()
 	if err := checkLinks(f, name); err != nil {
@@ -371,6 +386,57 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 		}
 	}
 	return readLimited(f, name, d.budget)
+}
+
+// dirRoot returns the debate's folder dir ("." for the debate itself),
+// opened once and checked to have no link on the way.
+func (d *Dir) dirRoot(dir string) (*os.Root, error) {
+	if dir == "." {
+		return d.root, nil
+	}
+	if r, ok := d.dirs[dir]; ok {
+		return r, nil
+	}
+	if err := d.regular(dir, true); err != nil {
+		return nil, err
+	}
+	r, err := d.root.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	if d.dirs == nil {
+		d.dirs = map[string]*os.Root{}
+	}
+	d.dirs[dir] = r
+	return r, nil
+}
+
+// lstat is Lstat of name inside the debate, through its folder when
+// dirRoot has it open.
+func (d *Dir) lstat(name string) (fs.FileInfo, error) {
+	dir, base := path.Split(name)
+	if r, ok := d.dirs[path.Clean(dir)]; ok {
+		return r.Lstat(base)
+	}
+	return d.root.Lstat(name)
+}
+
+// forgetDirs closes the folders dirRoot opened.
+func (d *Dir) forgetDirs() {
+	for _, r := range d.dirs {
+		r.Close()
+	}
+	d.dirs = nil
+}
+
+// renamed returns err with the path of a *fs.PathError in it set to name,
+// the path inside the debate, for an error of a folder's Root.
+func renamed(err error, name string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+	}
+	return err
 }
 
 // readLimited reads all of f, the file name, refusing one larger than
@@ -664,6 +730,7 @@ func (d *Dir) Commit(files []File) error {
 	if d.lock == nil {
 		return ErrNotLocked
 	}
+	d.forgetDirs()
 	if err := d.Recover(); err != nil {
 		return err
 	}
@@ -1042,6 +1109,9 @@ func (d *Dir) Snapshot(read func() error) error {
 	const attempts = 40
 	for i := 0; ; i++ {
 		d.budget = newBudget()
+		// Folders are opened afresh for each read of the whole: a Dir
+		// that lives long (a watch) sees a folder that was replaced.
+		d.forgetDirs()
 		commit, err := d.readCommit()
 		if err != nil {
 			return err
@@ -1077,7 +1147,7 @@ func (d *Dir) unchanged(commit, journal []byte) bool {
 		return false
 	}
 	for name, was := range d.seen {
-		info, err := d.root.Lstat(strings.TrimSuffix(name, "/"))
+		info, err := d.lstat(strings.TrimSuffix(name, "/"))
 		if err != nil || !os.SameFile(was, info) {
 			return false
 		}

@@ -363,6 +363,7 @@ func TestSymlinks(t *testing.T) {
 		{name: "debate.md pointing outside", link: "debate.md", target: "out/file.md", read: "debate.md", write: "debate.md"},
 		{name: "arguments pointing outside", link: "arguments", target: "out", read: "arguments/file.md", write: "arguments/prop_002.md"},
 		{name: "file pointing inside", link: "arguments/opp_001.md", target: "prop_001.md", read: "arguments/opp_001.md", write: "arguments/opp_001.md"},
+		{name: "arguments pointing inside", link: "arguments", target: "sub", read: "arguments/file.md", write: "arguments/prop_002.md"},
 		{name: "private dir pointing outside", link: ".moot", target: "out", read: ".moot/file.md", write: "scores.json"},
 	}
 	for _, tc := range tests {
@@ -376,6 +377,9 @@ func TestSymlinks(t *testing.T) {
 			}
 			if tc.link == "debate.md" {
 				delete(files, "debate.md")
+			}
+			if tc.target == "sub" {
+				files["sub/file.md"] = "inside\n"
 			}
 			dir := makeDebate(t, files)
 			out := filepath.Join(filepath.Dir(dir), "out")
@@ -466,5 +470,43 @@ func TestListAndExists(t *testing.T) {
 	}
 	if _, err := d.ReadFile("arguments/z.md"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ReadFile of a missing file: %v, want fs.ErrNotExist", err)
+	}
+}
+
+// TestSnapshotSeesAReplacedFolder checks that a Dir kept open (as moot
+// watch keeps one) reads a folder replaced since its last read, not the
+// folder it read then.
+func TestSnapshotSeesAReplacedFolder(t *testing.T) {
+	dir := makeDebate(t, before)
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	read := func() string {
+		var data []byte
+		if err := d.Snapshot(func() (err error) {
+			data, err = d.ReadFile("arguments/prop_001.md")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	if got := read(); got != before["arguments/prop_001.md"] {
+		t.Fatalf("first read %q", got)
+	}
+	args := filepath.Join(dir, "arguments")
+	if err := os.Rename(args, args+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(args, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(args, "prop_001.md"), []byte("replaced\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); got != "replaced\n" {
+		t.Errorf("after the folder was replaced, read %q, want the new file", got)
 	}
 }
