@@ -258,7 +258,8 @@ func (d *Dir) unlock() error {
 		f.Close()
 	}
 	err := d.lock.Unlock()
-	d.lock, d.tempReady = nil, false
+	d.lock = nil
+	d.tempReady.Store(false)
 	return err
 }
 

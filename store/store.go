@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -116,12 +117,15 @@ type Dir struct {
 	onWait func(*Holder)
 	// tempReady records that TempDir was made and checked under the
 	// current lock, so that the temporary files of a commit do not each
-	// check it again.
-	tempReady bool
+	// check it again. The parallel calls of a step keep their answers
+	// through one Dir at once, hence an atomic.
+	tempReady atomic.Bool
 	// dirs holds the folders of the debate that reads have opened and
 	// checked (no link on the way), by name, so that reading the files of
-	// a folder opens and checks it once. A commit clears it.
-	dirs map[string]*os.Root
+	// a folder opens and checks it once. A commit clears it. dirsMu guards
+	// it, as the private reads and writes of parallel calls may meet.
+	dirsMu sync.Mutex
+	dirs   map[string]*os.Root
 }
 
 // Open opens the debate directory at dir. It must exist and hold debate.md.
@@ -394,6 +398,8 @@ func (d *Dir) dirRoot(dir string) (*os.Root, error) {
 	if dir == "." {
 		return d.root, nil
 	}
+	d.dirsMu.Lock()
+	defer d.dirsMu.Unlock()
 	if r, ok := d.dirs[dir]; ok {
 		return r, nil
 	}
@@ -415,7 +421,10 @@ func (d *Dir) dirRoot(dir string) (*os.Root, error) {
 // dirRoot has it open.
 func (d *Dir) lstat(name string) (fs.FileInfo, error) {
 	dir, base := path.Split(name)
-	if r, ok := d.dirs[path.Clean(dir)]; ok {
+	d.dirsMu.Lock()
+	r, ok := d.dirs[path.Clean(dir)]
+	d.dirsMu.Unlock()
+	if ok {
 		return r.Lstat(base)
 	}
 	return d.root.Lstat(name)
@@ -423,6 +432,8 @@ func (d *Dir) lstat(name string) (fs.FileInfo, error) {
 
 // forgetDirs closes the folders dirRoot opened.
 func (d *Dir) forgetDirs() {
+	d.dirsMu.Lock()
+	defer d.dirsMu.Unlock()
 	for _, r := range d.dirs {
 		r.Close()
 	}
@@ -970,11 +981,11 @@ func (d *Dir) readCommit() ([]byte, error) { return d.readPrivate(CommitFile, ni
 // tempFile creates a new temporary file in TempDir, named after base, and
 // returns it with its name inside the debate.
 func (d *Dir) tempFile(base string) (*os.File, string, error) {
-	if !d.tempReady || d.lock == nil {
+	if !d.tempReady.Load() || d.lock == nil {
 		if err := d.mkdirs(TempDir); err != nil {
 			return nil, "", err
 		}
-		d.tempReady = d.lock != nil
+		d.tempReady.Store(d.lock != nil)
 	}
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
