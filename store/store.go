@@ -93,7 +93,9 @@ type File struct {
 	Data []byte `json:"data"`
 }
 
-// Dir is an open debate directory. It is used by one goroutine at a time.
+// Dir is an open debate directory. Its commits and snapshots are made by
+// one goroutine at a time; the parallel calls of a step may keep their
+// answers (WritePrivate, ReadPrivate) through it at once.
 type Dir struct {
 	path string
 	abs  string
