@@ -127,7 +127,7 @@ type Dir struct {
 	// a folder opens and checks it once. A commit clears it. dirsMu guards
 	// it, as the private reads and writes of parallel calls may meet.
 	dirsMu sync.Mutex
-	dirs   map[string]*os.Root
+	dirs   map[string]*folder
 }
 
 // Open opens the debate directory at dir. It must exist and hold debate.md.
@@ -366,11 +366,11 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 		return data, nil
 	}
 	dir, base := path.Split(name)
-	r, err := d.dirRoot(path.Clean(dir))
+	fo, err := d.folder(path.Clean(dir))
 	if err != nil {
 		return nil, err
 	}
-	switch info, err := r.Lstat(base); {
+	switch info, err := fo.root.Lstat(base); {
 	case err != nil:
 		return nil, renamed(err, name)
 	case info.Mode()&fs.ModeSymlink != 0:
@@ -378,66 +378,87 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 	case !info.Mode().IsRegular():
 		return nil, fmt.Errorf("%s is not a regular file", name)
 	}
-	f, err := r.Open(base)
+	f, err := fo.open(base)
 	if err != nil {
 		return nil, renamed(err, name)
 	}
 	defer f.Close()
-	if err := checkLinks(f, name); err != nil {
-		return nil, err
-	}
-	if d.seen != nil {
-		if info, err := f.Stat(); err == nil {
-			d.seen[name] = info
-		}
-	}
-	return readLimited(f, name, d.budget)
-}
-
-// dirRoot returns the debate's folder dir ("." for the debate itself),
-// opened once and checked to have no link on the way.
-func (d *Dir) dirRoot(dir string) (*os.Root, error) {
-	if dir == "." {
-		return d.root, nil
-	}
-	d.dirsMu.Lock()
-	defer d.dirsMu.Unlock()
-	if r, ok := d.dirs[dir]; ok {
-		return r, nil
-	}
-	if err := d.regular(dir, true); err != nil {
-		return nil, err
-	}
-	r, err := d.root.OpenRoot(dir)
+	info, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	if d.dirs == nil {
-		d.dirs = map[string]*os.Root{}
+	if n := links(info); n > 1 {
+		return nil, &LinkedError{Name: name, Links: n}
 	}
-	d.dirs[dir] = r
-	return r, nil
+	if d.seen != nil {
+		d.seen[name] = info
+	}
+	return readSized(f, name, d.budget, info)
+}
+
+// folder is a folder of the debate, open: as a Root, and as a file
+// whose descriptor the files in it are opened from.
+type folder struct {
+	root *os.Root
+	f    *os.File
+}
+
+// folder returns the debate's folder dir ("." for the debate itself),
+// opened once and checked to have no link on the way.
+func (d *Dir) folder(dir string) (*folder, error) {
+	d.dirsMu.Lock()
+	defer d.dirsMu.Unlock()
+	if fo, ok := d.dirs[dir]; ok {
+		return fo, nil
+	}
+	fo := &folder{root: d.root}
+	if dir != "." {
+		if err := d.regular(dir, true); err != nil {
+			return nil, err
+		}
+		r, err := d.root.OpenRoot(dir)
+		if err != nil {
+			return nil, err
+		}
+		fo.root = r
+	}
+	f, err := fo.root.Open(".")
+	if err != nil {
+		if fo.root != d.root {
+			fo.root.Close()
+		}
+		return nil, err
+	}
+	fo.f = f
+	if d.dirs == nil {
+		d.dirs = map[string]*folder{}
+	}
+	d.dirs[dir] = fo
+	return fo, nil
 }
 
 // lstat is Lstat of name inside the debate, through its folder when
-// dirRoot has it open.
+// folder has it open.
 func (d *Dir) lstat(name string) (fs.FileInfo, error) {
 	dir, base := path.Split(name)
 	d.dirsMu.Lock()
-	r, ok := d.dirs[path.Clean(dir)]
+	fo, ok := d.dirs[path.Clean(dir)]
 	d.dirsMu.Unlock()
 	if ok {
-		return r.Lstat(base)
+		return fo.root.Lstat(base)
 	}
 	return d.root.Lstat(name)
 }
 
-// forgetDirs closes the folders dirRoot opened.
+// forgetDirs closes the folders folder opened.
 func (d *Dir) forgetDirs() {
 	d.dirsMu.Lock()
 	defer d.dirsMu.Unlock()
-	for _, r := range d.dirs {
-		r.Close()
+	for _, fo := range d.dirs {
+		fo.f.Close()
+		if fo.root != d.root {
+			fo.root.Close()
+		}
 	}
 	d.dirs = nil
 }
@@ -458,6 +479,16 @@ func renamed(err error, name string) error {
 // before reading, so that a huge (or sparse) file costs nothing, and again
 // after, for a file that grew meanwhile.
 func readLimited(f fs.File, name string, b *budget) ([]byte, error) {
+	info, err := f.Stat()
+	if err != nil {
+		info = nil
+	}
+	return readSized(f, name, b, info)
+}
+
+// readSized is readLimited of a file whose Stat is info (nil when it
+// could not be had).
+func readSized(f io.Reader, name string, b *budget, info fs.FileInfo) ([]byte, error) {
 	limit := int64(MaxFileSize)
 	if b != nil {
 		limit = min(limit, b.limit-b.used)
@@ -469,7 +500,7 @@ func readLimited(f fs.File, name string, b *budget) ([]byte, error) {
 		return &SizeError{Name: name, Limit: b.limit, Total: true}
 	}
 	size := int64(0)
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+	if info != nil && info.Mode().IsRegular() {
 		size = info.Size()
 		if size > limit {
 			return nil, tooLarge(size)
@@ -510,8 +541,8 @@ func (d *Dir) List(dir, suffix string) ([]string, error) {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	if err := d.regular(dir, true); err == nil {
-		f, err := d.root.Open(dir)
+	if fo, err := d.folder(path.Clean(dir)); err == nil {
+		f, err := fo.open(".")
 		if err != nil {
 			return nil, err
 		}
