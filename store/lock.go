@@ -260,6 +260,7 @@ func (d *Dir) unlock() error {
 	err := d.lock.Unlock()
 	d.lock = nil
 	d.tempReady.Store(false)
+	d.forgetDirs()
 	return err
 }
 

@@ -366,10 +366,11 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 		return data, nil
 	}
 	dir, base := path.Split(name)
-	fo, err := d.folder(path.Clean(dir))
+	fo, done, err := d.folder(path.Clean(dir))
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	switch info, err := fo.root.Lstat(base); {
 	case err != nil:
 		return nil, renamed(err, name)
@@ -404,50 +405,53 @@ type folder struct {
 }
 
 // folder returns the debate's folder dir ("." for the debate itself),
-// opened once and checked to have no link on the way.
-func (d *Dir) folder(dir string) (*folder, error) {
+// checked to have no link on the way, and what to call when done with it.
+// While the Dir holds the lock or reads a snapshot, a folder is opened
+// once and kept until the commit or the snapshot's end; otherwise it is
+// opened for the one read and closed by done.
+func (d *Dir) folder(dir string) (fo *folder, done func(), err error) {
+	keep := d.lock != nil || d.budget != nil
 	d.dirsMu.Lock()
 	defer d.dirsMu.Unlock()
-	if fo, ok := d.dirs[dir]; ok {
-		return fo, nil
+	if fo, ok := d.dirs[dir]; ok && keep {
+		return fo, func() {}, nil
 	}
-	fo := &folder{root: d.root}
+	fo = &folder{root: d.root}
 	if dir != "." {
 		if err := d.regular(dir, true); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		r, err := d.root.OpenRoot(dir)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		fo.root = r
 	}
 	f, err := fo.root.Open(".")
 	if err != nil {
-		if fo.root != d.root {
-			fo.root.Close()
-		}
-		return nil, err
+		fo.close(d.root)
+		return nil, nil, err
 	}
 	fo.f = f
+	if !keep {
+		return fo, func() { fo.close(d.root) }, nil
+	}
 	if d.dirs == nil {
 		d.dirs = map[string]*folder{}
 	}
 	d.dirs[dir] = fo
-	return fo, nil
+	return fo, func() {}, nil
 }
 
-// lstat is Lstat of name inside the debate, through its folder when
-// folder has it open.
-func (d *Dir) lstat(name string) (fs.FileInfo, error) {
-	dir, base := path.Split(name)
-	d.dirsMu.Lock()
-	fo, ok := d.dirs[path.Clean(dir)]
-	d.dirsMu.Unlock()
-	if ok {
-		return fo.root.Lstat(base)
+// close closes the folder, and its Root unless it is the debate's own,
+// root.
+func (fo *folder) close(root *os.Root) {
+	if fo.f != nil {
+		fo.f.Close()
 	}
-	return d.root.Lstat(name)
+	if fo.root != root {
+		fo.root.Close()
+	}
 }
 
 // forgetDirs closes the folders folder opened.
@@ -455,10 +459,7 @@ func (d *Dir) forgetDirs() {
 	d.dirsMu.Lock()
 	defer d.dirsMu.Unlock()
 	for _, fo := range d.dirs {
-		fo.f.Close()
-		if fo.root != d.root {
-			fo.root.Close()
-		}
+		fo.close(d.root)
 	}
 	d.dirs = nil
 }
@@ -541,8 +542,9 @@ func (d *Dir) List(dir, suffix string) ([]string, error) {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	if fo, err := d.folder(path.Clean(dir)); err == nil {
+	if fo, done, err := d.folder(path.Clean(dir)); err == nil {
 		f, err := fo.open(".")
+		done()
 		if err != nil {
 			return nil, err
 		}
@@ -1145,7 +1147,13 @@ func (d *Dir) Mkdir(name string) error {
 // MaxDebateSize.
 func (d *Dir) Snapshot(read func() error) error {
 	d.budget = newBudget()
-	defer func() { d.budget = nil }()
+	defer func() {
+		d.budget = nil
+		if d.lock == nil {
+			// A Dir kept open between reads holds no folder open.
+			d.forgetDirs()
+		}
+	}()
 	if d.lock != nil {
 		// Nobody else writes while this Dir holds the lock.
 		return read()
@@ -1191,7 +1199,10 @@ func (d *Dir) unchanged(commit, journal []byte) bool {
 		return false
 	}
 	for name, was := range d.seen {
-		info, err := d.lstat(strings.TrimSuffix(name, "/"))
+		// Looked up afresh from the debate's root, not through the
+		// folders the read opened: a folder replaced meanwhile is a
+		// change.
+		info, err := d.root.Lstat(strings.TrimSuffix(name, "/"))
 		if err != nil || !os.SameFile(was, info) {
 			return false
 		}

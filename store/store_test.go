@@ -510,3 +510,52 @@ func TestSnapshotSeesAReplacedFolder(t *testing.T) {
 		t.Errorf("after the folder was replaced, read %q, want the new file", got)
 	}
 }
+
+// TestSnapshotRetriesWhenAFolderIsReplacedDuringTheRead checks that a
+// folder replaced while a snapshot reads it makes the snapshot read again,
+// rather than accept what the old folder held; and that a Dir read outside
+// any snapshot sees the new folder too.
+func TestSnapshotRetriesWhenAFolderIsReplacedDuringTheRead(t *testing.T) {
+	dir := makeDebate(t, before)
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	args := filepath.Join(dir, "arguments")
+	replace := func(content string) {
+		t.Helper()
+		os.RemoveAll(args + ".old")
+		if err := os.Rename(args, args+".old"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(args, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(args, "prop_001.md"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	attempts := 0
+	var data []byte
+	if err := d.Snapshot(func() (err error) {
+		attempts++
+		data, err = d.ReadFile("arguments/prop_001.md")
+		if attempts == 1 {
+			replace("replaced\n")
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != "replaced\n" || attempts != 2 {
+		t.Errorf("the snapshot read %q in %d attempts, want the new file in 2", data, attempts)
+	}
+	if got, err := d.ReadFile("arguments/prop_001.md"); err != nil || string(got) != "replaced\n" {
+		t.Fatalf("read outside a snapshot: %q, %v", got, err)
+	}
+	replace("again\n")
+	if got, err := d.ReadFile("arguments/prop_001.md"); err != nil || string(got) != "again\n" {
+		t.Errorf("after the folder was replaced again, a read outside a snapshot gave %q, %v; want the new file", got, err)
+	}
+}
