@@ -348,7 +348,7 @@ func (d *debate) call(s slot, h history) (sm.Call, error) {
 	case kindVerdict:
 		a, b := d.st.name(d.st.a()), d.st.name(d.st.b())
 		confirmed := d.confirmed(h)
-		c.Schema, c.SchemaName = verdictSchema(a, b), "verdict"
+		c.Schema, c.SchemaName = verdictSchema(a, b, confirmed), "verdict"
 		// Sent back once, as the issue asks: a judge who names the other
 		// winner twice is not talked round by a third request.
 		c.Repairs = 1

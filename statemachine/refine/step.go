@@ -228,7 +228,7 @@ func (d *debate) critiqueCall(r int) (sm.Call, error) {
 		return sm.Call{}, err
 	}
 	early := d.st.EarlyStop
-	return sm.Call{ID: RoleSkeptic, Role: RoleSkeptic, Messages: msgs, Schema: skepticSchema(), SchemaName: "critique",
+	return sm.Call{ID: RoleSkeptic, Role: RoleSkeptic, Messages: msgs, Schema: skepticSchema(open), SchemaName: "critique",
 		Validate: func(a []byte) sm.Report {
 			_, errs := parseCritique(a, r, early, open)
 			return sm.Report{Errors: errs}
