@@ -273,7 +273,9 @@ func (f *former) scalarHint(n *node, path string) string {
 	default:
 		s = "text"
 	}
-	if c := f.choices[path]; len(c) > 0 {
+	// Choices are hints for a field its schema leaves open; a field of
+	// an enum says its values already.
+	if c := f.choices[path]; len(c) > 0 && len(n.enum) == 0 {
 		s += " (one of " + strings.Join(c, ", ") + ")"
 	}
 	if n.nullable {
