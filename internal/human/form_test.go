@@ -364,3 +364,31 @@ func errorsAs(err error, fe **FormError) bool {
 	*fe = e
 	return ok
 }
+
+// TestFormEmptyList: a list its schema bounds to no items (an opening's
+// attacks and defences, which attack and defend nothing) shows no blank
+// item and says to leave it empty, and reads back as an empty list.
+func TestFormEmptyList(t *testing.T) {
+	c := sm.Call{Schema: dialectic.OpeningSchema()}
+	form, err := Form(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(form, "none here: leave it empty -->") != 6 || strings.Contains(form, "- target_id:") {
+		t.Errorf("the opening's form offers attacks or defences:\n%s", form)
+	}
+	opening := `{"arguments": [` + strings.Repeat(openingArgument+",", 2) + openingArgument + `]}`
+	filled, err := Fill(c, []byte(opening))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(c, string(filled))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, got, []byte(opening))
+}
+
+const openingArgument = `{"title": "Subsidies keep growers afloat", "claim": "Cutting them pushes growers out.",
+	"grounds": [{"source": "FAO 2023", "content": "Prices fell.", "relevance": "Incomes."}],
+	"warrant": "Income keeps farms.", "backing": null, "qualifier": null, "attacks": [], "defends": []}`
