@@ -28,17 +28,21 @@ func SchemaNullable() map[string]any { return map[string]any{"type": []any{"stri
 // SchemaBool is the schema of true or false.
 func SchemaBool() map[string]any { return map[string]any{"type": "boolean"} }
 
-// SchemaEnum is the schema of one of values. With no values it is the
-// schema of any text: a schema may not list no values, and a caller that
-// has none to offer bounds the array the field is in to no items instead
-// (see SchemaArray).
+// SchemaEnum is the schema of one of values, each listed once. With no
+// values it is the schema of any text: a schema may not list no values,
+// and a caller that has none to offer bounds the array the field is in to
+// no items instead (see SchemaArray).
 func SchemaEnum(values []string) map[string]any {
 	if len(values) == 0 {
 		return SchemaString()
 	}
-	vs := make([]any, len(values))
-	for i, v := range values {
-		vs[i] = v
+	vs := make([]any, 0, len(values))
+	seen := make(map[string]bool, len(values))
+	for _, v := range values {
+		if !seen[v] {
+			seen[v] = true
+			vs = append(vs, v)
+		}
 	}
 	return map[string]any{"type": "string", "enum": vs}
 }
