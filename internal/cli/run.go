@@ -13,6 +13,7 @@ import (
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
+	"golang.org/x/term"
 
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
@@ -438,7 +439,7 @@ type progress struct {
 func (a *app) newProgress(quiet, asJSON bool, proto sm.Protocol, unit string) *progress {
 	p := &progress{a: a, protocol: proto.Name(), roles: driver.RoleNames(proto), unit: unit, quiet: quiet, json: asJSON, asking: map[string]string{}, last: map[string]driver.Event{}}
 	if f, ok := a.io.Stderr.(*os.File); ok && !quiet && !asJSON {
-		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 && a.io.Getenv("TERM") != "dumb" {
+		if term.IsTerminal(int(f.Fd())) && a.io.Getenv("TERM") != "dumb" {
 			p.live = true
 		}
 	}
