@@ -238,7 +238,7 @@ func (a *app) report(ctx context.Context, err error) int {
 	}
 	fmt.Fprintf(a.io.Stderr, "moot: error: %s\n", visible(msg, true))
 	for _, h := range hints {
-		fmt.Fprintf(a.io.Stderr, "moot: hint: %s\n", visible(h, false))
+		fmt.Fprintf(a.io.Stderr, "moot: hint: %s\n", visible(a.asInvoked(h), false))
 	}
 	return code
 }

@@ -135,6 +135,10 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 		}
 		return withCode(ExitUsage, input, hints...)
 	}
+	if errors.Is(err, fs.ErrExist) {
+		return withCode(ExitUsage, fmt.Errorf("create %s: %w", dir, err),
+			fmt.Sprintf("a debate of that name is there: '%s' carries it on, or choose another name", a.asInvoked("moot run "+shellQuote(slug))))
+	}
 	if err != nil {
 		return withCode(ExitError, fmt.Errorf("create %s: %w", dir, err))
 	}
@@ -375,7 +379,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		fmt.Fprintf(w, "; next: %s\n", st.Next)
 	}
 	run, all := rb.tallies(sum)
-	fmt.Fprintf(w, "  %d model calls in this run (%d failed) · %s\n", sum.Calls, sum.Failed, tokensText(run))
+	fmt.Fprintf(w, "  %s in this run (%d failed) · %s\n", english.Count(sum.Calls, "model call"), sum.Failed, tokensText(run))
 	if line := rb.cost(run, all); line != "" {
 		fmt.Fprintf(w, "  %s\n", visible(line, false))
 	}

@@ -266,6 +266,10 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 	}
 	files = append(files, store.File{Name: tournament.FileName, Data: plan})
 	d, err := store.Create(dir, folders, files)
+	if errors.Is(err, fs.ErrExist) {
+		return withCode(ExitUsage, fmt.Errorf("create %s: %w", dir, err),
+			fmt.Sprintf("a tournament of that name is there: '%s' carries it on, or choose another name", a.asInvoked("moot tournament run "+shellQuote(name))))
+	}
 	if err != nil {
 		return withCode(ExitError, fmt.Errorf("create %s: %w", dir, err))
 	}
