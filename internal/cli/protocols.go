@@ -313,7 +313,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	}
 	start := deb.Status()
 	if start.Complete {
-		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%d of %d %ss); nothing to run\n", d.Path(), start.Done, start.Total, start.Unit)
+		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%s); nothing to run\n", d.Path(), start.Progress())
 		return nil
 	}
 	goal := req.goal(start)
@@ -372,7 +372,8 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	}
 	st := deb.Status()
 	w := a.io.Stderr
-	fmt.Fprintf(w, "done: %d of %d %ss of %s", st.Done, st.Total, st.Unit, d.Path())
+	units, closing := st.Parts()
+	fmt.Fprintf(w, "done: %s of %s%s", units, d.Path(), closing)
 	if st.Complete {
 		fmt.Fprintf(w, "; the debate is complete\n")
 	} else {
@@ -434,7 +435,11 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 	fmt.Fprintf(w, "debate    %s\n", visible(d.Path(), false))
 	fmt.Fprintf(w, "protocol  %s\n", p.Name())
 	a.printScripted(note)
-	fmt.Fprintf(w, "%-9s %d of %d done\n", st.Unit+"s", st.Done, st.Total)
+	if st.Closing != "" {
+		fmt.Fprintf(w, "%-9s %s\n", st.Unit+"s", st.Count())
+	} else {
+		fmt.Fprintf(w, "%-9s %s done\n", st.Unit+"s", st.Count())
+	}
 	if st.Complete {
 		fmt.Fprintf(w, "next      nothing: the debate is complete\n")
 	} else {

@@ -504,11 +504,15 @@ func (p *progress) event(e driver.Event) {
 	}
 	p.clear()
 	w := p.a.io.Stderr
+	// cost says what the role's last answer cost, on the first line
+	// of that answer only: an answer that makes several events (an
+	// opening's three arguments) is not counted again on each.
 	cost := func(role string) string {
 		l, ok := p.last[role]
 		if !ok {
 			return ""
 		}
+		delete(p.last, role)
 		return fmt.Sprintf(" · %.1f s · %d tok", l.Seconds, l.Tokens)
 	}
 	unit := fmt.Sprintf("%s %d", p.unit, e.Exchange)
@@ -543,7 +547,13 @@ func describeEvent(e driver.Event, cost string) string {
 	if e.Title != "" {
 		b.WriteString(e.Title)
 	} else {
-		b.WriteString(strings.TrimSpace(e.Role + " " + e.Kind))
+		// A role named for what it does (panel's card, shifts) is not
+		// named twice.
+		what := e.Role + " " + e.Kind
+		if e.Kind == e.Role || e.Kind == "" {
+			what = e.Role
+		}
+		b.WriteString(strings.TrimSpace(what))
 		if e.ID != "" {
 			b.WriteString(" " + e.ID)
 		}
