@@ -452,6 +452,7 @@ func (a *app) tournamentPlanCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
+			jobs := 0
 			for _, r := range a.results(dir, t, p) {
 				// A finished debate whose last step is recorded but not
 				// written out (its writer was killed) gets a job too:
@@ -460,6 +461,12 @@ func (a *app) tournamentPlanCommand() *ucli.Command {
 					continue
 				}
 				fmt.Fprintf(a.io.Stdout, "moot run %s --all --quiet\n", shellQuote(filepath.Join(dir, r.Slug)))
+				jobs++
+			}
+			if jobs == 0 {
+				// Stdout stays a list of commands (none), for the pipe.
+				fmt.Fprintf(a.io.Stderr, "moot: every debate of %s is done: nothing left to run; '%s' writes its report\n",
+					t.Name, a.asInvoked("moot tournament report "+shellQuote(t.Name)))
 			}
 			return nil
 		},
