@@ -293,6 +293,8 @@ type runBill struct {
 	unread  bool
 	// budget is that of --budget, nil without it.
 	budget *budget
+	// from says where the prices of the last tallies came from.
+	from string
 }
 
 // bill returns the bill of a run of d; unit is what its steps count. A
