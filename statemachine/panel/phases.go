@@ -2,6 +2,7 @@ package panel
 
 import (
 	"fmt"
+	"github.com/moot-dev/moot/internal/english"
 	"strings"
 
 	sm "github.com/moot-dev/moot/statemachine"
@@ -465,7 +466,11 @@ func (d *debate) wrapupPhase() ([]sm.Call, applyFunc, error) {
 					moved = append(moved, d.name(s.Persona))
 				}
 			}
-			events = append(events, sm.Event{Kind: "shifts", Role: RoleShifts, Message: fmt.Sprintf("shifted: %d of %d (%s)", len(moved), len(shifts), strings.Join(moved, ", "))})
+			msg := fmt.Sprintf("no persona shifted (%d read)", len(shifts))
+			if len(moved) > 0 {
+				msg = fmt.Sprintf("%d of %d shifted: %s", len(moved), len(shifts), strings.Join(moved, ", "))
+			}
+			events = append(events, sm.Event{Kind: "shifts", Role: RoleShifts, Message: msg})
 		}
 		if ans, ok := answers[RoleSummary]; ok {
 			s, errs := parseSummary(ans.Text)
@@ -477,7 +482,7 @@ func (d *debate) wrapupPhase() ([]sm.Call, applyFunc, error) {
 				return nil, nil, err
 			}
 			files = append(files, f)
-			events = append(events, sm.Event{Kind: "summarized", Role: RoleSummary, Message: fmt.Sprintf("summary: %d claims, %d resolution paths", len(s.Claims), len(s.ResolutionPaths))})
+			events = append(events, sm.Event{Kind: "summarized", Role: RoleSummary, Message: fmt.Sprintf("summary: %s, %s", english.Count(len(s.Claims), "claim"), english.Count(len(s.ResolutionPaths), "resolution path"))})
 		}
 		return files, events, nil
 	}, nil
