@@ -107,7 +107,7 @@ func (a *app) runCommand() *ucli.Command {
 			if cmd.Args().Len() == 2 {
 				v, err := strconv.Atoi(cmd.Args().Get(1))
 				if err != nil || v < 1 || v > dialectic.MaxExchange {
-					err := fmt.Errorf("N %q is not a whole number from 1 to %d (of the debate's units: exchanges, turns, rounds or stages)", cmd.Args().Get(1), dialectic.MaxExchange)
+					err := fmt.Errorf("%q is not a number of units to run: N is a whole number from 1 to %d (exchanges, turns, rounds or stages)", cmd.Args().Get(1), dialectic.MaxExchange)
 					if _, nerr := strconv.Atoi(cmd.Args().Get(0)); nerr == nil {
 						return badUsage(err, fmt.Sprintf("the debate comes first, then N: did you mean 'moot run %s %s'?", shellQuote(cmd.Args().Get(1)), cmd.Args().Get(0)))
 					}

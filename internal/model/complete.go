@@ -313,7 +313,7 @@ func (c *Client) params(req Request, msgs []chatMessage, v variant) chatRequest 
 		}
 	}
 	for _, t := range req.Tools {
-		p.Tools = append(p.Tools, wireTool{Type: "function", Function: wireFunction{Name: t.Name, Description: t.Description, Parameters: t.Parameters}})
+		p.Tools = append(p.Tools, wireTool{Type: "function", Function: wireFunction(t)})
 	}
 	if v.stream {
 		p.Stream = true

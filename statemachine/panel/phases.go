@@ -317,9 +317,7 @@ func (d *debate) cardPhase(k int) ([]sm.Call, applyFunc, error) {
 	x := d.room(k)
 	pd := d.base("card")
 	pd.Aspect, pd.Question, pd.Transcript = d.aspect(k), x.Topic, d.roomTranscript(k)
-	for _, p := range x.Pair {
-		pd.Names = append(pd.Names, p)
-	}
+	pd.Names = append(pd.Names, x.Pair...)
 	ps := d.personas
 	c, err := d.analysisCall(RoleCard, RoleCard, "card", pd, cardSchema(x.Pair), func(a []byte) sm.Report {
 		_, errs := parseCard(a, ps, x.Pair)
