@@ -622,7 +622,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		}
 		resp, added, err := r.ask(ctx, step, c, sess, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
-			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema,
+			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema, Role: c.Role,
 			OnChunk: onChunk,
 			OnRetry: func(rt model.Retry) {
 				discard("the attempt failed; its answer is asked for again")
