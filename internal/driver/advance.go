@@ -384,6 +384,15 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 		}
 		return err
 	}
+	var sources []store.File
+	if r.research != nil {
+		// Placed before Apply: each page read gets the copy its checks
+		// name, a later version of a page a copy of its own.
+		var err error
+		if sources, err = r.sourceFiles(step, answers); err != nil {
+			return err
+		}
+	}
 	commit, err := step.Apply(answers, r.opts.Now())
 	if err != nil {
 		var refused *sm.Refused
@@ -405,14 +414,8 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 		}
 		files[i] = store.File{Name: f.Name, Data: data}
 	}
-	if r.research != nil {
-		// The pages read go first: the state file stays last.
-		src, err := r.sourceFiles(step, answers)
-		if err != nil {
-			return err
-		}
-		files = append(src, files...)
-	}
+	// The pages read go first: the state file stays last.
+	files = append(sources, files...)
 	if err := r.d.Commit(files); err != nil {
 		return err
 	}
@@ -622,7 +625,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		}
 		resp, added, err := r.ask(ctx, step, c, sess, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
-			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema,
+			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema, Role: c.Role,
 			OnChunk: onChunk,
 			OnRetry: func(rt model.Retry) {
 				discard("the attempt failed; its answer is asked for again")

@@ -106,6 +106,10 @@ type Request struct {
 	// not streamed. A server that refuses tools fails with an error
 	// wrapping ErrNoTools.
 	Tools []Tool
+	// Role names what the request asks for (a debate's role), never
+	// sent: a Budget estimates an answer without MaxTokens from the mean
+	// of the answers to earlier requests of the same Role.
+	Role string
 }
 
 // Retry describes a failed attempt that is about to be tried again.
@@ -187,7 +191,7 @@ const (
 // is refused unread with an error wrapping an *EncodingError.
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	start := time.Now()
-	cl := &call{model: req.Model, maxTokens: req.MaxTokens, onRetry: req.OnRetry, onChunk: req.OnChunk}
+	cl := &call{model: req.Model, maxTokens: req.MaxTokens, role: req.Role, onRetry: req.OnRetry, onChunk: req.OnChunk}
 	resp, err := c.complete(ctx, req, cl, start)
 	if err != nil {
 		resp = Response{}
@@ -338,9 +342,14 @@ func (c *Client) params(req Request, msgs []chatMessage, v variant) chatRequest 
 type call struct {
 	model     string
 	maxTokens int // the request's, for the budget's estimate
-	attempts  int // requests sent so far
-	onRetry   func(Retry)
-	onChunk   func(string)
+	// role is the request's Role, whose answers the budget's estimate
+	// learns from; embed marks a request for embeddings, which has no
+	// answer to foresee.
+	role     string
+	embed    bool
+	attempts int // requests sent so far
+	onRetry  func(Retry)
+	onChunk  func(string)
 }
 
 // send makes one chat request, with retries, and turns its failure into
@@ -363,10 +372,14 @@ func (c *Client) do(ctx context.Context, cl *call, path string, body, out any) e
 		return fmt.Errorf("building the request for model %q: %w", cl.model, err)
 	}
 	left := c.maxRetries + 1 // attempts left
-	estimate := estimateTokens(len(payload), cl.maxTokens)
 	refused := 0
 	for retry := 0; ; retry++ {
-		tk, err := c.budget.take(ctx, estimate)
+		var tk *ticket
+		if cl.embed {
+			tk, err = c.budget.take(ctx, estimateTokens(len(payload), 0))
+		} else {
+			tk, err = c.budget.takeAnswer(ctx, len(payload), cl.maxTokens, cl.role)
+		}
 		if err != nil {
 			return fmt.Errorf("request to model %q stopped while waiting for the rate limit: %w", cl.model, err)
 		}
@@ -376,7 +389,11 @@ func (c *Client) do(ctx context.Context, cl *call, path string, body, out any) e
 			tk.cancel()
 			return fmt.Errorf("building the request for model %q: %w", cl.model, notSent.err)
 		}
-		tk.settle(spentTokens(out, res, err, estimate))
+		estimate := 0
+		if tk != nil {
+			estimate = tk.tokens
+		}
+		tk.settleAnswer(spentTokens(out, res, err, estimate), completionTokens(out, err))
 		cl.attempts++
 		left--
 		if err == nil {
