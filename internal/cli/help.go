@@ -265,6 +265,7 @@ func escapeTemplate(s string) string {
 func addHelp(root *ucli.Command) {
 	root.CustomRootCommandHelpTemplate = ucli.RootCommandHelpTemplate + escapeTemplate(helpSections(helpFor[""]))
 	for _, c := range root.Commands {
+		groupAction(c, c.Name)
 		c.CustomHelpTemplate = ucli.CommandHelpTemplate + escapeTemplate(helpSections(helpFor[c.Name]))
 		if act := c.Action; act != nil {
 			name := c.Name
@@ -303,16 +304,49 @@ func (a *app) helpCommand() *ucli.Command {
 // unknownCommand is the usage error for a command moot does not have,
 // suggesting the nearest one.
 func unknownCommand(root *ucli.Command, name string) error {
+	return unknownIn(root, name, name, "'moot help' lists the commands")
+}
+
+// unknownIn is the usage error for name, given as said, that is none of
+// the commands of group, suggesting the nearest one, then hint.
+func unknownIn(group *ucli.Command, name, said, hint string) error {
 	var names []string
-	for _, c := range root.Commands {
+	for _, c := range group.Commands {
 		names = append(names, c.Name)
 	}
 	hints := []string{}
 	if near, ok := nearest(name, names); ok {
 		hints = append(hints, fmt.Sprintf("did you mean '%s'?", near))
 	}
-	hints = append(hints, "'moot help' lists the commands")
-	return &exitError{code: ExitUsage, usage: true, err: fmt.Errorf("unknown command %q", name), hints: hints}
+	hints = append(hints, hint)
+	return &exitError{code: ExitUsage, usage: true, err: fmt.Errorf("unknown command %q", said), hints: hints}
+}
+
+// groupAction gives c, and each command under it that only groups
+// commands of its own (moot tournament, moot research), the action of a
+// group: its help when no command is named, else a usage error for the
+// one named, which is not one of its commands (urfave/cli would say "No
+// help topic" and exit 1); path is c's name after "moot".
+func groupAction(c *ucli.Command, path string) {
+	if len(c.Commands) == 0 {
+		return
+	}
+	for _, sub := range c.Commands {
+		groupAction(sub, path+" "+sub.Name)
+	}
+	if c.Action != nil {
+		return
+	}
+	if c.OnUsageError == nil {
+		c.OnUsageError = usageOnError
+	}
+	c.Action = func(ctx context.Context, cmd *ucli.Command) error {
+		if cmd.Args().Len() == 0 {
+			return ucli.ShowSubcommandHelp(cmd)
+		}
+		name := cmd.Args().First()
+		return unknownIn(cmd, name, path+" "+name, fmt.Sprintf("'moot help %s' lists its commands", path))
+	}
 }
 
 // flagError turns an error of urfave/cli's flag parsing into moot's own
