@@ -404,9 +404,11 @@ func (a *app) command(args []string) *ucli.Command {
 		ErrWriter:             a.io.Stderr,
 		Reader:                a.io.Stdin,
 		HideHelpCommand:       true,
-		EnableShellCompletion: false,
-		Flags:                 []ucli.Flag{dirFlag},
-		ExitErrHandler:        func(context.Context, *ucli.Command, error) {},
+		EnableShellCompletion: true,
+		// The completion command is urfave/cli's, made moot's own.
+		ConfigureShellCompletionCommand: configureCompletion,
+		Flags:                           []ucli.Flag{dirFlag},
+		ExitErrHandler:                  func(context.Context, *ucli.Command, error) {},
 		OnUsageError: func(_ context.Context, cmd *ucli.Command, err error, _ bool) error {
 			return flagError(cmd, err)
 		},
@@ -438,6 +440,7 @@ func (a *app) command(args []string) *ucli.Command {
 		root.Commands = append(root.Commands, builtins[len(builtins)-1].build())
 	}
 	addHelp(root)
+	addCompletions(root, true)
 	return root
 }
 

@@ -53,6 +53,15 @@ var helpFor = map[string]commandHelp{
 		},
 		env: modelEnv,
 	},
+	"completion": {
+		examples: []string{
+			"source <(moot completion bash)  complete moot's commands, flags, debates and tournaments in this bash",
+			"moot completion bash > ~/.local/share/bash-completion/completions/moot  in every bash from now on",
+			"source <(moot completion zsh)  in zsh, after compinit (in ~/.zshrc for every zsh)",
+			"moot completion fish > ~/.config/fish/completions/moot.fish  in fish",
+		},
+		env: []string{"MOOT_DIR"},
+	},
 	"help": {
 		examples: []string{
 			"moot help  every command",
