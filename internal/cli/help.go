@@ -149,6 +149,7 @@ var helpFor = map[string]commandHelp{
 			"moot run sugar-tax 3 --judges gpt-4o,claude-sonnet-4,llama3.1  a panel judges each exchange",
 			"OPENAI_BASE_URL=http://localhost:11434/v1 MOOT_MODEL=llama3.1 moot run sugar-tax  with a local Ollama",
 			"moot run sugar-tax 10 --budget 0.50  stop before a step that would take the debate's cost past $0.50",
+			"moot run sugar-tax 10 --dry-run  the calls of ten exchanges, their estimated tokens and cost; nothing asked or written",
 			"moot run sugar-tax --model builtin  moot's scripted built-in model: no key, no network, no real arguments",
 			"moot run sugar-tax --human proposition  you argue for the motion, in $EDITOR",
 			"MOOT_SEARCH=searxng:http://localhost:8888 moot run sugar-tax --research  debaters search, read and cite; every cited quote is checked",
