@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -166,7 +167,15 @@ func Run(ctx context.Context, args []string, io IO) int {
 	if _, err := io.Protocols.Lookup(sm.Default); err != nil {
 		io.Protocols = append(sm.Protocols{dialectic.Protocol{}}, io.Protocols...)
 	}
-	app := &app{io: io}
+	app := &app{io: io, env: io.Getenv}
+	// moot.yaml stands in for the environment variables it sets when the
+	// environment leaves them unset.
+	app.io.Getenv = func(name string) string {
+		if v := app.env(name); strings.TrimSpace(v) != "" {
+			return v
+		}
+		return app.configEnv(name)
+	}
 	if len(args) > 0 {
 		app.prog = args[0]
 	}
@@ -259,6 +268,16 @@ type app struct {
 	// person answers the calls of the roles run --human names; nil
 	// without it.
 	person driver.Person
+	// env is the environment as it is, io.Getenv with moot.yaml under it.
+	env func(string) string
+	// rootCmd is the command line's root, whose --dir says where
+	// moot.yaml is; cfg is moot.yaml once read (cfgRead), cfgErr why it
+	// could not be.
+	rootCmd *ucli.Command
+	cfgMu   sync.Mutex
+	cfgRead bool
+	cfg     *config
+	cfgErr  error
 }
 
 // writeEvent writes v to stdout as one line of JSON, and keeps the first
@@ -441,6 +460,17 @@ func (a *app) command(args []string) *ucli.Command {
 	}
 	addHelp(root)
 	addCompletions(root, true)
+	a.addConfigSources(root)
+	a.rootCmd = root
+	root.Before = func(ctx context.Context, _ *ucli.Command) (context.Context, error) {
+		// Every command reads moot.yaml, and fails on one that is wrong,
+		// but help and completion, which must work to say how to fix it.
+		if name == "" || name == "help" || name == "completion" || slices.Contains(args, "--generate-shell-completion") {
+			return ctx, nil
+		}
+		_, err := a.config()
+		return ctx, err
+	}
 	return root
 }
 
@@ -477,6 +507,7 @@ func (a *app) builtins() []mootCommand {
 		{"research", a.researchCommand},
 		{"watch", a.watchCommand},
 		{"serve", a.serveCommand},
+		{"config", a.configCommand},
 		{"help", a.helpCommand},
 	}
 }

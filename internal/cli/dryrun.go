@@ -100,6 +100,7 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 			return err
 		}
 	}
+	o.Research = researchOverride(cmd)
 	var calls []dryCall
 	var stored []string
 	steps := 0

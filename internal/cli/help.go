@@ -53,6 +53,13 @@ var helpFor = map[string]commandHelp{
 		},
 		env: modelEnv,
 	},
+	"config": {
+		examples: []string{
+			"moot config  the settings in force, and whether each comes from moot.yaml, the environment or moot's defaults",
+			"moot --dir ~/debates config --json  the same for another root, for scripts",
+		},
+		env: []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH"},
+	},
 	"completion": {
 		examples: []string{
 			"source <(moot completion bash)  complete moot's commands, flags, debates and tournaments in this bash",

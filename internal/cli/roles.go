@@ -184,6 +184,7 @@ func (a *app) roleFlags() []ucli.Flag {
 func (a *app) overrides(cmd *ucli.Command, p sm.Protocol) (driver.Overrides, error) {
 	o := driver.Overrides{Models: map[string]string{}, Temperature: map[string]float64{}, MaxTokens: map[string]int{}}
 	targets := roleTargets(p)
+	o.Defaults = a.roleDefaults(targets)
 	all := driver.RoleNames(p)
 	for _, rp := range a.rolePrefixes() {
 		for _, s := range roleSettings {

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -105,6 +106,10 @@ type Overrides struct {
 	MaxTokens   map[string]int
 	// Research, when set, turns research on with these limits.
 	Research *research.Limits
+	// Defaults are the models of roles that neither Models nor the
+	// debate's stored settings name, by role, before the default model
+	// (moot.yaml's models).
+	Defaults map[string]string
 }
 
 // Merge applies o to s for the roles called roles, giving each role
@@ -140,7 +145,7 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 			out.Models[r] = m
 		}
 		if out.Models[r] == "" {
-			out.Models[r] = defaultModel
+			out.Models[r] = cmp.Or(o.Defaults[r], defaultModel)
 		}
 		if t, ok := o.Temperature[r]; ok {
 			if old, had := out.Temperature[r]; !had || old != t {
