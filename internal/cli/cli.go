@@ -508,6 +508,7 @@ func (a *app) builtins() []mootCommand {
 		{"watch", a.watchCommand},
 		{"serve", a.serveCommand},
 		{"config", a.configCommand},
+		{"doctor", a.doctorCommand},
 		{"help", a.helpCommand},
 	}
 }

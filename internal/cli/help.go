@@ -53,6 +53,14 @@ var helpFor = map[string]commandHelp{
 		},
 		env: modelEnv,
 	},
+	"doctor": {
+		examples: []string{
+			"moot doctor  check the endpoint and every configured model: what each supports, and what moot will lack",
+			"OPENAI_BASE_URL=http://localhost:11434/v1 moot doctor --model llama3.1:8b  check a local Ollama's model",
+			"moot doctor --json  the same for scripts",
+		},
+		env: []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL"},
+	},
 	"config": {
 		examples: []string{
 			"moot config  the settings in force, and whether each comes from moot.yaml, the environment or moot's defaults",
