@@ -101,6 +101,23 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 		}
 	}
 	o.Research = researchOverride(cmd)
+	// limit is --budget's (or moot.yaml's), 0 for none; spent is what the
+	// debate has cost so far.
+	limit := 0.0
+	if cmd.IsSet("budget") {
+		if limit = cmd.Float("budget"); !(limit > 0) {
+			return usageError("--budget %v is not an amount of US dollars above 0", limit)
+		}
+	}
+	spent := table.Bill(usageCalls(earlier), nil).Total
+	unitName := "exchange"
+	if proto.Name() != sm.Default {
+		deb, err := driver.LoadDebate(d, proto)
+		if err != nil {
+			return err
+		}
+		unitName = deb.Status().Unit
+	}
 	var calls []dryCall
 	var stored []string
 	steps := 0
@@ -119,7 +136,7 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 			}
 		},
 		BeforeStep: func(plan driver.StepPlan) error {
-			steps++
+			var step []dryCall
 			for _, c := range plan.Calls {
 				dc := dryCall{unit: plan.Unit, call: c.ID, role: c.Role, model: c.Model, kept: c.Kept}
 				if !c.Kept {
@@ -138,12 +155,17 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 				} else {
 					dc.priced = true
 				}
-				calls = append(calls, dc)
+				step = append(step, dc)
 			}
+			if err := overBudget(limit, spent, calls, step, plan.Unit, unitName); err != nil {
+				return err
+			}
+			steps++
+			calls = append(calls, step...)
 			return nil
 		},
 	}
-	unit := "exchange"
+	unit := unitName
 	var stop error
 	if proto.Name() == sm.Default {
 		deb, err := driver.Load(cd)
@@ -171,7 +193,6 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 			return err
 		}
 		st := deb.Status()
-		unit = st.Unit
 		if !st.Complete {
 			_, stop = driver.Advance(ctx, cd, proto, req.goal(st), opts)
 		}
@@ -260,8 +281,41 @@ func (a *app) printDryRun(w io.Writer, dir, unit string, calls []dryCall, steps 
 		fmt.Fprintf(w, "the first step's prompts are the real ones; a later step's hold moot's built-in placeholder answers where the models' answers will be, so its prompts, and its cost, will be higher\n")
 	}
 	fmt.Fprintf(w, "answers are estimated at the call's --max-tokens, else the role's mean answer so far, else %d tokens; repairs are not foreseen\n", prices.TypicalAnswer)
-	if stop != nil {
+	var bs *budgetStop
+	switch {
+	case errors.As(stop, &bs):
+		fmt.Fprintf(w, "the run would stop there (exit 7): %s\n", visible(bs.Error(), false))
+	case stop != nil:
 		fmt.Fprintf(w, "the run cannot be foreseen past this point: %s\n", visible(dryStopReason(stop), false))
+	}
+	return nil
+}
+
+// overBudget is the *budgetStop of a run that --budget limit (0 for none)
+// would stop before step, the next step of the unit at, when the debate
+// has cost spent and the calls before it are estimated as calls: as the
+// budget of a real run, it stops before a step whose models have no
+// price, or whose estimate would take the cost past the limit.
+func overBudget(limit float64, spent prices.Tally, calls, step []dryCall, at int, unit string) error {
+	if limit == 0 {
+		return nil
+	}
+	stop := &budgetStop{limit: limit, unit: unit, at: at, spent: spent.USD}
+	if !spent.Known() {
+		stop.unknown = spent.Unknown
+		return stop
+	}
+	for _, c := range calls {
+		stop.spent += c.usd
+	}
+	for _, c := range step {
+		if !c.priced && !slices.Contains(stop.unknown, c.model) {
+			stop.unknown = append(stop.unknown, c.model)
+		}
+		stop.estimate += c.usd
+	}
+	if len(stop.unknown) > 0 || (stop.estimate > 0 && stop.spent+stop.estimate > limit) {
+		return stop
 	}
 	return nil
 }
