@@ -95,9 +95,20 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 	if err := cd.Recover(); err != nil {
 		return err
 	}
+	var stored []string
 	if cmd.IsSet("judges") {
-		if err := a.setPanel(cd, proto, cmd.String("judges")); err != nil {
+		// The panel is stored in the copy; what setPanel says of it is
+		// said as what the run would store.
+		var said strings.Builder
+		quiet := &app{io: a.io}
+		quiet.io.Stderr = &said
+		if err := quiet.setPanel(cd, proto, cmd.String("judges")); err != nil {
 			return err
+		}
+		for _, l := range strings.Split(strings.TrimSpace(said.String()), "\n") {
+			if l, ok := strings.CutSuffix(strings.TrimPrefix(l, "moot: "), " (stored in debate.md)"); ok {
+				stored = append(stored, l)
+			}
 		}
 	}
 	o.Research = researchOverride(cmd)
@@ -119,7 +130,6 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 		unitName = deb.Status().Unit
 	}
 	var calls []dryCall
-	var stored []string
 	steps := 0
 	opts := driver.Options{
 		Client:       dryClient{},
@@ -221,8 +231,13 @@ func (a *app) printDryRun(w io.Writer, dir, unit string, calls []dryCall, steps 
 		}
 		return "≈ " + prices.USD(usd)
 	}
+	// cw and mw are the widths of the call and model columns.
+	cw, mw := len("call"), len("model")
+	for _, c := range calls {
+		cw, mw = max(cw, len(visible(c.call, false)), len(visible(c.role, false))), max(mw, len(visible(c.model, false)))
+	}
 	if len(calls) > 0 {
-		fmt.Fprintf(w, "%-8s %-16s %-24s %14s %14s  %s\n", unit, "call", "model", "prompt tok ≈", "answer tok ≈", "cost")
+		fmt.Fprintf(w, "%-8s %-*s %-*s %14s %14s  %s\n", unit, cw, "call", mw, "model", "prompt tok ≈", "answer tok ≈", "cost")
 	}
 	type total struct {
 		calls, prompt, answer int
@@ -236,10 +251,10 @@ func (a *app) printDryRun(w io.Writer, dir, unit string, calls []dryCall, steps 
 	var unknown []string
 	for _, c := range calls {
 		if c.kept {
-			fmt.Fprintf(w, "%-8d %-16s %-24s %14s %14s  kept from an interrupted run: free\n", c.unit, visible(c.call, false), visible(c.model, false), "-", "-")
+			fmt.Fprintf(w, "%-8d %-*s %-*s %14s %14s  kept from an interrupted run: free\n", c.unit, cw, visible(c.call, false), mw, visible(c.model, false), "-", "-")
 			continue
 		}
-		fmt.Fprintf(w, "%-8d %-16s %-24s %14d %14d  %s\n", c.unit, visible(c.call, false), visible(c.model, false), c.prompt, c.answer, cost(c.usd, c.priced))
+		fmt.Fprintf(w, "%-8d %-*s %-*s %14d %14d  %s\n", c.unit, cw, visible(c.call, false), mw, visible(c.model, false), c.prompt, c.answer, cost(c.usd, c.priced))
 		t := byRole[c.role]
 		if t == nil {
 			t = &total{priced: true}
@@ -262,9 +277,13 @@ func (a *app) printDryRun(w io.Writer, dir, unit string, calls []dryCall, steps 
 	}
 	if len(roles) > 0 {
 		fmt.Fprintf(w, "by role:\n")
+		jw := mw
+		for _, r := range roles {
+			jw = max(jw, len(visible(strings.Join(byRole[r].models, ", "), false)))
+		}
 		for _, r := range roles {
 			t := byRole[r]
-			fmt.Fprintf(w, "  %-16s %-24s %s  %6d + %6d tok  %s\n", r, visible(strings.Join(t.models, ", "), false),
+			fmt.Fprintf(w, "  %-*s %-*s %s  %6d + %6d tok  %s\n", cw, r, jw, visible(strings.Join(t.models, ", "), false),
 				fmt.Sprintf("%3d %-5s", t.calls, map[bool]string{true: "call", false: "calls"}[t.calls == 1]), t.prompt, t.answer, cost(t.usd, t.priced))
 		}
 	}
