@@ -96,6 +96,7 @@ func (a *app) runCommand() *ucli.Command {
 			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged; for other protocols, until that many units are done)"},
 			&ucli.BoolFlag{Name: "all", Usage: "run to the end, for a protocol that has one (dialectic has none)"},
 			humanFlag(),
+			dryRunFlag(),
 		}, append(a.modelFlags(), researchFlags()...)...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -125,12 +126,16 @@ func (a *app) runCommand() *ucli.Command {
 			if req.all && (cmd.Args().Len() == 2 || req.hasU) {
 				return usageError("run takes N, --until E or --all, one of them")
 			}
-			return a.drive(ctx, cmd, req, func(st dialectic.State) driver.Goal {
+			goal := func(st dialectic.State) driver.Goal {
 				if cmd.IsSet("until") {
 					return driver.Goal{Exchange: cmd.Int("until")}
 				}
 				return driver.Goal{Exchange: st.Exchange + n}
-			})
+			}
+			if cmd.Bool("dry-run") {
+				return a.dryRun(ctx, cmd, req, goal)
+			}
+			return a.drive(ctx, cmd, req, goal)
 		},
 	}
 }

@@ -137,6 +137,12 @@ type Response struct {
 	// from its prompt cache (see wireUsage for where each server reports
 	// it); 0 when it reported none.
 	CachedTokens int
+	// UsageReported says the server reported the usage (in the last chunk
+	// of a stream, when it streamed), CachedReported that it reported the
+	// cached prompt tokens, 0 included, in a field moot reads.
+	UsageReported, CachedReported bool
+	// Streamed says the answer came as a stream of events.
+	Streamed bool
 	// Latency is the wall time from the call of Complete to the answer,
 	// including retries and fallbacks.
 	Latency time.Duration
@@ -635,7 +641,11 @@ func (c *Client) response(req Request, mode Mode, comp *chatCompletion, start ti
 	if reported == "" {
 		reported = req.Model
 	}
+	usage, cached := comp.Usage.reported()
 	return Response{
+		UsageReported:    usage,
+		CachedReported:   cached,
+		Streamed:         comp.streamed,
 		Text:             choice.Message.Content,
 		Mode:             mode,
 		PromptTokens:     int(comp.Usage.PromptTokens),
