@@ -271,11 +271,6 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 	}
 	var changes []string
 	r.settings, changes = stored.Merge(opts.Overrides, opts.DefaultModel, RoleNames(p))
-	if mc, ok := opts.Client.(ModelChecker); ok {
-		if err := mc.CheckModels(r.settings.models(RoleNames(p))); err != nil {
-			return r.sum, err
-		}
-	}
 	if err := r.startResearch(); err != nil {
 		return r.sum, err
 	}
@@ -293,6 +288,13 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 		}
 		if step == nil {
 			break
+		}
+		// Only the models this step will ask must be reachable: a step
+		// whose calls a person or kept answers take needs no key.
+		if mc, ok := opts.Client.(ModelChecker); ok {
+			if err := mc.CheckModels(r.stepModels(step)); err != nil {
+				return r.finish(start), err
+			}
 		}
 		if r.opts.BeforeStep != nil {
 			if err := r.opts.BeforeStep(r.plan(step)); err != nil {
@@ -777,6 +779,19 @@ func (r *runner) plan(step *sm.Step) StepPlan {
 	p.Spent = slices.Clone(r.sum.Usage)
 	r.mu.Unlock()
 	return p
+}
+
+// stepModels lists, each once, the models that step will ask: those of
+// its calls that neither a kept answer nor a person answers.
+func (r *runner) stepModels(step *sm.Step) []string {
+	var out []string
+	for i, pc := range r.plan(step).Calls {
+		if pc.Kept || r.byPerson(step.Calls[i]) || pc.Model == "" || slices.Contains(out, pc.Model) {
+			continue
+		}
+		out = append(out, pc.Model)
+	}
+	return out
 }
 
 // hasKept reports whether call will take what an interrupted run kept
