@@ -95,6 +95,32 @@ func TestStopRule(t *testing.T) {
 	}
 }
 
+// TestReadyBelowEarlyStop: a skeptic that says ready with a score below
+// the early-stop score is read as not ready, at once and without a
+// repair, and the round's file keeps a note that says so; the debate goes
+// on and ends by its other rules. It used to be refused, and asked again
+// on every run, so that the debate could never end.
+func TestReadyBelowEarlyStop(t *testing.T) {
+	_, fs, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 1, ReadyScore: 5}, map[string]float64{})
+	if n := len(chats(reqs, "skeptic")); n != 5 {
+		t.Errorf("%d skeptic requests, want 5 (one a round, none sent back)", n)
+	}
+	st := readState(t, fs)
+	if st.Phase != "complete" || st.Stop == nil || st.Stop.Reason != refine.ReasonMaxRounds {
+		t.Errorf("state %+v stop %+v, want complete, stopped for %s", st, st.Stop, refine.ReasonMaxRounds)
+	}
+	c := readCritique(t, fs, 1)
+	if c["ready"] != false || c["skeptic_score"] != 5.0 {
+		t.Errorf("round 1 critique ready %v score %v, want not ready, score 5", c["ready"], c["skeptic_score"])
+	}
+	if note, _ := c["note"].(string); !strings.Contains(note, "said ready, but its score 5 is below the early-stop score 8: read as not ready") {
+		t.Errorf("round 1 critique note %q, want it to say the ready signal was read as not ready", note)
+	}
+	if _, ok := readCritique(t, fs, 2)["note"]; ok {
+		t.Errorf("round 2 critique has a note, but its answer was taken as written")
+	}
+}
+
 func pad(n int) string {
 	if n < 10 {
 		return "0" + string(rune('0'+n))
