@@ -208,3 +208,17 @@ func TestNamed(t *testing.T) {
 		})
 	}
 }
+
+func TestUntitled(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Prof. Chen", "chen"},
+		{"  **Dr Maya  Okafor** ", "maya okafor"},
+		{"Professor Sir Ian Blair", "ian blair"},
+		{"Judge", "judge"},
+		{"Chen", "chen"},
+	} {
+		if got := Untitled(tc.in); got != tc.want {
+			t.Errorf("Untitled(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -63,6 +63,11 @@ func Fold(s string) string {
 	return b.String()
 }
 
+// Untitled returns name, Clean and Fold applied, without the titles it
+// starts with ("Prof. Chen" gives "chen"). A name that is only a title
+// keeps it.
+func Untitled(name string) string { return untitled(Fold(Clean(name))) }
+
 // untitled returns folded name f without the titles it starts with.
 func untitled(f string) string {
 	for {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/moot-dev/moot/internal/lenient"
 )
 
 // object returns the JSON object in text, from its first "{" to its last
@@ -20,8 +22,18 @@ func object(text []byte) []byte {
 
 // decode reads the JSON object of text into v, strictly: unknown keys are
 // errors.
+//
+// When that span is not JSON, the answer is read as a person would
+// (lenient.JSON: the one object among sentences, in any fence, with a
+// trailing comma or smart quotes); the strict error is kept when that
+// finds no object either.
 func decode(text []byte, v any) []string {
 	obj := object(text)
+	if obj == nil || !json.Valid(obj) {
+		if b, ok := lenient.JSON(text); ok && b[0] == '{' {
+			obj = b
+		}
+	}
 	if obj == nil {
 		return []string{"the answer holds no JSON object: answer with the JSON object only"}
 	}
@@ -35,8 +47,24 @@ func decode(text []byte, v any) []string {
 
 // resolve finds the persona a model named, as the original did: by id,
 // whole name, first name, last name, then a unique prefix or part of the
-// name, leaving out except.
+// name, leaving out except. A name as models dress it (spaces, quotes,
+// emphasis, a title: "**Prof. Chen**") is read without its dress when it
+// does not resolve as written.
 func resolve(name string, ps []Persona, except string) (string, bool) {
+	if id, ok := resolveAs(name, ps, except); ok {
+		return id, true
+	}
+	for _, n := range []string{lenient.Clean(name), lenient.Untitled(name)} {
+		if n != name {
+			if id, ok := resolveAs(n, ps, except); ok {
+				return id, true
+			}
+		}
+	}
+	return "", false
+}
+
+func resolveAs(name string, ps []Persona, except string) (string, bool) {
 	n := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), "@")))
 	if n == "" {
 		return "", false
