@@ -222,3 +222,17 @@ func TestUntitled(t *testing.T) {
 		}
 	}
 }
+
+func TestStripTitles(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Prof. Mara Okafor", "Mara Okafor"},
+		{"Dr Sir Ian", "Ian"},
+		{"Mara Okafor", "Mara Okafor"},
+		{"Judge", "Judge"},
+		{"Judge Okafor", "Okafor"},
+	} {
+		if got := StripTitles(tc.in); got != tc.want {
+			t.Errorf("StripTitles(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

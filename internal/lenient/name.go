@@ -63,6 +63,28 @@ func Fold(s string) string {
 	return b.String()
 }
 
+// StripTitles returns name without the titles it starts with, as
+// written otherwise ("Prof. Mara Okafor" gives "Mara Okafor"). A name
+// that is only a title keeps it.
+func StripTitles(name string) string {
+	for {
+		word, rest, ok := strings.Cut(strings.TrimSpace(name), " ")
+		if !ok || !isTitle(Fold(strings.TrimSuffix(word, "."))) {
+			return strings.TrimSpace(name)
+		}
+		name = rest
+	}
+}
+
+func isTitle(w string) bool {
+	for _, t := range titles {
+		if w == t {
+			return true
+		}
+	}
+	return false
+}
+
 // Untitled returns name, Clean and Fold applied, without the titles it
 // starts with ("Prof. Chen" gives "chen"). A name that is only a title
 // keeps it.
@@ -75,15 +97,7 @@ func untitled(f string) string {
 		if !ok {
 			return f
 		}
-		w := strings.TrimSuffix(word, ".")
-		found := false
-		for _, t := range titles {
-			if w == t {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !isTitle(strings.TrimSuffix(word, ".")) {
 			return f
 		}
 		f = rest

@@ -64,6 +64,25 @@ func resolve(name string, ps []Persona, except string) (string, bool) {
 	return "", false
 }
 
+// tidyName returns a persona's name as a model wrote it in a text moot
+// keeps: as written when it names a persona so, else without the quotes,
+// emphasis and spaces around it (see lenient.Clean), and then without a
+// title, when that names one; else as written.
+func tidyName(name string, ps []Persona) string {
+	if _, ok := resolveAs(name, ps, ""); ok {
+		return name
+	}
+	c := lenient.Clean(name)
+	for _, n := range []string{c, lenient.StripTitles(c)} {
+		if n != name {
+			if _, ok := resolveAs(n, ps, ""); ok {
+				return n
+			}
+		}
+	}
+	return name
+}
+
 func resolveAs(name string, ps []Persona, except string) (string, bool) {
 	n := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), "@")))
 	if n == "" {
@@ -211,6 +230,9 @@ func parseDetection(text []byte, ps []Persona) (Detection, []string) {
 	var errs []string
 	if a.Opposition == nil || a.Specific == nil || a.OnTopic == nil {
 		return Detection{}, []string{"has_direct_opposition, has_specific_claim and topic_relevant are all needed, each true or false"}
+	}
+	for i, n := range a.Personas {
+		a.Personas[i] = tidyName(n, ps)
 	}
 	x := Detection{Opposition: *a.Opposition, Specific: *a.Specific, OnTopic: *a.OnTopic, Named: a.Personas,
 		Topic: strings.TrimSpace(a.Topic), ShortLabel: strings.TrimSpace(a.ShortLabel), Ran: true}
@@ -454,10 +476,24 @@ type Item struct {
 
 var stancePositions = []string{"for", "against", "mixed"}
 
-func parseSummary(text []byte) (Summary, []string) {
+// parseSummary reads the summary of the debate of the personas ps. A
+// persona's name dressed as models dress names (quotes, emphasis, spaces)
+// is kept without its dress (see tidyName).
+func parseSummary(text []byte, ps []Persona) (Summary, []string) {
 	var s Summary
 	if errs := decode(text, &s); errs != nil {
 		return s, errs
+	}
+	for i := range s.Claims {
+		for j := range s.Claims[i].Stances {
+			s.Claims[i].Stances[j].Persona = tidyName(s.Claims[i].Stances[j].Persona, ps)
+		}
+	}
+	for i := range s.EvidenceLedger {
+		s.EvidenceLedger[i].Persona = tidyName(s.EvidenceLedger[i].Persona, ps)
+	}
+	for i := range s.FlipConditions {
+		s.FlipConditions[i].Persona = tidyName(s.FlipConditions[i].Persona, ps)
 	}
 	var errs []string
 	if len(s.Claims) == 0 {

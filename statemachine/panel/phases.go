@@ -438,7 +438,7 @@ func (d *debate) wrapupPhase() ([]sm.Call, applyFunc, error) {
 		sd := d.base("summary")
 		sd.Transcript = d.mainTranscript()
 		c, err := d.analysisCall(RoleSummary, RoleSummary, "summary", sd, nil, func(a []byte) sm.Report {
-			_, errs := parseSummary(a)
+			_, errs := parseSummary(a, ps)
 			return report(errs)
 		})
 		if err != nil {
@@ -470,7 +470,7 @@ func (d *debate) wrapupPhase() ([]sm.Call, applyFunc, error) {
 			events = append(events, sm.Event{Kind: "shifts", Role: RoleShifts, Message: fmt.Sprintf("shifted: %d of %d (%s)", len(moved), len(shifts), strings.Join(moved, ", "))})
 		}
 		if ans, ok := answers[RoleSummary]; ok {
-			s, errs := parseSummary(ans.Text)
+			s, errs := parseSummary(ans.Text, ps)
 			if len(errs) > 0 {
 				return nil, nil, refused(RoleSummary, errs)
 			}

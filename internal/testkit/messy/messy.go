@@ -239,25 +239,29 @@ func Styles() []Style {
 	}
 }
 
-// Rotation hands out the styles in turn, each answer the next style of
-// its kind that applies to it, and counts how often each was used. It is
-// safe for concurrent use.
+// Rotation hands out the styles in turn: each answer takes, of the
+// styles of its kind that apply to it, the one used least so far (the
+// next in turn on a tie), so that a style that applies to few answers (a
+// name's, an id's) is not passed over. It counts how often each was used
+// and remembers each answer it wrote, to give a fake its own answers back
+// (see Handler). It is safe for concurrent use.
 type Rotation struct {
 	mu     sync.Mutex
 	styles []Style
 	next   map[Kind]int
 	used   map[string]int
+	plain  map[string]string
 }
 
 // NewRotation returns a rotation of the catalogue's styles, starting at
 // each kind's first.
 func NewRotation() *Rotation {
-	return &Rotation{styles: Styles(), next: map[Kind]int{}, used: map[string]int{}}
+	return &Rotation{styles: Styles(), next: map[Kind]int{}, used: map[string]int{}, plain: map[string]string{}}
 }
 
-// Apply writes answer in the next style that applies to it, and returns
-// the style's name ("" when none does: prose, or an answer no style
-// changes).
+// Apply writes answer in the style its turn gives (see Rotation), and
+// returns the style's name ("" when none applies: prose, or an answer no
+// style changes).
 func (r *Rotation) Apply(answer string) (string, string) {
 	k := KindOf(answer)
 	r.mu.Lock()
@@ -268,15 +272,31 @@ func (r *Rotation) Apply(answer string) (string, string) {
 			of = append(of, s)
 		}
 	}
+	best, bestAt, out := -1, 0, ""
 	for i := range of {
-		s := of[(r.next[k]+i)%len(of)]
-		if out, ok := s.Apply(answer); ok {
-			r.next[k] = (r.next[k] + i + 1) % len(of)
-			r.used[s.Name]++
-			return out, s.Name
+		at := (r.next[k] + i) % len(of)
+		s := of[at]
+		styled, ok := s.Apply(answer)
+		if ok && (best < 0 || r.used[s.Name] < r.used[of[best].Name]) {
+			best, bestAt, out = at, i, styled
 		}
 	}
-	return answer, ""
+	if best < 0 {
+		return answer, ""
+	}
+	r.next[k] = (r.next[k] + bestAt + 1) % len(of)
+	r.used[of[best].Name]++
+	r.plain[strings.TrimSpace(out)] = answer
+	return out, of[best].Name
+}
+
+// Plain returns the answer that Apply wrote as styled, and false when it
+// wrote no such text.
+func (r *Rotation) Plain(styled string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	a, ok := r.plain[strings.TrimSpace(styled)]
+	return a, ok
 }
 
 // Used returns how many answers each style has written.

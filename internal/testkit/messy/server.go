@@ -9,11 +9,20 @@ import (
 )
 
 // Handler answers every request as inner does, its answer written in the
-// next style of r that applies to it (see Rotation.Apply). A reply that
-// is not a plain answer (an error, a refusal, a raw body) is passed on as
-// it is.
+// style its turn in r gives (see Rotation.Apply). inner sees its own
+// earlier answers in the conversation as it wrote them, not as styled,
+// since a scripted fake reads them back. A reply that is not a plain
+// answer (an error, a refusal, a raw body) is passed on as it is.
 func Handler(inner modeltest.Handler, r *Rotation) modeltest.Handler {
 	return func(req modeltest.Request) modeltest.Reply {
+		msgs := make([]modeltest.Message, len(req.Messages))
+		for i, m := range req.Messages {
+			if a, ok := r.Plain(m.Content); ok && m.Role == "assistant" {
+				m.Content = a
+			}
+			msgs[i] = m
+		}
+		req.Messages = msgs
 		reply := inner(req)
 		if reply.Content == "" || reply.Status != 0 || reply.RawBody != "" || reply.Refusal != "" {
 			return reply
