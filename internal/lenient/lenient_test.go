@@ -236,3 +236,33 @@ func TestStripTitles(t *testing.T) {
 		}
 	}
 }
+
+// FuzzJSON: whatever the answer, JSON never panics, and what it finds is
+// valid JSON that Numbers and Strings keep valid.
+func FuzzJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"a": 1}`, "Here: ```json\n{'a': 'b',}\n```", `{“a”: 8/10, b: True} // c`, "{\"a\": \"x\ny\"}", `[1, 2,]`, `{{{`, "```", `{'a': 'it's'}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		body, ok := JSON([]byte(s))
+		if !ok {
+			return
+		}
+		if !json.Valid(body) {
+			t.Fatalf("JSON(%q) = %q, not valid JSON", s, body)
+		}
+		n := Numbers(body, func(Path) float64 { return 10 })
+		if !json.Valid(n) {
+			t.Fatalf("Numbers(%q) = %q, not valid JSON", body, n)
+		}
+		c := Strings(n, func(_ Path, s string) (json.RawMessage, bool) {
+			b, _ := json.Marshal(Clean(s))
+			return b, true
+		})
+		if !json.Valid(c) {
+			t.Fatalf("Strings(%q) = %q, not valid JSON", n, c)
+		}
+	})
+}
