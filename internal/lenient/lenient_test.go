@@ -266,3 +266,42 @@ func FuzzJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestEnum(t *testing.T) {
+	statuses := []string{"resolved", "partly_resolved", "unresolved"}
+	for _, tc := range []struct{ in, want string }{
+		{"resolved", "resolved"},
+		{"Resolved", "resolved"},
+		{" **RESOLVED** ", "resolved"},
+		{"partly resolved", "partly_resolved"},
+		{"Partly-Resolved", "partly_resolved"},
+		{"partly", ""},
+		{"", ""},
+	} {
+		got, ok := Enum(tc.in, statuses)
+		if ok != (tc.want != "") || got != tc.want {
+			t.Errorf("Enum(%q) = %q, %t; want %q", tc.in, got, ok, tc.want)
+		}
+	}
+}
+
+func TestBools(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"ready": true, "x": "yes"}`, `{"ready": true, "x": "yes"}`},
+		{`{"ready": "true", "x": "yes"}`, `{"ready": true, "x": "yes"}`},
+		{`{"ready": " No ", "b": ["YES"]}`, `{"ready": false, "b": [true]}`},
+		{`{"ready": "maybe"}`, `{"ready": "maybe"}`},
+	} {
+		if got := string(Bools([]byte(tc.in), "ready", "b")); got != tc.want {
+			t.Errorf("Bools(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestEnums(t *testing.T) {
+	in := `{"points": [{"severity": "Critical"}, {"severity": "minor"}, {"severity": "huge"}], "other": "Critical"}`
+	want := `{"points": [{"severity": "critical"}, {"severity": "minor"}, {"severity": "huge"}], "other": "Critical"}`
+	if got := string(Enums([]byte(in), "severity", []string{"critical", "major", "minor"})); got != want {
+		t.Errorf("Enums = %s, want %s", got, want)
+	}
+}

@@ -306,8 +306,10 @@ func decodeJSON(answer, data []byte, start int) (json.RawMessage, error) {
 // fence, with a trailing comma or smart quotes), and the strict error is
 // kept when that finds nothing either. Then, in both cases, a score
 // written as a string ("0.5", "8/10") is read as the number it is on
-// the scale from -1 to 1, and the spaces, quotes and emphasis around an
-// id are left out: an answer right the first time is read as before.
+// the scale from -1 to 1, an attack or defence type in another case or
+// with spaces for underscores is that type, and the spaces, quotes and
+// emphasis around an id are left out: an answer right the first time is
+// read as before.
 func answerJSON(data []byte) (json.RawMessage, error) {
 	raw, err := strictJSON(data)
 	if err != nil {
@@ -324,6 +326,8 @@ func answerJSON(data []byte) (json.RawMessage, error) {
 		}
 		return 0
 	})
+	raw = lenient.Enums(raw, "attack_type", AttackTypes())
+	raw = lenient.Enums(raw, "defense_type", DefenceTypes())
 	return lenient.Strings(raw, func(p lenient.Path, s string) (json.RawMessage, bool) {
 		switch p.Last() {
 		case "argument_id", "target_id", "triggered_by":

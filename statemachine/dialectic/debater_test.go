@@ -168,6 +168,7 @@ func TestParseSubmissions(t *testing.T) {
 		{name: "fence never closed", exchange: 2, answer: "```json\n" + js(t, sub())},
 		{name: "sentences around the JSON", exchange: 2, answer: "Here is my rebuttal:\n" + js(t, sub()) + "\nI hope it helps."},
 		{name: "a trailing comma", exchange: 2, answer: strings.TrimSuffix(js(t, sub()), "}") + ",}"},
+		{name: "an attack type in capitals with a space", exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack(" “opp_001” ", "Claim attack")}))},
 		{name: "a fence of another language holding no JSON", exchange: 2, answer: "```python\nprint(1)\n```", errs: []string{`marked "python"`}},
 		{name: "a fence never closed holding half a value", exchange: 2, answer: "```json\n{\"title\": ", errs: []string{"never closed"}},
 		{name: "prose without JSON", exchange: 2, answer: "I refuse to argue.", errs: []string{"the answer is not JSON"}},

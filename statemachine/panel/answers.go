@@ -26,7 +26,9 @@ func object(text []byte) []byte {
 // When that span is not JSON, the answer is read as a person would
 // (lenient.JSON: the one object among sentences, in any fence, with a
 // trailing comma or smart quotes); the strict error is kept when that
-// finds no object either.
+// finds no object either. A flag written as a string ("true", "yes") is
+// read as the boolean it is, and a kind, type or position in another case
+// as the one it is.
 func decode(text []byte, v any) []string {
 	obj := object(text)
 	if obj == nil || !json.Valid(obj) {
@@ -36,6 +38,14 @@ func decode(text []byte, v any) []string {
 	}
 	if obj == nil {
 		return []string{"the answer holds no JSON object: answer with the JSON object only"}
+	}
+	if json.Valid(obj) {
+		// A flag written "true" or "yes", a kind or position in capitals.
+		obj = lenient.Bools(obj, "has_direct_opposition", "has_specific_claim", "topic_relevant",
+			"crux_surfaced", "converged", "resolved", "shifted")
+		obj = lenient.Enums(obj, "type", convergenceKinds)
+		obj = lenient.Enums(obj, "kind", cardKinds)
+		obj = lenient.Enums(obj, "position", append(append([]string(nil), cardPositions...), stancePositions...))
 	}
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	dec.DisallowUnknownFields()

@@ -39,10 +39,24 @@ func TestDecodeAsWritten(t *testing.T) {
 		`{"crux_surfaced": true, "reason": "r",}`,
 		`{“crux_surfaced”: true, “reason”: “r”}`,
 		"\ufeff{'crux_surfaced': True, 'reason': 'r'}\r\n",
+		`{"crux_surfaced": "true", "reason": "r"}`,
+		`{"crux_surfaced": " Yes ", "reason": "r"}`,
 	} {
 		x, errs := parseExit([]byte(text))
 		if len(errs) > 0 || !x.Surfaced || x.Reason != "r" {
 			t.Errorf("parseExit(%q) = %+v, %v; want surfaced, reason r", text, x, errs)
 		}
+	}
+}
+
+// TestKindsAsWritten: a kind, type or position in capitals is the one it
+// is; one that is none is still refused.
+func TestKindsAsWritten(t *testing.T) {
+	c, errs := parseConvergence([]byte(`{"core_disagreement": "d", "type": "Factual", "converged": "no"}`))
+	if len(errs) > 0 || c.Kind != "factual" || c.Converged {
+		t.Errorf("parseConvergence = %+v, %v; want factual, not converged", c, errs)
+	}
+	if _, errs := parseConvergence([]byte(`{"core_disagreement": "d", "type": "moral", "converged": false}`)); len(errs) == 0 {
+		t.Errorf("type moral accepted, want refused")
 	}
 }

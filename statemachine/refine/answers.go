@@ -91,7 +91,9 @@ type skepticAnswer struct {
 // when that is not JSON, the object a person would find (lenient.JSON).
 // A number written as a string ("7", "7/10", "7 out of 10") where
 // numbers says one is asked is read as the number it is, on the scale
-// from 1 to 10.
+// from 1 to 10; a flag written "true" or "yes" as the boolean; a status
+// or severity in capitals or with spaces ("Partly resolved") as the one
+// it is.
 func extractObject(text []byte, numbers func(p lenient.Path) bool) ([]byte, bool) {
 	var body []byte
 	i, j := bytes.IndexByte(text, '{'), bytes.LastIndexByte(text, '}')
@@ -106,12 +108,15 @@ func extractObject(text []byte, numbers func(p lenient.Path) bool) ([]byte, bool
 	if body == nil {
 		return nil, false
 	}
-	return lenient.Numbers(body, func(p lenient.Path) float64 {
+	body = lenient.Numbers(body, func(p lenient.Path) float64 {
 		if numbers(p) {
 			return 10
 		}
 		return 0
-	}), true
+	})
+	body = lenient.Bools(body, "ready", "would_benefit_from_finetune")
+	body = lenient.Enums(body, "status", Statuses)
+	return lenient.Enums(body, "severity", Severities), true
 }
 
 // wholeScore reads a score that must be a whole number from 1 to 10; a
@@ -174,9 +179,6 @@ func parseCritique(text []byte, r, earlyStop int, open []openPoint) (*critique, 
 			// " R1.2", "**R1.2**", "“R1.2”": the id it is.
 			p.ID = lenient.Clean(p.ID)
 		}
-		if !oneOf(p.Status, Statuses) {
-			p.Status = strings.ReplaceAll(strings.ToLower(lenient.Clean(p.Status)), " ", "_")
-		}
 		o, known := byID[p.ID]
 		switch {
 		case !known:
@@ -201,9 +203,6 @@ func parseCritique(text []byte, r, earlyStop int, open []openPoint) (*critique, 
 		}
 	}
 	for i, p := range a.Points {
-		if !oneOf(p.Severity, Severities) {
-			p.Severity = strings.ToLower(lenient.Clean(p.Severity))
-		}
 		if !oneOf(p.Severity, Severities) {
 			errs = append(errs, fmt.Sprintf("points[%d]: severity %q is none of %s", i, p.Severity, strings.Join(Severities, ", ")))
 			continue

@@ -37,6 +37,9 @@ type Style struct {
 	// style has nothing to change in it (a score style, say, applied to
 	// an answer without a score).
 	apply func(answer string) (string, bool)
+	// specific is set for a style that applies only to answers holding
+	// some kind of value (a score, a name, an id, a flag).
+	specific bool
 }
 
 // Apply returns answer written in the style, and false when the style
@@ -70,11 +73,14 @@ func KindOf(answer string) Kind {
 }
 
 // Keys whose values are names of the cast, ids of a debate's arguments or
-// points, and scores.
+// points, scores and choices from a list.
 var (
 	nameKeys  = map[string]bool{"winner": true, "reply_to": true, "persona": true, "personas": true}
 	idKeys    = map[string]bool{"argument_id": true, "target_id": true, "triggered_by": true, "id": true}
 	scoreKeys = map[string]bool{"score": true, "new_score": true, "old_score": true}
+	// enumKeys hold one of a list of words: a severity, a status, a kind.
+	enumKeys = map[string]bool{"severity": true, "status": true, "attack_type": true, "defense_type": true,
+		"type": true, "kind": true, "position": true}
 	// scoreMaps hold scores by name: forum's verdict, refine's criteria.
 	scoreMaps = map[string]bool{"scores": true, "criteria": true}
 )
@@ -118,7 +124,7 @@ func jsonStyle(name string, values func(n *node) bool, p printer, wrap string) S
 	if wrap == "" {
 		wrap = "%s"
 	}
-	return Style{Name: name, Kind: JSON, apply: func(answer string) (string, bool) {
+	return Style{Name: name, Kind: JSON, specific: values != nil, apply: func(answer string) (string, bool) {
 		n, err := parse(strings.TrimSpace(answer))
 		if err != nil {
 			return "", false
@@ -216,6 +222,32 @@ func Styles() []Style {
 		jsonStyle("scores with a point", scores(tenth, func(n *node) { n.str += ".0" }), indented, ""),
 		jsonStyle("scores as strings with a point", scores(tenth, func(n *node) { n.kind, n.str = 's', n.str+".0" }), indented, ""),
 		jsonStyle("bare fractions", scores(tenth, func(n *node) { n.str += "/10" }), indented, ""),
+		// How a flag or a choice is written.
+		jsonStyle("flags as strings", func(root *node) bool {
+			changed := false
+			visit(root, "", "", func(n *node, _, _ string) {
+				if n.kind == 'b' {
+					n.kind, n.str, changed = 's', map[bool]string{true: "true", false: "false"}[n.b], true
+				}
+			})
+			return changed
+		}, indented, ""),
+		jsonStyle("flags as yes or no", func(root *node) bool {
+			changed := false
+			visit(root, "", "", func(n *node, _, _ string) {
+				if n.kind == 'b' {
+					n.kind, n.str, changed = 's', map[bool]string{true: "Yes", false: "No"}[n.b], true
+				}
+			})
+			return changed
+		}, indented, ""),
+		jsonStyle("choices capitalised", strs(enumKeys, func(s string) (string, bool) {
+			t := strings.ToUpper(s[:1]) + s[1:]
+			return t, t != s
+		}), indented, ""),
+		jsonStyle("choices with spaces", strs(enumKeys, func(s string) (string, bool) {
+			return strings.ReplaceAll(s, "_", " "), strings.Contains(s, "_")
+		}), indented, ""),
 		// How a name or an id is written.
 		jsonStyle("names with trailing spaces", strs(nameKeys, func(s string) (string, bool) { return s + "  ", true }), indented, ""),
 		jsonStyle("names in smart quotes", strs(nameKeys, func(s string) (string, bool) { return "“" + s + "”", true }), indented, ""),
@@ -240,9 +272,10 @@ func Styles() []Style {
 }
 
 // Rotation hands out the styles in turn: each answer takes, of the
-// styles of its kind that apply to it, the one used least so far (the
-// next in turn on a tie), so that a style that applies to few answers (a
-// name's, an id's) is not passed over. It counts how often each was used
+// styles of its kind that apply to it, the one used least so far (on a
+// tie, one that applies to some values only, then the next in turn), so
+// that a style that applies to few answers (a name's, an id's) is not
+// passed over. It counts how often each was used
 // and remembers each answer it wrote, to give a fake its own answers back
 // (see Handler). It is safe for concurrent use.
 type Rotation struct {
@@ -277,7 +310,8 @@ func (r *Rotation) Apply(answer string) (string, string) {
 		at := (r.next[k] + i) % len(of)
 		s := of[at]
 		styled, ok := s.Apply(answer)
-		if ok && (best < 0 || r.used[s.Name] < r.used[of[best].Name]) {
+		if ok && (best < 0 || r.used[s.Name] < r.used[of[best].Name] ||
+			r.used[s.Name] == r.used[of[best].Name] && s.specific && !of[best].specific) {
 			best, bestAt, out = at, i, styled
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/moot-dev/moot/internal/lenient"
@@ -19,6 +18,7 @@ var samples = []string{
 	`{"has_direct_opposition": true, "has_specific_claim": false, "topic_relevant": true, "personas": ["Mara Okafor", "Jean-Luc Roy"], "topic": "Is it?", "short_label": "x"}`,
 	`{"logic": {"score": 8, "justification": "j"}, "evidence": {"score": 6, "justification": "k"}}`,
 	`[{"title": "t", "claim": "c", "grounds": [], "warrant": null}]`,
+	`{"attacks": [{"target_id": "opp_001", "attack_type": "claim_attack", "content": "x"}], "previous": [{"id": "R1.2", "status": "partly_resolved"}]}`,
 }
 
 var cast = []string{"Archie", "Bea", "Mara Okafor", "Jean-Luc Roy"}
@@ -38,6 +38,10 @@ func read(t *testing.T, styled string) any {
 		}
 		return 0
 	})
+	body = lenient.Bools(body, "ready", "has_direct_opposition", "has_specific_claim", "topic_relevant")
+	body = lenient.Enums(body, "severity", []string{"critical", "major", "minor"})
+	body = lenient.Enums(body, "status", []string{"resolved", "partly_resolved", "unresolved"})
+	body = lenient.Enums(body, "attack_type", []string{"claim_attack", "grounds_attack"})
 	body = lenient.Strings(body, func(p lenient.Path, s string) (json.RawMessage, bool) {
 		switch {
 		case idKeys[p.Last()]:
@@ -120,17 +124,29 @@ func TestNameStyles(t *testing.T) {
 	}
 }
 
-// TestRotation: answers of each kind take the styles in turn, skipping
-// those that do not apply; prose is left alone.
+// TestRotation: answers of each kind take the styles in turn, each
+// style that applies once before any twice; prose is left alone.
 func TestRotation(t *testing.T) {
 	r := NewRotation()
-	var names []string
-	for range 3 {
-		_, name := r.Apply(samples[0])
-		names = append(names, name)
+	applies := 0
+	for _, s := range Styles() {
+		if _, ok := s.Apply(samples[0]); ok {
+			applies++
+		}
 	}
-	if names[0] == names[1] || names[1] == names[2] || names[0] == "" {
-		t.Errorf("three JSON answers took styles %q, want three in turn", names)
+	for range applies {
+		if _, name := r.Apply(samples[0]); name == "" {
+			t.Fatalf("a JSON answer took no style")
+		}
+	}
+	used := r.Used()
+	if len(used) != applies {
+		t.Errorf("%d answers took %d styles, want each of the %d that apply once: %v", applies, len(used), applies, used)
+	}
+	for name, n := range used {
+		if n != 1 {
+			t.Errorf("%s used %d times, want once", name, n)
+		}
 	}
 	if out, name := r.Apply("Archie"); name == "" || out == "Archie" {
 		t.Errorf("a name alone took style %q: %q", name, out)
@@ -138,11 +154,5 @@ func TestRotation(t *testing.T) {
 	prose := "I argue that cities should keep cars.\n\nHere is why."
 	if out, name := r.Apply(prose); name != "" || out != prose {
 		t.Errorf("prose took style %q: %q", name, out)
-	}
-	if used := r.Used(); used[names[0]] != 1 {
-		t.Errorf("used %v, want %q once", used, names[0])
-	}
-	if !strings.Contains(strings.Join(names, ","), "fence") {
-		t.Errorf("the first styles %q hold no fence", names)
 	}
 }
