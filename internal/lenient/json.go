@@ -1,8 +1,10 @@
 // Package lenient reads model answers as a person would: the JSON a chat
 // model wraps in a fence or a sentence, a score written "8/10", a name
 // written with a title, smart quotes or spaces around it. Every protocol's
-// parsing uses it, and only after its strict reading has failed, so that
-// an answer that was right the first time is read exactly as before.
+// parsing uses it: JSON is looked for with it only after the protocol's
+// strict reading has failed, and its readings of values (Numbers, Bools,
+// Enums, Strings) leave a value that was right as it is, so that an
+// answer that was right the first time is read exactly as before.
 //
 // Its functions are pure: they take text and return text or values, and
 // never guess where a person would hesitate. What they do not read stays
