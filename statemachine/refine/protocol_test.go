@@ -101,7 +101,7 @@ func TestStopRule(t *testing.T) {
 // on and ends by its other rules. It used to be refused, and asked again
 // on every run, so that the debate could never end.
 func TestReadyBelowEarlyStop(t *testing.T) {
-	_, fs, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 1, ReadyScore: 5}, map[string]float64{})
+	dir, fs, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 1, ReadyScore: 5}, map[string]float64{})
 	if n := len(chats(reqs, "skeptic")); n != 5 {
 		t.Errorf("%d skeptic requests, want 5 (one a round, none sent back)", n)
 	}
@@ -118,6 +118,22 @@ func TestReadyBelowEarlyStop(t *testing.T) {
 	}
 	if _, ok := readCritique(t, fs, 2)["note"]; ok {
 		t.Errorf("round 2 critique has a note, but its answer was taken as written")
+	}
+	// moot show r01-critique says so too, and moot check finds nothing.
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	deb, err := driver.ReadDebate(d, refine.Protocol{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, ok := deb.(sm.Shower).Show("r01-critique"); !ok || !strings.Contains(text, "note: the skeptic said ready, but its score 5") {
+		t.Errorf("show r01-critique:\n%s\nwant the note", text)
+	}
+	if p := deb.Check().Problems; len(p) > 0 {
+		t.Errorf("check: %v", p)
 	}
 }
 
