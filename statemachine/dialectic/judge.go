@@ -102,12 +102,7 @@ func parseJudgment(data []byte, exchange int, known Known, current map[string]fl
 	single := false // the judgment gave one score as the whole object
 	// Errors of the JSON as a whole name the judgment, as a debater's
 	// name theirs ("proposition: invalid JSON ...").
-	body, start, err := extractJSON(data)
-	if err != nil {
-		p.errorf("judgment: %s", err)
-		return j, nil, p
-	}
-	raw, err := decodeJSON(data, body, start)
+	raw, err := answerJSON(data)
 	if err != nil {
 		p.errorf("judgment: %s", err)
 		return j, nil, p
