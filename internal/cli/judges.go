@@ -261,7 +261,7 @@ func (a *app) judgesCommand() *ucli.Command {
 		Usage:     "compare a debate's judges: agreement, side, speaker and length bias, and the arguments' strength from the graph alone",
 		ArgsUsage: "<debate> | --all",
 		Flags: append(jsonFlags(),
-			&ucli.BoolFlag{Name: "all", Usage: "compare the judge models over every debate under the debates root"}),
+			&ucli.BoolFlag{Name: "all", Usage: "compare the judge models over every debate under the debates root, those of its tournaments too"}),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Bool("all") {
@@ -331,18 +331,20 @@ func (a *app) judgesAll(cmd *ucli.Command) error {
 	return err
 }
 
-// rootJudgments reads the judgments of every debate under the root whose
-// protocol has a judge; with notes, a debate that cannot be read is named
+// rootJudgments reads the judgments of every debate under the root, those
+// of its tournaments included (named by their path from the root, which
+// names the tournament), whose protocol has a judge; with notes, a debate that cannot be read is named
 // on stderr.
 func (a *app) rootJudgments(cmd *ucli.Command, notes bool) ([]judging.Debate, error) {
-	names, err := listDebates(root(cmd))
+	all, _, err := rootDebates(root(cmd))
 	if err != nil {
 		return nil, err
 	}
 	var debates []judging.Debate
-	for _, n := range names {
+	for _, rd := range all {
+		n := rd.Name
 		j, err := func() (sm.Judgments, error) {
-			d, err := store.Open(filepath.Join(root(cmd), n))
+			d, err := store.Open(rd.Path)
 			if err != nil {
 				return sm.Judgments{}, err
 			}

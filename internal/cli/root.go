@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/live"
+	"github.com/moot-dev/moot/internal/prices"
+	"github.com/moot-dev/moot/internal/tournament"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/store"
+)
+
+// rootDebate is one debate under the debates root: a folder of its own
+// there, or a debate of one of its tournaments.
+type rootDebate struct {
+	// Name is how the whole-root commands name it: its slug, or for a
+	// tournament's debate its path from the root
+	// (tournaments/cup/m01-r1-a-vs-b), which every command that takes a
+	// debate takes too.
+	Name string
+	Path string
+	// Tournament names the tournament the debate belongs to; "" for a
+	// debate of its own.
+	Tournament string
+}
+
+// rootTournament is one tournament under the debates root.
+type rootTournament struct {
+	Name string
+	Path string
+}
+
+// rootDebates lists every debate under rootDir, the debates of its own
+// first, then those of each tournament, each in order of name, and the
+// tournaments. A root that does not exist holds none.
+func rootDebates(rootDir string) ([]rootDebate, []rootTournament, error) {
+	names, err := listDebates(rootDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []rootDebate
+	for _, n := range names {
+		out = append(out, rootDebate{Name: n, Path: filepath.Join(rootDir, n)})
+	}
+	tdir := filepath.Join(rootDir, tournament.Dir)
+	tnames, err := store.Debates(tdir, tournament.FileName)
+	if err != nil {
+		return nil, nil, err
+	}
+	var ts []rootTournament
+	for _, t := range tnames {
+		path := filepath.Join(tdir, t)
+		ts = append(ts, rootTournament{Name: t, Path: path})
+		inner, err := store.Debates(path, sm.StateFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, n := range inner {
+			out = append(out, rootDebate{Name: tournament.Dir + "/" + t + "/" + n, Path: filepath.Join(path, n), Tournament: t})
+		}
+	}
+	return out, ts, nil
+}
+
+// readChecked reads the debate in d with its own protocol's code for the
+// read command command, and refuses it with exit 4 when it fails moot
+// check, naming its problems.
+func (a *app) readChecked(d *store.Dir, command string) (sm.Protocol, sm.Debate, error) {
+	p, err := a.stepProtocol(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p == nil {
+		// dialectic's own reading names what is wrong in its words.
+		if _, err := loadChecked(d, command); err != nil {
+			return nil, nil, err
+		}
+		if p, err = a.io.Protocols.Lookup(sm.Default); err != nil {
+			return nil, nil, err
+		}
+	}
+	deb, err := driver.ReadDebate(d, p)
+	if err != nil {
+		return p, nil, err
+	}
+	if f := deb.Check(); len(f.Problems) > 0 {
+		return p, nil, withCode(ExitCheckFailed, &brokenDebate{dir: d.Path(), command: command, problems: f.Problems},
+			fmt.Sprintf("fix the files (or restore them, with git for instance), then 'moot check %s' to see that it passes", d.Path()))
+	}
+	return p, deb, nil
+}
+
+// debateSummary is one debate's line of the whole-root commands (list,
+// status without a debate, serve's index): its protocol, where it stands
+// in its protocol's unit, who leads or how it came out, and its cost.
+type debateSummary struct {
+	Debate     string `json:"debate"`
+	Path       string `json:"path"`
+	Tournament string `json:"tournament,omitempty"`
+	Protocol   string `json:"protocol,omitempty"`
+	Motion     string `json:"motion,omitempty"`
+	Unit       string `json:"unit,omitempty"`
+	Done       int    `json:"done"`
+	Total      int    `json:"total"`
+	Complete   bool   `json:"complete"`
+	Phase      string `json:"phase,omitempty"`
+	Next       string `json:"next,omitempty"`
+	// Where says where the debate stands in words: "3 of 3 exchanges,
+	// ended", "1 of 5 turns, think".
+	Where  string `json:"where,omitempty"`
+	Leader string `json:"leader,omitempty"`
+	// Cost is what its calls cost in a word or two ("$0.0123", "unknown",
+	// "$0.0123 + unknown", "no calls"); CostUSD the same in dollars, null
+	// when a model has no price; UnknownModels those models.
+	Cost          string   `json:"cost,omitempty"`
+	CostUSD       *float64 `json:"cost_usd"`
+	UnknownModels []string `json:"unknown_models,omitempty"`
+	Calls         int      `json:"calls"`
+	// Error says why the debate could not be read; the other fields are
+	// then empty.
+	Error string `json:"error,omitempty"`
+}
+
+// summarize reads one debate for the whole-root commands. A debate that
+// cannot be read, or that fails check, is summarized by why.
+func (a *app) summarize(rd rootDebate, table prices.Table) debateSummary {
+	s := debateSummary{Debate: rd.Name, Path: rd.Path, Tournament: rd.Tournament}
+	if err := a.fillSummary(&s, table); err != nil {
+		s = debateSummary{Debate: rd.Name, Path: rd.Path, Tournament: rd.Tournament, Error: err.Error()}
+	}
+	return s
+}
+
+func (a *app) fillSummary(s *debateSummary, table prices.Table) error {
+	d, err := store.Open(s.Path)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	p, deb, err := a.readChecked(d, "status")
+	if err != nil {
+		return err
+	}
+	if state, err := d.ReadFile(sm.StateFile); err == nil {
+		s.Motion = live.Motion(state)
+	}
+	st := deb.Status()
+	s.Protocol, s.Unit, s.Done, s.Total, s.Complete, s.Phase, s.Next = p.Name(), st.Unit, st.Done, st.Total, st.Complete, st.Phase, st.Next
+	s.Where = whereText(st)
+	if st.Complete {
+		// dialectic's ended debate still waits in its files for the
+		// arguments of an exchange it will never have.
+		s.Phase = "complete"
+	}
+	if l, ok := deb.(sm.Leader); ok {
+		s.Leader = l.Leader()
+	}
+	bill, err := debateBill(d, table, driver.RoleNames(p))
+	if err != nil {
+		return err
+	}
+	t := bill.Total
+	s.Calls, s.UnknownModels = t.Calls, t.Unknown
+	switch {
+	case t.Calls == 0:
+		s.Cost = "no calls"
+	case t.Known():
+		s.Cost = prices.USD(t.USD)
+	case t.USD > 0:
+		s.Cost = prices.USD(t.USD) + " + unknown"
+	default:
+		s.Cost = "unknown"
+	}
+	if t.Known() {
+		usd := t.USD
+		s.CostUSD = &usd
+	}
+	return nil
+}
+
+// whereText says where a debate stands in its protocol's unit: "3 of 3
+// exchanges, ended", "2 exchanges, awaiting judgment".
+func whereText(st sm.Status) string {
+	unit := st.Unit
+	if unit == "" {
+		unit = "step"
+	}
+	s := english.Count(st.Done, unit)
+	if st.Total > 0 {
+		s = fmt.Sprintf("%d of %s", st.Done, english.Count(st.Total, unit))
+	}
+	if st.Complete {
+		return s + ", ended"
+	}
+	if st.Phase != "" {
+		s += ", " + strings.ReplaceAll(st.Phase, "_", " ")
+	}
+	return s
+}
