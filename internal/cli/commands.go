@@ -549,9 +549,9 @@ func nonNilTargets(t []dialectic.Target) []dialectic.Target {
 
 func (a *app) checkCommand() *ucli.Command {
 	return &ucli.Command{
-		Name:         "check",
-		Usage:        "verify every invariant of a debate, or with --all of every debate and tournament under the root (read-only)",
-		ArgsUsage:    "<debate> | --all",
+		Name:      "check",
+		Usage:     "verify every invariant of a debate, or with --all of every debate and tournament under the root (read-only)",
+		ArgsUsage: "<debate> | --all",
 		Flags: append(jsonFlags(),
 			&ucli.BoolFlag{Name: "all", Usage: "check every debate and tournament under the debates root, a line each"}),
 		OnUsageError: usageOnError,
