@@ -77,7 +77,7 @@ func (a *app) checkAll(cmd *ucli.Command) error {
 		writeColumns(a.io.Stdout, rows)
 	}
 	if broken > 0 {
-		return withCode(ExitCheckFailed, fmt.Errorf("%s: %s of %d broken", root(cmd), english.Count(broken, "debate or tournament"), len(all)),
+		return withCode(ExitCheckFailed, fmt.Errorf("%s: %d of its %d debates and tournaments fail check", root(cmd), broken, len(all)),
 			"'moot check DEBATE' lists a debate's problems; 'moot tournament status NAME' a tournament's")
 	}
 	return nil
@@ -101,7 +101,11 @@ func (c checked) describe() string {
 	case c.Error != "":
 		return what + ": " + oneLine(visible(c.Error, false), 100)
 	case !c.OK:
-		return fmt.Sprintf("%s: %s, the first %s", what, english.Count(len(c.Problems), "problem"), oneLine(visible(c.Problems[0].String(), false), 100))
+		first := oneLine(visible(c.Problems[0].String(), false), 100)
+		if len(c.Problems) == 1 {
+			return what + ": 1 problem: " + first
+		}
+		return fmt.Sprintf("%s: %d problems, first: %s", what, len(c.Problems), first)
 	case len(c.Warnings) > 0:
 		return what + ", " + english.Count(len(c.Warnings), "warning")
 	}

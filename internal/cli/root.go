@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/live"
 	"github.com/moot-dev/moot/internal/prices"
+	"github.com/moot-dev/moot/internal/serve"
 	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
@@ -164,17 +166,7 @@ func (a *app) fillSummary(s *debateSummary, table prices.Table) error {
 		return err
 	}
 	t := bill.Total
-	s.Calls, s.UnknownModels = t.Calls, t.Unknown
-	switch {
-	case t.Calls == 0:
-		s.Cost = "no calls"
-	case t.Known():
-		s.Cost = prices.USD(t.USD)
-	case t.USD > 0:
-		s.Cost = prices.USD(t.USD) + " + unknown"
-	default:
-		s.Cost = "unknown"
-	}
+	s.Calls, s.UnknownModels, s.Cost = t.Calls, t.Unknown, shortCost(t)
 	if t.Known() {
 		usd := t.USD
 		s.CostUSD = &usd
@@ -200,4 +192,50 @@ func whereText(st sm.Status) string {
 		s += ", " + strings.ReplaceAll(st.Phase, "_", " ")
 	}
 	return s
+}
+
+// shortCost says in a word or two what t cost: "$0.0123", "unknown" (no
+// price for its models), "$0.0123 + unknown", or "no calls".
+func shortCost(t prices.Tally) string {
+	switch {
+	case t.Calls == 0:
+		return "no calls"
+	case t.Known():
+		return prices.USD(t.USD)
+	case t.USD > 0:
+		return prices.USD(t.USD) + " + unknown"
+	}
+	return "unknown"
+}
+
+// describeForServe is what moot serve's index shows of the debate or the
+// tournament at dir.
+func (a *app) describeForServe(dir string, table prices.Table) serve.Summary {
+	if _, err := os.Lstat(filepath.Join(dir, tournament.FileName)); err == nil {
+		return a.describeTournament(dir, table)
+	}
+	s := a.summarize(rootDebate{Path: dir}, table)
+	if s.Error != "" {
+		return serve.Summary{Error: oneLine(s.Error, 200)}
+	}
+	return serve.Summary{Protocol: s.Protocol, State: s.Where, Leader: s.Leader, Cost: s.Cost, Motion: s.Motion}
+}
+
+// describeTournament says where the tournament at dir stands: its
+// debates done, its leader by rating, its cost.
+func (a *app) describeTournament(dir string, table prices.Table) serve.Summary {
+	t, p, err := a.readTournament(dir)
+	if err != nil {
+		return serve.Summary{Error: oneLine(err.Error(), 200)}
+	}
+	st := a.standingsOf(dir, t, a.results(dir, t, p), table)
+	out := serve.Summary{Protocol: t.Protocol, Cost: shortCost(st.bill.Total), Leader: "no result yet"}
+	out.State = fmt.Sprintf("%d of %s done", st.Counts["done"], english.Count(len(t.Debates), "debate"))
+	if n := st.Counts["failed"]; n > 0 {
+		out.State += fmt.Sprintf(", %d failed", n)
+	}
+	if len(st.Ratings) > 0 {
+		out.Leader = fmt.Sprintf("%s (Bradley-Terry %.1f)", st.Ratings[0].Model, st.Ratings[0].BT)
+	}
+	return out
 }
