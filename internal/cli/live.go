@@ -277,6 +277,7 @@ func (a *app) serve(ctx context.Context, rootDir, addr, token string, table pric
 		Report:      func(dir string) ([]byte, error) { return a.htmlReport(dir, table) },
 		Describe:    func(dir string) serve.Summary { return a.describeForServe(dir, table) },
 		Leaderboard: func(dir string) ([]byte, error) { return a.leaderboardPage(dir, table) },
+		Calls:       a.callsPage,
 		Logf:        logf,
 	})
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}

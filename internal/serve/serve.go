@@ -49,6 +49,9 @@ type Options struct {
 	// leaderboard, as `moot tournament report --html` writes it. Without
 	// it the tournaments are not served.
 	Leaderboard func(dir string) ([]byte, error)
+	// Calls, when set, returns the page of the debate at dir that lists
+	// every call with its answer, linked from the debate's page.
+	Calls func(dir string) ([]byte, error)
 	// Watch follows the debate at dir, calling changed whenever it may
 	// have changed, until ctx ends; live.Watch when nil.
 	Watch func(ctx context.Context, dir string, changed func()) error
@@ -163,6 +166,8 @@ func (s *Server) debateRoute(w http.ResponseWriter, r *http.Request, dir, what s
 		s.page(w, r, dir)
 	case "report":
 		s.report(w, r, dir)
+	case "calls":
+		s.calls(w, r, dir)
 	case "live":
 		s.liveJSON(w, dir)
 	case "events":
@@ -381,7 +386,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, dir string) {
 	}
 	nonce := newNonce()
 	strip := []byte(`<nav id="moot-live" style="position:sticky;top:0;background:#f6f6f0;border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
-		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a> · <span id="moot-now">connecting…</span></nav>`)
+		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a>` + s.callsLink(r) + ` · <span id="moot-now">connecting…</span></nav>`)
 	script := []byte(`<script nonce="` + nonce + `">` + strings.Replace(liveScript, "VERSION", version, 1) + `</script>`)
 	page = dropMetaCSP(page)
 	page = insertAfter(page, "<body>", strip)

@@ -121,3 +121,46 @@ func TestNoTournamentsWithoutLeaderboard(t *testing.T) {
 		t.Errorf("the index lists the tournament:\n%s", w.Body)
 	}
 }
+
+// A debate's page links its calls page when the server has one, at the
+// debate's own address, the token carried on; the calls page links back.
+func TestCallsPage(t *testing.T) {
+	root := t.TempDir()
+	debate(t, root, "own", "M.")
+	debate(t, filepath.Join(root, "tournaments", "cup"), "m01-r1-a-vs-b", "M.")
+	os.WriteFile(filepath.Join(root, "tournaments", "cup", "tournament.md"), []byte("{}\n"), 0o644)
+	s := New(Options{Root: root, Report: fakeReport, Token: "tok",
+		Calls: func(dir string) ([]byte, error) {
+			return []byte("<!DOCTYPE html><html><body><main>calls of " + filepath.Base(dir) + " <script>x</script></main></body></html>"), nil
+		},
+		Leaderboard: func(string) ([]byte, error) { return []byte("<html><body></body></html>"), nil },
+	})
+	t.Cleanup(s.Close)
+	for _, tc := range []struct{ page, calls string }{
+		{"/debates/own/", "/debates/own/calls"},
+		{"/debates/own", "/debates/own/calls"},
+		{"/tournaments/cup/m01-r1-a-vs-b/", "/tournaments/cup/m01-r1-a-vs-b/calls"},
+	} {
+		w := get(t, s, tc.page+"?token=tok")
+		if want := `<a href="` + tc.calls + `?token=tok">every call</a>`; !strings.Contains(w.Body.String(), want) {
+			t.Errorf("%s lacks %q:\n%s", tc.page, want, w.Body)
+		}
+		w = get(t, s, tc.calls+"?token=tok")
+		body := w.Body.String()
+		if w.Code != http.StatusOK || !strings.Contains(body, "calls of "+filepath.Base(strings.TrimSuffix(tc.calls, "/calls"))) ||
+			!strings.Contains(body, `<a href="./?token=tok">the debate</a>`) {
+			t.Errorf("%s: status %d:\n%s", tc.calls, w.Code, body)
+		}
+		if csp := w.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "script-src") {
+			t.Errorf("%s: Content-Security-Policy %q lets a script run", tc.calls, csp)
+		}
+	}
+	// Without Calls, no link and no page.
+	s2, _ := newServer(t, "")
+	if w := get(t, s2, "/debates/sugar-tax/"); strings.Contains(w.Body.String(), "every call") {
+		t.Errorf("a link to a calls page the server has not")
+	}
+	if w := get(t, s2, "/debates/sugar-tax/calls"); w.Code != http.StatusNotFound {
+		t.Errorf("calls without Calls: status %d", w.Code)
+	}
+}
