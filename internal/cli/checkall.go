@@ -158,18 +158,11 @@ func (a *app) checkTournamentAt(t rootTournament) checked {
 		c.Problems = append(c.Problems, sm.Problem{File: file, Message: msg})
 		return c
 	}
-	data, err := store.ReadInput(filepath.Join(t.Path, tournament.FileName), 64<<20)
-	if err != nil {
-		return problem(tournament.FileName, err.Error())
-	}
-	plan, err := tournament.Parse(data)
+	plan, _, err := a.readTournament(t.Path)
 	if err != nil {
 		return problem(tournament.FileName, err.Error())
 	}
 	c.Protocol = plan.Protocol
-	if _, err := a.io.Protocols.Lookup(plan.Protocol); err != nil {
-		return problem(tournament.FileName, err.Error())
-	}
 	for _, deb := range plan.Debates {
 		if _, err := os.Lstat(filepath.Join(t.Path, deb.Slug, sm.StateFile)); errors.Is(err, fs.ErrNotExist) {
 			problem(deb.Slug, fmt.Sprintf("the plan's debate has no %s", sm.StateFile))
