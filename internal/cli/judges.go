@@ -11,7 +11,9 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
@@ -327,8 +329,40 @@ func (a *app) judgesAll(cmd *ucli.Command) error {
 	if cmd.Bool("json") {
 		return writeJSON(a.io.Stdout, r)
 	}
-	_, err = io.WriteString(a.io.Stdout, r.Markdown())
+	if _, err = io.WriteString(a.io.Stdout, r.Markdown()); err != nil {
+		return err
+	}
+	if line := tournamentShare(debates); line != "" {
+		_, err = fmt.Fprintf(a.io.Stdout, "\n%s\n", line)
+	}
 	return err
+}
+
+// tournamentShare says how many of the debates compared belong to each
+// tournament, "" when none does: "Of the 6 debates, 2 are of tournament
+// cup."
+func tournamentShare(debates []judging.Debate) string {
+	var names []string
+	count := map[string]int{}
+	for _, d := range debates {
+		rest, ok := strings.CutPrefix(d.Name, tournament.Dir+"/")
+		if !ok {
+			continue
+		}
+		t, _, _ := strings.Cut(rest, "/")
+		if count[t] == 0 {
+			names = append(names, t)
+		}
+		count[t]++
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	parts := make([]string, len(names))
+	for i, t := range names {
+		parts[i] = fmt.Sprintf("%d of tournament %s", count[t], visible(t, false))
+	}
+	return fmt.Sprintf("Of the %s, %s.", english.Count(len(debates), "debate"), english.List(parts, "and"))
 }
 
 // rootJudgments reads the judgments of every debate under the root, those
