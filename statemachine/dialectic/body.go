@@ -2,13 +2,13 @@ package dialectic
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
 // bodyDisagreements lists where the markdown body of a says another thing
 // than its frontmatter: the claim under "## Claim", and the arguments its
-// "### Attacking ID" and "### Defending ID" headings name. The body is
+// "### Attacking ID" and "### Defending ID" headings name, among which
+// every target of its frontmatter must be, in order. The body is
 // what the models' prompts carry and the frontmatter what the reports and
 // the graph read, so a body edited by hand without its frontmatter (or
 // the other way round) would make a debate with two versions of one
@@ -33,7 +33,9 @@ func bodyDisagreements(a *Argument) []string {
 		for _, t := range l.targets {
 			ids = append(ids, t.TargetID)
 		}
-		if len(named) > 0 && !slices.Equal(named, ids) {
+		// The body may name more: a link without a valid target stays in
+		// the body, unlinked, as dialectic keeps it.
+		if !subsequence(ids, named) {
 			out = append(out, fmt.Sprintf("the body's \"### %s\" headings name %s but field %q names %s: make them name the same arguments", l.verb, idList(named), l.field, idList(ids)))
 		}
 	}
@@ -78,6 +80,17 @@ func sectionText(rest string) string {
 		rest = rest[:j]
 	}
 	return strings.TrimSpace(rest)
+}
+
+// subsequence reports whether every item of sub is in seq, in order.
+func subsequence(sub, seq []string) bool {
+	i := 0
+	for _, x := range seq {
+		if i < len(sub) && sub[i] == x {
+			i++
+		}
+	}
+	return i == len(sub)
 }
 
 // headingIDs lists the ids the body's lines that start with prefix name,

@@ -27,6 +27,8 @@ func TestBodyDisagreements(t *testing.T) {
 		{"claim section gone", arg(s.Claim, strings.Replace(body, "## Claim", "## Thesis", 1)), `no "## Claim" section`},
 		{"no claim at all", arg("", strings.Replace(body, "## Claim\n\nCities should price roads.\n\n", "", 1)), ""},
 		{"attack heading edited", arg(s.Claim, strings.Replace(body, "Attacking opp_000a", "Attacking opp_000b", 1)), `headings name opp_000b but field "attacks" names opp_000a`},
+		{"an unlinked attack stays in the body", arg(s.Claim, body+"\n\n### Attacking nobody\n\n**Type:** claim_attack\n\nNo."), ""},
+		{"attack heading removed", arg(s.Claim, strings.Replace(body, "### Attacking opp_000a", "### Attacks", 1)), `headings name none but field "attacks" names opp_000a`},
 		{"claim that quotes a heading", arg("Roads ## Claim", strings.Replace(body, s.Claim, "Roads ## Claim", 1)), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
