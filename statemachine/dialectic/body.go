@@ -34,8 +34,10 @@ func bodyDisagreements(a *Argument) []string {
 			ids = append(ids, t.TargetID)
 		}
 		// The body may name more: a link without a valid target stays in
-		// the body, unlinked, as dialectic keeps it.
-		if !subsequence(ids, named) {
+		// the body, unlinked, as dialectic keeps it. A body without any
+		// such heading is not compared: debates written by hand often
+		// leave the links out of the body.
+		if len(named) > 0 && !subsequence(ids, named) {
 			out = append(out, fmt.Sprintf("the body's \"### %s\" headings name %s but field %q names %s: make them name the same arguments", l.verb, idList(named), l.field, idList(ids)))
 		}
 	}

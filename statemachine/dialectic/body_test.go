@@ -28,7 +28,12 @@ func TestBodyDisagreements(t *testing.T) {
 		{"no claim at all", arg("", strings.Replace(body, "## Claim\n\nCities should price roads.\n\n", "", 1)), ""},
 		{"attack heading edited", arg(s.Claim, strings.Replace(body, "Attacking opp_000a", "Attacking opp_000b", 1)), `headings name opp_000b but field "attacks" names opp_000a`},
 		{"an unlinked attack stays in the body", arg(s.Claim, body+"\n\n### Attacking nobody\n\n**Type:** claim_attack\n\nNo."), ""},
-		{"attack heading removed", arg(s.Claim, strings.Replace(body, "### Attacking opp_000a", "### Attacks", 1)), `headings name none but field "attacks" names opp_000a`},
+		{"no heading at all, as hand-written debates", arg(s.Claim, strings.Replace(body, "### Attacking opp_000a", "### Attacks", 1)), ""},
+		{"one heading of two removed", func() *Argument {
+			a := arg(s.Claim, strings.Replace(body, "### Attacking opp_000a", "### Attacking opp_000b", 1))
+			a.Attacks = append(a.Attacks, Target{TargetID: "opp_000c", Type: "claim_attack"})
+			return a
+		}(), `headings name opp_000b but field "attacks" names opp_000a, opp_000c`},
 		{"claim that quotes a heading", arg("Roads ## Claim", strings.Replace(body, s.Claim, "Roads ## Claim", 1)), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
