@@ -145,9 +145,6 @@ func Waits(d *store.Dir, p sm.Protocol, role string) ([]Waiting, error) {
 // answer that breaks a rule changes nothing: its errors are returned in
 // the report.
 func HandIn(d *store.Dir, step *sm.Step, c sm.Call, text []byte) (sm.Report, error) {
-	if err := CheckSize(c.Role, text); err != nil {
-		return sm.Report{Errors: []string{err.Error()}}, nil
-	}
 	rep := validator(c)(text)
 	if !rep.OK() {
 		return rep, nil
