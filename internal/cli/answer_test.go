@@ -15,6 +15,7 @@ import (
 	"github.com/moot-dev/moot/internal/builtin"
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -266,5 +267,151 @@ func TestKeptAnswerThatBreaksTheLimitsIsNotCommitted(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// handIn hands in, for each call of the step the debate waits for that
+// the role answers and has no answer kept, an answer the built-in model
+// gives, naming the call with --call when the step has several. It
+// returns the last file handed in and its call's full name (KEY/ID).
+func handIn(t *testing.T, root string, c personCase, skipLast bool) (file, call string) {
+	t.Helper()
+	ws := waiting(t, root, c.protocol, c.role)
+	var open []driver.Waiting
+	for _, w := range ws {
+		if !w.Kept {
+			open = append(open, w)
+		}
+	}
+	if len(open) == 0 {
+		t.Fatalf("the debate waits for no answer of the %s", c.role)
+	}
+	dir := t.TempDir()
+	for i, w := range open {
+		file = filepath.Join(dir, w.Call.ID+".answer")
+		if err := os.WriteFile(file, builtinAnswer(t, w.Call), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		call = w.Step.Key + "/" + w.Call.ID
+		if skipLast && i == len(open)-1 {
+			break
+		}
+		args := []string{"answer", "d", c.role, file}
+		if len(ws) > 1 {
+			args = append(args, "--call", w.Call.ID)
+		}
+		if code, _, stderr := mootIn(t, root, args...); code != 0 {
+			t.Fatalf("moot %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
+		}
+	}
+	return file, call
+}
+
+// commitStep commits the step the person has answered, asking the
+// models for the rest, and stops at the person's next call if any.
+func commitStep(t *testing.T, root string, c personCase) {
+	t.Helper()
+	if ws := waiting(t, root, c.protocol, c.role); len(ws) == 0 || !ws[0].Kept {
+		return // committed by moot answer
+	}
+	if code, _, stderr := mootIn(t, root, "run", "d", "--all", "--model", "builtin", "--human", c.role); code != 0 && code != cli.ExitPerson {
+		t.Fatalf("moot run: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestAnswerIsForOneCall: an answer is for one call. Handed in again
+// once its call is taken, the same file is reported as already taken
+// (exit 0) and never used for the next call, named or not; another
+// answer for a call already taken is refused (exit 3); nothing changes.
+// In every protocol.
+func TestAnswerIsForOneCall(t *testing.T) {
+	for _, c := range personCases {
+		t.Run(c.protocol, func(t *testing.T) {
+			root := stopForPerson(t, c)
+			file, call := handIn(t, root, c, false)
+			commitStep(t, root, c)
+			before := debateFiles(t, root)
+			unchanged := func(what string) {
+				t.Helper()
+				if diff := fixture.Diff(before, debateFiles(t, root)); len(diff) > 0 {
+					t.Fatalf("%s changed the debate: %v", what, diff)
+				}
+			}
+
+			code, _, stderr := mootIn(t, root, "answer", "d", c.role, file)
+			if code != 0 || !strings.Contains(stderr, "already taken") || !strings.Contains(stderr, call) {
+				t.Errorf("the same answer again: exit %d, want 0 and %q named as already taken\n%s", code, call, stderr)
+			}
+			unchanged("the same answer again")
+
+			code, _, stderr = mootIn(t, root, "answer", "d", c.role, file, "--call", call)
+			if code != 0 || !strings.Contains(stderr, "already taken") {
+				t.Errorf("the same answer again with --call %s: exit %d, want 0 and already taken\n%s", call, code, stderr)
+			}
+			unchanged("the same answer again with --call")
+
+			other := filepath.Join(t.TempDir(), "other")
+			if err := os.WriteFile(other, []byte("Another answer altogether.\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, stderr = mootIn(t, root, "answer", "d", c.role, other, "--call", call)
+			if code != cli.ExitRefused || !strings.Contains(stderr, "already taken") {
+				t.Errorf("another answer with --call %s: exit %d, want %d and already taken\n%s", call, code, cli.ExitRefused, stderr)
+			}
+			unchanged("another answer for a call taken")
+		})
+	}
+}
+
+// committedFiles reads the debate d under root, .moot aside.
+func committedFiles(t *testing.T, root string) map[string]string {
+	t.Helper()
+	return fixture.Without(debateFiles(t, root), func(p string) bool { return strings.HasPrefix(p, ".moot") })
+}
+
+// TestAnswerHandedInAgainAfterAFault: moot answer cut short at any of its
+// writes (the N-th fails, which leaves the files as a kill there does),
+// and the same file handed in again, ends as one uninterrupted hand-in:
+// the call takes the answer once, the next call never takes it, and the
+// second hand-in exits 0. In every protocol.
+func TestAnswerHandedInAgainAfterAFault(t *testing.T) {
+	defer faults.Arm(faults.Plan{})
+	for _, c := range personCases {
+		t.Run(c.protocol, func(t *testing.T) {
+			ref := stopForPerson(t, c)
+			file, _ := handIn(t, ref, c, true)
+			args := []string{"answer", "d", c.role, file}
+			if len(waiting(t, ref, c.protocol, c.role)) > 1 {
+				args = append(args, "--call", strings.TrimSuffix(filepath.Base(file), ".answer"))
+			}
+			if code, _, stderr := mootIn(t, ref, args...); code != 0 {
+				t.Fatalf("moot answer: exit %d\n%s", code, stderr)
+			}
+			want := committedFiles(t, ref)
+			for n := int64(1); ; n++ {
+				root := stopForPerson(t, c)
+				handIn(t, root, c, true)
+				faults.ResetCount()
+				faults.Arm(faults.Plan{At: n})
+				code, _, stderr := mootIn(t, root, args...)
+				faults.Arm(faults.Plan{})
+				if faults.Count() < n {
+					if code != 0 {
+						t.Fatalf("moot answer with no fault: exit %d\n%s", code, stderr)
+					}
+					break // every write has had its fault
+				}
+				code, _, stderr = mootIn(t, root, args...)
+				if code != 0 {
+					t.Errorf("write %d failed; handed in again: exit %d\n%s", n, code, stderr)
+				}
+				if diff := fixture.Diff(want, committedFiles(t, root)); len(diff) > 0 {
+					t.Errorf("write %d failed; handed in again, the debate differs from one hand-in: %v", n, diff)
+				}
+				if code, stdout, stderr := mootIn(t, root, "check", "d"); code != 0 {
+					t.Errorf("write %d failed: moot check: exit %d\n%s%s", n, code, stdout, stderr)
+				}
+			}
+		})
 	}
 }
