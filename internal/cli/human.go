@@ -271,7 +271,7 @@ func (a *app) personCall(cmd *ucli.Command, d *store.Dir) (sm.Protocol, string, 
 
 func personFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "call", Usage: "the call `ID`, when the step asks the role more than once (a judge panel, panel's personas)"},
+		&ucli.StringFlag{Name: "call", Usage: "the call `ID` the answer is for: its full name KEY/ID, as the form and the hints give it, or its id in the step the debate waits for (needed when the step asks the role more than once, as panel's personas)"},
 		&ucli.StringFlag{Name: "templates", Usage: "prompt templates from `DIR`, as given to run (dialectic)"},
 	}
 }
@@ -322,7 +322,9 @@ func (a *app) answerCommand() *ucli.Command {
 		Usage: "hand in ROLE's answer for the step the debate waits for: a filled form (moot form) or the JSON a model would give",
 		Description: "The answer goes through the validation a model's does; refused, nothing changes. Accepted, it is kept as the role's\n" +
 			"answer, marked as a person's, and the step is committed at once when every call of it has an answer; otherwise\n" +
-			"'moot run' commits it with the other roles' answers.",
+			"'moot run' commits it with the other roles' answers. An answer is for one call (the form names it; --call KEY/ID\n" +
+			"names it for any file): handed in again once the call is taken, it is reported as taken (exit 0) and never used\n" +
+			"for a later call; another answer for a call taken is refused (exit 3).",
 		ArgsUsage:    "<debate> ROLE FILE",
 		Flags:        append(personFlags(), waitFlag()),
 		OnUsageError: usageOnError,
