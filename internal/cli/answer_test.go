@@ -415,3 +415,41 @@ func TestAnswerHandedInAgainAfterAFault(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswerReplacedBeforeItsCallIsTaken: an answer replaced by another
+// before its call was taken is not the one the call took: handed in
+// again, it is refused (exit 3), and never used for the next call.
+func TestAnswerReplacedBeforeItsCallIsTaken(t *testing.T) {
+	c := personCases[4] // panel: a step asks the persona three times
+	root := stopForPerson(t, c)
+	ws := waiting(t, root, c.protocol, c.role)
+	if len(ws) < 2 {
+		t.Fatalf("the step asks the %s %d times, want several", c.role, len(ws))
+	}
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first")
+	valid := builtinAnswer(t, ws[0].Call)
+	if err := os.WriteFile(first, append(append([]byte{}, valid...), []byte("\n\nA first thought.")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := mootIn(t, root, "answer", "d", c.role, first, "--call", ws[0].Call.ID); code != 0 {
+		t.Fatalf("the first answer: exit %d\n%s", code, stderr)
+	}
+	second := filepath.Join(dir, "second")
+	if err := os.WriteFile(second, valid, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := mootIn(t, root, "answer", "d", c.role, second, "--call", ws[0].Call.ID); code != 0 {
+		t.Fatalf("the second answer: exit %d\n%s", code, stderr)
+	}
+	handIn(t, root, c, false) // the other calls
+	commitStep(t, root, c)
+	before := debateFiles(t, root)
+	code, _, stderr := mootIn(t, root, "answer", "d", c.role, first)
+	if code != cli.ExitRefused || !strings.Contains(stderr, "already taken with another answer") {
+		t.Errorf("the replaced answer again: exit %d, want %d\n%s", code, cli.ExitRefused, stderr)
+	}
+	if diff := fixture.Diff(before, debateFiles(t, root)); len(diff) > 0 {
+		t.Errorf("the debate changed: %v", diff)
+	}
+}

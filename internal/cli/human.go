@@ -247,6 +247,11 @@ func (a *app) answerCall(cmd *ucli.Command, d *store.Dir, p sm.Protocol, role, f
 		if w, ok := openCall(ws, g.Call); ok {
 			return w, false, nil
 		}
+		if last, _ := driver.GivenFor(given, g.Call); !last.Holds(data) {
+			// Given to the call, then replaced by another answer before
+			// the call was taken: the call took that one.
+			return w, false, withCode(ExitRefused, fmt.Errorf("%s: the %s gave this answer to call %s, which is already taken with another answer", file, role, g.Call), nowOpen(role, ws))
+		}
 		return taken(g)
 	}
 	w, err = pickCall(cmd, d, p, role, ws)
