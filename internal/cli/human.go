@@ -241,6 +241,13 @@ func (a *app) answerCall(cmd *ucli.Command, d *store.Dir, p sm.Protocol, role, f
 		if ok {
 			return w, false, withCode(ExitRefused, fmt.Errorf("%s: call %s is already taken: the answer it took stands", file, name), nowOpen(role, ws))
 		}
+		for _, r := range p.Roles() {
+			if other, err := driver.Waits(d, p, r.Name); err == nil && r.Name != role {
+				if _, ok := openCall(other, name); ok {
+					return w, false, withCode(ExitRefused, fmt.Errorf("%s: call %s is the %s's, not the %s's", file, name, r.Name, role), nowOpen(role, ws))
+				}
+			}
+		}
 		return w, false, withCode(ExitRefused, fmt.Errorf("%s: call %s is not open: it is already taken, or not asked yet", file, name), nowOpen(role, ws))
 	}
 	if g, ok := driver.GivenAs(given, data); ok && (flag == "" || strings.HasSuffix(g.Call, "/"+flag)) {
