@@ -60,7 +60,7 @@ func mootIn(t *testing.T, root string, args ...string) (code int, stdout, stderr
 }
 
 var (
-	personStages   sync.Map // protocol name → *personStage
+	personStages   = map[string]*personStage{} // by protocol
 	personStagesMu sync.Mutex
 )
 
@@ -76,9 +76,9 @@ type personStage struct {
 func stopForPerson(t *testing.T, c personCase) string {
 	t.Helper()
 	personStagesMu.Lock()
-	v, ok := personStages.Load(c.protocol)
+	st, ok := personStages[c.protocol]
 	if !ok {
-		st := &personStage{}
+		st = &personStage{}
 		st.dir, st.err = os.MkdirTemp("", "moot-person-"+c.protocol+"-")
 		if st.err == nil {
 			if code, _, stderr := mootIn(t, st.dir, append([]string{"new", "d"}, c.new...)...); code != 0 {
@@ -87,11 +87,9 @@ func stopForPerson(t *testing.T, c personCase) string {
 				st.err = &stageError{"run --human", code, stderr}
 			}
 		}
-		personStages.Store(c.protocol, st)
-		v = st
+		personStages[c.protocol] = st
 	}
 	personStagesMu.Unlock()
-	st := v.(*personStage)
 	if st.err != nil {
 		t.Fatal(st.err)
 	}
