@@ -247,6 +247,11 @@ func readAnswer(path, flag string) ([]byte, error) {
 	if path == "" {
 		return nil, usageError("--%s is required", flag)
 	}
+	// What is not a regular file is refused before it is opened: a named
+	// pipe would make moot wait for a writer.
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, badUsage(fmt.Errorf("read --%s: %s is not a regular file", flag, path), "hand in the answer as a regular file")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read --%s: %w", flag, err)

@@ -190,6 +190,7 @@ var helpFor = map[string]commandHelp{
 		examples: []string{
 			"moot answer sugar-tax proposition answer.md  a filled form",
 			"moot answer sugar-tax judge judgment.json  the JSON a model would give",
+			"moot answer net for plan.md --call 001-plan/for  for that call only, as the hints name it",
 		},
 		env: []string{"MOOT_DIR"},
 	},

@@ -594,7 +594,7 @@ var hostile = []hostileCase{
 	}, ExitError, []string{"--prop-file", "nope.json"}},
 	{"answer file that is a folder", fresh, func(e env, t *testing.T) []string {
 		return []string{"process-exchange", "demo", "0", "--prop-file", e.answers, "--opp-file", e.answers}
-	}, ExitError, []string{"--prop-file"}},
+	}, ExitUsage, []string{"--prop-file", "not a regular file"}},
 }
 
 // TestHostileInput runs each hostile input through the CLI: a clear error

@@ -524,7 +524,12 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	validate := validator(c)
 	if !r.opts.Fresh {
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
-			if validate(data).OK() {
+			rep := validate(data)
+			if !rep.OK() {
+				r.opts.Warn(fmt.Sprintf("the kept answer %s/%s is refused (%s): the %s is asked anew",
+					store.PrivateDir, keptName(step, c), strings.Join(rep.Errors, "; "), c.Role))
+			}
+			if rep.OK() {
 				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "answer kept from an earlier run"})
 				a := sm.Answer{Text: data, Attempts: 1}
 				var meta keptMeta
@@ -718,21 +723,22 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	return sm.Answer{}, fmt.Errorf("the %s was asked %d times without an answer", c.Role, repairs+1)
 }
 
-// validator returns the check of an answer to c: its own, that of
-// embeddings for a call for them, else that the answer is not empty.
+// validator returns the check of an answer to c, the one place every
+// answer passes before it is kept or applied, whichever way it came (a
+// model, a person, a kept answer): for a call for embeddings, that they
+// are moot's JSON of them in valid UTF-8 (they are moot's own, and may be
+// over an answer's limit); for a chat, sm.Call.Check.
 func validator(c sm.Call) func([]byte) sm.Report {
 	if len(c.Embed) > 0 {
-		return validEmbeddings(len(c.Embed))
-	}
-	if c.Validate != nil {
-		return c.Validate
-	}
-	return func(a []byte) sm.Report {
-		if len(bytes.TrimSpace(a)) == 0 {
-			return sm.Report{Errors: []string{"the answer is empty"}}
+		valid := validEmbeddings(len(c.Embed))
+		return func(a []byte) sm.Report {
+			if n := frontmatter.InvalidUTF8(a); n >= 0 {
+				return sm.Report{Errors: []string{fmt.Sprintf("the answer is not valid UTF-8 (at byte %d)", n)}}
+			}
+			return valid(a)
 		}
-		return sm.Report{}
 	}
+	return c.Check
 }
 
 // callSettings returns the settings a chat call c is asked with: its
