@@ -296,5 +296,8 @@ func decodeJSON(answer, data []byte, start int) (json.RawMessage, error) {
 	if _, err := dec.Token(); err == nil {
 		return nil, errors.New("invalid JSON: more than one value")
 	}
+	if err := frontmatter.CheckDuplicates(raw); err != nil {
+		return nil, err
+	}
 	return raw, nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
 )
 
 // scoreAnswer is a judge's score of one turn.
@@ -43,6 +45,9 @@ func object(text []byte) (map[string]json.RawMessage, []string) {
 	}
 	if dec.More() {
 		return nil, []string{"the answer holds more than one JSON object: give only one"}
+	}
+	if err := frontmatter.CheckDuplicates(body[:dec.InputOffset()]); err != nil {
+		return nil, []string{err.Error() + ": give each field once"}
 	}
 	return obj, nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
 )
 
 // object returns the JSON object in text, from its first "{" to its last
@@ -29,6 +31,9 @@ func decode(text []byte, v any) []string {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return []string{"the JSON object does not read: " + err.Error()}
+	}
+	if err := frontmatter.CheckDuplicates(obj[:dec.InputOffset()]); err != nil {
+		return []string{err.Error() + ": give each field once"}
 	}
 	return nil
 }

@@ -230,7 +230,7 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	}
 	if data, err := fs.ReadFile(files, RetrievalFile); err == nil {
 		var r Retrieval
-		if err := json.Unmarshal(data, &r); err != nil {
+		if err := frontmatter.Unmarshal(data, &r); err != nil {
 			d.problems = append(d.problems, sm.Problem{File: RetrievalFile, Message: frontmatter.JSONError(err).Error()})
 		} else {
 			d.retrieval = &r
@@ -261,7 +261,7 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	}
 	if data, err := fs.ReadFile(files, ScoreFile); err == nil {
 		var s Score
-		if err := json.Unmarshal(data, &s); err != nil {
+		if err := frontmatter.Unmarshal(data, &s); err != nil {
 			d.problems = append(d.problems, sm.Problem{File: ScoreFile, Message: frontmatter.JSONError(err).Error()})
 		} else {
 			d.score = &s
