@@ -78,7 +78,7 @@ func (d *debate) Status() sm.Status {
 	data := map[string]any{"turns": d.st.Turns, "calls": d.st.Calls, "calls_total": len(d.slots)}
 	if st.Complete {
 		st.Next = "nothing: the debate is complete"
-	} else if d.st.Calls < len(d.slots) {
+	} else if d.st.Calls >= 0 && d.st.Calls < len(d.slots) {
 		s := d.slots[d.st.Calls]
 		st.Next = d.describe(s)
 		data["next_role"] = s.Role
@@ -118,7 +118,7 @@ func (d *debate) Status() sm.Status {
 		}
 		st.Lines = append(st.Lines, sm.Line{Label: "judges", Text: fmt.Sprintf("a panel of %d: %s", len(d.panel), strings.Join(names, ", "))})
 		data["judges"] = d.panel
-		if !st.Complete && d.st.Calls < len(d.slots) && d.slots[d.st.Calls].Role == Judge {
+		if !st.Complete && d.st.Calls >= 0 && d.st.Calls < len(d.slots) && d.slots[d.st.Calls].Role == Judge {
 			st.Next += fmt.Sprintf(", asked of each of the panel's %d judges", len(d.panel))
 		}
 	}
@@ -302,6 +302,9 @@ func optInt(n int, ok bool) string {
 func (d *debate) Next() (*sm.Step, error) {
 	if len(d.slots) == 0 || d.st.Calls >= len(d.slots) {
 		return nil, nil
+	}
+	if d.st.Calls < 0 {
+		return nil, fmt.Errorf("%s: calls: %d is below zero", sm.StateFile, d.st.Calls)
 	}
 	group := []slot{d.slots[d.st.Calls]}
 	if d.st.Calls == 0 {

@@ -220,7 +220,9 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 		return nil, err
 	}
 	d := &debate{st: st, topic: topic, front: front, tmpl: p.templates(), calls: map[string]*callFile{}}
-	if st.FirstSpeaker == For || st.FirstSpeaker == Against {
+	// The schedule is sized by turns: it is built only when turns is in
+	// bounds, and Check names the bound otherwise.
+	if (st.FirstSpeaker == For || st.FirstSpeaker == Against) && st.Turns >= 1 && st.Turns <= MaxTurns {
 		d.slots = schedule(st.Turns, st.FirstSpeaker, st.Judge != nil)
 	}
 	names, err := sm.FileNames(files, CallsDir)

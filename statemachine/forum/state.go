@@ -237,5 +237,8 @@ func phaseAfter(slots []slot, calls int) string {
 	if calls >= len(slots) {
 		return Complete
 	}
+	if calls < 0 {
+		return ""
+	}
 	return slots[calls].Kind
 }
