@@ -167,6 +167,11 @@ type callFile struct {
 	err  error
 }
 
+// name is the file's path in the debate, from its frontmatter.
+func (c *callFile) name() string {
+	return slot{Seq: c.meta.Seq, Kind: c.meta.Kind, Role: c.meta.Role}.File()
+}
+
 // callMeta is a call file's frontmatter.
 type callMeta struct {
 	Seq             int            `json:"seq"`

@@ -216,6 +216,11 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	}
 	d := &debate{messages: map[int]Message{}, scores: map[int]Score{}, tmpl: tmpl}
 	front, body, err := frontmatter.ParseInto(data, &d.st)
+	if len(front.Fields) > 0 {
+		if kerr := sm.RequireKeys(front, Name, "debate_id", "current_exchange", "current_step", "current_phase", "round_count", "participants"); kerr != nil {
+			return nil, kerr
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}

@@ -218,6 +218,11 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	}
 	d := &debate{files: map[string][]byte{}, msgs: map[string]Message{}, tmpl: tmpl}
 	front, body, err := frontmatter.ParseInto(data, &d.st)
+	if len(front.Fields) > 0 {
+		if kerr := sm.RequireKeys(front, Name, "debate_id", "stage", "phase", "personas", "aspects", "minirounds"); kerr != nil {
+			return nil, kerr
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}

@@ -204,6 +204,11 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	}
 	d := &debate{rounds: map[int]*round{}, own: map[string]Template{}, tmpl: tmpl, library: library}
 	front, body, err := frontmatter.ParseInto(data, &d.st)
+	if len(front.Fields) > 0 {
+		if kerr := sm.RequireKeys(front, Name, "debate_id", "current_round", "current_phase", "min_rounds", "max_rounds"); kerr != nil {
+			return nil, kerr
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
