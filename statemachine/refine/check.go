@@ -134,7 +134,15 @@ func (d *debate) Check() sm.Findings {
 	if has, want := d.score != nil, at == phaseOrder[phaseComplete]; has != want {
 		problem(ScoreFile, "is %s, but debate.md is at %s", map[bool]string{true: "written", false: "missing"}[has], st.Phase)
 	}
-	if d.score != nil {
+	switch {
+	case d.score == nil:
+	case d.score.Parse != "panel":
+		// The judge's own score: the rules its answer was read by.
+		for _, msg := range judgeScoreProblems(d.score) {
+			problem(ScoreFile, "%s", msg)
+		}
+	default:
+		// A panel's aggregate, a mean of its judges' scores (checkJudges).
 		if w := Weighted(d.score.Criteria); w != d.score.WeightedScore {
 			problem(ScoreFile, "weighted_score is %.2f, but its criteria make %.2f", d.score.WeightedScore, w)
 		}
