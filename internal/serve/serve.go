@@ -13,6 +13,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"io"
 	"net"
@@ -139,6 +140,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	// A request that fails in reading one debate, even by a bug of moot's,
+	// answers 500 for that debate alone.
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.fail(w, "read debate "+slug, fmt.Errorf("panic: %v", v))
+		}
+	}()
 	switch what {
 	case "":
 		s.page(w, r, dir)
