@@ -66,8 +66,12 @@ func finished(t *testing.T, p string) (root string) {
 		for name, flags := range news {
 			for _, c := range [][]string{
 				append([]string{"new", name, "--protocol", name, "--motion", "Cats are better than dogs"}, flags...),
-				// 100 units end every protocol but dialectic, which has no end.
-				{"run", name, map[bool]string{true: "4", false: "100"}[name == "dialectic"], "--model", "builtin"},
+				// 100 units end every protocol but dialectic, which has no
+				// end, and is judged by a panel.
+				map[bool][]string{
+					true:  {"run", name, "4", "--model", "builtin", "--judges", "builtin,builtin"},
+					false: {"run", name, "100", "--model", "builtin"},
+				}[name == "dialectic"],
 			} {
 				var out, errb bytes.Buffer
 				if code := runIn(append([]string{"--dir", finishedDir}, c...), &out, &errb); code != 0 {
@@ -214,6 +218,7 @@ var hostileFiles = func() []fileCase {
 	add("dialectic", "scores.json", "a second current_score", replaced(`"current_score": `, `"current_score": 0.9, "current_score": `), `"current_score"`, "twice")
 
 	// Derived values edited: each is checked against its source.
+	add("dialectic", "judgments/builtin/scores.json", "a panel judge's current_score", replaced(`"current_score": 0.1,`, `"current_score": 0.99,`), "current_score")
 	add("forum", "debate.md", "the verdict's scores in debate.md", replaced(`"against": 8,
       "for": 7`, `"against": 10,
       "for": 0`), "verdict")
