@@ -240,6 +240,29 @@ var hostileFiles = func() []fileCase {
 	add("panel", "messages/open-ines.md", "a message's persona changed", replaced(`"persona": "ines"`, `"persona": "mara"`), "persona")
 	add("panel", "messages/open-ines.md", "a message's name changed", replaced(`"name": "Ines Carvalho"`, `"name": "Bob"`), "name")
 
+	add("panel", "cards/a1.json", "a card's pair changed", replaced(`"pair": [
+    "mara",
+    "theo"`, `"pair": [
+    "mara",
+    "ines"`), "pair")
+	add("refine", "rounds/r01-critique.md", "critical_count edited", replaced(`"critical_count": 1`, `"critical_count": 5`), "critical")
+	add("refine", "rounds/r01-critique.md", "a skeptic_score of 50", replaced(`"skeptic_score": 5`, `"skeptic_score": 50`), "skeptic_score")
+	add("refine", "debate.md", "a stop reason of its own", replaced(`"reason": "ready_signal"`, `"reason": "bored"`), "stop.reason")
+	add("panel", "messages/open-ines.md", "a message's kind of song", replaced(`"kind": "opening"`, `"kind": "song"`), "kind")
+	add("panel", "messages/open-ines.md", "a message's status of meh", replaced(`"status": "ok"`, `"status": "meh"`), "status")
+	add("refine", "rounds/r01-critique.md", "a point's severity unknown", replaced(`"severity": "critical"`, `"severity": "apocalyptic"`), "severity")
+	add("refine", "debate.md", "a phase unknown", replaced(`"current_phase": "complete"`, `"current_phase": "nap"`), "current_phase")
+	add("moderated", "messages/003_position_advocate_ba03b9ca.md", "a message's kind of rant", replaced(`"kind": "opening"`, `"kind": "rant"`), "rant")
+	add("dialectic", "arguments/opp_001.md", "an attack's type unknown", replaced(`"type": "grounds_attack"`, `"type": "smash"`), "type")
+	add("forum", "calls/006_score_judge.md", "a target unknown", replaced(`"target": "for"`, `"target": "nobody"`), "target")
+
+	// Identity fields: each must equal what it names.
+	add("refine", "rounds/r01-critique.md", "a point's id moved", replaced(`"id": "R1.1"`, `"id": "R9.9"`), "id")
+	add("refine", "rounds/r01-critique.md", "a round renumbered", replaced(`"round": 1,`, `"round": 2,`), "round")
+	add("dialectic", "arguments/opp_001.md", "an argument's side changed", replaced(`"side": "opp"`, `"side": "prop"`), "side")
+	add("dialectic", "arguments/opp_001.md", "an argument's id changed", replaced(`"id": "opp_001"`, `"id": "opp_002"`), "id")
+	add("forum", "calls/006_score_judge.md", "a target_name renamed", replaced(`"target_name": "Maren"`, `"target_name": "Bob"`), "target_name")
+
 	// A state file of another protocol.
 	add("forum", "debate.md", "protocol moderated", replaced(`"protocol": "forum"`, `"protocol": "moderated"`), "not a moderated debate")
 	return cs

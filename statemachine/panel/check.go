@@ -57,6 +57,9 @@ func (d *debate) Check() sm.Findings {
 		if who, ok := d.speakerOf(path); ok && who != m.Persona {
 			problem(path, "persona is %q, but its place makes it %q's", m.Persona, who)
 		}
+		if kinds := kindsAt(path); !slices.Contains(kinds, m.Kind) {
+			problem(path, "kind is %q, but its place makes it %s", m.Kind, strings.Join(kinds, " or "))
+		}
 		if m.OK() && m.Content == "" {
 			problem(path, "has status ok but no text")
 		}
@@ -141,6 +144,22 @@ func (d *debate) speakerOf(path string) (string, bool) {
 		return m[1], true
 	}
 	return "", false
+}
+
+// kindsAt returns the kinds a message may be at path, from its place.
+func kindsAt(path string) []string {
+	dir, base := pathpkg.Split(strings.TrimSuffix(path, ".md"))
+	switch {
+	case strings.HasPrefix(dir, CruxDir+"/") && strings.HasPrefix(base, "pos-"):
+		return []string{kindPosition}
+	case strings.HasPrefix(dir, CruxDir+"/"):
+		return []string{kindTurn}
+	case strings.HasPrefix(base, "open-"):
+		return []string{kindOpening}
+	case strings.HasPrefix(base, "close-"):
+		return []string{kindClosing}
+	}
+	return []string{kindTake, kindReact, kindReply}
 }
 
 // takeFile is the name of a take in a miniround: aK-mM-PERSONA.
