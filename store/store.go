@@ -30,6 +30,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/moot-dev/moot/internal/faults"
+	"github.com/moot-dev/moot/internal/frontmatter"
 )
 
 // MaxFileSize is the largest file the store reads from a debate directory
@@ -674,6 +675,9 @@ func (d *Dir) loadJournal() error {
 	jpath := filepath.Join(d.path, filepath.FromSlash(JournalFile))
 	var j journal
 	if err := json.Unmarshal(data, &j); err != nil {
+		return &JournalError{Path: jpath, Err: fmt.Errorf("it is not a journal moot wrote: %w", err)}
+	}
+	if err := frontmatter.CheckDuplicates(data); err != nil {
 		return &JournalError{Path: jpath, Err: fmt.Errorf("it is not a journal moot wrote: %w", err)}
 	}
 	if name, err := d.checkStep(j.Files); err != nil {
