@@ -117,6 +117,7 @@ const settle = 200 * time.Millisecond
 // copied for every run, so that all share what new drew and stamped.
 func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	t.Helper()
+	Apart(t)
 	made := t.TempDir()
 	o, err := c.moot(made, "", append([]string{"new", "d"}, c.New...)...)
 	if err != nil || o.Code != 0 {
