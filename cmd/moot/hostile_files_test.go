@@ -205,6 +205,7 @@ var hostileFiles = func() []fileCase {
 	add("panel", "debate.md", "minirounds of a hundred million", replaced(`"minirounds": 3`, `"minirounds": 100000000`), "minirounds")
 	add("panel", "debate.md", "crux window of a hundred million", replaced(`"window": 4`, `"window": 100000000`), "window")
 	add("panel", "debate.md", "crux max_turns of a hundred million", replaced(`"max_turns": 14`, `"max_turns": 100000000`), "max_turns")
+	add("moderated", "debate.md", "max_tokens of a trillion", replaced(`"opening": 300`, `"opening": 1000000000000`), "max_tokens")
 	add("dialectic", "debate.md", "current_exchange of a hundred million", replaced(`"current_exchange": 4`, `"current_exchange": 100000000`), "current_exchange")
 
 	// Duplicate keys: the first or the last would win, unseen.

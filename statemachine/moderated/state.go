@@ -155,8 +155,8 @@ func (d *debate) checkState() error {
 		return fmt.Errorf("field %q: %q is none of %s", "output_format", st.OutputFormat, strings.Join(outputFormats, ", "))
 	case len(st.Criteria) == 0:
 		return fmt.Errorf("field %q: the rubric has no criteria", "scoring_criteria")
-	case st.MaxTokens.Opening < 0 || st.MaxTokens.Argument < 0 || st.MaxTokens.Closing < 0:
-		return fmt.Errorf("field %q: a limit is below 0", "max_tokens")
+	case !tokenLimit(st.MaxTokens.Opening) || !tokenLimit(st.MaxTokens.Argument) || !tokenLimit(st.MaxTokens.Closing):
+		return fmt.Errorf("field %q: each limit must be from 0 to %d", "max_tokens", maxTokenLimit)
 	}
 	seen := map[string]bool{}
 	for i, c := range st.Criteria {
