@@ -21,14 +21,12 @@ import (
 	"github.com/moot-dev/moot/statemachine/refine"
 )
 
-// protocols are the protocols the moot command is built with.
-var protocols = sm.Protocols{forum.Protocol{}, moderated.Protocol{}, refine.Protocol{}, panel.Protocol{}}
-
 // runIn runs moot in this process with every protocol.
 func runIn(args []string, stdout, stderr *bytes.Buffer) int {
 	return cli.Run(context.Background(), append([]string{"moot"}, args...), cli.IO{
 		Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr, Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-		Getenv: func(string) string { return "" }, Protocols: protocols,
+		Getenv:    func(string) string { return "" },
+		Protocols: sm.Protocols{forum.Protocol{}, moderated.Protocol{}, refine.Protocol{}, panel.Protocol{}},
 	})
 }
 
@@ -176,7 +174,9 @@ type fileCase struct {
 	want           []string
 }
 
-var hostileFiles = func() []fileCase {
+// hostileFiles lists the cases; a function, so that the command's
+// package initialisation allocates nothing for them.
+func hostileFiles() []fileCase {
 	var cs []fileCase
 	add := func(protocol, file, name string, edit fileEdit, want ...string) {
 		cs = append(cs, fileCase{protocol: protocol, file: file, name: name, edit: edit, want: want})
@@ -267,7 +267,7 @@ var hostileFiles = func() []fileCase {
 	// A state file of another protocol.
 	add("forum", "debate.md", "protocol moderated", replaced(`"protocol": "forum"`, `"protocol": "moderated"`), "not a moderated debate")
 	return cs
-}()
+}
 
 // TestHostileFiles edits each protocol's files by hand in every way a
 // person or a program might: `moot check` refuses each with exit 4,
@@ -275,7 +275,7 @@ var hostileFiles = func() []fileCase {
 // an unchecked number; status, export and the report (the page moot serve
 // serves) refuse it too.
 func TestHostileFiles(t *testing.T) {
-	for _, tc := range hostileFiles {
+	for _, tc := range hostileFiles() {
 		t.Run(tc.protocol+"/"+tc.file+"/"+tc.name, func(t *testing.T) {
 			root := finished(t, tc.protocol)
 			dir := filepath.Join(root, tc.protocol)
