@@ -40,7 +40,7 @@ func ReadInput(path string, limit int64) ([]byte, error) {
 	b := &budget{limit: limit}
 	data, err := readLimited(f, path, b)
 	if se, ok := err.(*SizeError); ok {
-		return nil, &SizeError{Name: se.Name, Limit: limit}
+		return nil, &SizeError{Name: se.Name, Limit: limit, Input: true}
 	}
 	return data, err
 }

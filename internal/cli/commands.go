@@ -592,6 +592,9 @@ func (a *app) checkCommand() *ucli.Command {
 			}
 			found := dialectic.Check(raw)
 			problems, warnings := found.Problems, found.Warnings
+			if len(problems) == 0 {
+				problems = stepProblems(d)
+			}
 			if cmd.Bool("json") {
 				if problems == nil {
 					problems = []dialectic.Problem{}

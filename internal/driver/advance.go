@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/moot-dev/moot/internal/english"
@@ -110,6 +111,10 @@ func LoadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
 
 // ReadDebate reads the debate in d with protocol p, as one commit left its
 // files, whatever its check says: for readers that report problems.
+//
+// An error of Load that is not one of reading (a permission, the disk) is
+// a file of the debate that cannot be accepted as it is: it comes as a
+// *BadFilesError.
 func ReadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
 	var deb sm.Debate
 	err := d.Snapshot(func() error {
@@ -117,7 +122,53 @@ func ReadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
 		deb, err = p.Load(debateFS{d})
 		return err
 	})
+	if err != nil && !readFailure(err) {
+		return deb, &BadFilesError{Err: err}
+	}
 	return deb, err
+}
+
+// BadFilesError is the error of a debate whose files cannot be accepted as
+// they are: a file that is not a plain file of the debate, or one whose
+// content its protocol cannot read. Like a debate that fails its check,
+// it is a fault of the files, not of moot or the machine.
+type BadFilesError struct{ Err error }
+
+func (e *BadFilesError) Error() string { return e.Err.Error() }
+func (e *BadFilesError) Unwrap() error { return e.Err }
+
+// IsBadFiles reports whether err says that a debate's file cannot be
+// accepted as it is: a *BadFilesError, or a file the store refuses to
+// read (a link, not a regular file, one with other hard links, one over
+// its size limit).
+func IsBadFiles(err error) bool {
+	var bad *BadFilesError
+	var notRegular *store.NotRegularError
+	var linked *store.LinkedError
+	var size *store.SizeError
+	switch {
+	case errors.As(err, &bad), errors.As(err, &notRegular), errors.As(err, &linked):
+		return true
+	case errors.As(err, &size):
+		return !size.Input
+	}
+	return false
+}
+
+// readFailure reports whether err is a failure to read rather than a fault
+// of the files read: a permission, an error of the system other than a
+// missing path, a busy debate, a cancelled command.
+func readFailure(err error) bool {
+	var errno syscall.Errno
+	var busy *store.BusyError
+	switch {
+	case errors.Is(err, fs.ErrPermission), errors.As(err, &busy),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return true
+	case errors.As(err, &errno):
+		return errno != syscall.ENOENT && errno != syscall.ENOTDIR && errno != syscall.EISDIR && errno != syscall.ELOOP
+	}
+	return false
 }
 
 // debateFS shows a debate's files, as the store reads them (confined,

@@ -245,6 +245,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // debateRoute answers the request for what ("" for the page, "report",
 // "live" or "events") of the debate at dir.
 func (s *Server) debateRoute(w http.ResponseWriter, r *http.Request, dir, what string) {
+	// A request that fails in reading one debate, even by a bug of moot's,
+	// answers 500 for that debate alone.
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.fail(w, "read debate "+dir, fmt.Errorf("panic: %v", v))
+		}
+	}()
 	switch what {
 	case "":
 		s.page(w, r, dir)

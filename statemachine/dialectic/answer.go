@@ -150,6 +150,10 @@ func decodeObject(raw json.RawMessage) (*fields, error) {
 		if _, dup := f.vals[k]; dup {
 			return nil, fmt.Errorf("key %q appears twice", truncate(k, 40))
 		}
+		// A key twice inside a value (an attack's) is refused too.
+		if err := frontmatter.CheckDuplicates(v); err != nil {
+			return nil, fmt.Errorf("%s: %w", truncate(k, 40), err)
+		}
 		f.keys = append(f.keys, k)
 		f.vals[k] = v
 	}

@@ -97,7 +97,7 @@ func (d *debate) readJudges(files fs.FS) error {
 			return fmt.Errorf("read %s: %w", file, err)
 		default:
 			var s Score
-			if err := json.Unmarshal(data, &s); err != nil {
+			if err := frontmatter.Unmarshal(data, &s); err != nil {
 				d.problems = append(d.problems, sm.Problem{File: file, Message: frontmatter.JSONError(err).Error()})
 			} else {
 				f.score = &s
