@@ -161,6 +161,16 @@ func Cosine(a, b []float64) float64 {
 	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }
 
+// Similarity is the score of vector b against a on scale: the original's
+// (1 + cosine) / 2 for ScaleHalfCosine, the cosine itself otherwise.
+func Similarity(a, b []float64, scale string) float64 {
+	c := Cosine(a, b)
+	if scale == ScaleHalfCosine {
+		return (1 + c) / 2
+	}
+	return c
+}
+
 // Rank sorts candidates by score, highest first, ties by id, and keeps
 // the first topK whose score is at least threshold.
 func Rank(cs []Candidate, topK int, threshold float64) ([]Candidate, []string) {
@@ -250,8 +260,8 @@ func round4(x float64) float64 { return math.Round(x*10000) / 10000 }
 
 // retrieve ranks cs for the question: by the cosine of their vectors to
 // the question's (vectors[0] is the question's, then one per candidate),
-// or by BM25 when vectors is nil.
-func retrieve(question string, cs []Template, vectors [][]float64, topK int, threshold float64) Retrieval {
+// on the scale scale names, or by BM25 when vectors is nil.
+func retrieve(question string, cs []Template, vectors [][]float64, topK int, threshold float64, scale string) Retrieval {
 	r := Retrieval{Query: question, TopK: topK}
 	list := make([]Candidate, len(cs))
 	for i, t := range cs {
@@ -259,8 +269,11 @@ func retrieve(question string, cs []Template, vectors [][]float64, topK int, thr
 	}
 	if vectors != nil {
 		r.Method, r.Score, r.Threshold = "embeddings", "cosine", threshold
+		if scale == ScaleHalfCosine {
+			r.Score = "(1 + cosine) / 2"
+		}
 		for i := range list {
-			list[i].Score = round4(Cosine(vectors[0], vectors[i+1]))
+			list[i].Score = round4(Similarity(vectors[0], vectors[i+1], scale))
 		}
 	} else {
 		r.Method, r.Score, r.Threshold = "lexical", "bm25 relative to the best", LexicalThreshold
