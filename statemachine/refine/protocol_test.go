@@ -482,3 +482,46 @@ func TestTemperatures(t *testing.T) {
 	want["skeptic"] = 0.1
 	check(t, srv.Requests(), want)
 }
+
+// TestOriginalTemplates: templates in the original's shape (YAML
+// frontmatter with a name and a description, no "# Name" heading, a
+// "## When to Use" section or none) are read as they are: named by their
+// frontmatter, or by their file name when it names nothing, and offered
+// to the proposer under that name.
+func TestOriginalTemplates(t *testing.T) {
+	withWhen := "---\nname: \"Ladder of causes\"\ndomain: general\nkeywords: [cause, effect]\ndescription: \"Walk from an effect back to its causes.\"\n---\n\n## When to Use\n- Something failed and nobody knows why\n\n## Steps\n\n### Step 1: Name the effect\n- Say what happened\n"
+	noWhen := "---\ndomain: research\ndescription: \"Weigh the studies one by one before concluding.\"\n---\n\n## Steps\n\n### Step 1: Gather\n- List the studies\n"
+	dir := filepath.Join(t.TempDir(), "d")
+	d, err := driver.CreateDebate(dir, refine.Protocol{}, newInput(map[string][]byte{"ladder.md": []byte(withWhen), "study-weighing.md": []byte(noWhen)}))
+	if err != nil {
+		t.Fatalf("the original's templates were refused: %v", err)
+	}
+	d.Close()
+	srv := server(t, refinetest.Options{ReadyAt: 1}, map[string]float64{"Ladder of causes": 0.95, "Study weighing": 0.9})
+	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	fs := filesOf(t, dir)
+	var r refine.Retrieval
+	if err := json.Unmarshal([]byte(fs["retrieval.json"]), &r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(r.Kept[:2], ",") != "ladder,study-weighing" || r.Candidates[0].Name != "Ladder of causes" || r.Candidates[1].Name != "Study weighing" {
+		t.Errorf("kept %v, candidates %+v", r.Kept, r.Candidates[:2])
+	}
+	p := prompt(chats(srv.Requests(), "proposer")[0])
+	if !strings.Contains(p, "### Template 1: Ladder of causes") || !strings.Contains(p, "### Template 2: Study weighing") {
+		t.Errorf("the proposer is not offered the templates by name:\n%s", p)
+	}
+	var doc string
+	for _, e := range embeds(srv.Requests()) {
+		for _, m := range e.Input {
+			if strings.HasPrefix(m, "Name: Study weighing") {
+				doc = m
+			}
+		}
+	}
+	if !strings.Contains(doc, "When to use: Weigh the studies one by one") {
+		t.Errorf("the template without a When to Use section is not described by its frontmatter: %q", doc)
+	}
+}
