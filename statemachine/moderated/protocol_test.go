@@ -339,7 +339,7 @@ func TestTemperatures(t *testing.T) {
 			want = 0.2
 		}
 		if r.Temperature == nil || *r.Temperature != want {
-			t.Errorf("%s call with --a-temperature 0.2: temperature %v, want %g", moderatedtest.Kind(r), r.Temperature, want)
+			t.Errorf("%s call with --advocate-a-temperature 0.2: temperature %v, want %g", moderatedtest.Kind(r), r.Temperature, want)
 		}
 	}
 }
