@@ -241,6 +241,10 @@ func (a *app) serveCommand() *ucli.Command {
 				return badUsage(fmt.Errorf("--addr %s is not a loopback address, so it needs --token", addr),
 					"anyone who can reach that address could read every debate: give --token T (or MOOT_TOKEN) and open the page with ?token=T")
 			}
+			if err := serve.CheckToken(token, loopback(host)); err != nil {
+				return badUsage(fmt.Errorf("--addr %s: %w", addr, err),
+					fmt.Sprintf("give a token of at least %d characters, none of them white space, such as one from: openssl rand -hex 16", serve.MinRemoteToken))
+			}
 			table, err := a.priceTable(cmd)
 			if err != nil {
 				return err
@@ -272,12 +276,15 @@ func (a *app) serve(ctx context.Context, rootDir, addr, token string, table pric
 		fmt.Fprintf(a.io.Stderr, "moot: serve: %s\n", visible(fmt.Sprintf(format, args...), false))
 	}
 	s := serve.New(serve.Options{
-		Root:   rootDir,
-		Token:  token,
-		Report: func(dir string) ([]byte, error) { return a.htmlReport(dir, table) },
-		Logf:   logf,
+		Root:        rootDir,
+		Token:       token,
+		Report:      func(dir string) ([]byte, error) { return a.htmlReport(dir, table) },
+		Describe:    func(dir string) serve.Summary { return a.describeForServe(dir, table) },
+		Leaderboard: func(dir string) ([]byte, error) { return a.leaderboardPage(dir, table) },
+		Calls:       a.callsPage,
+		Logf:        logf,
 	})
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := s.HTTPServer()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	note := ""

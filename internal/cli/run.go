@@ -96,6 +96,7 @@ func (a *app) runCommand() *ucli.Command {
 			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged; for other protocols, until that many units are done)"},
 			&ucli.BoolFlag{Name: "all", Usage: "run to the end, for a protocol that has one (dialectic has none)"},
 			humanFlag(),
+			dryRunFlag(),
 		}, append(a.modelFlags(), researchFlags()...)...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -107,7 +108,7 @@ func (a *app) runCommand() *ucli.Command {
 			if cmd.Args().Len() == 2 {
 				v, err := strconv.Atoi(cmd.Args().Get(1))
 				if err != nil || v < 1 || v > dialectic.MaxExchange {
-					err := fmt.Errorf("N %q is not a whole number from 1 to %d (of the debate's units: exchanges, turns, rounds or stages)", cmd.Args().Get(1), dialectic.MaxExchange)
+					err := fmt.Errorf("%q is not a number of units to run: N is a whole number from 1 to %d (exchanges, turns, rounds or stages)", cmd.Args().Get(1), dialectic.MaxExchange)
 					if _, nerr := strconv.Atoi(cmd.Args().Get(0)); nerr == nil {
 						return badUsage(err, fmt.Sprintf("the debate comes first, then N: did you mean 'moot run %s %s'?", shellQuote(cmd.Args().Get(1)), cmd.Args().Get(0)))
 					}
@@ -125,12 +126,16 @@ func (a *app) runCommand() *ucli.Command {
 			if req.all && (cmd.Args().Len() == 2 || req.hasU) {
 				return usageError("run takes N, --until E or --all, one of them")
 			}
-			return a.drive(ctx, cmd, req, func(st dialectic.State) driver.Goal {
+			goal := func(st dialectic.State) driver.Goal {
 				if cmd.IsSet("until") {
 					return driver.Goal{Exchange: cmd.Int("until")}
 				}
 				return driver.Goal{Exchange: st.Exchange + n}
-			})
+			}
+			if cmd.Bool("dry-run") {
+				return a.dryRun(ctx, cmd, req, goal)
+			}
+			return a.drive(ctx, cmd, req, goal)
 		},
 	}
 }
@@ -381,7 +386,7 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, su
 	run, all := rb.tallies(sum)
 	if cmd.Bool("json") {
 		ev := map[string]any{
-			"event": "summary", "debate": h.ID, "exchange": h.State.Exchange, "phase": h.State.Phase,
+			"event": "summary", "debate": h.ID, "exchange": h.State.Exchange, "phase": h.State.Phase, "complete": deb.Ended(),
 			"cumulative_scores": h.Totals, "calls": sum.Calls, "failed_calls": sum.Failed, "prompt_tokens": sum.PromptTokens,
 			"cached_tokens": sum.CachedTokens, "completion_tokens": sum.CompletionTokens, "seconds": sum.Elapsed.Seconds(),
 			"warnings": append([]string{}, sum.Warnings...),
@@ -391,7 +396,11 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, su
 	}
 	w := a.io.Stderr
 	what := stepsDone(start, h.State, sum.Steps)
-	fmt.Fprintf(w, "done: %s of %s; now at exchange %d, %s\n", what, h.ID, h.State.Exchange, strings.ReplaceAll(string(h.State.Phase), "_", " "))
+	if deb.Ended() {
+		fmt.Fprintf(w, "done: %s of %s; the debate ended after its %d exchanges\n", what, h.ID, h.End)
+	} else {
+		fmt.Fprintf(w, "done: %s of %s; now at exchange %d, %s\n", what, h.ID, h.State.Exchange, strings.ReplaceAll(string(h.State.Phase), "_", " "))
+	}
 	fmt.Fprintf(w, "  proposition %s (%d scored) · opposition %s (%d scored)\n",
 		dialectic.FormatScore(h.Totals.Proposition.Total), h.Totals.Proposition.Count,
 		dialectic.FormatScore(h.Totals.Opposition.Total), h.Totals.Opposition.Count)
@@ -404,6 +413,10 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, su
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
 	more, rep := "moot run "+d.Path()+" 3", "moot report "+d.Path()
+	if deb.Ended() {
+		fmt.Fprintf(w, "next:\n  %s  the report, in %s\n", rep, filepath.Join(d.Path(), "README.md"))
+		return nil
+	}
 	width := max(len(more), len(rep))
 	fmt.Fprintf(w, "next:\n  %-*s  three more exchanges\n  %-*s  the report, in %s\n",
 		width, more, width, rep, filepath.Join(d.Path(), "README.md"))

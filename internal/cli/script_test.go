@@ -2,6 +2,9 @@ package cli_test
 
 import (
 	"errors"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -117,6 +120,18 @@ func TestScripts(t *testing.T) {
 	// $PERSON answers as the sparring partner, but the proposition's
 	// rebuttals with the answer human.txtar's person gives in a form.
 	person := personFake(t)
+	// The fakes of moot doctor: $DOCTOR lists its models and supports a
+	// JSON schema, streaming, usage and cached tokens; $DOCTORJSON has
+	// JSON mode but no schema and answers a stream whole; $DOCTORBARE
+	// lists nothing and has none of them; $DOCTORKEY wants a key.
+	doctorOK := func(modeltest.Request) modeltest.Reply {
+		return modeltest.Reply{Content: `{"ok": true}`, CachedTokens: 2}
+	}
+	doctor := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini", "m-judge", "m-other"))
+	doctorJSON := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RefuseSchema(), modeltest.IgnoreStream())
+	doctorBare := modeltest.NewServer(t, func(modeltest.Request) modeltest.Reply { return modeltest.Reply{Content: `ok`} },
+		modeltest.RefuseSchema(), modeltest.RefuseJSONObject(), modeltest.RefuseStream(), modeltest.NoUsage())
+	doctorKey := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RequireAPIKey("sk-doctor-secret-0123456789"))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -136,12 +151,23 @@ func TestScripts(t *testing.T) {
 			e.Setenv("JUDGES", judgesServer.URL)
 			e.Setenv("TOURNEY", tourneyServer.URL)
 			e.Setenv("PERSON", person)
+			e.Setenv("DOCTOR", doctor.URL)
+			e.Setenv("DOCTORJSON", doctorJSON.URL)
+			e.Setenv("DOCTORBARE", doctorBare.URL)
+			e.Setenv("DOCTORKEY", doctorKey.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")
 			e.Setenv("MOOT_MODEL", "")
 			e.Setenv("NO_COLOR", "1")
-			return nil
+			// $SERVEADDR is a loopback address with a port that was free
+			// a moment ago, for a script's moot serve.
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			e.Setenv("SERVEADDR", ln.Addr().String())
+			return ln.Close()
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// waitfor FILE [REGEXP] waits until FILE exists and, with
@@ -177,6 +203,34 @@ func TestScripts(t *testing.T) {
 				a, b := untimed(ts.ReadFile(args[0])), untimed(ts.ReadFile(args[1]))
 				if (a == b) == neg {
 					ts.Fatalf("%s and %s differ beyond timings:\n%s\n---\n%s", args[0], args[1], a, b)
+				}
+			},
+			// fetch URL gets URL, waiting for a server to listen there
+			// (up to a minute, a guard that names what it waited for),
+			// and writes the body to stdout; it fails on a status other
+			// than 200 (negated: on 200).
+			"fetch": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: fetch URL")
+				}
+				deadline := time.Now().Add(time.Minute)
+				for {
+					resp, err := http.Get(args[0])
+					if err != nil {
+						if time.Now().After(deadline) {
+							ts.Fatalf("fetch: no server answered at %s within a minute: %v", args[0], err)
+						}
+						time.Sleep(20 * time.Millisecond)
+						continue
+					}
+					body, err := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					ts.Check(err)
+					ts.Stdout().Write(body)
+					if (resp.StatusCode == http.StatusOK) == neg {
+						ts.Fatalf("fetch %s: status %d", args[0], resp.StatusCode)
+					}
+					return
 				}
 			},
 			// code N cmd args... runs cmd and checks that it exits with N.

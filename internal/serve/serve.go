@@ -13,6 +13,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"io"
 	"net"
@@ -22,9 +23,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/moot-dev/moot/internal/live"
+	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
@@ -40,17 +45,82 @@ type Options struct {
 	// Report returns the HTML report page of the debate at dir, read
 	// without the lock.
 	Report func(dir string) ([]byte, error)
+	// Describe, when set, says of the debate or tournament at dir what the
+	// index shows of it: its protocol, state, leader and cost. Without it
+	// the index shows each debate's motion alone.
+	Describe func(dir string) Summary
+	// Leaderboard returns the HTML page of the tournament at dir: its
+	// leaderboard, as `moot tournament report --html` writes it. Without
+	// it the tournaments are not served.
+	Leaderboard func(dir string) ([]byte, error)
+	// Calls, when set, returns the page of the debate at dir that lists
+	// every call with its answer, linked from the debate's page.
+	Calls func(dir string) ([]byte, error)
 	// Watch follows the debate at dir, calling changed whenever it may
 	// have changed, until ctx ends; live.Watch when nil.
 	Watch func(ctx context.Context, dir string, changed func()) error
 	// Logf, when set, is told of requests that failed on the server's
 	// side.
 	Logf func(format string, args ...any)
+	// HeaderTimeout is how long a request's header may take to arrive,
+	// and IdleTimeout how long a kept-alive connection may wait for its
+	// next request; DefaultHeaderTimeout and DefaultIdleTimeout when 0.
+	HeaderTimeout, IdleTimeout time.Duration
+	// MaxStreams caps the event streams open at once, over every debate;
+	// DefaultMaxStreams when 0. One more is refused with 503.
+	MaxStreams int
+}
+
+// The bounds of a Server whose Options leave them 0.
+const (
+	DefaultHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout   = 30 * time.Second
+	DefaultMaxStreams    = 100
+	// writeTimeout is how long one write to a reader may block: a page
+	// that stops reading its event stream is dropped after it.
+	writeTimeout = 30 * time.Second
+)
+
+// MinRemoteToken is the fewest characters a token must have when moot
+// serve listens on an address that is not loopback.
+const MinRemoteToken = 16
+
+// CheckToken says what is wrong with token for a server that listens on
+// a loopback address (loopback) or not: none at all is only for
+// loopback; a token is never blank and holds no white space or control
+// character (a header could not carry it whole); off loopback it has at
+// least MinRemoteToken characters.
+func CheckToken(token string, loopback bool) error {
+	if token == "" {
+		if loopback {
+			return nil
+		}
+		return fmt.Errorf("an address that is not loopback needs --token")
+	}
+	if strings.TrimSpace(token) == "" {
+		return fmt.Errorf("--token is blank")
+	}
+	for _, r := range token {
+		switch {
+		case unicode.IsSpace(r):
+			return fmt.Errorf("--token holds white space (a space, tab or line break), which a header cannot carry whole")
+		case unicode.IsControl(r) || r == utf8.RuneError:
+			return fmt.Errorf("--token holds a control character or a byte that is not UTF-8")
+		}
+	}
+	if n := utf8.RuneCountInString(token); !loopback && n < MinRemoteToken {
+		return fmt.Errorf("--token has %d characters; off loopback it needs at least %d", n, MinRemoteToken)
+	}
+	return nil
 }
 
 // Server is the HTTP handler of moot serve.
 type Server struct {
 	o Options
+	// hub is the one file-system watcher of every event stream, when
+	// Options.Watch is not given; streams counts the streams open.
+	hub     *live.Hub
+	streams atomic.Int64
 	// ctx ends every event stream when the server closes.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -58,20 +128,46 @@ type Server struct {
 
 // New returns the server of o.
 func New(o Options) *Server {
+	var hub *live.Hub
 	if o.Watch == nil {
-		o.Watch = live.Watch
+		hub = live.NewHub()
+		o.Watch = hub.Watch
+	}
+	if o.HeaderTimeout <= 0 {
+		o.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxStreams <= 0 {
+		o.MaxStreams = DefaultMaxStreams
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{o: o, ctx: ctx, cancel: cancel}
+	return &Server{o: o, hub: hub, ctx: ctx, cancel: cancel}
+}
+
+// HTTPServer returns the http.Server that serves s with its bounds: a
+// request's header must arrive within HeaderTimeout and a kept-alive
+// connection is closed after IdleTimeout without a request, whatever the
+// last answer was (a refusal included). It sets no timeout on a whole
+// answer, which an event stream would break; each write of a stream has
+// its own instead.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{Handler: s, ReadHeaderTimeout: s.o.HeaderTimeout, IdleTimeout: s.o.IdleTimeout}
 }
 
 // Close ends every event stream, those under way and those to come, so
 // that http.Server.Shutdown, which waits for the requests under way, can
 // finish.
-func (s *Server) Close() { s.cancel() }
+func (s *Server) Close() {
+	s.cancel()
+	if s.hub != nil {
+		s.hub.Close()
+	}
+}
 
 // ValidSlug reports whether s is a debate's slug: lowercase letters,
 // digits and hyphens, not starting with a hyphen.
@@ -128,6 +224,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.index(w, r)
 		return
 	}
+	if rest, ok := strings.CutPrefix(path, "/tournaments/"); ok {
+		s.tournamentRoute(w, r, rest)
+		return
+	}
 	rest, ok := strings.CutPrefix(path, "/debates/")
 	if !ok {
 		http.NotFound(w, r)
@@ -139,11 +239,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	s.debateRoute(w, r, dir, what)
+}
+
+// debateRoute answers the request for what ("" for the page, "report",
+// "live" or "events") of the debate at dir.
+func (s *Server) debateRoute(w http.ResponseWriter, r *http.Request, dir, what string) {
 	switch what {
 	case "":
 		s.page(w, r, dir)
 	case "report":
 		s.report(w, r, dir)
+	case "calls":
+		s.calls(w, r, dir)
 	case "live":
 		s.liveJSON(w, dir)
 	case "events":
@@ -177,7 +285,8 @@ func (s *Server) authorize(r *http.Request) int {
 			given = strings.TrimSpace(value)
 		}
 	}
-	if given == "" {
+	if strings.TrimSpace(given) == "" || strings.TrimSpace(s.o.Token) == "" {
+		// A blank token, given or configured, opens nothing.
 		return http.StatusUnauthorized
 	}
 	// Hashed first, so that the comparison takes the same time whatever
@@ -221,33 +330,59 @@ var indexPage = sync.OnceValue(func() *template.Template {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>moot: debates</title>
 <style>
-body { font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; width: 100%; }
+body { font: 16px/1.5 system-ui, sans-serif; max-width: 80rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+table { border-collapse: collapse; width: 100%; margin-bottom: 2rem; }
 th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
 td.slug { white-space: nowrap; }
 .muted { color: #777; }
+.error { color: #a00; }
 </style>
 </head>
 <body>
 <h1>Debates</h1>
-<p class="muted">{{.Root}}: {{len .Debates}} debate{{if ne (len .Debates) 1}}s{{end}}. Each page follows its debate live.</p>
-{{if .Debates}}<table id="debates">
-<thead><tr><th>debate</th><th>motion</th></tr></thead>
+<p class="muted">{{.Root}}: {{len .Debates}} debate{{if ne (len .Debates) 1}}s{{end}}{{if .Tournaments}}, {{.InTournaments}} of them in {{len .Tournaments}} tournament{{if ne (len .Tournaments) 1}}s{{end}}{{end}}. Each debate's page follows it live.</p>
+{{if .Tournaments}}<h2>Tournaments</h2>
+<table id="tournaments">
+<thead><tr><th>tournament</th><th>protocol</th><th>state</th><th>leader</th><th>cost</th></tr></thead>
 <tbody>
-{{range .Debates}}<tr><td class="slug"><a href="/debates/{{.Slug}}/{{$.Query}}">{{.Slug}}</a></td><td>{{.Motion}}</td></tr>
+{{range .Tournaments}}<tr><td class="slug"><a href="{{.Href}}{{$.Query}}">{{.Name}}</a></td>{{template "cells" .}}</tr>
+{{end}}</tbody>
+</table>
+<h2>Debates</h2>
+{{end}}{{if .Debates}}<table id="debates">
+<thead><tr><th>debate</th>{{if .Tournaments}}<th>tournament</th>{{end}}<th>protocol</th><th>state</th><th>leader</th><th>cost</th><th>motion</th></tr></thead>
+<tbody>
+{{range .Debates}}<tr><td class="slug"><a href="{{.Href}}{{$.Query}}">{{.Name}}</a></td>{{if $.Tournaments}}<td>{{.Tournament}}</td>{{end}}{{template "cells" .}}<td>{{.Motion}}</td></tr>
 {{end}}</tbody>
 </table>{{else}}<p>No debates here yet: <code>moot new SLUG --motion "..."</code> makes one.</p>{{end}}
 </body>
 </html>
+{{define "cells"}}{{if .Error}}<td colspan="4" class="error">unreadable: {{.Error}}</td>{{else}}<td>{{.Protocol}}</td><td>{{.State}}</td><td>{{.Leader}}</td><td>{{.Cost}}</td>{{end}}{{end}}
 `))
 })
 
-type indexEntry struct {
-	Slug   string
+// Summary is what the index shows of a debate or a tournament.
+type Summary struct {
+	Protocol string
+	// State says where it stands: "3 of 3 exchanges, ended".
+	State  string
+	Leader string
+	Cost   string
 	Motion string
+	// Error says why it cannot be read; the rest is then empty.
+	Error string
 }
 
-// index lists every debate with its motion, in the page itself.
+type indexEntry struct {
+	Name       string
+	Href       string
+	Tournament string
+	Summary
+}
+
+// index lists every debate and every tournament of the root, each debate
+// with its motion, and, when Describe is set, with its protocol, state,
+// leader and cost.
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	names, err := Debates(s.o.Root)
 	if err != nil {
@@ -255,19 +390,34 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data := struct {
-		Root    string
-		Debates []indexEntry
-		Query   template.URL
+		Root          string
+		Debates       []indexEntry
+		Tournaments   []indexEntry
+		InTournaments int
+		Query         template.URL
 	}{Root: s.o.Root, Query: template.URL(tokenQuery(r))}
 	for _, n := range names {
-		e := indexEntry{Slug: n, Motion: "(unreadable)"}
-		if d, err := store.Open(filepath.Join(s.o.Root, n)); err == nil {
-			if state, err := d.ReadFile(sm.StateFile); err == nil {
-				e.Motion = live.Motion(state)
-			}
-			d.Close()
+		data.Debates = append(data.Debates, s.entry(n, "/debates/"+n+"/", "", filepath.Join(s.o.Root, n)))
+	}
+	if s.o.Leaderboard != nil {
+		ts, err := Tournaments(s.o.Root)
+		if err != nil {
+			s.fail(w, "list the tournaments", err)
+			return
 		}
-		data.Debates = append(data.Debates, e)
+		for _, t := range ts {
+			tdir := filepath.Join(s.o.Root, tournament.Dir, t)
+			data.Tournaments = append(data.Tournaments, s.entry(t, "/tournaments/"+t+"/", "", tdir))
+			inner, err := tournamentDebates(tdir)
+			if err != nil {
+				s.fail(w, "list the tournament's debates", err)
+				return
+			}
+			for _, n := range inner {
+				data.Debates = append(data.Debates, s.entry(n, "/tournaments/"+t+"/"+n+"/", t, filepath.Join(tdir, n)))
+				data.InTournaments++
+			}
+		}
 	}
 	var b bytes.Buffer
 	if err := indexPage().Execute(&b, data); err != nil {
@@ -277,6 +427,23 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 	w.Write(b.Bytes())
+}
+
+// entry is the index's row of the debate or tournament at dir.
+func (s *Server) entry(name, href, tournamentName, dir string) indexEntry {
+	e := indexEntry{Name: name, Href: href, Tournament: tournamentName}
+	if s.o.Describe != nil {
+		e.Summary = s.o.Describe(dir)
+		return e
+	}
+	e.Motion = "(unreadable)"
+	if d, err := store.Open(dir); err == nil {
+		if state, err := d.ReadFile(sm.StateFile); err == nil {
+			e.Motion = live.Motion(state)
+		}
+		d.Close()
+	}
+	return e
 }
 
 // report is the debate's HTML report page as it stands.
@@ -304,7 +471,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, dir string) {
 	}
 	nonce := newNonce()
 	strip := []byte(`<nav id="moot-live" style="position:sticky;top:0;background:#f6f6f0;border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
-		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a> · <span id="moot-now">connecting…</span></nav>`)
+		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a>` + s.callsLink(r) + ` · <span id="moot-now">connecting…</span></nav>`)
 	script := []byte(`<script nonce="` + nonce + `">` + strings.Replace(liveScript, "VERSION", version, 1) + `</script>`)
 	page = dropMetaCSP(page)
 	page = insertAfter(page, "<body>", strip)
@@ -413,6 +580,15 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
 		return
 	}
+	if n := s.streams.Add(1); n > int64(s.o.MaxStreams) {
+		s.streams.Add(-1)
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, fmt.Sprintf("moot serve has %d event streams open, the most it serves at once; close a page and try again", s.o.MaxStreams), http.StatusServiceUnavailable)
+		return
+	}
+	defer s.streams.Add(-1)
+	rc := http.NewResponseController(w)
+	defer rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("X-Accel-Buffering", "no")
@@ -432,6 +608,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 	write := func(text string) bool {
 		mu.Lock()
 		defer mu.Unlock()
+		// A reader that stops reading is dropped, not waited for.
+		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 		if _, err := io.WriteString(w, text); err != nil {
 			cancel()
 			return false

@@ -128,3 +128,19 @@ func (d *debate) describe(p pos) string {
 	}
 	return fmt.Sprintf("aspect %d, miniround %d: %d personas speak", p.aspect, p.mini, len(d.members(p.aspect, p.mini)))
 }
+
+var _ sm.Leader = (*debate)(nil)
+
+// Leader counts the crux cards so far: a panel has no sides to lead.
+func (d *debate) Leader() string {
+	cards := 0
+	for k := 1; k <= d.st.Aspects; k++ {
+		if d.has(cardPath(k)) {
+			cards++
+		}
+	}
+	if cards == 1 {
+		return "1 crux card"
+	}
+	return fmt.Sprintf("%d crux cards", cards)
+}
