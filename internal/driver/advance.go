@@ -543,7 +543,15 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		if c.Skippable {
 			if why, err := r.d.ReadPrivate(skippedName(step, c)); err == nil && len(why) > 0 {
 				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "skipped in an earlier run"})
-				return sm.Answer{Skipped: string(why)}, nil
+				a := sm.Answer{Skipped: string(why)}
+				// The model that failed, and the requests it took, are
+				// kept with the reason, so that the step commits what an
+				// uninterrupted run commits.
+				var meta keptMeta
+				if raw, err := r.d.ReadPrivate(metaName(step, c)); err == nil && json.Unmarshal(raw, &meta) == nil {
+					a.Model, a.Attempts = meta.Model, meta.Attempts
+				}
+				return a, nil
 			}
 		}
 	}
@@ -694,6 +702,10 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			saved := r.saveFailed(step.Unit, who, attempts)
 			if c.Skippable {
 				why := "refused after every repair: " + strings.Join(rep.Errors, "; ")
+				// Written first, as for an accepted answer.
+				if meta, err := json.Marshal(keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds()}); err == nil {
+					r.keep(metaName(step, c), c.Role, meta)
+				}
 				r.keep(skippedName(step, c), c.Role, []byte(why))
 				return sm.Answer{Skipped: why, Model: resp.Model, Attempts: try + 1}, nil
 			}

@@ -79,3 +79,42 @@ func TestKilledAtEveryCallPanel(t *testing.T) {
 		},
 	})
 }
+
+// refusingConfirmation answers as fakeHandler does but names neither
+// debater when asked who won, every time, so that the confirmation is
+// skipped after every repair.
+func refusingConfirmation(req modeltest.Request) modeltest.Reply {
+	msgs := make([]forumfake.Message, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
+	}
+	if forumfake.Kind(msgs) == forumfake.Confirmation {
+		return modeltest.Reply{Content: "Both argued well; I cannot choose."}
+	}
+	return fakeHandler(req)
+}
+
+// TestSkippedConfirmationExitAtEveryWrite: the last steps of a debate,
+// the first a confirmation refused after every repair, moot exiting as if
+// killed at each of their writes and run again, ends with the files of a run never killed: the
+// skipped confirmation keeps its model and the requests it took.
+func TestSkippedConfirmationExitAtEveryWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of one moot process per write of a step: run without -short")
+	}
+	cast := filepath.Join(t.TempDir(), "cast.yaml")
+	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin, env := crashtest.Self(t)
+	n := crashtest.ExitAtEveryWrite(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:   []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
+		Model: refusingConfirmation,
+		// Both turns, then the deliberation: the next step is the
+		// confirmation, then the verdict and the announcement.
+		Prepare: [][]string{{"run", "d", "2", "--quiet"}, {"step", "d", "--quiet"}},
+		Command: []string{"run", "d", "--all"},
+	})
+	t.Logf("the step of the skipped confirmation made %d writes", n)
+}
