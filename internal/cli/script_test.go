@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,6 +69,24 @@ func TestScripts(t *testing.T) {
 		return modeltest.Reply{Content: forumfake.Reply(msgs, forumfake.Options{})}
 	}
 	forumServer := modeltest.NewServer(t, forumFake)
+	// $FORUMMESSY answers as $FORUM, but the model clumsy never gives a
+	// score (it answers prose) nor its evaluation of Brook's turns (an
+	// empty answer), and the model mute gives nothing at all.
+	forumMessy := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		msgs := make([]forumfake.Message, len(req.Messages))
+		for i, m := range req.Messages {
+			msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
+		}
+		switch k := forumfake.Kind(msgs); {
+		case req.Model == "mute":
+			return modeltest.Reply{Content: " "}
+		case req.Model == "clumsy" && k == forumfake.Evaluate && strings.Contains(msgs[len(msgs)-1].Content, "Brook"):
+			return modeltest.Reply{Content: " "}
+		case req.Model == "clumsy" && k == forumfake.Score:
+			return modeltest.Reply{Content: "I would rather not put a number on it."}
+		}
+		return forumFake(req)
+	})
 	forumSlow := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
 		time.Sleep(150 * time.Millisecond)
 		return forumFake(req)
@@ -123,6 +142,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("MODERATED", moderatedServer.URL)
 			e.Setenv("FORUM", forumServer.URL)
 			e.Setenv("FORUMSLOW", forumSlow.URL)
+			e.Setenv("FORUMMESSY", forumMessy.URL)
 			e.Setenv("REFINE", refineServer.URL)
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
 			e.Setenv("PANEL", panelServer.URL)

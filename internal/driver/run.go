@@ -131,6 +131,10 @@ type Options struct {
 	Repairs int
 	// Fresh ignores answers already paid for.
 	Fresh bool
+	// KeepGoing records a missable call (sm.Call.Missable) whose answers
+	// were refused after every repair as missing, and goes on, instead of
+	// stopping the run (moot run --keep-going).
+	KeepGoing bool
 	Now   func() time.Time
 	// Emit receives progress events; Warn receives notices for people.
 	Emit func(Event)
@@ -220,6 +224,9 @@ type RoleError struct {
 	Model    string
 	Problems []string // the errors of the last answer, when it broke rules
 	Saved    string   // where the raw answers were kept
+	// Missable says the debate could have gone on without the call, had
+	// the run been asked to (--keep-going).
+	Missable bool
 	Err      error    // the model's failure, when it failed
 }
 

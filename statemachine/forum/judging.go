@@ -730,6 +730,7 @@ func (x *rejudgeDebate) Next() (*sm.Step, error) {
 		return nil, err
 	}
 	c.Model = x.r.Judge.Model
+	c.Missable = missable(s)
 	confirmed := x.d.confirmed(h)
 	return &sm.Step{
 		Key: "rejudge-" + name + "-" + s.Key(), Unit: s.Turn, Calls: []sm.Call{c},
