@@ -135,7 +135,7 @@ type Options struct {
 	// were refused after every repair as missing, and goes on, instead of
 	// stopping the run (moot run --keep-going).
 	KeepGoing bool
-	Now   func() time.Time
+	Now       func() time.Time
 	// Emit receives progress events; Warn receives notices for people.
 	Emit func(Event)
 	Warn func(string)
@@ -227,7 +227,7 @@ type RoleError struct {
 	// Missable says the debate could have gone on without the call, had
 	// the run been asked to (--keep-going).
 	Missable bool
-	Err      error    // the model's failure, when it failed
+	Err      error // the model's failure, when it failed
 }
 
 func (e *RoleError) Error() string {
