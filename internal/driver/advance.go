@@ -443,6 +443,7 @@ func (r *runner) forget(step *sm.Step) {
 		_ = r.d.RemovePrivate(keptName(step, c))
 		_ = r.d.RemovePrivate(skippedName(step, c))
 		_ = r.d.RemovePrivate(missingName(step, c))
+		_ = r.d.RemovePrivate(repairsName(step, c))
 		_ = r.d.RemovePrivate(metaName(step, c))
 		if r.research != nil {
 			_ = r.d.RemovePrivate(researchName(step, c))
@@ -511,6 +512,38 @@ type keptMeta struct {
 // its step's commit.
 func skippedName(step *sm.Step, c sm.Call) string {
 	return "answers/" + step.Key + "-" + c.ID + ".skipped"
+}
+
+// repairsName is where the answers of a call sent back for repair wait,
+// with the errors they were sent back for, while the call goes on.
+func repairsName(step *sm.Step, c sm.Call) string {
+	return "answers/" + step.Key + "-" + c.ID + ".repairs"
+}
+
+// keptRepairs is what repairsName holds: the model asked and its refused
+// answers so far.
+type keptRepairs struct {
+	Model    string          `json:"model"`
+	Attempts []failedAttempt `json:"attempts"`
+}
+
+// keptRepairs returns the answers to c that an interrupted run had sent
+// back for repair, when it asked model; none when it asked another.
+func (r *runner) keptRepairs(step *sm.Step, c sm.Call, model string) []failedAttempt {
+	raw, err := r.d.ReadPrivate(repairsName(step, c))
+	if err != nil {
+		return nil
+	}
+	var k keptRepairs
+	if json.Unmarshal(raw, &k) != nil || k.Model != model {
+		return nil
+	}
+	for _, at := range k.Attempts {
+		if len(at.Errors) == 0 {
+			return nil
+		}
+	}
+	return k.Attempts
 }
 
 // missingName is where the record of a missable call that got no
@@ -656,7 +689,31 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		}
 		streamed = false
 	}
-	for try := 0; try <= repairs; try++ {
+	// repairMessage is the message that sends an answer refused for errs
+	// back.
+	repairMessage := func(errs []string) (sm.Message, error) {
+		if c.Repair != nil {
+			return c.Repair(errs)
+		}
+		return sm.Message{Role: "user", Content: "Your answer broke these rules:\n- " + strings.Join(errs, "\n- ") + "\nAnswer again in full, following every rule."}, nil
+	}
+	first := 0
+	if sess == nil && !r.opts.Fresh {
+		// The answers an interrupted run had sent back for repair are
+		// sent back again as they were, and the repairs go on from
+		// there, so that none of them is asked for twice.
+		if prior := r.keptRepairs(step, c, rs.Model); len(prior) > 0 && len(prior) <= repairs {
+			for _, at := range prior {
+				repair, err := repairMessage(at.Errors)
+				if err != nil {
+					return sm.Answer{}, err
+				}
+				msgs = append(msgs, model.Message{Role: "assistant", Content: at.Answer}, model.Message{Role: repair.Role, Content: repair.Content})
+			}
+			attempts, first = prior, len(prior)
+		}
+	}
+	for try := first; try <= repairs; try++ {
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAsk, Exchange: step.Unit, Role: c.Role, Model: rs.Model})
 		// The call is timed by the run's clock, so that a run on a fixed
 		// clock (moot demo) records the same times every time.
@@ -759,6 +816,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		discard("the answer broke the rules; it is not committed")
 		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})
 		if try == repairs {
+			_ = r.d.RemovePrivate(repairsName(step, c))
 			saved := r.saveFailed(step.Unit, who, attempts)
 			if c.Skippable {
 				why := "refused after every repair: " + strings.Join(rep.Errors, "; ")
@@ -776,11 +834,13 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		}
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRepair, Exchange: step.Unit, Role: c.Role,
 			Message: fmt.Sprintf("%s: %s", english.Count(len(rep.Errors), "problem"), rep.Errors[0]), Problems: rep.Errors})
-		repair := sm.Message{Role: "user", Content: "Your answer broke these rules:\n- " + strings.Join(rep.Errors, "\n- ") + "\nAnswer again in full, following every rule."}
-		if c.Repair != nil {
-			var err error
-			if repair, err = c.Repair(rep.Errors); err != nil {
-				return sm.Answer{}, err
+		repair, err := repairMessage(rep.Errors)
+		if err != nil {
+			return sm.Answer{}, err
+		}
+		if sess == nil {
+			if data, err := json.Marshal(keptRepairs{Model: rs.Model, Attempts: attempts}); err == nil {
+				r.keep(repairsName(step, c), c.Role, data)
 			}
 		}
 		msgs = append(msgs, model.Message{Role: "assistant", Content: resp.Text}, model.Message{Role: repair.Role, Content: repair.Content})

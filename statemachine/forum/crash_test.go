@@ -118,3 +118,84 @@ func TestSkippedConfirmationExitAtEveryWrite(t *testing.T) {
 	})
 	t.Logf("the step of the skipped confirmation made %d writes", n)
 }
+
+// refusingBrook answers as fakeHandler does but never gives a score or
+// an evaluation of Brook's turns (prose, then an empty answer), so that
+// a run with --keep-going records them as missing.
+func refusingBrook(req modeltest.Request) modeltest.Reply {
+	msgs := make([]forumfake.Message, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
+	}
+	last := msgs[len(msgs)-1].Content
+	switch forumfake.Kind(msgs) {
+	case forumfake.Score:
+		if strings.Contains(last, "Brook") || strings.Contains(promptOf(msgs), "Brook") {
+			return modeltest.Reply{Content: "Brook was fine, I suppose."}
+		}
+	case forumfake.Evaluate:
+		if strings.Contains(last, "Brook") {
+			return modeltest.Reply{Content: "   "}
+		}
+	}
+	return fakeHandler(req)
+}
+
+// promptOf is the newest user message of msgs that is not a repair.
+func promptOf(msgs []forumfake.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" && !strings.Contains(msgs[i].Content, "could not be accepted") {
+			return msgs[i].Content
+		}
+	}
+	return ""
+}
+
+// TestKilledAtEveryCallKeepGoing: a run with --keep-going whose judge
+// never scores nor evaluates Brook, killed with SIGKILL while each call
+// is in flight and run again, ends with the files of a run never killed,
+// the calls recorded as missing included (their models, requests and
+// refused answers); only the call in flight is asked twice.
+func TestKilledAtEveryCallKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of a kill per call, each a moot process run twice: run without -short")
+	}
+	cast := filepath.Join(t.TempDir(), "cast.yaml")
+	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:   []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "3", "--seed", "7", "--cast", cast},
+		Run:   []string{"--all", "--keep-going"},
+		Model: refusingBrook,
+	})
+	score := k.Reference["calls/010_score_judge.md"]
+	if !strings.Contains(score, `"missing": {`) || strings.Contains(score, `"score":`) || !strings.Contains(score, `"attempts": 3`) {
+		t.Errorf("Brook's score is not recorded as missing after three requests:\n%s", score)
+	}
+}
+
+// TestMissingScoreExitAtEveryWrite: the step of a score recorded as
+// missing, moot exiting as if killed at each of its writes and run again
+// with --keep-going, ends with the files of a run never killed.
+func TestMissingScoreExitAtEveryWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of one moot process per write of a step: run without -short")
+	}
+	cast := filepath.Join(t.TempDir(), "cast.yaml")
+	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin, env := crashtest.Self(t)
+	crashtest.ExitAtEveryWrite(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:   []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "3", "--seed", "7", "--cast", cast},
+		Model: refusingBrook,
+		// Turn 1; turn 2 is Brook's, whose evaluation and score go
+		// missing.
+		Prepare: [][]string{{"run", "d", "1", "--quiet"}},
+		Command: []string{"run", "d", "--until", "2", "--keep-going"},
+	})
+}
