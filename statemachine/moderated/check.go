@@ -57,6 +57,15 @@ func (d *debate) Check() sm.Findings {
 		case done:
 			t := d.sched[s.Target]
 			expectScore[t.Number] = true
+			if g, ok := d.gaps[t.Number]; ok {
+				if g.file != d.scoreFile(t) {
+					problem(g.file, "should be %s", d.scoreFile(t))
+				}
+				if want := stepKey(i, s) + "/" + s.Role; g.Missing.Call != want {
+					problem(g.file, "missing.call: %q is not call %s", g.Missing.Call, want)
+				}
+				continue
+			}
 			sc, ok := d.scores[t.Number]
 			if !ok {
 				problem(d.scoreFile(t), "is missing: message %d was scored", t.Number)
@@ -88,6 +97,16 @@ func (d *debate) Check() sm.Findings {
 	sort.Ints(extra)
 	for _, n := range extra {
 		problem(d.scores[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
+	}
+	extra = extra[:0]
+	for n := range d.gaps {
+		if !expectScore[n] {
+			extra = append(extra, n)
+		}
+	}
+	sort.Ints(extra)
+	for _, n := range extra {
+		problem(d.gaps[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
 	}
 	d.checkJudges(&f, expectScore)
 	return f

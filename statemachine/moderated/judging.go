@@ -121,6 +121,13 @@ func (d *debate) readJudgeFolder(files fs.FS, name string, stray []sm.Problem) (
 		}
 	}
 	scores, more, err := d.readScoreDir(files, judgeScoresDir(name))
+	for n, sc := range scores {
+		// A judge's calls are never recorded as missing.
+		if sc.Missing != nil {
+			more = append(more, sm.Problem{File: sc.file, Message: "a judge's score cannot be missing"})
+			delete(scores, n)
+		}
+	}
 	if err != nil {
 		return nil, nil, err
 	}
