@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
 // Decision is what the stop rule decided at the commit of a critique.
@@ -266,6 +267,17 @@ type Score struct {
 	// Panel, in the score of a debate a panel judged, lists its judges,
 	// whose own scores are in judgments/NAME/score.json.
 	Panel []PanelJudge `json:"panel,omitempty"`
+}
+
+// MissingScore is score.json when the judge's score got no acceptable
+// answer in a run with --keep-going: the record of the call, who answered
+// and when; no score stands in for it.
+type MissingScore struct {
+	Missing   *sm.Missing `json:"missing"`
+	Model     string      `json:"model"`
+	Attempts  int         `json:"attempts"`
+	ElapsedMS int64       `json:"elapsed_ms"`
+	Time      string      `json:"time"`
 }
 
 // PanelJudge is one judge of a panel as the aggregate names it.

@@ -149,6 +149,10 @@ type debate struct {
 	rounds    map[int]*round
 	synthesis *synthesis
 	score     *Score
+	// scoreGap is the record of a score that got no acceptable answer in
+	// a run with --keep-going, kept in score.json in place of the score;
+	// score is then nil.
+	scoreGap *MissingScore
 	problems  []sm.Problem
 	tmpl      *templates.Set
 	library   map[string][]byte
@@ -261,7 +265,10 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	}
 	if data, err := fs.ReadFile(files, ScoreFile); err == nil {
 		var s Score
-		if err := json.Unmarshal(data, &s); err != nil {
+		var gap MissingScore
+		if err := json.Unmarshal(data, &gap); err == nil && gap.Missing != nil {
+			d.scoreGap = &gap
+		} else if err := json.Unmarshal(data, &s); err != nil {
 			d.problems = append(d.problems, sm.Problem{File: ScoreFile, Message: frontmatter.JSONError(err).Error()})
 		} else {
 			d.score = &s
