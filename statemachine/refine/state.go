@@ -153,9 +153,9 @@ type debate struct {
 	// a run with --keep-going, kept in score.json in place of the score;
 	// score is then nil.
 	scoreGap *MissingScore
-	problems  []sm.Problem
-	tmpl      *templates.Set
-	library   map[string][]byte
+	problems []sm.Problem
+	tmpl     *templates.Set
+	library  map[string][]byte
 	// panel is the judge panel debate.md names; nil for one judge.
 	panel []sm.Judge
 	// judges holds every folder under judgments/, by name.
