@@ -199,3 +199,47 @@ func TestMissingScoreExitAtEveryWrite(t *testing.T) {
 		Command: []string{"run", "d", "--until", "2", "--keep-going"},
 	})
 }
+
+// TestKilledAtEveryCallPanelKeepGoing: a panel of two judges, the second
+// of which never scores, run with --keep-going, killed with SIGKILL while
+// each call is in flight and run again, ends with the files of a run
+// never killed: the second judge's scores recorded as missing in its
+// folder, the panel's scores those of the first.
+func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of a kill per call, each a moot process run twice: run without -short")
+	}
+	cast := filepath.Join(t.TempDir(), "cast.yaml")
+	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	created := regexp.MustCompile(`"created": "[^"]*"`)
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
+		Run: []string{"--all", "--judges", "a,b", "--keep-going"},
+		Model: func(req modeltest.Request) modeltest.Reply {
+			msgs := make([]forumfake.Message, len(req.Messages))
+			for i, m := range req.Messages {
+				msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
+			}
+			if req.Model == "b" && forumfake.Kind(msgs) == forumfake.Score {
+				return modeltest.Reply{Content: "No number from me."}
+			}
+			return fakeHandler(req)
+		},
+		Normalise: func(name, data string) string {
+			if strings.HasSuffix(name, sm.JudgeRecordFile) {
+				return created.ReplaceAllString(data, `"created": ""`)
+			}
+			return data
+		},
+	})
+	if s := k.Reference["judgments/b/calls/006_score_judge.md"]; !strings.Contains(s, `"missing": {`) {
+		t.Errorf("judge b's score is not recorded as missing:\n%s", s)
+	}
+	if s := k.Reference["calls/006_score_judge.md"]; !strings.Contains(s, `"missing": true`) || !strings.Contains(s, `"score": `) {
+		t.Errorf("the panel's score is not judge a's with b missing:\n%s", s)
+	}
+}

@@ -283,7 +283,7 @@ func checkCall(s slot, c *callFile) []string {
 		switch {
 		case !missable(s):
 			out = append(out, fmt.Sprintf("missing: a %s cannot be missing", s.Kind))
-		case !strings.HasSuffix(m.Missing.Call, s.Key()+"/"+s.Role):
+		case !strings.Contains(m.Missing.Call, s.Key()+"/"+s.Role):
 			out = append(out, fmt.Sprintf("missing.call: %q is not call %s of the %s", m.Missing.Call, s.Key(), s.Role))
 		case m.Score != nil:
 			out = append(out, "score: a missing call has no score")
@@ -749,7 +749,9 @@ var _ sm.Filler = (*debate)(nil)
 func (d *debate) Gaps() []string {
 	var out []string
 	for _, s := range d.slots {
-		if f := d.file(s); f != nil && f.err == nil && f.meta.Missing != nil && missable(s) {
+		// A panel's gap is its judges' own: --retry-missing asks one
+		// judge alone.
+		if f := d.file(s); f != nil && f.err == nil && f.meta.Missing != nil && missable(s) && len(f.meta.Panel) == 0 {
 			out = append(out, f.meta.Missing.Call)
 		}
 	}
