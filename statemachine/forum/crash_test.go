@@ -21,11 +21,16 @@ func TestMain(m *testing.M) {
 
 // fakeHandler answers over HTTP as forumfake does.
 func fakeHandler(req modeltest.Request) modeltest.Reply {
+	return modeltest.Reply{Content: forumfake.Reply(fakeMessages(req), forumfake.Options{})}
+}
+
+// fakeMessages is the conversation of req, as forumfake reads it.
+func fakeMessages(req modeltest.Request) []forumfake.Message {
 	msgs := make([]forumfake.Message, len(req.Messages))
 	for i, m := range req.Messages {
 		msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
 	}
-	return modeltest.Reply{Content: forumfake.Reply(msgs, forumfake.Options{})}
+	return msgs
 }
 
 // TestKilledAtEveryCall: moot itself, killed with SIGKILL while each of
@@ -36,10 +41,7 @@ func TestKilledAtEveryCall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of 30 kills, each a moot process run twice: run without -short")
 	}
-	cast := filepath.Join(t.TempDir(), "cast.yaml")
-	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cast := castFile(t)
 	bin, env := crashtest.Self(t)
 	crashtest.KillAtEveryCall(t, crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -58,10 +60,7 @@ func TestKilledAtEveryCallPanel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of 28 kills, each a moot process run twice: run without -short")
 	}
-	cast := filepath.Join(t.TempDir(), "cast.yaml")
-	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cast := castFile(t)
 	created := regexp.MustCompile(`"created": "[^"]*"`)
 	bin, env := crashtest.Self(t)
 	crashtest.KillAtEveryCall(t, crashtest.CallKills{
@@ -84,10 +83,7 @@ func TestKilledAtEveryCallPanel(t *testing.T) {
 // debater when asked who won, every time, so that the confirmation is
 // skipped after every repair.
 func refusingConfirmation(req modeltest.Request) modeltest.Reply {
-	msgs := make([]forumfake.Message, len(req.Messages))
-	for i, m := range req.Messages {
-		msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
-	}
+	msgs := fakeMessages(req)
 	if forumfake.Kind(msgs) == forumfake.Confirmation {
 		return modeltest.Reply{Content: "Both argued well; I cannot choose."}
 	}
@@ -102,10 +98,7 @@ func TestSkippedConfirmationExitAtEveryWrite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of one moot process per write of a step: run without -short")
 	}
-	cast := filepath.Join(t.TempDir(), "cast.yaml")
-	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cast := castFile(t)
 	bin, env := crashtest.Self(t)
 	n := crashtest.ExitAtEveryWrite(t, crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -123,10 +116,7 @@ func TestSkippedConfirmationExitAtEveryWrite(t *testing.T) {
 // an evaluation of Brook's turns (prose, then an empty answer), so that
 // a run with --keep-going records them as missing.
 func refusingBrook(req modeltest.Request) modeltest.Reply {
-	msgs := make([]forumfake.Message, len(req.Messages))
-	for i, m := range req.Messages {
-		msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
-	}
+	msgs := fakeMessages(req)
 	last := msgs[len(msgs)-1].Content
 	switch forumfake.Kind(msgs) {
 	case forumfake.Score:
@@ -160,10 +150,7 @@ func TestKilledAtEveryCallKeepGoing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of a kill per call, each a moot process run twice: run without -short")
 	}
-	cast := filepath.Join(t.TempDir(), "cast.yaml")
-	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cast := castFile(t)
 	bin, env := crashtest.Self(t)
 	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -184,10 +171,7 @@ func TestMissingScoreExitAtEveryWrite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of one moot process per write of a step: run without -short")
 	}
-	cast := filepath.Join(t.TempDir(), "cast.yaml")
-	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cast := castFile(t)
 	bin, env := crashtest.Self(t)
 	crashtest.ExitAtEveryWrite(t, crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -209,10 +193,7 @@ func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of a kill per call, each a moot process run twice: run without -short")
 	}
-	cast := filepath.Join(t.TempDir(), "cast.yaml")
-	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cast := castFile(t)
 	created := regexp.MustCompile(`"created": "[^"]*"`)
 	bin, env := crashtest.Self(t)
 	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
@@ -220,11 +201,7 @@ func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
 		New: []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
 		Run: []string{"--all", "--judges", "a,b", "--keep-going"},
 		Model: func(req modeltest.Request) modeltest.Reply {
-			msgs := make([]forumfake.Message, len(req.Messages))
-			for i, m := range req.Messages {
-				msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
-			}
-			if req.Model == "b" && forumfake.Kind(msgs) == forumfake.Score {
+			if req.Model == "b" && forumfake.Kind(fakeMessages(req)) == forumfake.Score {
 				return modeltest.Reply{Content: "No number from me."}
 			}
 			return fakeHandler(req)
@@ -242,4 +219,14 @@ func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
 	if s := k.Reference["calls/006_score_judge.md"]; !strings.Contains(s, `"missing": true`) || !strings.Contains(s, `"score": `) {
 		t.Errorf("the panel's score is not judge a's with b missing:\n%s", s)
 	}
+}
+
+// castFile writes castYAML to a file and returns its path.
+func castFile(t *testing.T) string {
+	t.Helper()
+	cast := filepath.Join(t.TempDir(), "cast.yaml")
+	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cast
 }

@@ -88,25 +88,18 @@ func (d *debate) Check() sm.Findings {
 	for _, n := range extra {
 		problem(d.messages[n].file, "message %d is not given yet: debate.md is at step %d", n, step)
 	}
-	extra = extra[:0]
-	for n := range d.scores {
-		if !expectScore[n] {
-			extra = append(extra, n)
+	// Scores and scores recorded as missing alike.
+	for _, scores := range []map[int]Score{d.scores, d.gaps} {
+		extra = extra[:0]
+		for n := range scores {
+			if !expectScore[n] {
+				extra = append(extra, n)
+			}
 		}
-	}
-	sort.Ints(extra)
-	for _, n := range extra {
-		problem(d.scores[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
-	}
-	extra = extra[:0]
-	for n := range d.gaps {
-		if !expectScore[n] {
-			extra = append(extra, n)
+		sort.Ints(extra)
+		for _, n := range extra {
+			problem(scores[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
 		}
-	}
-	sort.Ints(extra)
-	for _, n := range extra {
-		problem(d.gaps[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
 	}
 	d.checkJudges(&f, expectScore)
 	return f

@@ -347,12 +347,18 @@ func (d *debate) finish(i int, next *debate, c *sm.Commit) (*sm.Commit, error) {
 	if next.st.Exchange > d.st.Exchange {
 		c.Events[len(c.Events)-1].Ends = true
 	}
-	derived, err := next.derived()
+	return next.withDerived(c)
+}
+
+// withDerived ends c, the commit that makes the debate d, with d's
+// derived files and its debate.md, last.
+func (d *debate) withDerived(c *sm.Commit) (*sm.Commit, error) {
+	derived, err := d.derived()
 	if err != nil {
 		return nil, err
 	}
 	c.Files = append(c.Files, derived...)
-	state, err := next.renderState()
+	state, err := d.renderState()
 	if err != nil {
 		return nil, err
 	}
@@ -528,16 +534,5 @@ func (d *debate) refill(target slot, sc Score, ev sm.Event) (*sm.Commit, error) 
 	if err != nil {
 		return nil, err
 	}
-	c := &sm.Commit{Files: []sm.File{{Name: d.scoreFile(target), Data: data}}, Events: []sm.Event{ev}}
-	derived, err := next.derived()
-	if err != nil {
-		return nil, err
-	}
-	c.Files = append(c.Files, derived...)
-	state, err := next.renderState()
-	if err != nil {
-		return nil, err
-	}
-	c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: state})
-	return c, nil
+	return next.withDerived(&sm.Commit{Files: []sm.File{{Name: d.scoreFile(target), Data: data}}, Events: []sm.Event{ev}})
 }

@@ -121,26 +121,7 @@ const settle = 200 * time.Millisecond
 // copied for every run, so that all share what new drew and stamped.
 func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	t.Helper()
-	made := t.TempDir()
-	o, err := c.moot(made, "", append([]string{"new", "d"}, c.New...)...)
-	if err != nil || o.Code != 0 {
-		t.Fatalf("moot new: %v %s", err, o)
-	}
-	if len(c.Prepare) > 0 {
-		prep := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
-		for _, args := range c.Prepare {
-			if o, err := c.moot(made, prep.URL, args...); err != nil || o.Code != 0 {
-				t.Fatalf("moot %s: %v %s", strings.Join(args, " "), err, o)
-			}
-		}
-	}
-	fresh := func(t *testing.T) string {
-		root := t.TempDir()
-		if err := fixture.CopyTree(filepath.Join(made, "d"), filepath.Join(root, "d")); err != nil {
-			t.Fatal(err)
-		}
-		return root
-	}
+	fresh := c.prepare(t)
 	ref := fresh(t)
 	var refAsked asked
 	refSrv := modeltest.NewServer(t, c.Model, c.serverOptions(refAsked.record)...)
@@ -408,24 +389,8 @@ func (c CallKills) files(t *testing.T, root string) map[string]string {
 // faults (see AsMoot).
 func ExitAtEveryWrite(t *testing.T, c CallKills) int {
 	t.Helper()
-	made := t.TempDir()
-	o, err := c.moot(made, "", append([]string{"new", "d"}, c.New...)...)
-	if err != nil || o.Code != 0 {
-		t.Fatalf("moot new: %v %s", err, o)
-	}
+	fresh := c.prepare(t)
 	srv := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
-	for _, args := range c.Prepare {
-		if o, err := c.moot(made, srv.URL, args...); err != nil || o.Code != 0 {
-			t.Fatalf("moot %s: %v %s", strings.Join(args, " "), err, o)
-		}
-	}
-	fresh := func(t *testing.T) string {
-		root := t.TempDir()
-		if err := fixture.CopyTree(filepath.Join(made, "d"), filepath.Join(root, "d")); err != nil {
-			t.Fatal(err)
-		}
-		return root
-	}
 	ref := fresh(t)
 	if o, err := c.moot(ref, srv.URL, c.runArgs()...); err != nil || o.Code != 0 {
 		t.Fatalf("reference run: %v %s", err, o)
@@ -460,4 +425,31 @@ func ExitAtEveryWrite(t *testing.T, c CallKills) int {
 	}
 	t.Fatalf("the command still wrote after %d writes", most)
 	return 0
+}
+
+// prepare makes the debate c describes once, by `moot new` and then the
+// Prepare commands against a fake answering as Model, and returns what
+// makes a copy of it under a new root for a run.
+func (c CallKills) prepare(t *testing.T) (fresh func(t *testing.T) string) {
+	t.Helper()
+	made := t.TempDir()
+	o, err := c.moot(made, "", append([]string{"new", "d"}, c.New...)...)
+	if err != nil || o.Code != 0 {
+		t.Fatalf("moot new: %v %s", err, o)
+	}
+	if len(c.Prepare) > 0 {
+		prep := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
+		for _, args := range c.Prepare {
+			if o, err := c.moot(made, prep.URL, args...); err != nil || o.Code != 0 {
+				t.Fatalf("moot %s: %v %s", strings.Join(args, " "), err, o)
+			}
+		}
+	}
+	return func(t *testing.T) string {
+		root := t.TempDir()
+		if err := fixture.CopyTree(filepath.Join(made, "d"), filepath.Join(root, "d")); err != nil {
+			t.Fatal(err)
+		}
+		return root
+	}
 }
