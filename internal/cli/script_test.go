@@ -95,10 +95,10 @@ func TestScripts(t *testing.T) {
 	// with embeddings that rank the Fermi estimate and the pre-mortem
 	// above the threshold, and scripted judges on the models strict
 	// (5; correctness 5, completeness 6, clarity 5, depth 4) and kind (9;
-	// 9, 9, 8, 9), and clumsy, who never answers in JSON; $REFINENOEMBED
+	// 9, 9, 8, 9), and clumsy and clumsy2, who never answer in JSON; $REFINENOEMBED
 	// has no embeddings.
 	refineJudges := map[string]string{"strict": refinetest.JudgeAnswer(5, 5, 6, 5, 4), "kind": refinetest.JudgeAnswer(9, 9, 9, 8, 9),
-		"clumsy": "A fine answer, I would say."}
+		"clumsy": "A fine answer, I would say.", "clumsy2": "Quite good, all told."}
 	refineServer := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{Judges: refineJudges}),
 		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
 	refineNoEmbed := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{ReadyAt: 1}))

@@ -610,9 +610,10 @@ func (d *debate) applyMissingScore(ans sm.Answer, now time.Time) (*sm.Commit, er
 
 var _ sm.Filler = (*debate)(nil)
 
-// Gaps names the judge's score when it is recorded as missing.
+// Gaps names the judge's score when it is recorded as missing; a panel's
+// is its judges', which --retry-missing does not ask one judge for.
 func (d *debate) Gaps() []string {
-	if d.scoreGap == nil {
+	if d.scoreGap == nil || len(d.scoreGap.Panel) > 0 {
 		return nil
 	}
 	return []string{d.scoreGap.Missing.Call}
