@@ -141,6 +141,14 @@ type Status struct {
 	// Total is how many units a complete debate has; 0 when the protocol
 	// has no end and the caller decides when to stop.
 	Total int
+	// Closing, when set, names a last unit that is not one of Unit, such
+	// as forum's "the verdict" or refine's "the synthesis": it is counted
+	// in Done and Total, as `moot run N` counts it, but Progress shows it
+	// apart from the turns or rounds.
+	Closing string
+	// AtMost reports that Total is the most units the debate may take: a
+	// stop rule may end it sooner (refine's rounds).
+	AtMost bool
 	// Complete reports that the debate has reached its end.
 	Complete bool
 	// Phase names what the debate waits for, in the protocol's words.
@@ -152,6 +160,67 @@ type Status struct {
 	// Data holds more of the status for scripts, by the key `moot status
 	// --json` gives it, such as running scores.
 	Data map[string]any
+}
+
+// Progress says how far the debate has come, in words: "3 of 10
+// exchanges", "8 of 8 turns and the verdict", "2 of at most 5 rounds,
+// then the synthesis". A protocol with no end says "3 exchanges".
+func (s Status) Progress() string {
+	units, closing := s.Parts()
+	return units + closing
+}
+
+// Count is Progress without the unit's name, for a line labelled with it:
+// "3 of 10", "8 of 8 and the verdict".
+func (s Status) Count() string {
+	units, closing := s.parts(false)
+	return units + closing
+}
+
+// Parts is Progress in two: the units ("8 of 8 turns") and what is said
+// of the closing unit (" and the verdict", ", then the verdict"), empty
+// without one.
+func (s Status) Parts() (units, closing string) { return s.parts(true) }
+
+func (s Status) parts(named bool) (string, string) {
+	done, total := s.Done, s.Total
+	closed := false
+	if s.Closing != "" && total > 0 {
+		total--
+		if done > total {
+			done, closed = total, true
+		}
+	}
+	unit := func(n int) string {
+		if !named {
+			return ""
+		}
+		return " " + plural(s.Unit, n)
+	}
+	if total <= 0 && s.Closing == "" {
+		return fmt.Sprintf("%d%s", done, unit(done)), ""
+	}
+	most := ""
+	if s.AtMost && !s.Complete {
+		most = "at most "
+	}
+	text := fmt.Sprintf("%d of %s%d%s", done, most, total, unit(total))
+	switch {
+	case s.Closing == "":
+		return text, ""
+	case closed:
+		return text, " and " + s.Closing
+	default:
+		return text, ", then " + s.Closing
+	}
+}
+
+// plural is unit, made plural unless n is 1.
+func plural(unit string, n int) string {
+	if n == 1 || unit == "" {
+		return unit
+	}
+	return unit + "s"
 }
 
 // Line is one labelled line of a status.

@@ -158,6 +158,15 @@ func Open(dir string) (*Dir, error) {
 	return d, nil
 }
 
+// ExistsError is the error of Create when its directory exists already.
+// It matches fs.ErrExist.
+type ExistsError struct{ Dir string }
+
+func (e *ExistsError) Error() string { return e.Dir + " already exists" }
+
+// Is reports whether target is fs.ErrExist.
+func (e *ExistsError) Is(target error) bool { return target == fs.ErrExist }
+
 // Create makes a new debate directory at dir holding the folders dirs and
 // the files, all at once: they are written into a hidden staging folder
 // beside dir (".tmp-new-<name>-<random>"), which is then renamed to dir.
@@ -172,7 +181,7 @@ func Create(dir string, dirs []string, files []File) (*Dir, error) {
 		return nil, err
 	}
 	if _, err := os.Lstat(dir); err == nil {
-		return nil, fmt.Errorf("%s already exists", dir)
+		return nil, &ExistsError{Dir: dir}
 	}
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
@@ -193,7 +202,7 @@ func Create(dir string, dirs []string, files []File) (*Dir, error) {
 	if err := renameNoReplace(stage, dir); err != nil {
 		os.RemoveAll(stage)
 		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("%s already exists", dir)
+			return nil, &ExistsError{Dir: dir}
 		}
 		return nil, err
 	}

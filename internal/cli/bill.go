@@ -92,8 +92,10 @@ func writeCost(w io.Writer, b prices.Bill) {
 		return
 	}
 	switch {
+	case t.Known() && b.From() == "":
+		fmt.Fprintf(w, "cost      %s\n", prices.USD(t.USD))
 	case t.Known():
-		fmt.Fprintf(w, "cost      ≈ %s, estimated at published prices moot cannot check (--prices FILE or MOOT_PRICES gives yours)\n", prices.USD(t.USD))
+		fmt.Fprintf(w, "cost      ≈ %s, estimated at %s (--prices FILE or MOOT_PRICES gives yours)\n", prices.USD(t.USD), b.From())
 	default:
 		fmt.Fprintf(w, "cost      %s; a prices file (--prices FILE or MOOT_PRICES) can give the missing prices\n", visible(t.Cost(), false))
 	}
@@ -150,11 +152,13 @@ func (rb *runBill) cost(run, all prices.Tally) string {
 	case run.Calls == 0 && all.Calls == 0:
 		return ""
 	case rb.unread && run.Known():
-		return fmt.Sprintf("cost ≈ %s in this run (at published prices moot cannot check); earlier runs unknown", prices.USD(run.USD))
+		return fmt.Sprintf("cost ≈ %s in this run (at %s); earlier runs unknown", prices.USD(run.USD), rb.from)
 	case rb.unread:
 		return fmt.Sprintf("cost: %s in this run; earlier runs unknown", run.Cost())
+	case run.Known() && all.Known() && rb.from == "":
+		return fmt.Sprintf("cost: %s in this run, %s in all runs", prices.USD(run.USD), prices.USD(all.USD))
 	case run.Known() && all.Known():
-		return fmt.Sprintf("cost ≈ %s in this run, %s in all runs (at published prices moot cannot check)", prices.USD(run.USD), prices.USD(all.USD))
+		return fmt.Sprintf("cost ≈ %s in this run, %s in all runs (at %s)", prices.USD(run.USD), prices.USD(all.USD), rb.from)
 	}
 	return fmt.Sprintf("cost: %s in this run, %s in all runs", run.Cost(), all.Cost())
 }
@@ -162,8 +166,9 @@ func (rb *runBill) cost(run, all prices.Tally) string {
 // tallies bills the calls of a run, sum, and of the whole debate.
 func (rb *runBill) tallies(sum driver.Summary) (run, all prices.Tally) {
 	run = rb.table.Bill(usageCalls(sum.Usage), nil).Total
-	all = rb.table.Bill(usageCalls(append(append([]driver.Usage{}, rb.earlier...), sum.Usage...)), nil).Total
-	return run, all
+	whole := rb.table.Bill(usageCalls(append(append([]driver.Usage{}, rb.earlier...), sum.Usage...)), nil)
+	rb.from = whole.From()
+	return run, whole.Total
 }
 
 // addCostKeys adds to a summary event what the run and the debate cost:

@@ -97,7 +97,7 @@ func TestCachedTokensAndCostAreShown(t *testing.T) {
 	status, _ := b.must("status", "d")
 	for _, want := range []string{
 		"models    3 model calls in all runs (0 failed) · 3300 tokens (3000 prompt, 600 of them cached, 300 completion)",
-		"cost      ≈ $0.0006, estimated at published prices moot cannot check",
+		"cost      ≈ $0.0006, estimated at moot's table of published prices (2026-05-27), which moot cannot check",
 		"          judge        1 call · 1000 prompt, 600 cached · 100 completion · $0.0002",
 		"          proposition  1 call · 1000 prompt, 0 cached · 100 completion · $0.0002",
 	} {
@@ -186,6 +186,11 @@ func TestUnknownModelCostIsUnknown(t *testing.T) {
 	status, _ = b.must("status", "d", "--prices", yaml)
 	if !strings.Contains(status, "cost      ≈ $0.0170,") {
 		t.Errorf("status --prices: want $0.017 (the judge's 400 × $10 + 600 × $5 + 100 × $100 per million, the rest free):\n%s", status)
+	}
+	// The cost line names where its prices came from: the file alone,
+	// since it replaced every built-in row the calls used.
+	if !strings.Contains(status, "estimated at the prices in "+yaml+" (") || strings.Contains(status, "moot's table") {
+		t.Errorf("status --prices does not name the prices file as the prices' only source:\n%s", status)
 	}
 	b.env["MOOT_PRICES"] = b.file("prices.json", `{"llama3.1:8b": {"input": 1000, "output": 0}}`)
 	status, _ = b.must("status", "d")

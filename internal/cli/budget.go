@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -43,7 +44,7 @@ type budgetStop struct {
 func (e *budgetStop) Error() string {
 	if len(e.unknown) > 0 {
 		return fmt.Sprintf("stopped before %s %d: --budget %s cannot be kept, for no price is known for %s",
-			e.unit, e.at, prices.USD(e.limit), strings.Join(e.unknown, ", "))
+			e.unit, e.at, prices.USD(e.limit), strings.Join(slices.Compact(slices.Sorted(slices.Values(e.unknown))), ", "))
 	}
 	return fmt.Sprintf("stopped before %s %d: its estimated cost of %s would take the debate from %s to %s, past --budget %s",
 		e.unit, e.at, prices.USD(e.estimate), prices.USD(e.spent), prices.USD(e.spent+e.estimate), prices.USD(e.limit))

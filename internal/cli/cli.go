@@ -168,7 +168,7 @@ func Run(ctx context.Context, args []string, io IO) int {
 	}
 	app := &app{io: io}
 	if len(args) > 0 {
-		app.prog = args[0]
+		app.prog, app.args = args[0], args[1:]
 	}
 	args = joinWait(args)
 	root := app.command(args)
@@ -238,15 +238,17 @@ func (a *app) report(ctx context.Context, err error) int {
 	}
 	fmt.Fprintf(a.io.Stderr, "moot: error: %s\n", visible(msg, true))
 	for _, h := range hints {
-		fmt.Fprintf(a.io.Stderr, "moot: hint: %s\n", visible(h, false))
+		fmt.Fprintf(a.io.Stderr, "moot: hint: %s\n", visible(a.asInvoked(h), false))
 	}
 	return code
 }
 
 type app struct {
 	io IO
-	// prog is the program's name as it was called (args[0]).
+	// prog is the program's name as it was called (args[0]), and args
+	// the arguments after it, as they were given.
 	prog string
+	args []string
 	// jsonEvents is set by run and step --json: an error then also ends
 	// the stream of events on stdout.
 	jsonEvents bool

@@ -214,7 +214,16 @@ func describeHolder(h *store.Holder) string {
 // command and its arguments, without flags, whose values are nobody's
 // business.
 func (a *app) holder(cmd *ucli.Command) string {
-	s := strings.Join(append([]string{"moot", cmd.Name}, cmd.Args().Slice()...), " ")
+	// The command line as it was given, flags included (moot run x
+	// --all), so that a watcher sees what the run was asked to do.
+	words := []string{"moot"}
+	for _, w := range a.args {
+		words = append(words, shellQuote(w))
+	}
+	if len(a.args) == 0 {
+		words = append(append(words, cmd.Name), cmd.Args().Slice()...)
+	}
+	s := strings.Join(words, " ")
 	if r := []rune(s); len(r) > 200 {
 		s = string(r[:199]) + "…"
 	}

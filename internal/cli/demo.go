@@ -129,6 +129,33 @@ func (a *app) demo(ctx context.Context, root string, p sm.Protocol) error {
 	return a.demoSummary(root, slug, p, spec)
 }
 
+// asInvoked returns s with each command line in it that starts with
+// "moot " calling moot as it was called (./moot when the user ran
+// ./moot), so that a hint can be pasted as it is.
+func (a *app) asInvoked(s string) string {
+	prog := a.progName()
+	if prog == "moot" {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := strings.Index(s[i:], "moot ")
+		if j < 0 {
+			b.WriteString(s[i:])
+			break
+		}
+		j += i
+		b.WriteString(s[i:j])
+		if (j == 0 || strings.ContainsRune(" '\"(`", rune(s[j-1]))) && j+5 < len(s) && s[j+5] >= 'a' && s[j+5] <= 'z' {
+			b.WriteString(prog + " ")
+		} else {
+			b.WriteString("moot ")
+		}
+		i = j + 5
+	}
+	return b.String()
+}
+
 // progName is how the summary's commands call moot: as it was called,
 // when that was by a path (./moot), else moot.
 func (a *app) progName() string {

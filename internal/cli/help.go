@@ -137,7 +137,7 @@ var helpFor = map[string]commandHelp{
 			"moot run sugar-tax  one exchange",
 			"moot run sugar-tax 3 --model gpt-4o --judge-model o3-mini  three exchanges",
 			"moot run sugar-tax --until 5  up to exchange 5",
-			"moot run sugar-tax 3 --judges gpt-4o,claude-sonnet-4,llama3.1  a panel judges each exchange",
+			"moot run sugar-tax 3 --judges openai/gpt-4o,anthropic/claude-sonnet-4,openai/gpt-4o-mini  a panel judges each exchange",
 			"OPENAI_BASE_URL=http://localhost:11434/v1 MOOT_MODEL=llama3.1 moot run sugar-tax  with a local Ollama",
 			"moot run sugar-tax 10 --budget 0.50  stop before a step that would take the debate's cost past $0.50",
 			"moot run sugar-tax --model builtin  moot's scripted built-in model: no key, no network, no real arguments",
@@ -184,7 +184,7 @@ var helpFor = map[string]commandHelp{
 	},
 	"tournament": {
 		examples: []string{
-			"moot tournament new spring --models gpt-4o,claude-sonnet-4,llama3.1 --motions motions.txt --exchanges 3  plan it",
+			"moot tournament new spring --models openai/gpt-4o,anthropic/claude-sonnet-4,openai/gpt-4o-mini --motions motions.txt --exchanges 3  plan it",
 			"moot tournament run spring --jobs 8 --rpm 120  run its debates, 8 at a time, within 120 requests a minute",
 			"moot tournament status spring  the debates and the leaderboard so far",
 			"moot tournament report spring --html  README.md, win-matrix.svg and report.html",

@@ -522,7 +522,7 @@ var hostile = []hostileCase{
 	}, ExitUsage, []string{"slug"}},
 	{"new over an existing debate", argued, func(e env, t *testing.T) []string {
 		return []string{"new", "demo", "--motion", "Another motion."}
-	}, ExitError, []string{"already exists"}},
+	}, ExitUsage, []string{"already exists", "moot run demo"}},
 	{"show an id with a path", argued, func(e env, t *testing.T) []string {
 		return []string{"show", "demo", "../../debate"}
 	}, ExitUsage, []string{"not an argument id"}},

@@ -11,6 +11,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
@@ -134,7 +135,7 @@ func (a *app) rejudgeCommand() *ucli.Command {
 				return err
 			}
 			fmt.Fprintf(a.io.Stderr, "done: %d of %d %ss judged again by %s into %s\n", st.Done, st.Total, st.Unit, rj.Judge.Model, where)
-			fmt.Fprintf(a.io.Stderr, "  %d model calls in this run (%d failed) · %d tokens\n", sum.Calls, sum.Failed, sum.PromptTokens+sum.CompletionTokens)
+			fmt.Fprintf(a.io.Stderr, "  %s in this run (%d failed) · %d tokens\n", english.Count(sum.Calls, "model call"), sum.Failed, sum.PromptTokens+sum.CompletionTokens)
 			for _, w := range sum.Warnings {
 				fmt.Fprintf(a.io.Stderr, "  warning: %s\n", w)
 			}

@@ -135,6 +135,10 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 		}
 		return withCode(ExitUsage, input, hints...)
 	}
+	if errors.Is(err, fs.ErrExist) {
+		return withCode(ExitUsage, fmt.Errorf("create %s: %w", dir, err),
+			fmt.Sprintf("a debate of that name is there: '%s' carries it on, or choose another name", a.asInvoked("moot run "+shellQuote(slug))))
+	}
 	if err != nil {
 		return withCode(ExitError, fmt.Errorf("create %s: %w", dir, err))
 	}
@@ -315,7 +319,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		gaps = f.Gaps()
 	}
 	if start.Complete && len(gaps) == 0 {
-		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%d of %d %ss); nothing to run\n", d.Path(), start.Done, start.Total, start.Unit)
+		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%s); nothing to run\n", d.Path(), start.Progress())
 		return nil
 	}
 	goal := req.goal(start)
@@ -383,14 +387,15 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	}
 	st := deb.Status()
 	w := a.io.Stderr
-	fmt.Fprintf(w, "done: %d of %d %ss of %s", st.Done, st.Total, st.Unit, d.Path())
+	units, closing := st.Parts()
+	fmt.Fprintf(w, "done: %s of %s%s", units, d.Path(), closing)
 	if st.Complete {
 		fmt.Fprintf(w, "; the debate is complete\n")
 	} else {
 		fmt.Fprintf(w, "; next: %s\n", st.Next)
 	}
 	run, all := rb.tallies(sum)
-	fmt.Fprintf(w, "  %d model calls in this run (%d failed) · %s\n", sum.Calls, sum.Failed, tokensText(run))
+	fmt.Fprintf(w, "  %s in this run (%d failed) · %s\n", english.Count(sum.Calls, "model call"), sum.Failed, tokensText(run))
 	if line := rb.cost(run, all); line != "" {
 		fmt.Fprintf(w, "  %s\n", visible(line, false))
 	}
@@ -445,7 +450,11 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 	fmt.Fprintf(w, "debate    %s\n", visible(d.Path(), false))
 	fmt.Fprintf(w, "protocol  %s\n", p.Name())
 	a.printScripted(note)
-	fmt.Fprintf(w, "%-9s %d of %d done\n", st.Unit+"s", st.Done, st.Total)
+	if st.Closing != "" {
+		fmt.Fprintf(w, "%-9s %s\n", st.Unit+"s", st.Count())
+	} else {
+		fmt.Fprintf(w, "%-9s %s done\n", st.Unit+"s", st.Count())
+	}
 	if st.Complete {
 		fmt.Fprintf(w, "next      nothing: the debate is complete\n")
 	} else {

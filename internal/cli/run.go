@@ -13,6 +13,7 @@ import (
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
+	"golang.org/x/term"
 
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
@@ -108,7 +109,11 @@ func (a *app) runCommand() *ucli.Command {
 			if cmd.Args().Len() == 2 {
 				v, err := strconv.Atoi(cmd.Args().Get(1))
 				if err != nil || v < 1 || v > dialectic.MaxExchange {
-					return usageError("N %q is not a whole number from 1 to %d (of the debate's units: exchanges, turns, rounds or stages)", cmd.Args().Get(1), dialectic.MaxExchange)
+					err := fmt.Errorf("N %q is not a whole number from 1 to %d (of the debate's units: exchanges, turns, rounds or stages)", cmd.Args().Get(1), dialectic.MaxExchange)
+					if _, nerr := strconv.Atoi(cmd.Args().Get(0)); nerr == nil {
+						return badUsage(err, fmt.Sprintf("the debate comes first, then N: did you mean 'moot run %s %s'?", shellQuote(cmd.Args().Get(1)), cmd.Args().Get(0)))
+					}
+					return badUsage(err)
 				}
 				n = v
 				if cmd.IsSet("until") {
@@ -281,6 +286,8 @@ type runBill struct {
 	unread  bool
 	// budget is that of --budget, nil without it.
 	budget *budget
+	// from says where the prices of the last tallies came from.
+	from string
 }
 
 // bill returns the bill of a run of d; unit is what its steps count. A
@@ -431,7 +438,7 @@ type progress struct {
 func (a *app) newProgress(quiet, asJSON bool, proto sm.Protocol, unit string) *progress {
 	p := &progress{a: a, protocol: proto.Name(), roles: driver.RoleNames(proto), unit: unit, quiet: quiet, json: asJSON, asking: map[string]string{}, last: map[string]driver.Event{}}
 	if f, ok := a.io.Stderr.(*os.File); ok && !quiet && !asJSON {
-		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 && a.io.Getenv("TERM") != "dumb" {
+		if term.IsTerminal(int(f.Fd())) && a.io.Getenv("TERM") != "dumb" {
 			p.live = true
 		}
 	}
@@ -492,11 +499,15 @@ func (p *progress) event(e driver.Event) {
 	}
 	p.clear()
 	w := p.a.io.Stderr
+	// cost says what the role's last answer cost, on the first line
+	// of that answer only: an answer that makes several events (an
+	// opening's three arguments) is not counted again on each.
 	cost := func(role string) string {
 		l, ok := p.last[role]
 		if !ok {
 			return ""
 		}
+		delete(p.last, role)
 		return fmt.Sprintf(" · %.1f s · %d tok", l.Seconds, l.Tokens)
 	}
 	unit := fmt.Sprintf("%s %d", p.unit, e.Exchange)
@@ -531,7 +542,13 @@ func describeEvent(e driver.Event, cost string) string {
 	if e.Title != "" {
 		b.WriteString(e.Title)
 	} else {
-		b.WriteString(strings.TrimSpace(e.Role + " " + e.Kind))
+		// A role named for what it does (panel's card, shifts) is not
+		// named twice.
+		what := e.Role + " " + e.Kind
+		if e.Kind == e.Role || e.Kind == "" {
+			what = e.Role
+		}
+		b.WriteString(strings.TrimSpace(what))
 		if e.ID != "" {
 			b.WriteString(" " + e.ID)
 		}

@@ -44,6 +44,11 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	fake := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
 	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond}))
+	// $SLOWER answers after a second, for a run that must still hold its
+	// lock while other commands are tried; $HANG answers only when the
+	// client has gone, for a command that must be interrupted in a call.
+	slower := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: time.Second}))
+	hang := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 10 * time.Minute}))
 	trioFake := func(req modeltest.Request) modeltest.Reply {
 		return modeltest.Reply{Content: trio.Fake(req.Messages[0].Content, req.Messages[1].Content)}
 	}
@@ -139,6 +144,8 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("FAKE", fake.URL)
 			e.Setenv("SLOW", slow.URL)
+			e.Setenv("SLOWER", slower.URL)
+			e.Setenv("HANG", hang.URL)
 			e.Setenv("TRIO", trioServer.URL)
 			e.Setenv("TRIOSLOW", trioSlow.URL)
 			e.Setenv("MODERATED", moderatedServer.URL)
@@ -159,16 +166,29 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			// sleep D waits for the duration D.
-			"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) != 1 {
-					ts.Fatalf("usage: sleep duration")
+			// waitfor FILE [REGEXP] waits until FILE exists and, with
+			// REGEXP, until its content matches it: a script waits for
+			// the event itself, never for a fixed time. The deadline is
+			// only a guard, and says what was waited for.
+			"waitfor": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 1 || len(args) > 2 {
+					ts.Fatalf("usage: waitfor file [regexp]")
 				}
-				d, err := time.ParseDuration(args[0])
-				if err != nil {
-					ts.Fatalf("sleep: %v", err)
+				var re *regexp.Regexp
+				if len(args) == 2 {
+					re = regexp.MustCompile(args[1])
 				}
-				time.Sleep(d)
+				path := ts.MkAbs(args[0])
+				const guard = 3 * time.Minute
+				for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
+					data, err := os.ReadFile(path)
+					if err == nil && (re == nil || re.Match(data)) {
+						return
+					}
+					if time.Since(start) > guard {
+						ts.Fatalf("waited %v for %s to exist and match %v", guard, args[0], re)
+					}
+				}
 			},
 			// cmptimed A B compares two files as cmp does, except on the
 			// lines that record how long something took or when.

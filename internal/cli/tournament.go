@@ -266,6 +266,10 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 	}
 	files = append(files, store.File{Name: tournament.FileName, Data: plan})
 	d, err := store.Create(dir, folders, files)
+	if errors.Is(err, fs.ErrExist) {
+		return withCode(ExitUsage, fmt.Errorf("create %s: %w", dir, err),
+			fmt.Sprintf("a tournament of that name is there: '%s' carries it on, or choose another name", a.asInvoked("moot tournament run "+shellQuote(name))))
+	}
 	if err != nil {
 		return withCode(ExitError, fmt.Errorf("create %s: %w", dir, err))
 	}
@@ -448,6 +452,7 @@ func (a *app) tournamentPlanCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
+			jobs := 0
 			for _, r := range a.results(dir, t, p) {
 				// A finished debate whose last step is recorded but not
 				// written out (its writer was killed) gets a job too:
@@ -456,6 +461,12 @@ func (a *app) tournamentPlanCommand() *ucli.Command {
 					continue
 				}
 				fmt.Fprintf(a.io.Stdout, "moot run %s --all --quiet\n", shellQuote(filepath.Join(dir, r.Slug)))
+				jobs++
+			}
+			if jobs == 0 {
+				// Stdout stays a list of commands (none), for the pipe.
+				fmt.Fprintf(a.io.Stderr, "moot: every debate of %s is done: nothing left to run; '%s' writes its report\n",
+					t.Name, a.asInvoked("moot tournament report "+shellQuote(t.Name)))
 			}
 			return nil
 		},

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -225,6 +226,13 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 			}
 			for _, f := range files {
 				fmt.Fprintf(a.io.Stdout, "wrote %s\n", filepath.Join(dir, f.Name))
+			}
+			if page == nil {
+				// An earlier --html page now shows an older standing.
+				if _, err := os.Lstat(filepath.Join(dir, report.HTMLFile)); err == nil {
+					fmt.Fprintf(a.io.Stderr, "moot: %s is from an earlier report and now out of date; '%s' writes it afresh\n",
+						filepath.Join(dir, report.HTMLFile), a.asInvoked("moot tournament report "+shellQuote(t.Name)+" --html"))
+				}
 			}
 			return nil
 		},

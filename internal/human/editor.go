@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 
+	"golang.org/x/term"
+
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/store"
 )
@@ -117,7 +119,7 @@ func EditorCommand(getenv func(string) string, stdin io.Reader) (string, string)
 		return c, ""
 	}
 	if !terminal(stdin) {
-		return "", "there is no terminal to open an editor in"
+		return "", "there is no terminal to open an editor in, and $MOOT_EDITOR names no editor that needs none"
 	}
 	for _, k := range []string{"VISUAL", "EDITOR"} {
 		if c := strings.TrimSpace(getenv(k)); c != "" {
@@ -127,11 +129,9 @@ func EditorCommand(getenv func(string) string, stdin io.Reader) (string, string)
 	return "", "neither $VISUAL nor $EDITOR names an editor"
 }
 
+// terminal reports whether r is a terminal. A character device is not
+// enough: /dev/null is one, and an editor opened on it hangs or fails.
 func terminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

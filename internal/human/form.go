@@ -119,7 +119,7 @@ func (f *former) value(n *node, name string, level int, path string, v any) {
 	case n.items.scalar():
 		list, ok := v.([]any)
 		if !ok {
-			list = make([]any, max(n.minItems, 1))
+			list = make([]any, blankItems(n))
 		}
 		for _, it := range list {
 			f.b.WriteString(strings.TrimRight("- "+indent(text(it)), " ") + " \n")
@@ -128,7 +128,7 @@ func (f *former) value(n *node, name string, level int, path string, v any) {
 		list, ok := v.([]any)
 		if !ok {
 			key, rows := f.rowsOf(n, path)
-			count := max(n.minItems, 1)
+			count := blankItems(n)
 			if len(rows) > 0 {
 				count = len(rows)
 			}
@@ -146,7 +146,7 @@ func (f *former) value(n *node, name string, level int, path string, v any) {
 	default:
 		list, ok := v.([]any)
 		if !ok {
-			list = make([]any, max(n.minItems, 1))
+			list = make([]any, blankItems(n))
 		}
 		f.b.WriteString("\n")
 		for i, it := range list {
@@ -231,8 +231,19 @@ func (f *former) hint(n *node, path string) string {
 	return s + "; " + countHint(n)
 }
 
+// blankItems is how many empty items a blank form's list n shows: those it
+// must have, at least one, but none in a list that must stay empty.
+func blankItems(n *node) int {
+	if n.maxItems == 0 {
+		return 0
+	}
+	return max(n.minItems, 1)
+}
+
 func countHint(n *node) string {
 	switch {
+	case n.maxItems == 0:
+		return "none here: leave it empty"
 	case n.maxItems > 0 && n.minItems == n.maxItems:
 		return fmt.Sprintf("exactly %d", n.maxItems)
 	case n.maxItems > 0:
@@ -273,7 +284,9 @@ func (f *former) scalarHint(n *node, path string) string {
 	default:
 		s = "text"
 	}
-	if c := f.choices[path]; len(c) > 0 {
+	// Choices are hints for a field its schema leaves open; a field of
+	// an enum says its values already.
+	if c := f.choices[path]; len(c) > 0 && len(n.enum) == 0 {
 		s += " (one of " + strings.Join(c, ", ") + ")"
 	}
 	if n.nullable {

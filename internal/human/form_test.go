@@ -120,12 +120,12 @@ func TestRoundTrip(t *testing.T) {
 		schema map[string]any
 		answer string
 	}{
-		{"dialectic rebuttal", dialectic.RebuttalSchema(), rebuttal},
+		{"dialectic rebuttal", dialectic.RebuttalSchema([]string{"opp_000a", "opp_000b"}, []string{"prop_000a"}), rebuttal},
 		{"dialectic opening", dialectic.OpeningSchema(), opening},
-		{"dialectic judgment", dialectic.JudgmentSchema(), `{"scores": [{"argument_id": "prop_001", "score": 0.3, "reasoning": "Better."},
+		{"dialectic judgment", dialectic.JudgmentSchema([]string{"prop_001", "opp_001"}, []string{"prop_000a"}), `{"scores": [{"argument_id": "prop_001", "score": 0.3, "reasoning": "Better."},
 			{"argument_id": "opp_001", "score": -0.3, "reasoning": "Worse."}],
 			"rescores": [{"argument_id": "prop_000a", "old_score": 0.1, "new_score": -0.2, "reasoning": "Answered."}]}`},
-		{"dialectic judgment without rescores", dialectic.JudgmentSchema(), `{"scores": [{"argument_id": "prop_001", "score": 0, "reasoning": "Even."}], "rescores": []}`},
+		{"dialectic judgment without rescores", dialectic.JudgmentSchema([]string{"prop_001"}, nil), `{"scores": [{"argument_id": "prop_001", "score": 0, "reasoning": "Even."}], "rescores": []}`},
 		{"forum score", forumScore, `{"score": 7, "reasoning": "Clear,\nand brief."}`},
 		{"forum verdict", forumVerdict, `{"winner": "Brook", "scores": {"Ada": 5, "Brook": 8}}`},
 		{"refine skeptic", refineSkeptic, `{"critique": "Thin.", "previous": [{"id": "p1", "status": "open", "note": "Still there."}],
@@ -190,7 +190,7 @@ func TestParse(t *testing.T) {
 		form   string
 		want   string
 	}{
-		{"rebuttal", dialectic.RebuttalSchema(), `# Your answer
+		{"rebuttal", dialectic.RebuttalSchema([]string{"opp_000a", "opp_000b"}, []string{"prop_000a"}), `# Your answer
 <!-- hints are left out -->
 ## title
   Subsidies <b>keep</b> growers afloat  
@@ -229,7 +229,7 @@ mostly
   defense_type:
   content:
 `, rebuttal},
-		{"judgment", dialectic.JudgmentSchema(), `## scores
+		{"judgment", dialectic.JudgmentSchema([]string{"prop_001", "opp_001"}, []string{"prop_000a"}), `## scores
 - argument_id: prop_001
   score: +0.3
   reasoning: Better.
@@ -257,7 +257,7 @@ mostly
 // lists the ids it may rescore; the verdict's scores are FIELD: VALUE
 // lines.
 func TestFormShape(t *testing.T) {
-	c := sm.Call{Role: "judge", Schema: dialectic.JudgmentSchema(),
+	c := sm.Call{Role: "judge", Schema: dialectic.JudgmentSchema([]string{"prop_002", "opp_002"}, []string{"prop_000a", "opp_001"}),
 		Rows:    map[string][]string{"scores.argument_id": {"prop_002", "opp_002"}},
 		Choices: map[string][]string{"rescores.argument_id": {"prop_000a", "opp_001"}}}
 	form, err := Form(c)
@@ -268,7 +268,7 @@ func TestFormShape(t *testing.T) {
 		Marker + "\n# Your answer\n",
 		"## scores\n",
 		"- argument_id: prop_002\n  score: \n  reasoning: \n- argument_id: opp_002\n",
-		"argument_id: text (one of prop_000a, opp_001)",
+		"argument_id: one of prop_000a, opp_001;",
 		"## rescores\n",
 	} {
 		if !strings.Contains(form, want) {
@@ -294,7 +294,7 @@ func TestFormShape(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	reb := dialectic.RebuttalSchema()
+	reb := dialectic.RebuttalSchema([]string{"opp_000a", "opp_000b"}, []string{"prop_000a"})
 	full := func(replace, with string) string {
 		form, err := Fill(sm.Call{Schema: reb}, []byte(rebuttal))
 		if err != nil {
@@ -364,3 +364,31 @@ func errorsAs(err error, fe **FormError) bool {
 	*fe = e
 	return ok
 }
+
+// TestFormEmptyList: a list its schema bounds to no items (an opening's
+// attacks and defences, which attack and defend nothing) shows no blank
+// item and says to leave it empty, and reads back as an empty list.
+func TestFormEmptyList(t *testing.T) {
+	c := sm.Call{Schema: dialectic.OpeningSchema()}
+	form, err := Form(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(form, "none here: leave it empty -->") != 6 || strings.Contains(form, "- target_id:") {
+		t.Errorf("the opening's form offers attacks or defences:\n%s", form)
+	}
+	opening := `{"arguments": [` + strings.Repeat(openingArgument+",", 2) + openingArgument + `]}`
+	filled, err := Fill(c, []byte(opening))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(c, string(filled))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, got, []byte(opening))
+}
+
+const openingArgument = `{"title": "Subsidies keep growers afloat", "claim": "Cutting them pushes growers out.",
+	"grounds": [{"source": "FAO 2023", "content": "Prices fell.", "relevance": "Incomes."}],
+	"warrant": "Income keeps farms.", "backing": null, "qualifier": null, "attacks": [], "defends": []}`

@@ -20,7 +20,7 @@ type node struct {
 	props    []prop // an object's properties, in order
 	items    *node  // an array's items
 	minItems int
-	maxItems int // 0 for no maximum
+	maxItems int // -1 for no maximum; 0 for a list that must stay empty
 	min, max *float64
 }
 
@@ -69,7 +69,7 @@ func parseSchema(schema map[string]any, depth int) (*node, error) {
 	if depth > 8 {
 		return nil, fmt.Errorf("the answer's schema is nested too deep for a form")
 	}
-	n := &node{kind: "string"}
+	n := &node{kind: "string", maxItems: -1}
 	switch t := schema["type"].(type) {
 	case string:
 		n.kind = t

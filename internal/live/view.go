@@ -154,10 +154,7 @@ func Render(w io.Writer, s *Snapshot, width int, now time.Time) error {
 	line("moot watch · %s (%s)", clean(s.Slug), s.Protocol)
 	line("motion   %s", clean(s.Motion))
 	st := s.Status
-	progress := fmt.Sprintf("%d %s done", st.Done, plural(st.Unit))
-	if st.Total > 0 {
-		progress = fmt.Sprintf("%d of %d %s done", st.Done, st.Total, plural(st.Unit))
-	}
+	progress := st.Progress() + " done"
 	if st.Complete {
 		progress += " · complete"
 	} else if st.Phase != "" {

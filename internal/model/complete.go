@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -436,6 +438,37 @@ func (c *Client) do(ctx context.Context, cl *call, path string, body, out any) e
 	}
 }
 
+// certificateTrouble says why the server's TLS certificate was refused,
+// or "" when err is not about its certificate.
+func certificateTrouble(err error) string {
+	var (
+		verify    *tls.CertificateVerificationError
+		unknown   x509.UnknownAuthorityError
+		hostname  x509.HostnameError
+		invalid   x509.CertificateInvalidError
+		insecure  x509.InsecureAlgorithmError
+		malformed tls.RecordHeaderError
+	)
+	cause := ""
+	switch {
+	case errors.As(err, &unknown):
+		cause = "it is signed by an authority this machine does not trust"
+	case errors.As(err, &hostname):
+		cause = "it is not for this host name: " + hostname.Error()
+	case errors.As(err, &invalid):
+		cause = invalid.Error()
+	case errors.As(err, &insecure):
+		cause = insecure.Error()
+	case errors.As(err, &verify):
+		cause = verify.Err.Error()
+	case errors.As(err, &malformed):
+		return "the server did not answer in TLS (does OPENAI_BASE_URL say https for a server that speaks http?)"
+	default:
+		return ""
+	}
+	return "its TLS certificate is refused: " + cause + " (for a server of your own, add its authority to the system's, or SSL_CERT_FILE)"
+}
+
 // refusedRetryWait is the wait before the one retry of a refused connection.
 const refusedRetryWait = 200 * time.Millisecond
 
@@ -499,6 +532,16 @@ func (c *Client) transportFailure(err error, res *http.Response, model string) (
 	if res != nil && !isJSON(res.Header.Get("Content-Type")) && !isEventStream(res.Header.Get("Content-Type")) {
 		return fmt.Errorf("%s answered with %q instead of JSON: check that the base URL is the API root, usually ending in /v1",
 			c.BaseURL(), res.Header.Get("Content-Type")), false
+	}
+	// A name that no server has, and a certificate that is not trusted,
+	// stay so when asked again: they fail at once, with their cause.
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) && !dnsErr.IsTimeout && (dnsErr.IsNotFound || !dnsErr.IsTemporary) {
+		return &UnreachableError{BaseURL: c.BaseURL(), Err: err,
+			Why: fmt.Sprintf("no address is known for the host %s (%s; is the host name in OPENAI_BASE_URL right?)", dnsErr.Name, dnsErr.Err)}, false
+	}
+	if why := certificateTrouble(err); why != "" {
+		return &UnreachableError{BaseURL: c.BaseURL(), Err: err, Why: why}, false
 	}
 	var netErr net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()) {

@@ -185,14 +185,20 @@ func (e *EncodingError) Error() string {
 		"make the server (or a proxy in front of it) answer uncompressed", e.Encoding)
 }
 
-// UnreachableError is a server that refused the connection: nothing
-// listens at the base URL.
+// UnreachableError is a server that cannot be reached and will not be
+// by asking again: nothing listens at the base URL, no address is known
+// for its host, or its TLS certificate is refused.
 type UnreachableError struct {
 	BaseURL string
 	Err     error
+	// Why says what is wrong; "" means the connection was refused.
+	Why string
 }
 
 func (e *UnreachableError) Error() string {
+	if e.Why != "" {
+		return fmt.Sprintf("cannot reach %s: %s", e.BaseURL, e.Why)
+	}
 	return fmt.Sprintf("cannot reach %s: connection refused (is the server running? OPENAI_BASE_URL says where moot sends requests)", e.BaseURL)
 }
 

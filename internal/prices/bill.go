@@ -205,3 +205,37 @@ func pronoun(n int) string {
 	}
 	return "their"
 }
+
+// From says where the prices of b came from, for a cost line: "moot's
+// table of published prices (2025-06-03 to 2026-11-23), which moot cannot
+// check", "the prices in my-prices.json", or both joined by "and". It is
+// "" when no call was priced.
+func (b Bill) From() string {
+	var dates, files []string
+	for _, r := range b.Priced {
+		switch {
+		case r.Date != "":
+			dates = append(dates, r.Date)
+		case r.Source != "" && r.Cost(1, 0, 1) > 0:
+			// A row of a prices file: no date, its file as source. The
+			// built-in model's row, which costs nothing, is no source.
+			if !slices.Contains(files, r.Source) {
+				files = append(files, r.Source)
+			}
+		}
+	}
+	var parts []string
+	if len(dates) > 0 {
+		slices.Sort(dates)
+		when := dates[0]
+		if last := dates[len(dates)-1]; last != when {
+			when += " to " + last
+		}
+		parts = append(parts, "moot's table of published prices ("+when+"), which moot cannot check")
+	}
+	if len(files) > 0 {
+		sort.Strings(files)
+		parts = append(parts, "the prices in "+strings.Join(files, ", "))
+	}
+	return strings.Join(parts, " and ")
+}

@@ -37,6 +37,11 @@ var builtin = []Row{
 	// OpenAI's pricing page by deploybase.ai (March 2026) and aumiqx.com
 	// (April 2026). The copies read disagree on its cached price, so the
 	// row has none.
+	// o3-mini: OpenAI's pricing page as tabled by llmcalc.app (last
+	// verified there 2026-05-06) and modelpedia.dev (2026-03-21), which
+	// agree on all three prices.
+	{"o3-mini", openAI(1.10, 0.55, 4.40, "2026-05-06", openAIPricing)},
+	{"o3-mini-2025-01-31", openAI(1.10, 0.55, 4.40, "2026-05-06", openAIPricing)},
 	{"o3", Price{Input: 2.00, Cached: 2.00, NoCachedPrice: true, Output: 8.00, Provider: "openai", Date: "2026-03", Source: openAIPricing}},
 	// Embeddings (refine's retrieval), which have no output: as checked
 	// against OpenAI's embedding pricing on 2026-06-21 by tokenmath.io.
@@ -61,6 +66,26 @@ var builtin = []Row{
 	// hit at Anthropic's 0.1 of the input price that OpenRouter's prompt
 	// caching guide gives.
 	{"anthropic/claude-sonnet-4.5", anthropic(3.00, 0.30, 15.00, "https://openrouter.ai/anthropic/claude-sonnet-4.5")},
+
+	// The same models under Anthropic's own ids, dated and aliased, as
+	// its API (and Faultline's users) name them; the prices are those of
+	// the rows above, from the same pages.
+	{"claude-opus-4-1-20250805", native(15.00, 1.50, 75.00, anthropicPricing)},
+	{"claude-opus-4-1", native(15.00, 1.50, 75.00, anthropicPricing)},
+	{"claude-opus-4-20250514", native(15.00, 1.50, 75.00, anthropicPricing)},
+	{"claude-opus-4-0", native(15.00, 1.50, 75.00, anthropicPricing)},
+	{"claude-sonnet-4-20250514", native(3.00, 0.30, 15.00, anthropicPricing)},
+	{"claude-sonnet-4-0", native(3.00, 0.30, 15.00, anthropicPricing)},
+	{"claude-3-7-sonnet-20250219", native(3.00, 0.30, 15.00, anthropicPricing)},
+	{"claude-3-7-sonnet-latest", native(3.00, 0.30, 15.00, anthropicPricing)},
+	{"claude-3-5-haiku-20241022", native(0.80, 0.08, 4.00, anthropicPricing)},
+	{"claude-3-5-haiku-latest", native(0.80, 0.08, 4.00, anthropicPricing)},
+	{"claude-opus-4-5-20251101", native(5.00, 0.50, 25.00, claudePricing)},
+	{"claude-opus-4-5", native(5.00, 0.50, 25.00, claudePricing)},
+	{"claude-haiku-4-5-20251001", native(1.00, 0.10, 5.00, claudePricing)},
+	{"claude-haiku-4-5", native(1.00, 0.10, 5.00, claudePricing)},
+	{"claude-sonnet-4-5-20250929", native(3.00, 0.30, 15.00, "https://openrouter.ai/anthropic/claude-sonnet-4.5")},
+	{"claude-sonnet-4-5", native(3.00, 0.30, 15.00, "https://openrouter.ai/anthropic/claude-sonnet-4.5")},
 }
 
 const (
@@ -77,4 +102,11 @@ func openAI(input, cached, output float64, date, source string) Price {
 // carries its prefix already.
 func anthropic(input, cached, output float64, source string) Price {
 	return Price{Input: input, Cached: cached, Output: output, Date: "2026-11-23", Source: source}
+}
+
+// native is a row of an Anthropic model under Anthropic's own id.
+func native(input, cached, output float64, source string) Price {
+	p := anthropic(input, cached, output, source)
+	p.Provider = "anthropic"
+	return p
 }

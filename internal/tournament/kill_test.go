@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 )
@@ -33,6 +34,7 @@ func TestKillRunner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills the tournament runner 20 times, a run of some 30 s: run without -short")
 	}
+	crashtest.Apart(t)
 	const kills = 20
 	seed := time.Now().UnixNano()
 	if s := os.Getenv("MOOT_TKILL_SEED"); s != "" {

@@ -108,6 +108,7 @@ func Debater(t *templates.Set, d *Debate, side Side) (Prompt, error) {
 	x := d.Header.State.Exchange
 	v := base(d)
 	v.Side, v.Opponent = side.Name(), side.Other().Name()
+	var attackable, defensible []string
 	for _, a := range d.Arguments {
 		if a.Exchange >= x {
 			continue // never the other side's argument of this exchange
@@ -115,8 +116,10 @@ func Debater(t *templates.Set, d *Debate, side Side) (Prompt, error) {
 		v.Earlier = append(v.Earlier, view(a))
 		if a.Side == side {
 			v.Own = append(v.Own, view(a))
+			defensible = append(defensible, a.ID)
 		} else {
 			v.Others = append(v.Others, view(a))
+			attackable = append(attackable, a.ID)
 		}
 	}
 	system, err := t.Render("debater-system.md", v)
@@ -124,7 +127,7 @@ func Debater(t *templates.Set, d *Debate, side Side) (Prompt, error) {
 		return Prompt{}, err
 	}
 	name := "debater-rebuttal.md"
-	schema, schemaName := RebuttalSchema(), "rebuttal"
+	schema, schemaName := RebuttalSchema(attackable, defensible), "rebuttal"
 	if Opening(x) {
 		name = "debater-opening.md"
 		schema, schemaName = OpeningSchema(), "opening"
@@ -168,6 +171,12 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64)
 		}
 	}
 	v.IDs = ExchangeIDs(x)
+	var rescorable []string
+	for _, e := range v.Index {
+		if _, ok := current[e.ID]; ok {
+			rescorable = append(rescorable, e.ID)
+		}
+	}
 	if len(v.Arguments) != len(v.IDs) {
 		return Prompt{}, fmt.Errorf("exchange %d has %d argument files, want %d", x, len(v.Arguments), len(v.IDs))
 	}
@@ -183,7 +192,7 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64)
 		Role:       Judge,
 		Messages:   []Message{{"system", system}, {"user", user}},
 		SchemaName: "judgment",
-		Schema:     JudgmentSchema(),
+		Schema:     JudgmentSchema(v.IDs, rescorable),
 	}, nil
 }
 

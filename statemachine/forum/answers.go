@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
 // scoreAnswer is a judge's score of one turn.
@@ -101,23 +103,18 @@ var scoreSchema = map[string]any{
 }
 
 // verdictSchema is the shape of a verdict answer for debaters named a and
-// b.
-func verdictSchema(a, b string) map[string]any {
-	score := map[string]any{"type": "integer", "minimum": 0, "maximum": 10}
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"winner": map[string]any{"type": "string", "enum": []string{a, b}},
-			"scores": map[string]any{
-				"type":                 "object",
-				"properties":           map[string]any{a: score, b: score},
-				"required":             []string{a, b},
-				"additionalProperties": false,
-			},
-		},
-		"required":             []string{"winner", "scores"},
-		"additionalProperties": false,
+// b: the winner one of the two names, or the name confirmed when the judge
+// confirmed one, and each of the two scored 0 to 10.
+func verdictSchema(a, b, confirmed string) map[string]any {
+	winners := []string{a, b}
+	if confirmed != "" {
+		winners = []string{confirmed}
 	}
+	score := sm.SchemaInteger(0, 10)
+	return sm.SchemaObject(map[string]any{
+		"winner": sm.SchemaEnum(winners),
+		"scores": sm.SchemaObject(map[string]any{a: score, b: score}, a, b),
+	}, "winner", "scores")
 }
 
 // verdictAnswer is the judge's verdict, by name.

@@ -90,11 +90,11 @@ func refusingConfirmation(req modeltest.Request) modeltest.Reply {
 	return fakeHandler(req)
 }
 
-// TestSkippedConfirmationExitAtEveryWrite: the last steps of a debate,
+// TestKilledAtEveryWriteSkippedConfirmation: the last steps of a debate,
 // the first a confirmation refused after every repair, moot exiting as if
 // killed at each of their writes and run again, ends with the files of a run never killed: the
 // skipped confirmation keeps its model and the requests it took.
-func TestSkippedConfirmationExitAtEveryWrite(t *testing.T) {
+func TestKilledAtEveryWriteSkippedConfirmation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of one moot process per write of a step: run without -short")
 	}
@@ -164,10 +164,10 @@ func TestKilledAtEveryCallKeepGoing(t *testing.T) {
 	}
 }
 
-// TestMissingScoreExitAtEveryWrite: the step of a score recorded as
+// TestKilledAtEveryWriteMissingScore: the step of a score recorded as
 // missing, moot exiting as if killed at each of its writes and run again
 // with --keep-going, ends with the files of a run never killed.
-func TestMissingScoreExitAtEveryWrite(t *testing.T) {
+func TestKilledAtEveryWriteMissingScore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of one moot process per write of a step: run without -short")
 	}

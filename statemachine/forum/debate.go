@@ -73,7 +73,7 @@ func sideWord(side string) string {
 // scores and, when it is over, the verdict.
 func (d *debate) Status() sm.Status {
 	st := sm.Status{
-		Unit: "turn", Done: unitsDone(d.slots, d.st.Calls), Total: units(d.st.Turns, d.st.Judge != nil),
+		Unit: "turn", Done: unitsDone(d.slots, d.st.Calls), Total: units(d.st.Turns, d.st.Judge != nil), Closing: closing(d.st.Judge != nil),
 		Complete: len(d.slots) > 0 && d.st.Calls >= len(d.slots), Phase: d.st.Phase,
 	}
 	data := map[string]any{"turns": d.st.Turns, "calls": d.st.Calls, "calls_total": len(d.slots)}
@@ -366,7 +366,7 @@ func (d *debate) call(s slot, h history) (sm.Call, error) {
 	case kindVerdict:
 		a, b := d.st.name(d.st.a()), d.st.name(d.st.b())
 		confirmed := d.confirmed(h)
-		c.Schema, c.SchemaName = verdictSchema(a, b), "verdict"
+		c.Schema, c.SchemaName = verdictSchema(a, b, confirmed), "verdict"
 		// Sent back once, as the issue asks: a judge who names the other
 		// winner twice is not talked round by a third request.
 		c.Repairs = 1
@@ -594,7 +594,10 @@ func (d *debate) event(s slot, m callMeta) sm.Event {
 	ev := sm.Event{Role: s.Role, Title: d.describe(s)}
 	switch s.Kind {
 	case kindPlan:
+		// The two plans are asked together, but each event is one
+		// debater's.
 		ev.Kind = "planned"
+		ev.Title = fmt.Sprintf("%s (%s) plans in private", d.st.name(s.Role), s.Role)
 	case kindThink:
 		ev.Kind = "thought"
 	case kindSpeech:

@@ -88,7 +88,7 @@ func (d *debate) Report() ([]sm.File, error) {
 		fmt.Fprintf(&b, "**Premise:** %s\n\n", escape.Markdown(st.Premise))
 	}
 	status := d.Status()
-	fmt.Fprintf(&b, "A forum debate of %d turns: %d of %d %ss done.\n\n", st.Turns, status.Done, status.Total, status.Unit)
+	fmt.Fprintf(&b, "A forum debate of %d turns: %s done.\n\n", st.Turns, status.Progress())
 	b.WriteString("| role | name | side | type |\n|---|---|---|---|\n")
 	for i, role := range []string{st.a(), st.b(), Judge} {
 		p := st.persona(role)

@@ -220,6 +220,15 @@ func units(turns int, judge bool) int {
 	return turns
 }
 
+// closing names the unit after the last turn, the judge's verdict, in a
+// debate with a judge.
+func closing(judge bool) string {
+	if judge {
+		return "the verdict"
+	}
+	return ""
+}
+
 // unitsDone counts the units whose every call is among the first calls.
 func unitsDone(slots []slot, calls int) int {
 	done := 0

@@ -2,6 +2,7 @@ package panel
 
 import (
 	"fmt"
+	"github.com/moot-dev/moot/internal/english"
 	"strings"
 
 	sm "github.com/moot-dev/moot/statemachine"
@@ -9,7 +10,7 @@ import (
 
 func (d *debate) aspectsPhase() ([]sm.Call, applyFunc, error) {
 	n := d.st.Aspects
-	c, err := d.analysisCall(RoleDecompose, RoleDecompose, "decompose", d.base("decompose"), nil, func(a []byte) sm.Report {
+	c, err := d.analysisCall(RoleDecompose, RoleDecompose, "decompose", d.base("decompose"), aspectsSchema(n), func(a []byte) sm.Report {
 		_, errs := parseAspects(a, n)
 		return report(errs)
 	})
@@ -131,7 +132,11 @@ func (d *debate) miniPhase(k, m int) ([]sm.Call, applyFunc, error) {
 				return report(errs)
 			}
 			c, err = d.personaCall(pid, RolePersona, "react.md", pd, validate)
-			c.Schema, c.SchemaName = reactSchema(), "reaction"
+			var names []string
+			for _, t := range targets {
+				names = append(names, d.name(t))
+			}
+			c.Schema, c.SchemaName = reactSchema(names), "reaction"
 			spec.text = func(a []byte) (string, string) {
 				r, id, _ := parseReact(a, ps, pid, targets)
 				return r.Text, takeID(k, m-1, id)
@@ -146,18 +151,6 @@ func (d *debate) miniPhase(k, m int) ([]sm.Call, applyFunc, error) {
 	return d.personaPhase(specs)
 }
 
-func reactSchema() map[string]any {
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"reply_to": map[string]any{"type": "string"},
-			"text":     map[string]any{"type": "string"},
-		},
-		"required":             []string{"reply_to", "text"},
-		"additionalProperties": false,
-	}
-}
-
 func (d *debate) detectionPhase(k int) ([]sm.Call, applyFunc, error) {
 	takes := d.lastTakes(k)
 	if len(takes) < 2 {
@@ -170,7 +163,13 @@ func (d *debate) detectionPhase(k int) ([]sm.Call, applyFunc, error) {
 	pd := d.base("detect")
 	pd.Aspect, pd.Takes = d.aspect(k), d.entries(takes)
 	ps := d.personas
-	c, err := d.analysisCall(RoleDetect, RoleDetect, "detect", pd, nil, func(a []byte) sm.Report {
+	var names []string
+	for _, p := range takes {
+		if m, ok := d.msg(p); ok {
+			names = append(names, d.name(m.Persona))
+		}
+	}
+	c, err := d.analysisCall(RoleDetect, RoleDetect, "detect", pd, detectionSchema(names), func(a []byte) sm.Report {
 		_, errs := parseDetection(a, ps)
 		return report(errs)
 	})
@@ -266,7 +265,7 @@ func (d *debate) exitPhase(k, t int) ([]sm.Call, applyFunc, error) {
 	pd := d.base("exit-check")
 	pd.Aspect, pd.Question, pd.Turn = d.aspect(k), x.Topic, t
 	pd.Window = d.entries(tail(d.roomMessages(k, x.Pair, t+1), d.st.Crux.ExitWindow))
-	c, err := d.analysisCall(RoleExitCheck, RoleExitCheck, "exit-check", pd, nil, func(a []byte) sm.Report {
+	c, err := d.analysisCall(RoleExitCheck, RoleExitCheck, "exit-check", pd, exitSchema(), func(a []byte) sm.Report {
 		_, errs := parseExit(a)
 		return report(errs)
 	})
@@ -297,7 +296,7 @@ func (d *debate) roomTranscript(k int) []entry {
 func (d *debate) convergencePhase(k int) ([]sm.Call, applyFunc, error) {
 	pd := d.base("convergence")
 	pd.Aspect, pd.Question, pd.Transcript = d.aspect(k), d.room(k).Topic, d.roomTranscript(k)
-	c, err := d.analysisCall(RoleConvergence, RoleConvergence, "convergence", pd, nil, func(a []byte) sm.Report {
+	c, err := d.analysisCall(RoleConvergence, RoleConvergence, "convergence", pd, convergenceSchema(), func(a []byte) sm.Report {
 		_, errs := parseConvergence(a)
 		return report(errs)
 	})
@@ -322,7 +321,7 @@ func (d *debate) cardPhase(k int) ([]sm.Call, applyFunc, error) {
 		pd.Names = append(pd.Names, p)
 	}
 	ps := d.personas
-	c, err := d.analysisCall(RoleCard, RoleCard, "card", pd, nil, func(a []byte) sm.Report {
+	c, err := d.analysisCall(RoleCard, RoleCard, "card", pd, cardSchema(x.Pair), func(a []byte) sm.Report {
 		_, errs := parseCard(a, ps, x.Pair)
 		return report(errs)
 	})
@@ -425,7 +424,7 @@ func (d *debate) wrapupPhase() ([]sm.Call, applyFunc, error) {
 	ps := d.personas
 	var calls []sm.Call
 	if !d.has(ShiftsFile) {
-		c, err := d.analysisCall(RoleShifts, RoleShifts, "shifts", pd, nil, func(a []byte) sm.Report {
+		c, err := d.analysisCall(RoleShifts, RoleShifts, "shifts", pd, shiftsSchema(ids), func(a []byte) sm.Report {
 			_, errs := parseShifts(a, ps, ids)
 			return report(errs)
 		})
@@ -437,7 +436,7 @@ func (d *debate) wrapupPhase() ([]sm.Call, applyFunc, error) {
 	if !d.has(SummaryFile) {
 		sd := d.base("summary")
 		sd.Transcript = d.mainTranscript()
-		c, err := d.analysisCall(RoleSummary, RoleSummary, "summary", sd, nil, func(a []byte) sm.Report {
+		c, err := d.analysisCall(RoleSummary, RoleSummary, "summary", sd, summarySchema(d.st.Personas), func(a []byte) sm.Report {
 			_, errs := parseSummary(a)
 			return report(errs)
 		})
@@ -467,7 +466,11 @@ func (d *debate) wrapupPhase() ([]sm.Call, applyFunc, error) {
 					moved = append(moved, d.name(s.Persona))
 				}
 			}
-			events = append(events, sm.Event{Kind: "shifts", Role: RoleShifts, Message: fmt.Sprintf("shifted: %d of %d (%s)", len(moved), len(shifts), strings.Join(moved, ", "))})
+			msg := fmt.Sprintf("no persona shifted (%d read)", len(shifts))
+			if len(moved) > 0 {
+				msg = fmt.Sprintf("%d of %d shifted: %s", len(moved), len(shifts), strings.Join(moved, ", "))
+			}
+			events = append(events, sm.Event{Kind: "shifts", Role: RoleShifts, Message: msg})
 		}
 		if ans, ok := answers[RoleSummary]; ok {
 			s, errs := parseSummary(ans.Text)
@@ -479,7 +482,7 @@ func (d *debate) wrapupPhase() ([]sm.Call, applyFunc, error) {
 				return nil, nil, err
 			}
 			files = append(files, f)
-			events = append(events, sm.Event{Kind: "summarized", Role: RoleSummary, Message: fmt.Sprintf("summary: %d claims, %d resolution paths", len(s.Claims), len(s.ResolutionPaths))})
+			events = append(events, sm.Event{Kind: "summarized", Role: RoleSummary, Message: fmt.Sprintf("summary: %s, %s", english.Count(len(s.Claims), "claim"), english.Count(len(s.ResolutionPaths), "resolution path"))})
 		}
 		return files, events, nil
 	}, nil

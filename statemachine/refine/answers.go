@@ -200,33 +200,25 @@ func (c *critique) count(severity string) {
 	}
 }
 
-// skepticSchema is the JSON schema of the skeptic's answer.
-func skepticSchema() map[string]any {
-	str := map[string]any{"type": "string"}
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"critique": str,
-			"previous": map[string]any{"type": "array", "items": map[string]any{
-				"type": "object",
-				"properties": map[string]any{
-					"id": str, "status": map[string]any{"type": "string", "enum": Statuses}, "note": str,
-				},
-				"required": []string{"id", "status", "note"}, "additionalProperties": false,
-			}},
-			"points": map[string]any{"type": "array", "items": map[string]any{
-				"type": "object",
-				"properties": map[string]any{
-					"severity": map[string]any{"type": "string", "enum": Severities}, "text": str,
-				},
-				"required": []string{"severity", "text"}, "additionalProperties": false,
-			}},
-			"score": map[string]any{"type": "integer", "minimum": 1, "maximum": 10},
-			"ready": map[string]any{"type": "boolean"},
-		},
-		"required":             []string{"critique", "previous", "points", "score", "ready"},
-		"additionalProperties": false,
+// skepticSchema is the JSON schema of the skeptic's answer to a round
+// whose earlier open points are open: each of them rated once (none in the
+// first round, where there is no earlier point), new points of a known
+// severity, a whole score from 1 to 10 and the ready flag.
+func skepticSchema(open []openPoint) map[string]any {
+	ids := make([]string, len(open))
+	for i, p := range open {
+		ids[i] = p.ID
 	}
+	str := sm.SchemaString()
+	rating := sm.SchemaObject(map[string]any{"id": sm.SchemaEnum(ids), "status": sm.SchemaEnum(Statuses), "note": str}, "id", "status", "note")
+	point := sm.SchemaObject(map[string]any{"severity": sm.SchemaEnum(Severities), "text": str}, "severity", "text")
+	return sm.SchemaObject(map[string]any{
+		"critique": str,
+		"previous": sm.SchemaArray(rating, len(ids), len(ids)),
+		"points":   sm.SchemaArray(point, 0, -1),
+		"score":    sm.SchemaInteger(1, 10),
+		"ready":    sm.SchemaBool(),
+	}, "critique", "previous", "points", "score", "ready")
 }
 
 // Criterion is one criterion of the judge's score.

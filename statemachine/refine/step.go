@@ -228,7 +228,7 @@ func (d *debate) critiqueCall(r int) (sm.Call, error) {
 		return sm.Call{}, err
 	}
 	early := d.st.EarlyStop
-	return sm.Call{ID: RoleSkeptic, Role: RoleSkeptic, Messages: msgs, Schema: skepticSchema(), SchemaName: "critique",
+	return sm.Call{ID: RoleSkeptic, Role: RoleSkeptic, Messages: msgs, Schema: skepticSchema(open), SchemaName: "critique",
 		Validate: func(a []byte) sm.Report {
 			_, errs := parseCritique(a, r, early, open)
 			return sm.Report{Errors: errs}
@@ -531,7 +531,8 @@ func (d *debate) Status() sm.Status {
 	if d.st.Phase == phaseComplete {
 		done = total
 	}
-	st := sm.Status{Unit: "round", Done: done, Total: total, Phase: d.st.Phase, Complete: d.st.Phase == phaseComplete, Next: d.describe()}
+	st := sm.Status{Unit: "round", Done: done, Total: total, Closing: "the synthesis", AtMost: d.st.Stop == nil,
+		Phase: d.st.Phase, Complete: d.st.Phase == phaseComplete, Next: d.describe()}
 	st.Lines = []sm.Line{{Label: "round", Text: fmt.Sprintf("%d (min %d, max %d)", d.st.Round, d.st.MinRounds, d.st.MaxRounds)}}
 	data := map[string]any{"round": d.st.Round, "stop": d.st.Stop, "templates": []string{}}
 	if d.retrieval != nil {

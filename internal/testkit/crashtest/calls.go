@@ -121,6 +121,7 @@ const settle = 200 * time.Millisecond
 // copied for every run, so that all share what new drew and stamped.
 func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	t.Helper()
+	Apart(t)
 	fresh := c.prepare(t)
 	ref := fresh(t)
 	var refAsked asked
@@ -386,9 +387,11 @@ func (c CallKills) files(t *testing.T, root string) map[string]string {
 // answers, the reasons a call was skipped) included, so that a kill
 // between the answers kept for a step and its commit is among them. It
 // returns how many writes the command made. The test binary must arm the
-// faults (see AsMoot).
+// faults (see AsMoot), and, as for KillAtEveryCall, the test's name must
+// contain "Kill" (see Apart).
 func ExitAtEveryWrite(t *testing.T, c CallKills) int {
 	t.Helper()
+	Apart(t)
 	fresh := c.prepare(t)
 	srv := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
 	ref := fresh(t)
