@@ -263,10 +263,26 @@ func TestBudgetStopsBeforeTheStepThatWouldCrossIt(t *testing.T) {
 		t.Errorf("--json: exit %d:\n%s", code, out)
 	}
 
-	// A budget that fits goes on; step takes it too.
+	// The budget is stored in debate.md as the models are, and the hint
+	// says so: a run without the flag keeps to it.
+	if data, _ := os.ReadFile(filepath.Join(dir, "debate.md")); !strings.Contains(string(data), `"budget": 0.45`) {
+		t.Errorf("debate.md does not store the budget:\n%s", data)
+	}
+	if !strings.Contains(errb, "the debate's budget of $0.4500 is stored in its debate.md: to go on, run again with a higher --budget") {
+		t.Errorf("the hint does not repeat the stored budget:\n%s", errb)
+	}
+	code, _, errb = b.run("run", "d", "--model", "m", "--max-tokens", "100", "--prices", prices)
+	if code != cli.ExitBudget || !strings.Contains(errb, "past --budget $0.4500") {
+		t.Errorf("a run without --budget does not keep the stored one: exit %d:\n%s", code, errb)
+	}
+
+	// A budget that fits goes on; step takes it too, and stores it.
 	b.must("step", "d", "--model", "m", "--max-tokens", "100", "--prices", prices, "--budget", "0.5")
 	if n := len(srv.Requests()); n != 5 {
 		t.Errorf("the server was asked %d times in all, want 5", n)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "debate.md")); !strings.Contains(string(data), `"budget": 0.5`) {
+		t.Errorf("debate.md does not store the new budget:\n%s", data)
 	}
 }
 

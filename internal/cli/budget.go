@@ -9,6 +9,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/prices"
+	"github.com/moot-dev/moot/store"
 )
 
 // budgetFlag is --budget of run and step.
@@ -52,15 +53,27 @@ func (e *budgetStop) Error() string {
 
 // newBudget returns the budget of --budget for a run of the debate whose
 // usage log, before the run, is earlier; nil when --budget is not given.
-func newBudget(cmd *ucli.Command, table prices.Table, earlier []driver.Usage, unit string) (*budget, error) {
-	if !cmd.IsSet("budget") {
+func newBudget(limit *float64, table prices.Table, earlier []driver.Usage, unit string) (*budget, error) {
+	if limit == nil {
 		return nil, nil
 	}
-	limit := cmd.Float("budget")
-	if !(limit > 0) {
-		return nil, usageError("--budget %v is not an amount of US dollars above 0", limit)
+	if !(*limit > 0) {
+		return nil, usageError("--budget %v is not an amount of US dollars above 0", *limit)
 	}
-	return &budget{limit: limit, table: table, earlier: earlier, unit: unit}, nil
+	return &budget{limit: *limit, table: table, earlier: earlier, unit: unit}, nil
+}
+
+// budgetOf returns the budget of a run of d: --budget when it is given,
+// else the one stored in debate.md by an earlier run, else nil.
+func budgetOf(cmd *ucli.Command, d *store.Dir) *float64 {
+	if cmd.IsSet("budget") {
+		v := cmd.Float("budget")
+		return &v
+	}
+	if b, err := driver.StoredBudget(d); err == nil && b != nil {
+		return b
+	}
+	return nil
 }
 
 // check is the driver's BeforeStep: it estimates what the step of plan

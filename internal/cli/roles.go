@@ -183,6 +183,12 @@ func (a *app) roleFlags() []ucli.Flag {
 // is a usage error that names p's roles.
 func (a *app) overrides(cmd *ucli.Command, p sm.Protocol) (driver.Overrides, error) {
 	o := driver.Overrides{Models: map[string]string{}, Temperature: map[string]float64{}, MaxTokens: map[string]int{}}
+	if cmd.IsSet("budget") {
+		// Stored in debate.md with the models, once it is valid.
+		if v := cmd.Float("budget"); v > 0 {
+			o.Budget = &v
+		}
+	}
 	targets := roleTargets(p)
 	all := driver.RoleNames(p)
 	for _, rp := range a.rolePrefixes() {

@@ -299,14 +299,15 @@ func (a *app) bill(cmd *ucli.Command, d *store.Dir, unit string) (*runBill, erro
 		return nil, err
 	}
 	rb := &runBill{table: table}
+	limit := budgetOf(cmd, d)
 	if rb.earlier, err = driver.ReadUsageLines(d); err != nil {
-		if cmd.IsSet("budget") {
+		if limit != nil {
 			return nil, fmt.Errorf("--budget needs what the debate has cost: read usage log: %w", err)
 		}
 		fmt.Fprintf(a.io.Stderr, "moot: warning: cannot read the usage log, so what earlier runs cost is unknown: %v\n", err)
 		rb.unread = true
 	}
-	rb.budget, err = newBudget(cmd, table, rb.earlier, unit)
+	rb.budget, err = newBudget(limit, table, rb.earlier, unit)
 	return rb, err
 }
 
@@ -316,7 +317,7 @@ func budgetHints(stop *budgetStop) []string {
 	if len(stop.unknown) > 0 {
 		return append(hints, `give their prices in a prices file, --prices FILE or MOOT_PRICES (JSON or YAML, USD per million tokens: {"MODEL": {"input": 1, "cached": 0.5, "output": 4}})`)
 	}
-	return append(hints, "to go on, run the same command again with a higher --budget, or without one")
+	return append(hints, fmt.Sprintf("the debate's budget of %s is stored in its debate.md: to go on, run again with a higher --budget, which replaces it", prices.USD(stop.limit)))
 }
 
 // resumeCommand is the command line that completes what an interrupted

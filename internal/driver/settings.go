@@ -8,9 +8,11 @@ import (
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/research"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/store"
 )
 
 // SettingsKey is the debate.md frontmatter key under which moot keeps the
@@ -41,6 +43,9 @@ type Settings struct {
 	// People lists, for each role a person played (moot run --human,
 	// moot answer), the units in which the person answered for it.
 	People map[string][]int `json:"people,omitempty"`
+	// Budget is the --budget of the debate in US dollars, kept as the
+	// models are, so that a later run without the flag keeps it.
+	Budget *float64 `json:"budget,omitempty"`
 	// panel is the judge panel the state file names, kept apart from
 	// the settings under its own key (sm.PanelKey).
 	panel []sm.Judge
@@ -105,6 +110,8 @@ type Overrides struct {
 	MaxTokens   map[string]int
 	// Research, when set, turns research on with these limits.
 	Research *research.Limits
+	// Budget, when set, is the debate's budget from now on.
+	Budget *float64
 }
 
 // Merge applies o to s for the roles called roles, giving each role
@@ -120,6 +127,7 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		ResponseFormat: s.ResponseFormat,
 		Research:       s.Research,
 		People:         clonePeople(s.People),
+		Budget:         s.Budget,
 		panel:          s.panel,
 	}
 	for k, v := range s.Models {
@@ -164,7 +172,18 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		}
 		out.Research = &l
 	}
+	if b := o.Budget; b != nil && (out.Budget == nil || *out.Budget != *b) {
+		lines = append(lines, fmt.Sprintf("budget %s", prices.USD(*b)))
+		v := *b
+		out.Budget = &v
+	}
 	return out, lines
+}
+
+// StoredBudget returns the budget stored in the state file of d, if any.
+func StoredBudget(d *store.Dir) (*float64, error) {
+	s, err := readSettings(d)
+	return s.Budget, err
 }
 
 func formatIf(ok bool, format string, v any) string {

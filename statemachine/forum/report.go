@@ -5,9 +5,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"html"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/chart"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/escape"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -126,21 +129,34 @@ func (d *debate) Report() ([]sm.File, error) {
 			}
 			b.WriteString("\n")
 		}
-		b.WriteString("\n```mermaid\nxychart-beta\n    title \"Running scores\"\n    x-axis [")
+		b.WriteString("\n```mermaid\nxychart-beta\n    title \"Running scores\"\n    x-axis \"after turn\" [")
 		for i, t := range turns {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			fmt.Fprintf(&b, "\"%d\"", t)
 		}
-		b.WriteString("]\n    y-axis \"score\" 0 --> 10\n")
+		b.WriteString("]\n    y-axis \"running score\" 0 --> 10\n")
 		for _, side := range []string{st.a(), st.b()} {
 			b.WriteString("    line [")
+			// A chart line has a value at every turn: before a speaker's
+			// first score it holds that score (the table shows "-"), so
+			// that no line starts at a 0 nobody gave.
+			first := -1
+			for _, v := range bySide[side] {
+				if v >= 0 {
+					first = v
+					break
+				}
+			}
 			for i, v := range bySide[side] {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				fmt.Fprint(&b, max(v, 0))
+				if v < 0 {
+					v = max(first, 0)
+				}
+				fmt.Fprint(&b, v)
 			}
 			b.WriteString("]\n")
 		}
@@ -252,24 +268,26 @@ func (d *debate) ReportHTML() ([]byte, error) {
 		b.WriteString("</ul>\n")
 	}
 	if turns, bySide := d.scorePoints(); len(turns) > 0 {
-		const w, h, pad = 480, 200, 24
-		fmt.Fprintf(&b, "<h2>Running scores</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\">\n", w, h)
-		fmt.Fprintf(&b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>\n", pad, h-pad, w-pad, h-pad)
-		colors := map[string]string{st.a(): "#c33", st.b(): "#36c"}
-		for _, side := range []string{st.a(), st.b()} {
-			var pts []string
-			for i, v := range bySide[side] {
-				if v < 0 {
-					continue
-				}
-				x := pad + (w-2*pad)*i/max(len(turns)-1, 1)
-				y := h - pad - (h-2*pad)*v/10
-				pts = append(pts, fmt.Sprintf("%d,%d", x, y))
-			}
-			fmt.Fprintf(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"><title>%s</title></polyline>\n", colors[side], strings.Join(pts, " "), esc(st.name(side)))
+		c := chart.Lines{Title: "Running scores after each turn", XLabel: "after turn", YLabel: "running score",
+			YMin: 0, YMax: 10, YStep: 2}
+		for _, t := range turns {
+			c.X = append(c.X, strconv.Itoa(t))
 		}
-		b.WriteString("</svg>\n")
-		fmt.Fprintf(&b, "<p><span style=\"color:#c33\">■</span> %s <span style=\"color:#36c\">■</span> %s</p>\n", esc(st.name(st.a())), esc(st.name(st.b())))
+		colours := map[string]string{st.a(): "#c33", st.b(): "#36c"}
+		for _, side := range []string{st.a(), st.b()} {
+			s := chart.Series{Name: st.name(side), Colour: colours[side]}
+			for _, v := range bySide[side] {
+				// A speaker not yet scored has no point: the line
+				// starts at the first score.
+				if v < 0 {
+					s.Values = append(s.Values, math.NaN())
+				} else {
+					s.Values = append(s.Values, float64(v))
+				}
+			}
+			c.Series = append(c.Series, s)
+		}
+		b.WriteString("<h2>Running scores</h2>\n" + c.SVG())
 	}
 	turn := 0
 	for _, e := range d.entries() {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
+	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
 )
 
@@ -306,5 +308,38 @@ func TestFactChecker(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(messageFiles(fs), " "), "_fact_checker_") {
 		t.Errorf("no fact checker message files: %v", messageFiles(fs))
+	}
+}
+
+// TestTemperatures: every call is sent the original's 0.7, and a
+// --ROLE-temperature replaces it for that role only.
+func TestTemperatures(t *testing.T) {
+	_, _, reqs := runAll(t, map[string]string{"rounds": "1", "fact-checker": "true"}, moderatedtest.Options{})
+	kinds := map[string]bool{}
+	for _, r := range reqs {
+		kinds[moderatedtest.Kind(r)] = true
+		if r.Temperature == nil || *r.Temperature != moderated.DefaultTemperature {
+			t.Errorf("%s call: temperature %v, want %g", moderatedtest.Kind(r), r.Temperature, moderated.DefaultTemperature)
+		}
+	}
+	if len(kinds) != 5 {
+		t.Errorf("kinds of call seen: %v, want A, B, moderator, scorer and fact-checker", kinds)
+	}
+
+	srv := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{}))
+	dir := newDebate(t, map[string]string{"rounds": "1"})
+	o := protocoltest.Served(t, srv.URL)
+	o.Overrides = driver.Overrides{Temperature: map[string]float64{moderated.RoleA: 0.2}}
+	if _, err := protocoltest.Advance(t, context.Background(), moderated.Protocol{}, dir, driver.UnitGoal{All: true}, o); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range srv.Requests() {
+		want := moderated.DefaultTemperature
+		if moderatedtest.Kind(r) == "A" {
+			want = 0.2
+		}
+		if r.Temperature == nil || *r.Temperature != want {
+			t.Errorf("%s call with --a-temperature 0.2: temperature %v, want %g", moderatedtest.Kind(r), r.Temperature, want)
+		}
 	}
 }

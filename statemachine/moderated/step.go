@@ -185,7 +185,7 @@ func (d *debate) callFor(i int) (sm.Call, error) {
 	c := sm.Call{
 		ID: s.Role, Role: s.Role,
 		Messages:  []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
-		MaxTokens: d.maxTokens(s.Kind),
+		MaxTokens: d.maxTokens(s.Kind), Temperature: defaultTemperature(),
 	}
 	markResearch(&c, s)
 	if s.Kind == kindScore {
@@ -232,6 +232,15 @@ func (d *debate) Next() (*sm.Step, error) {
 			return d.apply(i, answers[c.ID], now)
 		},
 	}, nil
+}
+
+// DefaultTemperature is the sampling temperature of every call, as the
+// original sends it to every role; --ROLE-temperature replaces it.
+const DefaultTemperature = 0.7
+
+func defaultTemperature() *float64 {
+	t := DefaultTemperature
+	return &t
 }
 
 // stepKey is the key of the step of slot i, s.

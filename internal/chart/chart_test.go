@@ -1,0 +1,44 @@
+package chart
+
+import (
+	"encoding/xml"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestLines(t *testing.T) {
+	c := Lines{Title: "Running <scores>", XLabel: "after turn", YLabel: "running score", X: []string{"1", "2", "3"},
+		YMin: 0, YMax: 10, YStep: 5, Series: []Series{
+			{Name: "Ada & co", Colour: "#c33", Values: []float64{6, 7, 8}},
+			{Name: "Brook", Colour: "#36c", Values: []float64{math.NaN(), 5, 9}},
+		}}
+	svg := c.SVG()
+	// It is well-formed XML: every name is escaped.
+	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+		t.Fatalf("not well-formed: %v\n%s", err, svg)
+	}
+	for _, want := range []string{
+		">after turn</text>", ">running score</text>", // both axes are labelled
+		">0</text>", ">5</text>", ">10</text>", // the y ticks with their values
+		">1</text>", ">2</text>", ">3</text>", // a tick per turn
+		"<title>Running &lt;scores&gt;</title>",
+		"Ada &amp; co", "Brook",
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the chart lacks %q:\n%s", want, svg)
+		}
+	}
+	// Brook has no score at turn 1: the line starts at turn 2, with two
+	// points, not at a 0 nobody gave.
+	for _, line := range strings.Split(svg, "\n") {
+		if strings.Contains(line, "<title>Brook</title>") {
+			if n := strings.Count(line, ","); n != 2 {
+				t.Errorf("Brook's line has %d points, want 2: %s", n, line)
+			}
+		}
+	}
+	if strings.Count(svg, "<circle") != 5 {
+		t.Errorf("want a dot at each of the 5 scores:\n%s", svg)
+	}
+}
