@@ -20,6 +20,7 @@ fuzz:
 	go test ./statemachine/dialectic -run "^$$" -fuzz "^FuzzParseJudgment$$" -fuzztime $(FUZZTIME)
 	go test ./statemachine/dialectic -run "^$$" -fuzz "^FuzzParseID$$" -fuzztime $(FUZZTIME)
 	go test ./internal/cli -run "^$$" -fuzz "^FuzzValidSlug$$" -fuzztime $(FUZZTIME)
+	go test ./internal/cli -run "^$$" -fuzz "^FuzzParseConfig$$" -fuzztime $(FUZZTIME)
 
 # Peak memory of the read commands on a 1,000-exchange debate.
 memory:

@@ -125,7 +125,7 @@ func (d *Dir) Lock(ctx context.Context, command string, wait bool) error {
 		if d.onWait != nil {
 			d.onWait(d.currentHolder())
 		}
-		if ok, err = fl.TryLockContext(ctx, lockPoll); err != nil {
+		if _, err = fl.TryLockContext(ctx, lockPoll); err != nil {
 			return fmt.Errorf("wait for the lock of %s: %w", d.path, err)
 		}
 	}

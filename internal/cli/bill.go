@@ -39,6 +39,9 @@ func (a *app) priceTable(cmd *ucli.Command) (prices.Table, error) {
 	if path == "" {
 		path, from = strings.TrimSpace(a.io.Getenv("MOOT_PRICES")), "MOOT_PRICES"
 	}
+	if cfg, err := a.config(); path == "" && err == nil && cfg.prices != "" {
+		path, from = cfg.prices, cfg.path+"'s prices"
+	}
 	if path == "" {
 		return t, nil
 	}

@@ -347,3 +347,34 @@ func TestBudgetOfAnotherProtocol(t *testing.T) {
 		t.Errorf("README.md has no cost section:\n%s", readme)
 	}
 }
+
+// TestBudgetForeseesLongAnswersOfANewRole: answers run to 5,000 tokens
+// without --max-tokens. The arguments of exchange 0, the first step, are
+// estimated at 1,000 tokens each (nothing is known yet) and cost five
+// times that; the judge, which has not answered yet, is then estimated
+// from the answers so far, not at 1,000 again, so the run stops before
+// its judgment instead of passing the budget by a second step.
+func TestBudgetForeseesLongAnswersOfANewRole(t *testing.T) {
+	good := sparring.Handler(sparring.Options{})
+	srv := modeltest.NewServer(t, func(r modeltest.Request) modeltest.Reply {
+		reply := good(r)
+		reply.CompletionTokens = 5000
+		return reply
+	})
+	b := newBench(t, srv.URL)
+	b.must("new", "d", "--motion", "M.")
+	// $10 a million output tokens: an answer of 5,000 costs $0.05.
+	prices := b.file("prices.json", `{"m": {"input": 0, "output": 10}}`)
+	code, _, errb := b.run("run", "d", "3", "--model", "m", "--prices", prices, "--budget", "0.12")
+	if code != cli.ExitBudget {
+		t.Fatalf("exit %d, want %d:\n%s", code, cli.ExitBudget, errb)
+	}
+	for _, want := range []string{
+		"cost ≈ $0.1000 in this run",
+		"stopped before exchange 0: its estimated cost of $0.0500 would take the debate from $0.1000 to $0.1500, past --budget $0.1200",
+	} {
+		if !strings.Contains(errb, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb)
+		}
+	}
+}

@@ -84,8 +84,8 @@ func budgetOf(cmd *ucli.Command, d *store.Dir) *float64 {
 // A call is estimated at its model's input price for its prompt, taken
 // as a token every four bytes (prices.EstimateTokens), and its output
 // price for its answer: the call's cap on its length when it has one,
-// else the mean answer of its role in the debate so far, else
-// prices.TypicalAnswer. Repairs, which send a refused answer back, are
+// else the mean answer of its role in the debate so far, else the mean
+// of every answer so far, else prices.TypicalAnswer. Repairs, which send a refused answer back, are
 // not foreseen: a step can cost more than its estimate.
 func (b *budget) check(plan driver.StepPlan) error {
 	lines := append(append([]driver.Usage{}, b.earlier...), plan.Spent...)
@@ -123,14 +123,24 @@ func (b *budget) check(plan driver.StepPlan) error {
 }
 
 // meanAnswer is the mean completion tokens of the answered calls of role
-// in lines, or prices.TypicalAnswer when it has none.
+// in lines; for a role that has answered nothing yet, the mean of every
+// role's answers, so that a new role of a debate whose answers run long
+// is not estimated short; prices.TypicalAnswer when nothing has answered.
 func meanAnswer(lines []driver.Usage, role string) int {
-	n, sum := 0, 0
+	n, sum, allN, allSum := 0, 0, 0, 0
 	for _, u := range lines {
-		if u.Role == role && u.OK && u.CompletionTokens > 0 {
+		if !u.OK || u.CompletionTokens <= 0 {
+			continue
+		}
+		allN++
+		allSum += u.CompletionTokens
+		if u.Role == role {
 			n++
 			sum += u.CompletionTokens
 		}
+	}
+	if n == 0 {
+		n, sum = allN, allSum
 	}
 	if n == 0 {
 		return prices.TypicalAnswer

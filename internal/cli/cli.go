@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -166,7 +167,15 @@ func Run(ctx context.Context, args []string, io IO) int {
 	if _, err := io.Protocols.Lookup(sm.Default); err != nil {
 		io.Protocols = append(sm.Protocols{dialectic.Protocol{}}, io.Protocols...)
 	}
-	app := &app{io: io}
+	app := &app{io: io, env: io.Getenv}
+	// moot.yaml stands in for the environment variables it sets when the
+	// environment leaves them unset.
+	app.io.Getenv = func(name string) string {
+		if v := app.env(name); strings.TrimSpace(v) != "" {
+			return v
+		}
+		return app.configEnv(name)
+	}
 	if len(args) > 0 {
 		app.prog, app.args = args[0], args[1:]
 	}
@@ -261,6 +270,16 @@ type app struct {
 	// person answers the calls of the roles run --human names; nil
 	// without it.
 	person driver.Person
+	// env is the environment as it is, io.Getenv with moot.yaml under it.
+	env func(string) string
+	// rootCmd is the command line's root, whose --dir says where
+	// moot.yaml is; cfg is moot.yaml once read (cfgRead), cfgErr why it
+	// could not be.
+	rootCmd *ucli.Command
+	cfgMu   sync.Mutex
+	cfgRead bool
+	cfg     *config
+	cfgErr  error
 }
 
 // writeEvent writes v to stdout as one line of JSON, and keeps the first
@@ -406,9 +425,11 @@ func (a *app) command(args []string) *ucli.Command {
 		ErrWriter:             a.io.Stderr,
 		Reader:                a.io.Stdin,
 		HideHelpCommand:       true,
-		EnableShellCompletion: false,
-		Flags:                 []ucli.Flag{dirFlag},
-		ExitErrHandler:        func(context.Context, *ucli.Command, error) {},
+		EnableShellCompletion: true,
+		// The completion command is urfave/cli's, made moot's own.
+		ConfigureShellCompletionCommand: configureCompletion,
+		Flags:                           []ucli.Flag{dirFlag},
+		ExitErrHandler:                  func(context.Context, *ucli.Command, error) {},
 		OnUsageError: func(_ context.Context, cmd *ucli.Command, err error, _ bool) error {
 			return flagError(cmd, err)
 		},
@@ -440,6 +461,18 @@ func (a *app) command(args []string) *ucli.Command {
 		root.Commands = append(root.Commands, builtins[len(builtins)-1].build())
 	}
 	addHelp(root)
+	addCompletions(root, true)
+	a.addConfigSources(root)
+	a.rootCmd = root
+	root.Before = func(ctx context.Context, _ *ucli.Command) (context.Context, error) {
+		// Every command reads moot.yaml, and fails on one that is wrong,
+		// but help and completion, which must work to say how to fix it.
+		if name == "" || name == "help" || name == "completion" || slices.Contains(args, "--generate-shell-completion") {
+			return ctx, nil
+		}
+		_, err := a.config()
+		return ctx, err
+	}
 	return root
 }
 
@@ -476,6 +509,8 @@ func (a *app) builtins() []mootCommand {
 		{"research", a.researchCommand},
 		{"watch", a.watchCommand},
 		{"serve", a.serveCommand},
+		{"config", a.configCommand},
+		{"doctor", a.doctorCommand},
 		{"help", a.helpCommand},
 	}
 }

@@ -86,6 +86,9 @@ type statusJSON struct {
 	// Scripted says who wrote the text that moot's built-in model wrote
 	// (builtin.Note), when it wrote any.
 	Scripted string `json:"scripted,omitempty"`
+	// Flags names the judgments whose rescores look like a judge that
+	// obeyed instructions planted in an argument (RescoreFlags).
+	Flags []string `json:"flags,omitempty"`
 }
 
 func (a *app) statusOf(dir string) (*statusJSON, error) {
@@ -127,6 +130,7 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 	if s.Scripted, err = scriptedNote(d); err != nil {
 		return nil, err
 	}
+	s.Flags = deb.RescoreFlags()
 	side, margin := h.Totals.Leader()
 	s.Leader, s.Margin = side.Name(), margin
 	if side == "" {
@@ -232,6 +236,13 @@ func (a *app) statusCommand() *ucli.Command {
 				fmt.Fprintf(w, "leader    %s by %s\n", s.Leader, strconv.FormatFloat(s.Margin, 'f', 2, 64))
 			}
 			fmt.Fprintf(w, "arguments %d\n", s.Arguments)
+			for _, flag := range s.Flags {
+				label := "warning"
+				for _, line := range wrapLines(flag, 90) {
+					fmt.Fprintf(w, "%-9s %s\n", label, line)
+					label = ""
+				}
+			}
 			if len(s.Judges) > 0 {
 				names := make([]string, len(s.Judges))
 				for i, j := range s.Judges {

@@ -53,6 +53,30 @@ var helpFor = map[string]commandHelp{
 		},
 		env: modelEnv,
 	},
+	"doctor": {
+		examples: []string{
+			"moot doctor  check the endpoint and every configured model: what each supports, and what moot will lack",
+			"OPENAI_BASE_URL=http://localhost:11434/v1 moot doctor --model llama3.1:8b  check a local Ollama's model",
+			"moot doctor --json  the same for scripts",
+		},
+		env: []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL"},
+	},
+	"config": {
+		examples: []string{
+			"moot config  the settings in force, and whether each comes from moot.yaml, the environment or moot's defaults",
+			"moot --dir ~/debates config --json  the same for another root, for scripts",
+		},
+		env: []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH"},
+	},
+	"completion": {
+		examples: []string{
+			"source <(moot completion bash)  complete moot's commands, flags, debates and tournaments in this bash",
+			"moot completion bash > ~/.local/share/bash-completion/completions/moot  in every bash from now on",
+			"source <(moot completion zsh)  in zsh, after compinit (in ~/.zshrc for every zsh)",
+			"moot completion fish > ~/.config/fish/completions/moot.fish  in fish",
+		},
+		env: []string{"MOOT_DIR"},
+	},
 	"help": {
 		examples: []string{
 			"moot help  every command",
@@ -140,6 +164,7 @@ var helpFor = map[string]commandHelp{
 			"moot run sugar-tax 3 --judges openai/gpt-4o,anthropic/claude-sonnet-4,openai/gpt-4o-mini  a panel judges each exchange",
 			"OPENAI_BASE_URL=http://localhost:11434/v1 MOOT_MODEL=llama3.1 moot run sugar-tax  with a local Ollama",
 			"moot run sugar-tax 10 --budget 0.50  stop before a step that would take the debate's cost past $0.50",
+			"moot run sugar-tax 10 --dry-run  the calls of ten exchanges, their estimated tokens and cost; nothing asked or written",
 			"moot run sugar-tax --model builtin  moot's scripted built-in model: no key, no network, no real arguments",
 			"moot run sugar-tax --human proposition  you argue for the motion, in $EDITOR",
 			"MOOT_SEARCH=searxng:http://localhost:8888 moot run sugar-tax --research  debaters search, read and cite; every cited quote is checked",
@@ -265,6 +290,7 @@ func escapeTemplate(s string) string {
 func addHelp(root *ucli.Command) {
 	root.CustomRootCommandHelpTemplate = ucli.RootCommandHelpTemplate + escapeTemplate(helpSections(helpFor[""]))
 	for _, c := range root.Commands {
+		groupAction(c, c.Name)
 		c.CustomHelpTemplate = ucli.CommandHelpTemplate + escapeTemplate(helpSections(helpFor[c.Name]))
 		if act := c.Action; act != nil {
 			name := c.Name
@@ -303,16 +329,49 @@ func (a *app) helpCommand() *ucli.Command {
 // unknownCommand is the usage error for a command moot does not have,
 // suggesting the nearest one.
 func unknownCommand(root *ucli.Command, name string) error {
+	return unknownIn(root, name, name, "'moot help' lists the commands")
+}
+
+// unknownIn is the usage error for name, given as said, that is none of
+// the commands of group, suggesting the nearest one, then hint.
+func unknownIn(group *ucli.Command, name, said, hint string) error {
 	var names []string
-	for _, c := range root.Commands {
+	for _, c := range group.Commands {
 		names = append(names, c.Name)
 	}
 	hints := []string{}
 	if near, ok := nearest(name, names); ok {
 		hints = append(hints, fmt.Sprintf("did you mean '%s'?", near))
 	}
-	hints = append(hints, "'moot help' lists the commands")
-	return &exitError{code: ExitUsage, usage: true, err: fmt.Errorf("unknown command %q", name), hints: hints}
+	hints = append(hints, hint)
+	return &exitError{code: ExitUsage, usage: true, err: fmt.Errorf("unknown command %q", said), hints: hints}
+}
+
+// groupAction gives c, and each command under it that only groups
+// commands of its own (moot tournament, moot research), the action of a
+// group: its help when no command is named, else a usage error for the
+// one named, which is not one of its commands (urfave/cli would say "No
+// help topic" and exit 1); path is c's name after "moot".
+func groupAction(c *ucli.Command, path string) {
+	if len(c.Commands) == 0 {
+		return
+	}
+	for _, sub := range c.Commands {
+		groupAction(sub, path+" "+sub.Name)
+	}
+	if c.Action != nil {
+		return
+	}
+	if c.OnUsageError == nil {
+		c.OnUsageError = usageOnError
+	}
+	c.Action = func(ctx context.Context, cmd *ucli.Command) error {
+		if cmd.Args().Len() == 0 {
+			return ucli.ShowSubcommandHelp(cmd)
+		}
+		name := cmd.Args().First()
+		return unknownIn(cmd, name, path+" "+name, fmt.Sprintf("'moot help %s' lists its commands", path))
+	}
 }
 
 // flagError turns an error of urfave/cli's flag parsing into moot's own

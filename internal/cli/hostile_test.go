@@ -575,8 +575,10 @@ var hostile = []hostileCase{
 	{"score 1e999", argued, func(e env, t *testing.T) []string {
 		return judgeWith(e, t, judgment0("1e999"))
 	}, ExitRefused, []string{"scores[0].score", "finite"}},
+	// A score written "0.3" is read as the number it is (internal/lenient);
+	// a string that is no number is refused.
 	{"score as a string", argued, func(e env, t *testing.T) []string {
-		return judgeWith(e, t, judgment0(`"0.3"`))
+		return judgeWith(e, t, judgment0(`"high"`))
 	}, ExitRefused, []string{"scores[0].score", "number"}},
 	{"scores that do not sum to zero", argued, func(e env, t *testing.T) []string {
 		return judgeWith(e, t, judgment0("0.9"))

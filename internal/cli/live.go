@@ -241,6 +241,10 @@ func (a *app) serveCommand() *ucli.Command {
 				return badUsage(fmt.Errorf("--addr %s is not a loopback address, so it needs --token", addr),
 					"anyone who can reach that address could read every debate: give --token T (or MOOT_TOKEN) and open the page with ?token=T")
 			}
+			if err := serve.CheckToken(token, loopback(host)); err != nil {
+				return badUsage(fmt.Errorf("--addr %s: %w", addr, err),
+					fmt.Sprintf("give a token of at least %d characters, none of them white space, such as one from: openssl rand -hex 16", serve.MinRemoteToken))
+			}
 			table, err := a.priceTable(cmd)
 			if err != nil {
 				return err
@@ -277,7 +281,7 @@ func (a *app) serve(ctx context.Context, rootDir, addr, token string, table pric
 		Report: func(dir string) ([]byte, error) { return a.htmlReport(dir, table) },
 		Logf:   logf,
 	})
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := s.HTTPServer()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	note := ""

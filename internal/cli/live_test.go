@@ -540,4 +540,16 @@ func TestServeNeedsTokenAway(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != ExitUsage || !strings.Contains(string(out), "needs --token") {
 		t.Errorf("serve on 0.0.0.0 without a token: %v\n%s", err, out)
 	}
+	// A blank token is no token, and a short one guards nothing away
+	// from loopback: both are refused before listening.
+	for _, tc := range []struct{ addr, token, want string }{
+		{"0.0.0.0:0", " ", "blank"},
+		{"127.0.0.1:0", " ", "blank"},
+		{"0.0.0.0:0", "open-sesame", "at least 16"},
+	} {
+		out, err := e.cmd("serve", "--addr", tc.addr, "--token", tc.token).CombinedOutput()
+		if !errors.As(err, &ee) || ee.ExitCode() != ExitUsage || !strings.Contains(string(out), tc.want) {
+			t.Errorf("serve --addr %s --token %q: %v\n%s", tc.addr, tc.token, err, out)
+		}
+	}
 }

@@ -92,10 +92,7 @@ func (a *app) modelClient(cmd *ucli.Command) (*modelRouter, error) {
 	client, err := model.New(cfg)
 	switch {
 	case errors.Is(err, model.ErrNoAPIKey):
-		return &modelRouter{noRemote: withCode(ExitModel, errors.New("no API key for the OpenAI API"),
-			"set OPENAI_API_KEY to use OpenAI (or OpenRouter with OPENAI_BASE_URL=https://openrouter.ai/api/v1)",
-			"or point OPENAI_BASE_URL at a local server that needs no key, e.g. http://localhost:11434/v1 for Ollama",
-			"or try moot without either: --model "+builtin.Name+" runs moot's scripted built-in model ('moot demo' shows a whole debate)")}, nil
+		return &modelRouter{noRemote: noKeyError()}, nil
 	case err != nil:
 		return nil, withCode(ExitModel, err)
 	}
@@ -131,4 +128,13 @@ func scriptedNote(d *store.Dir) (string, error) {
 		return "", err
 	}
 	return builtin.Note(roles, all), nil
+}
+
+// noKeyError is the error of a command that needs the OpenAI API without
+// a key for it.
+func noKeyError() error {
+	return withCode(ExitModel, errors.New("no API key for the OpenAI API"),
+		"set OPENAI_API_KEY to use OpenAI (or OpenRouter with OPENAI_BASE_URL=https://openrouter.ai/api/v1)",
+		"or point OPENAI_BASE_URL at a local server that needs no key, e.g. http://localhost:11434/v1 for Ollama",
+		"or try moot without either: --model "+builtin.Name+" runs moot's scripted built-in model ('moot demo' shows a whole debate)")
 }

@@ -106,19 +106,6 @@ func (a *app) protocolFlags() []ucli.Flag {
 	return out
 }
 
-// lookupProtocol returns the step-model protocol called name, nil for
-// dialectic.
-func (a *app) lookupProtocol(name string) (sm.Protocol, error) {
-	if name == "" || name == sm.Default {
-		return nil, nil
-	}
-	p, err := a.io.Protocols.Lookup(name)
-	if err != nil {
-		return nil, badUsage(fmt.Errorf("no protocol %q", name), "'moot protocols' lists the protocols")
-	}
-	return p, nil
-}
-
 // newWithProtocol is `moot new` for a protocol of the step model.
 func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) error {
 	in, err := a.newInput(cmd, p, slug, cmd.String("motion"))

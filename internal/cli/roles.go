@@ -28,7 +28,7 @@ var roleSettings = []roleSetting{
 			return &ucli.StringFlag{Name: name, Usage: usage, Hidden: hidden}
 		},
 		usage: "model `NAME` for ",
-		all: "model `NAME` for every role (default: the debate's stored models, else $MOOT_MODEL, else " + DefaultModel + "; " +
+		all: "model `NAME` for every role (default: the debate's stored models, else $MOOT_MODEL, else moot.yaml's models and model, else " + DefaultModel + "; " +
 			"builtin is moot's scripted built-in model, which needs no key or server); " +
 			"--ROLE-model, --ROLE-temperature and --ROLE-max-tokens set one role or group of the debate's protocol ('moot protocols' lists them)",
 	},
@@ -190,6 +190,7 @@ func (a *app) overrides(cmd *ucli.Command, p sm.Protocol) (driver.Overrides, err
 		}
 	}
 	targets := roleTargets(p)
+	o.Defaults = a.roleDefaults(targets)
 	all := driver.RoleNames(p)
 	for _, rp := range a.rolePrefixes() {
 		for _, s := range roleSettings {

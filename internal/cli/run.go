@@ -97,6 +97,7 @@ func (a *app) runCommand() *ucli.Command {
 			&ucli.IntFlag{Name: "until", HideDefault: true, Usage: "run until `EXCHANGE` is reached (every exchange before it judged; for other protocols, until that many units are done)"},
 			&ucli.BoolFlag{Name: "all", Usage: "run to the end, for a protocol that has one (dialectic has none)"},
 			humanFlag(),
+			dryRunFlag(),
 			retryMissingFlag(),
 		}, append(a.modelFlags(), researchFlags()...)...),
 		OnUsageError: usageOnError,
@@ -109,7 +110,7 @@ func (a *app) runCommand() *ucli.Command {
 			if cmd.Args().Len() == 2 {
 				v, err := strconv.Atoi(cmd.Args().Get(1))
 				if err != nil || v < 1 || v > dialectic.MaxExchange {
-					err := fmt.Errorf("N %q is not a whole number from 1 to %d (of the debate's units: exchanges, turns, rounds or stages)", cmd.Args().Get(1), dialectic.MaxExchange)
+					err := fmt.Errorf("%q is not a number of units to run: N is a whole number from 1 to %d (exchanges, turns, rounds or stages)", cmd.Args().Get(1), dialectic.MaxExchange)
 					if _, nerr := strconv.Atoi(cmd.Args().Get(0)); nerr == nil {
 						return badUsage(err, fmt.Sprintf("the debate comes first, then N: did you mean 'moot run %s %s'?", shellQuote(cmd.Args().Get(1)), cmd.Args().Get(0)))
 					}
@@ -127,12 +128,16 @@ func (a *app) runCommand() *ucli.Command {
 			if req.all && (cmd.Args().Len() == 2 || req.hasU) {
 				return usageError("run takes N, --until E or --all, one of them")
 			}
-			return a.drive(ctx, cmd, req, func(st dialectic.State) driver.Goal {
+			goal := func(st dialectic.State) driver.Goal {
 				if cmd.IsSet("until") {
 					return driver.Goal{Exchange: cmd.Int("until")}
 				}
 				return driver.Goal{Exchange: st.Exchange + n}
-			})
+			}
+			if cmd.Bool("dry-run") {
+				return a.dryRun(ctx, cmd, req, goal)
+			}
+			return a.drive(ctx, cmd, req, goal)
 		},
 	}
 }

@@ -138,6 +138,18 @@ func TestScripts(t *testing.T) {
 	// $PERSON answers as the sparring partner, but the proposition's
 	// rebuttals with the answer human.txtar's person gives in a form.
 	person := personFake(t)
+	// The fakes of moot doctor: $DOCTOR lists its models and supports a
+	// JSON schema, streaming, usage and cached tokens; $DOCTORJSON has
+	// JSON mode but no schema and answers a stream whole; $DOCTORBARE
+	// lists nothing and has none of them; $DOCTORKEY wants a key.
+	doctorOK := func(modeltest.Request) modeltest.Reply {
+		return modeltest.Reply{Content: `{"ok": true}`, CachedTokens: 2}
+	}
+	doctor := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini", "m-judge", "m-other"))
+	doctorJSON := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RefuseSchema(), modeltest.IgnoreStream())
+	doctorBare := modeltest.NewServer(t, func(modeltest.Request) modeltest.Reply { return modeltest.Reply{Content: `ok`} },
+		modeltest.RefuseSchema(), modeltest.RefuseJSONObject(), modeltest.RefuseStream(), modeltest.NoUsage())
+	doctorKey := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RequireAPIKey("sk-doctor-secret-0123456789"))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -158,6 +170,10 @@ func TestScripts(t *testing.T) {
 			e.Setenv("JUDGES", judgesServer.URL)
 			e.Setenv("TOURNEY", tourneyServer.URL)
 			e.Setenv("PERSON", person)
+			e.Setenv("DOCTOR", doctor.URL)
+			e.Setenv("DOCTORJSON", doctorJSON.URL)
+			e.Setenv("DOCTORBARE", doctorBare.URL)
+			e.Setenv("DOCTORKEY", doctorKey.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

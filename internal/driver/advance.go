@@ -272,11 +272,6 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 	}
 	var changes []string
 	r.settings, changes = stored.Merge(opts.Overrides, opts.DefaultModel, RoleNames(p))
-	if mc, ok := opts.Client.(ModelChecker); ok {
-		if err := mc.CheckModels(r.settings.models(RoleNames(p))); err != nil {
-			return r.sum, err
-		}
-	}
 	if err := r.startResearch(); err != nil {
 		return r.sum, err
 	}
@@ -294,6 +289,13 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 		}
 		if step == nil {
 			break
+		}
+		// Only the models this step will ask must be reachable: a step
+		// whose calls a person or kept answers take needs no key.
+		if mc, ok := opts.Client.(ModelChecker); ok {
+			if err := mc.CheckModels(r.stepModels(step)); err != nil {
+				return r.finish(start), err
+			}
 		}
 		if r.opts.BeforeStep != nil {
 			if err := r.opts.BeforeStep(r.plan(step)); err != nil {
@@ -385,6 +387,15 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 		}
 		return err
 	}
+	var sources []store.File
+	if r.research != nil {
+		// Placed before Apply: each page read gets the copy its checks
+		// name, a later version of a page a copy of its own.
+		var err error
+		if sources, err = r.sourceFiles(step, answers); err != nil {
+			return err
+		}
+	}
 	commit, err := step.Apply(answers, r.opts.Now())
 	if err != nil {
 		var refused *sm.Refused
@@ -406,14 +417,8 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 		}
 		files[i] = store.File{Name: f.Name, Data: data}
 	}
-	if r.research != nil {
-		// The pages read go first: the state file stays last.
-		src, err := r.sourceFiles(step, answers)
-		if err != nil {
-			return err
-		}
-		files = append(src, files...)
-	}
+	// The pages read go first: the state file stays last.
+	files = append(sources, files...)
 	if err := r.d.Commit(files); err != nil {
 		return err
 	}
@@ -740,7 +745,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		}
 		resp, added, err := r.ask(ctx, step, c, sess, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
-			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema,
+			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema, Role: c.Role,
 			OnChunk: onChunk,
 			OnRetry: func(rt model.Retry) {
 				discard("the attempt failed; its answer is asked for again")
@@ -909,6 +914,19 @@ func (r *runner) plan(step *sm.Step) StepPlan {
 	p.Spent = slices.Clone(r.sum.Usage)
 	r.mu.Unlock()
 	return p
+}
+
+// stepModels lists, each once, the models that step will ask: those of
+// its calls that neither a kept answer nor a person answers.
+func (r *runner) stepModels(step *sm.Step) []string {
+	var out []string
+	for i, pc := range r.plan(step).Calls {
+		if pc.Kept || r.byPerson(step.Calls[i]) || pc.Model == "" || slices.Contains(out, pc.Model) {
+			continue
+		}
+		out = append(out, pc.Model)
+	}
+	return out
 }
 
 // hasKept reports whether call will take what an interrupted run kept

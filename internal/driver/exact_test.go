@@ -393,6 +393,26 @@ func TestFailedCallsAreTimedAndCounted(t *testing.T) {
 	}
 }
 
+// TestMergeDefaults checks that a role's default (moot.yaml's models)
+// fills in only a role that neither a flag nor the stored settings name,
+// and that the default model fills in the rest.
+func TestMergeDefaults(t *testing.T) {
+	stored := driver.Settings{Models: map[string]string{"proposition": "stored"}}
+	o := driver.Overrides{Models: map[string]string{"opposition": "flag"},
+		Defaults: map[string]string{"proposition": "dp", "opposition": "do", "judge": "dj"}}
+	got, _ := stored.Merge(o, "default", driver.RoleNames(dialectic.Protocol{}))
+	want := map[string]string{"proposition": "stored", "opposition": "flag", "judge": "dj"}
+	for r, m := range want {
+		if got.Models[r] != m {
+			t.Errorf("%s's model = %q, want %q", r, got.Models[r], m)
+		}
+	}
+	got, _ = driver.Settings{}.Merge(driver.Overrides{Defaults: map[string]string{"judge": "dj"}}, "default", driver.RoleNames(dialectic.Protocol{}))
+	if got.Models["proposition"] != "default" || got.Models["judge"] != "dj" {
+		t.Errorf("models = %v, want the judge's default and the default model for the rest", got.Models)
+	}
+}
+
 func TestFlagsThatSetStoredSettingsSaySo(t *testing.T) {
 	stored := driver.Settings{
 		Models:      map[string]string{"proposition": "a", "opposition": "a", "judge": "j"},

@@ -251,27 +251,56 @@ func (r *runner) reuseResearch(step *sm.Step, c sm.Call, a sm.Answer) sm.Answer 
 	return a
 }
 
-// sourceFiles returns the stored copies of the pages the answers read
-// that the debate does not hold yet, in the order of the step's calls: a
-// page already stored keeps the copy first read.
+// sourceFiles places the pages the answers read, in the order of the
+// step's calls, and returns the stored copies the debate does not hold
+// yet. A page's first copy is kept at evidence.Name; a version whose text
+// differs from the copy held (a page that changed between two reads) is
+// kept beside it at evidence.VersionName, so that every version a debater
+// read is kept. Each answer's Source.Copy is set to the copy of the
+// version it read, which its checks name.
 func (r *runner) sourceFiles(step *sm.Step, answers map[string]sm.Answer) ([]store.File, error) {
 	var out []store.File
-	seen := map[string]bool{}
+	// held holds the copies stored or placed in this step, by path: the
+	// version as the stored file reads, nil for one that does not parse.
+	held := map[string]*evidence.Source{}
+	lookup := func(name string) (*evidence.Source, bool) {
+		if s, ok := held[name]; ok {
+			return s, true
+		}
+		data, err := r.d.ReadFile(name)
+		if err != nil {
+			return nil, false
+		}
+		var s *evidence.Source
+		if p, err := evidence.Parse(data); err == nil {
+			s = &p
+		}
+		held[name] = s
+		return s, true
+	}
 	for _, c := range step.Calls {
-		for _, s := range answers[c.ID].Sources {
-			name := evidence.Name(s.URL)
-			if seen[name] {
-				continue
-			}
-			seen[name] = true
-			if _, err := r.d.ReadFile(name); err == nil {
-				continue
-			}
+		srcs := answers[c.ID].Sources
+		for k := range srcs {
+			s := &srcs[k]
 			data, err := s.Render()
 			if err != nil {
-				return nil, fmt.Errorf("render %s: %w", name, err)
+				return nil, fmt.Errorf("render the copy of %s: %w", s.URL, err)
 			}
-			out = append(out, store.File{Name: name, Data: []byte(r.opts.Mask(string(data)))})
+			data = []byte(r.opts.Mask(string(data)))
+			stored, err := evidence.Parse(data)
+			if err != nil {
+				return nil, fmt.Errorf("read back the copy of %s: %w", s.URL, err)
+			}
+			name := evidence.Name(s.URL)
+			if first, ok := lookup(name); ok && (first == nil || !first.Same(stored)) {
+				name = evidence.VersionName(s.URL, stored.Text)
+			}
+			s.Copy = name
+			if _, ok := lookup(name); ok {
+				continue
+			}
+			held[name] = &stored
+			out = append(out, store.File{Name: name, Data: data})
 		}
 	}
 	return out, nil

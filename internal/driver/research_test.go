@@ -64,15 +64,22 @@ func argumentFile(t *testing.T, d *store.Dir, id string) *dialectic.Argument {
 	return a
 }
 
-func TestResearchVerifiesGrounds(t *testing.T) {
-	w := newWeb(t)
+// researchExchange runs exchange 0 of a new debate whose debaters
+// research on w, and checks it.
+func researchExchange(t *testing.T, w *web) (*store.Dir, *researcher) {
+	t.Helper()
 	f := &researcher{Web: w}
 	d := newRunDebate(t)
-	opts := researchOptions(t, f, true)
-	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 1}, opts); err != nil {
+	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 1}, researchOptions(t, f, true)); err != nil {
 		t.Fatal(err)
 	}
 	mustCheck(t, d)
+	return d, f
+}
+
+func TestResearchVerifiesGrounds(t *testing.T) {
+	w := newWeb(t)
+	d, f := researchExchange(t, w)
 	prop := argumentFile(t, d, dialectic.ArgumentIDs(0, dialectic.Prop)[0])
 	if len(prop.Grounds) != 2 || prop.Grounds[0].Result != evidence.Verified || prop.Grounds[1].Result != evidence.NotFound {
 		t.Fatalf("checks = %+v, want verified then not found", prop.Grounds)
@@ -117,7 +124,7 @@ func TestResearchVerifiesGrounds(t *testing.T) {
 	if judgePrompt == "" {
 		t.Fatal("no judge request")
 	}
-	for _, want := range []string{"**Check:** verified (match 1.00", "**Check:** not found (match"} {
+	for _, want := range []string{"**Check:** quote verified (match 1.00", "**Check:** quote not found (match"} {
 		if !strings.Contains(judgePrompt, want) {
 			t.Errorf("the judge's prompt does not show %q", want)
 		}
@@ -128,7 +135,7 @@ func TestResearchVerifiesGrounds(t *testing.T) {
 	}
 	md := string(report.Build(deb, nil).Markdown())
 	for _, want := range []string{"## Sources", "| Proposition | 2 | 1 | 50% |", "| Opposition | 2 | 1 | 50% |",
-		"**Grounds checked:** 1. ✓ verified (1.00) · 2. ✗ not found (0.25)"} {
+		"**Grounds checked:** 1. ✓ quote verified (1.00) · 2. ✗ quote not found (0.25)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report does not say %q", want)
 		}
@@ -316,5 +323,45 @@ func TestResearchNeedsTools(t *testing.T) {
 	_, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, opts)
 	if err == nil || !strings.Contains(err.Error(), "no research tools") {
 		t.Fatalf("err = %v, want one saying the run has no research tools", err)
+	}
+}
+
+// TestResearchKeepsEveryVersion: the page both debaters read changes
+// between their reads. Each version is kept, each check names the copy
+// of the version its debater read, and the check agrees with that copy.
+func TestResearchKeepsEveryVersion(t *testing.T) {
+	w := newWeb(t)
+	w.Shared.Store(true)
+	edit := func(path string, n int, text string) string {
+		if path == "/a" && n > 1 {
+			return strings.Replace(text, "boils at 100 degrees", "freezes at 0 degrees", 1)
+		}
+		return text
+	}
+	w.Edit.Store(&edit)
+	d, _ := researchExchange(t, w)
+	if w.Reads("/a") != 2 {
+		t.Fatalf("page a read %d times, want 2 (once by each debater)", w.Reads("/a"))
+	}
+	copies := map[string]string{}
+	for _, side := range []dialectic.Side{dialectic.Prop, dialectic.Opp} {
+		a := argumentFile(t, d, dialectic.ArgumentIDs(0, side)[0])
+		c := a.Grounds[0]
+		data, err := d.ReadFile(c.Copy)
+		if err != nil {
+			t.Fatalf("%s: the copy its check names, %s: %v", side, c.Copy, err)
+		}
+		src, err := evidence.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again := evidence.CheckGround(`The page says "`+researchfake.QuotedA+`".`, &src)
+		if again.Result != c.Result || again.Score != c.Score {
+			t.Errorf("%s: the check says %s (%.2f) against %s, but that copy gives %s (%.2f)", side, c.Result, c.Score, c.Copy, again.Result, again.Score)
+		}
+		copies[c.Result] = c.Copy
+	}
+	if len(copies) != 2 || copies[evidence.Verified] == copies[evidence.NotFound] {
+		t.Errorf("checks %v: want one verified and one not found, against two copies", copies)
 	}
 }

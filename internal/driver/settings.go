@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -112,6 +113,10 @@ type Overrides struct {
 	Research *research.Limits
 	// Budget, when set, is the debate's budget from now on.
 	Budget *float64
+	// Defaults are the models of roles that neither Models nor the
+	// debate's stored settings name, by role, before the default model
+	// (moot.yaml's models).
+	Defaults map[string]string
 }
 
 // Merge applies o to s for the roles called roles, giving each role
@@ -148,7 +153,7 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 			out.Models[r] = m
 		}
 		if out.Models[r] == "" {
-			out.Models[r] = defaultModel
+			out.Models[r] = cmp.Or(o.Defaults[r], defaultModel)
 		}
 		if t, ok := o.Temperature[r]; ok {
 			if old, had := out.Temperature[r]; !had || old != t {

@@ -35,6 +35,16 @@ type Source struct {
 	Error string `json:"error,omitempty"`
 	// Text is the page's text as read, the whole of it that was kept.
 	Text string `json:"-"`
+	// Copy is the path of the stored copy of this version of the page,
+	// when it is known: Name(URL) for the first version a debate keeps,
+	// VersionName for a later one whose text differs. "" means Name(URL).
+	Copy string `json:"-"`
+}
+
+// Same reports whether s and o are the same version of a page: the same
+// text, read or failed alike.
+func (s Source) Same(o Source) bool {
+	return s.Text == o.Text && s.OK() == o.OK() && s.Error == o.Error
 }
 
 // OK reports whether the page was read.
@@ -45,6 +55,15 @@ func (s Source) OK() bool { return s.Error == "" && s.Status >= 200 && s.Status 
 func Name(url string) string {
 	sum := sha256.Sum256([]byte(url))
 	return Dir + "/" + hex.EncodeToString(sum[:8]) + ".md"
+}
+
+// VersionName returns the path of the stored copy of a later version of
+// the page at url, whose text differs from the first copy's: Name(url)
+// with the start of the text's SHA-256 added, so that every version a
+// debater read is kept and a check names the one it was made against.
+func VersionName(url, text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return strings.TrimSuffix(Name(url), ".md") + "-" + hex.EncodeToString(sum[:4]) + ".md"
 }
 
 // Render writes the stored copy of s.

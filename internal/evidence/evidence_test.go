@@ -81,8 +81,8 @@ func TestCheckText(t *testing.T) {
 		"https://b.example/2": {URL: "https://b.example/2", Status: 200, Text: "Kettles are popular."},
 	}
 	page := func(u string) *Source { return pages[u] }
-	text := "As https://a.example/1 says, \"water boils at 100 degrees Celsius\".\n\n" +
-		"And (https://b.example/2) \"kettles were invented on the moon\".\n\n" +
+	text := "As https://a.example/1 says, \"water boils at 100 degrees Celsius at sea level\".\n\n" +
+		"And (https://b.example/2) \"kettles were invented on the moon in 1850\".\n\n" +
 		"\"A quote with no link at all here.\"\n\n" +
 		"A link with no quote: https://a.example/1.\n\n" +
 		"Dead link https://c.example/3 \"this page was never read at all\"."
@@ -96,7 +96,7 @@ func TestCheckText(t *testing.T) {
 			t.Errorf("check %d = %+v, want %s", i, c, want[i])
 		}
 	}
-	if got[0].Quote != "water boils at 100 degrees Celsius" || got[1].URL != "https://b.example/2" {
+	if got[0].Quote != "water boils at 100 degrees Celsius at sea level" || got[1].URL != "https://b.example/2" {
 		t.Errorf("checks = %+v", got)
 	}
 	if u := Cited(text); len(u) != 3 {

@@ -12,7 +12,13 @@ const (
 	Verified    = "verified"
 	NotFound    = "not found"
 	Unreachable = "unreachable"
+	// TooShort is a quote of fewer than MinQuoteWords words: so few
+	// words are found in almost any page and prove nothing.
+	TooShort = "too short"
 )
+
+// MinQuoteWords is the fewest words a quote must have to be checked.
+const MinQuoteWords = 8
 
 // Threshold is the lowest fuzzy score that verifies a quote.
 const Threshold = 0.85
@@ -24,10 +30,14 @@ type Match struct {
 	// Score is 1 for an exact or normalised match, else the share of the
 	// quote's words found together in the text, from 0 to 1.
 	Score float64
+	// Negation marks a fuzzy match close enough to verify but for a
+	// negation ("not", "never", "didn't", ...) that the quote holds and
+	// the text does not, or the other way round: it never verifies.
+	Negation bool
 }
 
 // Found reports whether the match verifies the quote.
-func (m Match) Found() bool { return m.Score >= Threshold }
+func (m Match) Found() bool { return m.Score >= Threshold && !m.Negation }
 
 // Find looks for quote in text: as it is, then with case, white space,
 // punctuation and the kinds of quotation marks and dashes ignored, then
@@ -48,11 +58,11 @@ func Find(quote, text string) Match {
 	if strings.Contains(" "+strings.Join(tw, " ")+" ", " "+strings.Join(qw, " ")+" ") {
 		return Match{How: "normalised", Score: 1}
 	}
-	best := bestWindow(qw, tw)
+	best, negation := bestWindow(qw, tw)
 	if best == 0 {
 		return Match{}
 	}
-	return Match{How: "fuzzy", Score: best}
+	return Match{How: "fuzzy", Score: best, Negation: negation}
 }
 
 // containsWhole reports whether text holds quote without cutting a word
@@ -91,9 +101,12 @@ func words(s string) []string {
 // (counted with their repeats), and, where that share could verify, the
 // share it holds in the quote's order, so that a quote with its words
 // shuffled (or a "not" moved) does not verify. Order is counted only
-// there, and in at most maxOrdered windows. It returns
-// the best score.
-func bestWindow(qw, tw []string) float64 {
+// there, and in at most maxOrdered windows. A window whose negations do
+// not match the quote's (negationDiffers) cannot verify it. It returns
+// the best score of a window that could verify, or, when none reaches the
+// threshold but one whose negation differs does, that one's score and
+// true.
+func bestWindow(qw, tw []string) (float64, bool) {
 	m := len(qw)
 	need := map[string]int{}
 	for _, w := range qw {
@@ -129,13 +142,116 @@ func bestWindow(qw, tw []string) float64 {
 	// The windows that could verify, most words in common first: the
 	// words in common bound the words in order.
 	sort.SliceStable(cands, func(a, b int) bool { return cands[a].hits > cands[b].hits })
+	negated := 0
 	for n, c := range cands {
 		if c.hits <= best || n == maxOrdered {
 			break
 		}
-		best = max(best, inOrder(qw, tw[max(0, c.end-m):c.end]))
+		win := tw[max(0, c.end-m):c.end]
+		o := inOrder(qw, win)
+		if o <= best {
+			continue
+		}
+		if negationDiffers(qw, win) {
+			negated = max(negated, o)
+			continue
+		}
+		best = o
 	}
-	return float64(best) / float64(m)
+	verifies := func(n int) bool { return float64(n) >= Threshold*float64(m) }
+	if !verifies(best) && verifies(negated) {
+		return float64(negated) / float64(m), true
+	}
+	return float64(max(best, negated)) / float64(m), false
+}
+
+// negations are the words that turn a statement into its denial. The "t"
+// of a contraction ("didn't" is split "didn", "t") counts too.
+var negations = map[string]bool{"not": true, "no": true, "never": true, "none": true, "nor": true, "neither": true,
+	"nobody": true, "nothing": true, "nowhere": true, "cannot": true, "without": true}
+
+// negates reports whether ws[i] is a negation.
+func negates(ws []string, i int) bool {
+	return negations[ws[i]] || ws[i] == "t" && i > 0 && strings.HasSuffix(ws[i-1], "n")
+}
+
+// maxAligned bounds the quotes whose negations negationDiffers finds
+// word by word (its table holds (n+1)² counts); longer ones are compared
+// by their number of negations.
+const maxAligned = 400
+
+// negationDiffers reports whether the quote qw and a window win of the
+// text disagree on a negation: a negation of the quote that the best
+// alignment of the two (their longest run in order) leaves unmatched, or
+// one of the window's, between its first and last matched words, left
+// unmatched. Every negation is taken for one word, so that "no" in the
+// quote may stand for "not" in the text.
+func negationDiffers(qw, win []string) bool {
+	if len(qw) > maxAligned || len(win) > maxAligned {
+		count := func(ws []string) int {
+			n := 0
+			for i := range ws {
+				if negates(ws, i) {
+					n++
+				}
+			}
+			return n
+		}
+		return count(qw) != count(win)
+	}
+	class := func(ws []string) []string {
+		out := make([]string, len(ws))
+		for i, w := range ws {
+			if negates(ws, i) {
+				w = "\x00not"
+			}
+			out[i] = w
+		}
+		return out
+	}
+	a, b := class(qw), class(win)
+	// lcs[i][j] is the longest run in order of a[i:] and b[j:].
+	cols := len(b) + 1
+	lcs := make([]uint16, (len(a)+1)*cols)
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			switch {
+			case a[i] == b[j]:
+				lcs[i*cols+j] = lcs[(i+1)*cols+j+1] + 1
+			default:
+				lcs[i*cols+j] = max(lcs[(i+1)*cols+j], lcs[i*cols+j+1])
+			}
+		}
+	}
+	matchedA, matchedB := make([]bool, len(a)), make([]bool, len(b))
+	first, last := -1, -1
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			matchedA[i], matchedB[j] = true, true
+			if first < 0 {
+				first = j
+			}
+			last = j
+			i++
+			j++
+		case lcs[(i+1)*cols+j] >= lcs[i*cols+j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	for i := range a {
+		if negates(qw, i) && !matchedA[i] {
+			return true
+		}
+	}
+	for j := first + 1; first >= 0 && j < last; j++ {
+		if negates(win, j) && !matchedB[j] {
+			return true
+		}
+	}
+	return false
 }
 
 // maxOrdered caps the windows whose words bestWindow counts in order,
@@ -201,28 +317,52 @@ type Check struct {
 	// Quote is the passage looked for, in the check of a free text's
 	// quotation (CheckText); "" for a ground's.
 	Quote string `json:"quote,omitempty"`
+	// Negation marks a quote not found because a negation differs from
+	// the page's (see Match.Negation), its score close enough otherwise.
+	Negation bool `json:"negation,omitempty"`
 }
 
 // CheckGround checks a ground's content against the page it cites (nil
 // when the page was never read): unreachable when it could not be read,
-// else verified when every quoted passage is found, with the lowest score
-// of them.
+// too short when a quoted passage (or the whole content, when it quotes
+// none) has fewer than MinQuoteWords words, else verified when every
+// quoted passage is found, with the lowest score of them. Only the quoted
+// words are checked: what the ground concludes from them is not.
 func CheckGround(content string, src *Source) Check {
 	if src == nil || !src.OK() {
 		c := Check{Result: Unreachable}
 		if src != nil {
-			c.URL, c.Copy = src.URL, Name(src.URL)
+			c.URL, c.Copy = src.URL, src.copyName()
 		}
 		return c
 	}
-	c := Check{URL: src.URL, Copy: Name(src.URL), Score: 1}
-	for _, q := range Quotes(content) {
-		c.Score = min(c.Score, Find(q, src.Text).Score)
+	c := Check{URL: src.URL, Copy: src.copyName(), Score: 1}
+	quotes := Quotes(content)
+	for _, q := range quotes {
+		if len(words(q)) < MinQuoteWords {
+			c.Result, c.Score = TooShort, 0
+			return c
+		}
+	}
+	for _, q := range quotes {
+		m := Find(q, src.Text)
+		if m.Score < c.Score || m.Score == c.Score && m.Negation {
+			c.Score, c.Negation = m.Score, m.Negation
+		}
 	}
 	c.Score = float64(int(c.Score*100+0.5)) / 100
 	c.Result = NotFound
-	if c.Score >= Threshold {
+	if c.Score >= Threshold && !c.Negation {
 		c.Result = Verified
 	}
 	return c
+}
+
+// copyName is the path of the stored copy of s: Copy when set, else the
+// first copy of its URL.
+func (s *Source) copyName() string {
+	if s.Copy != "" {
+		return s.Copy
+	}
+	return Name(s.URL)
 }

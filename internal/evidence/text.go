@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// ReadDir reads the stored copies of a debate's files, by URL; a debate
-// that never researched has none. A copy that does not parse is left out:
+// ReadDir reads the stored copies of a debate's files, by URL (the first
+// copy of each, Name(URL)) and each copy also by its path (sources/...),
+// later versions included; a debate that never researched has none. A copy that does not parse is left out:
 // it verifies nothing.
 func ReadDir(files fs.FS) (map[string]*Source, error) {
 	entries, err := fs.ReadDir(files, Dir)
@@ -29,7 +30,11 @@ func ReadDir(files fs.FS) (map[string]*Source, error) {
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
 		if src, err := Parse(data); err == nil {
-			out[src.URL] = &src
+			src.Copy = name
+			out[name] = &src
+			if name == Name(src.URL) || out[src.URL] == nil {
+				out[src.URL] = &src
+			}
 		}
 	}
 	return out, nil
@@ -67,6 +72,7 @@ func CheckText(text string, page func(url string) *Source) []Check {
 				// in quotation marks.
 				continue
 			}
+
 			var best Check
 			for i, u := range urls {
 				c := CheckGround(`"`+q+`"`, page(u))
@@ -96,14 +102,23 @@ func rank(c Check) float64 {
 
 // Line says what a check found in a few words, for a prompt or a report:
 // `verified (1.00, sources/HASH.md)`.
+//
+// It says what was checked: the quoted words, never the claim made of
+// them.
 func (c Check) Line() string {
 	switch {
 	case c.Result == Unreachable && c.Copy != "":
 		return fmt.Sprintf("unreachable (%s could not be read)", c.URL)
 	case c.Result == Unreachable:
 		return "unreachable (the page was not read)"
+	case c.Result == TooShort:
+		return fmt.Sprintf("too short to check (a quote needs at least %d words; nothing was verified)", MinQuoteWords)
+	case c.Result == Verified:
+		return fmt.Sprintf("quote verified (match %.2f against %s; only the quoted words were checked, not what is concluded from them)", c.Score, c.Copy)
+	case c.Negation:
+		return fmt.Sprintf("quote not found (match %.2f against %s, but a negation differs from the page's)", c.Score, c.Copy)
 	}
-	return fmt.Sprintf("%s (match %.2f against %s)", c.Result, c.Score, c.Copy)
+	return fmt.Sprintf("quote not found (match %.2f against %s)", c.Score, c.Copy)
 }
 
 // Annotate is a text as prompts quote it to the roles that read it: the
@@ -122,8 +137,8 @@ func Annotate(text string, checks []Check) string {
 	return b.String()
 }
 
-// Marks marks each check, for a report: "1. ✓ verified (1.00) · 2. ✗
-// not found (0.25)"; "" for none.
+// Marks marks each check, for a report: "1. ✓ quote verified (1.00) ·
+// 2. ✗ quote not found (0.25)"; "" for none.
 func Marks(checks []Check) string {
 	var parts []string
 	for i, c := range checks {
@@ -131,11 +146,16 @@ func Marks(checks []Check) string {
 		if c.Result == Verified {
 			mark = "✓"
 		}
-		if c.Result == Unreachable {
+		switch {
+		case c.Result == Unreachable:
 			parts = append(parts, fmt.Sprintf("%d. %s %s", i+1, mark, c.Result))
-			continue
+		case c.Result == TooShort:
+			parts = append(parts, fmt.Sprintf("%d. %s too short to check", i+1, mark))
+		case c.Negation:
+			parts = append(parts, fmt.Sprintf("%d. %s quote %s, a negation differs (%.2f)", i+1, mark, c.Result, c.Score))
+		default:
+			parts = append(parts, fmt.Sprintf("%d. %s quote %s (%.2f)", i+1, mark, c.Result, c.Score))
 		}
-		parts = append(parts, fmt.Sprintf("%d. %s %s (%.2f)", i+1, mark, c.Result, c.Score))
 	}
 	return strings.Join(parts, " · ")
 }

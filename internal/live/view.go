@@ -282,12 +282,7 @@ func chart(b *bytes.Buffer, s *Snapshot, width int) {
 	b.WriteString(fit("  total  "+strings.Join(parts, " · "), width) + "\n")
 }
 
-func plural(unit string) string {
-	if unit == "" {
-		return "steps"
-	}
-	return unit + "s"
-}
+
 
 func signed(v float64) string {
 	if v == 0 {

@@ -32,7 +32,8 @@ const settle = 15 * time.Millisecond
 // that finds the debate half-written may simply wait for the next call.
 func Watch(ctx context.Context, dir string, changed func()) error {
 	w, err := fsnotify.NewWatcher()
-	var events chan fsnotify.Event
+	var events <-chan struct{}
+	add := func() {}
 	if err == nil {
 		defer w.Close()
 		for _, sub := range []string{dir, filepath.Join(dir, store.PrivateDir)} {
@@ -40,8 +41,45 @@ func Watch(ctx context.Context, dir string, changed func()) error {
 			// the poll covers it until then.
 			_ = w.Add(sub)
 		}
-		events = w.Events
+		notices := make(chan struct{}, 1)
+		go func() {
+			for {
+				select {
+				case _, ok := <-w.Events:
+					if !ok {
+						return
+					}
+					notify(notices)
+				case _, ok := <-w.Errors:
+					// An overflow or a lost watch: the poll still runs.
+					if !ok {
+						return
+					}
+				}
+			}
+		}()
+		events = notices
+		// .moot/ may have appeared since.
+		add = func() { _ = w.Add(filepath.Join(dir, store.PrivateDir)) }
 	}
+	follow(ctx, dir, events, add, changed)
+	return nil
+}
+
+// notify tells a follower that a notice came, without waiting: one
+// notice pending is as good as many.
+func notify(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// follow calls changed at once and then whenever a notice comes on
+// events (settled) or the poll sees the debate's signature change, until
+// ctx ends; poll is called at every tick, to add what could not be
+// watched at first.
+func follow(ctx context.Context, dir string, events <-chan struct{}, poll func(), changed func()) {
 	last := Signature(dir)
 	changed()
 	tick := time.NewTicker(Poll)
@@ -50,39 +88,23 @@ func Watch(ctx context.Context, dir string, changed func()) error {
 	for {
 		select {
 		case <-ctx.Done():
-			return nil
-		case _, ok := <-events:
-			if !ok {
-				events = nil
-				continue
-			}
+			return
+		case <-events:
 			if settleC == nil {
 				settleC = time.After(settle)
 			}
-		case <-errorsOf(w):
-			// An overflow or a lost watch: the poll still runs.
 		case <-settleC:
 			settleC = nil
 			last = Signature(dir)
 			changed()
 		case <-tick.C:
-			if w != nil {
-				// .moot/ may have appeared since.
-				_ = w.Add(filepath.Join(dir, store.PrivateDir))
-			}
+			poll()
 			if s := Signature(dir); s != last {
 				last = s
 				changed()
 			}
 		}
 	}
-}
-
-func errorsOf(w *fsnotify.Watcher) <-chan error {
-	if w == nil {
-		return nil
-	}
-	return w.Errors
 }
 
 // watched are the files whose change Signature sees: the state file,

@@ -27,8 +27,10 @@ const budgetWindow = time.Minute
 //
 // An attempt's tokens are estimated before it is sent as a quarter of the
 // size of its JSON body (the messages, with the schema when there is one)
-// plus its max tokens when set, and replaced by the usage the server
-// reports when the answer comes: prompt plus completion tokens. An answer
+// plus its answer: its max tokens when set, else the mean answer of its
+// Request.Role so far, else of every role (see takeAnswer). The estimate
+// is replaced by the usage the server reports when the answer comes:
+// prompt plus completion tokens. An answer
 // without usage keeps the estimate; an error answer counts no tokens. A
 // request estimated above TPM on its own is let through alone, when the
 // window is empty.
@@ -61,6 +63,12 @@ type Budget struct {
 	// changed is closed, and then replaced, when an attempt ends, which
 	// may let a waiting request through before its timer says.
 	changed chan struct{}
+	// answers holds the completion tokens reported, by role, and
+	// allAnswers over every role; blind counts the requests under way
+	// sent before any answer's size was known.
+	answers    map[string]answerMean
+	allAnswers answerMean
+	blind      int
 }
 
 // spent is an attempt that is over: when it ended and the tokens it cost.
@@ -124,6 +132,16 @@ func (b *Budget) Stats() BudgetStats {
 type ticket struct {
 	b      *Budget
 	tokens int // the estimate
+	// role is the role whose answer it asks, and blind marks a request
+	// sent before any answer's size was known.
+	role  string
+	blind bool
+}
+
+// answerMean sums answers' completion tokens, for their mean.
+type answerMean struct {
+	sum int64
+	n   int
 }
 
 // take waits until an attempt estimated at tokens may be sent and counts
@@ -131,6 +149,51 @@ type ticket struct {
 // attempt through at once (and its ticket is nil, which settles as a
 // no-op).
 func (b *Budget) take(ctx context.Context, tokens int) (*ticket, error) {
+	return b.takeWith(ctx, "", func() (int, bool) { return tokens, false })
+}
+
+// takeAnswer is take for a chat request whose JSON body has payload
+// bytes, capped at maxTokens (0 for no cap), asked for role: its answer
+// is reserved before it is sent, as the cap when there is one, else as
+// the mean answer of role so far, else the mean of every role's. While
+// no answer at all is known, a request without a cap goes only when no
+// other such request is under way, so that the first answer's size is
+// learnt before many are sent blind.
+func (b *Budget) takeAnswer(ctx context.Context, payload, maxTokens int, role string) (*ticket, error) {
+	if b == nil {
+		return nil, nil
+	}
+	prompt := estimateTokens(payload, 0)
+	return b.takeWith(ctx, role, func() (int, bool) {
+		if maxTokens > 0 {
+			return prompt + maxTokens, false
+		}
+		if m, ok := b.meanAnswer(role); ok {
+			return prompt + m, false
+		}
+		return prompt, true
+	})
+}
+
+// meanAnswer is the mean completion tokens of role's answers so far,
+// else of every answer, rounded up; false when none is known. b.mu is
+// held.
+func (b *Budget) meanAnswer(role string) (int, bool) {
+	m := b.answers[role]
+	if m.n == 0 {
+		m = b.allAnswers
+	}
+	if m.n == 0 {
+		return 0, false
+	}
+	return int((m.sum + int64(m.n) - 1) / int64(m.n)), true
+}
+
+// takeWith is take with an estimate made afresh, under the lock, each
+// time the request looks whether it may go: est returns the estimate and
+// whether the answer's size is unknown, in which case the request waits
+// while another of unknown size is under way.
+func (b *Budget) takeWith(ctx context.Context, role string, est func() (int, bool)) (*ticket, error) {
 	if b == nil {
 		return nil, nil
 	}
@@ -140,15 +203,22 @@ func (b *Budget) take(ctx context.Context, tokens int) (*ticket, error) {
 	for {
 		now := time.Now()
 		b.prune(now)
+		tokens, blind := est()
 		until, blocked := b.next(now, tokens)
+		if blind && b.tpm > 0 && b.blind > 0 {
+			blocked = true
+		}
 		if !blocked && !until.After(now) {
 			if waiting {
 				b.stopWaiting(start, now)
 			}
 			b.inflight++
 			b.inflightTokens += tokens
+			if blind {
+				b.blind++
+			}
 			b.mu.Unlock()
-			return &ticket{b: b, tokens: tokens}, nil
+			return &ticket{b: b, tokens: tokens, role: role, blind: blind}, nil
 		}
 		if !waiting {
 			waiting, start = true, now
@@ -265,7 +335,11 @@ func (b *Budget) pause(d time.Duration) {
 
 // settle records that the attempt is over, having cost tokens, and wakes
 // the requests waiting, which may now fit.
-func (t *ticket) settle(tokens int) {
+func (t *ticket) settle(tokens int) { t.settleAnswer(tokens, 0) }
+
+// settleAnswer is settle for an answer of completion tokens (0 when not
+// reported), which the means of the estimates learn from.
+func (t *ticket) settleAnswer(tokens, completion int) {
 	if t == nil {
 		return
 	}
@@ -276,7 +350,26 @@ func (t *ticket) settle(tokens int) {
 	b.inflightTokens -= t.tokens
 	b.done = append(b.done, spent{at: time.Now(), tokens: tokens})
 	b.doneTokens += tokens
+	if completion > 0 {
+		if b.answers == nil {
+			b.answers = map[string]answerMean{}
+		}
+		m := b.answers[t.role]
+		m.sum, m.n = m.sum+int64(completion), m.n+1
+		b.answers[t.role] = m
+		b.allAnswers.sum, b.allAnswers.n = b.allAnswers.sum+int64(completion), b.allAnswers.n+1
+	}
+	t.unblind()
 	b.wake()
+}
+
+// unblind ends the ticket's part in the count of blind requests. b.mu is
+// held.
+func (t *ticket) unblind() {
+	if t.blind {
+		t.blind = false
+		t.b.blind--
+	}
 }
 
 // cancel forgets an attempt that was never sent.
@@ -289,6 +382,7 @@ func (t *ticket) cancel() {
 	defer b.mu.Unlock()
 	b.inflight--
 	b.inflightTokens -= t.tokens
+	t.unblind()
 	b.wake()
 }
 
@@ -305,6 +399,16 @@ func (b *Budget) wake() {
 // may have.
 func estimateTokens(payload, maxTokens int) int {
 	return (payload+3)/4 + max(maxTokens, 0)
+}
+
+// completionTokens is the answer's completion tokens as the server
+// reported them in out, 0 when it did not or when err says the answer
+// never came whole.
+func completionTokens(out any, err error) int {
+	if o, ok := out.(*chatCompletion); ok && err == nil && o.Usage.CompletionTokens > 0 && o.Usage.CompletionTokens < 1<<40 {
+		return int(o.Usage.CompletionTokens)
+	}
+	return 0
 }
 
 // spentTokens says what an attempt whose answer was decoded into out cost:

@@ -135,7 +135,7 @@ func TestBudgetRequestWaitsForTheOldestToLeave(t *testing.T) {
 		if at, _, _ := fourth(); !at.IsZero() {
 			t.Fatalf("the fourth request went at %s, before the first left the window", at.Sub(start))
 		}
-		time.Sleep(1)
+		time.Sleep(time.Nanosecond) // the fake clock moves; the real one need only tick
 		at, tk, err := fourth()
 		if err != nil || at.Sub(start) != 61*time.Second {
 			t.Fatalf("the fourth request went at %s (error %v), want 1m1s", at.Sub(start), err)
@@ -361,4 +361,78 @@ func TestBudgetNoWindowExceedsTheLimits(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestBudgetForeseesAnswersWithoutACap runs a tournament's worth of
+// workers whose requests set no max_tokens and whose answers are long:
+// the budget must reserve each answer before it is sent (the role's
+// running mean of answers, and only one request at a time until any
+// answer is known) so that no 60-second window holds more than the TPM.
+// Before, each request was estimated at its prompt alone and sixteen went
+// at once.
+func TestBudgetForeseesAnswersWithoutACap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const tpm = 12000
+		b := NewBudget(0, tpm)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		answer := map[string]int{"proposition": 1500, "opposition": 1400, "judge": 700}
+		roles := []string{"proposition", "opposition", "judge"}
+		var mu sync.Mutex
+		var arrivals []time.Time
+		var tokens []int
+		var wg sync.WaitGroup
+		for w := range 8 {
+			wg.Go(func() {
+				for i := w; ctx.Err() == nil; i++ {
+					role := roles[i%len(roles)]
+					const prompt = 1000 // bytes of its body: 250 tokens
+					tk, err := b.takeAnswer(ctx, prompt, 0, role)
+					if err != nil {
+						return
+					}
+					mu.Lock()
+					arrivals = append(arrivals, time.Now())
+					tokens = append(tokens, 250+answer[role])
+					mu.Unlock()
+					time.Sleep(5 * time.Second)
+					tk.settleAnswer(250+answer[role], answer[role])
+				}
+			})
+		}
+		wg.Wait()
+		if most := maxTokensInWindow(arrivals, tokens, time.Minute); most > tpm {
+			t.Errorf("a minute saw %d tokens, over --tpm %d", most, tpm)
+		}
+		// Ten minutes at 12,000 a minute hold about 60 answers of ~1,450
+		// tokens with their prompts; the budget must not waste most of it.
+		if len(arrivals) < 50 {
+			t.Errorf("%d requests in 10 minutes, want at least 50", len(arrivals))
+		}
+	})
+}
+
+// TestBudgetReservesTheCap: a request with max_tokens reserves its cap,
+// one without reserves its role's mean once an answer of the role came,
+// else the mean of every role's.
+func TestBudgetReservesTheCap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := NewBudget(0, 100000)
+		ctx := context.Background()
+		tk, _ := b.takeAnswer(ctx, 400, 300, "judge")
+		if tk.tokens != 100+300 {
+			t.Errorf("with a cap: reserved %d, want 400 (100 for the prompt, the cap of 300)", tk.tokens)
+		}
+		tk.settleAnswer(150, 50)
+		tk, _ = b.takeAnswer(ctx, 400, 0, "judge")
+		if tk.tokens != 100+50 {
+			t.Errorf("the judge's second: reserved %d, want 150 (its mean answer of 50)", tk.tokens)
+		}
+		tk.settleAnswer(250, 150)
+		tk, _ = b.takeAnswer(ctx, 400, 0, "proposition")
+		if tk.tokens != 100+100 {
+			t.Errorf("a role not seen yet: reserved %d, want 200 (the mean of every answer, 100)", tk.tokens)
+		}
+		tk.cancel()
+	})
 }

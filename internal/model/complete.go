@@ -106,6 +106,10 @@ type Request struct {
 	// not streamed. A server that refuses tools fails with an error
 	// wrapping ErrNoTools.
 	Tools []Tool
+	// Role names what the request asks for (a debate's role), never
+	// sent: a Budget estimates an answer without MaxTokens from the mean
+	// of the answers to earlier requests of the same Role.
+	Role string
 }
 
 // Retry describes a failed attempt that is about to be tried again.
@@ -133,6 +137,12 @@ type Response struct {
 	// from its prompt cache (see wireUsage for where each server reports
 	// it); 0 when it reported none.
 	CachedTokens int
+	// UsageReported says the server reported the usage (in the last chunk
+	// of a stream, when it streamed), CachedReported that it reported the
+	// cached prompt tokens, 0 included, in a field moot reads.
+	UsageReported, CachedReported bool
+	// Streamed says the answer came as a stream of events.
+	Streamed bool
 	// Latency is the wall time from the call of Complete to the answer,
 	// including retries and fallbacks.
 	Latency time.Duration
@@ -187,7 +197,7 @@ const (
 // is refused unread with an error wrapping an *EncodingError.
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	start := time.Now()
-	cl := &call{model: req.Model, maxTokens: req.MaxTokens, onRetry: req.OnRetry, onChunk: req.OnChunk}
+	cl := &call{model: req.Model, maxTokens: req.MaxTokens, role: req.Role, onRetry: req.OnRetry, onChunk: req.OnChunk}
 	resp, err := c.complete(ctx, req, cl, start)
 	if err != nil {
 		resp = Response{}
@@ -313,7 +323,7 @@ func (c *Client) params(req Request, msgs []chatMessage, v variant) chatRequest 
 		}
 	}
 	for _, t := range req.Tools {
-		p.Tools = append(p.Tools, wireTool{Type: "function", Function: wireFunction{Name: t.Name, Description: t.Description, Parameters: t.Parameters}})
+		p.Tools = append(p.Tools, wireTool{Type: "function", Function: wireFunction(t)})
 	}
 	if v.stream {
 		p.Stream = true
@@ -338,9 +348,14 @@ func (c *Client) params(req Request, msgs []chatMessage, v variant) chatRequest 
 type call struct {
 	model     string
 	maxTokens int // the request's, for the budget's estimate
-	attempts  int // requests sent so far
-	onRetry   func(Retry)
-	onChunk   func(string)
+	// role is the request's Role, whose answers the budget's estimate
+	// learns from; embed marks a request for embeddings, which has no
+	// answer to foresee.
+	role     string
+	embed    bool
+	attempts int // requests sent so far
+	onRetry  func(Retry)
+	onChunk  func(string)
 }
 
 // send makes one chat request, with retries, and turns its failure into
@@ -363,10 +378,14 @@ func (c *Client) do(ctx context.Context, cl *call, path string, body, out any) e
 		return fmt.Errorf("building the request for model %q: %w", cl.model, err)
 	}
 	left := c.maxRetries + 1 // attempts left
-	estimate := estimateTokens(len(payload), cl.maxTokens)
 	refused := 0
 	for retry := 0; ; retry++ {
-		tk, err := c.budget.take(ctx, estimate)
+		var tk *ticket
+		if cl.embed {
+			tk, err = c.budget.take(ctx, estimateTokens(len(payload), 0))
+		} else {
+			tk, err = c.budget.takeAnswer(ctx, len(payload), cl.maxTokens, cl.role)
+		}
 		if err != nil {
 			return fmt.Errorf("request to model %q stopped while waiting for the rate limit: %w", cl.model, err)
 		}
@@ -376,7 +395,11 @@ func (c *Client) do(ctx context.Context, cl *call, path string, body, out any) e
 			tk.cancel()
 			return fmt.Errorf("building the request for model %q: %w", cl.model, notSent.err)
 		}
-		tk.settle(spentTokens(out, res, err, estimate))
+		estimate := 0
+		if tk != nil {
+			estimate = tk.tokens
+		}
+		tk.settleAnswer(spentTokens(out, res, err, estimate), completionTokens(out, err))
 		cl.attempts++
 		left--
 		if err == nil {
@@ -618,7 +641,11 @@ func (c *Client) response(req Request, mode Mode, comp *chatCompletion, start ti
 	if reported == "" {
 		reported = req.Model
 	}
+	usage, cached := comp.Usage.reported()
 	return Response{
+		UsageReported:    usage,
+		CachedReported:   cached,
+		Streamed:         comp.streamed,
 		Text:             choice.Message.Content,
 		Mode:             mode,
 		PromptTokens:     int(comp.Usage.PromptTokens),

@@ -43,7 +43,7 @@ func (c *Client) Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, er
 	if len(req.Input) == 0 {
 		return EmbedResponse{}, errors.New("request has no input")
 	}
-	cl := &call{model: req.Model, onRetry: req.OnRetry}
+	cl := &call{model: req.Model, onRetry: req.OnRetry, embed: true}
 	var res embedResponse
 	err := c.do(ctx, cl, "embeddings", embedRequest{Model: req.Model, Input: req.Input}, &res)
 	out := EmbedResponse{Latency: time.Since(start), Attempts: cl.attempts, Model: req.Model}

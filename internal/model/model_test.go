@@ -176,7 +176,7 @@ func TestCompleteSendsRequest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Complete: %v", err)
 	}
-	want := Response{Text: `{"winner":"proposition"}`, Mode: ModeSchema, PromptTokens: 31, CompletionTokens: 7, Model: "m-2024", Attempts: 1}
+	want := Response{Text: `{"winner":"proposition"}`, Mode: ModeSchema, PromptTokens: 31, CompletionTokens: 7, UsageReported: true, Model: "m-2024", Attempts: 1}
 	got := resp
 	got.Latency = 0
 	if !reflect.DeepEqual(got, want) {

@@ -68,6 +68,8 @@ type chatCompletion struct {
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
 	Usage wireUsage `json:"usage"`
+	// streamed is set when the answer came as a stream of events.
+	streamed bool
 }
 
 // wireUsage is the usage a server reports with a completion, or in the
@@ -80,17 +82,27 @@ type wireUsage struct {
 	PromptTokens        float64 `json:"prompt_tokens"`
 	CompletionTokens    float64 `json:"completion_tokens"`
 	PromptTokensDetails *struct {
-		CachedTokens float64 `json:"cached_tokens"`
+		CachedTokens *float64 `json:"cached_tokens"`
 	} `json:"prompt_tokens_details"`
-	PromptCacheHitTokens float64 `json:"prompt_cache_hit_tokens"`
+	PromptCacheHitTokens *float64 `json:"prompt_cache_hit_tokens"`
+}
+
+// reported says whether the server reported any usage, and whether it
+// reported cached prompt tokens, 0 included, in a field moot reads.
+func (u wireUsage) reported() (usage, cached bool) {
+	cached = u.PromptCacheHitTokens != nil || (u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens != nil)
+	return u.PromptTokens > 0 || u.CompletionTokens > 0, cached
 }
 
 // cached returns the prompt tokens the server says it read from its
 // cache, never more than the prompt tokens nor less than 0.
 func (u wireUsage) cached() int {
-	n := u.PromptCacheHitTokens
-	if u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens > 0 {
-		n = u.PromptTokensDetails.CachedTokens
+	var n float64
+	if u.PromptCacheHitTokens != nil {
+		n = *u.PromptCacheHitTokens
+	}
+	if u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens != nil && *u.PromptTokensDetails.CachedTokens > 0 {
+		n = *u.PromptTokensDetails.CachedTokens
 	}
 	n = min(n, u.PromptTokens)
 	if n <= 0 {
@@ -191,19 +203,7 @@ func (c *Client) post(ctx context.Context, path string, payload []byte, out any,
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("User-Agent", "moot")
-	req.Header.Set("Authorization", "Bearer "+c.key)
-	// Asking for no compression keeps net/http from decoding gzip, so
-	// that MaxResponseSize counts the bytes on the wire: a compressed
-	// stream of empty blocks would otherwise be read without end while
-	// inflating to nothing.
-	req.Header.Set("Accept-Encoding", "identity")
-	if c.organization != "" {
-		req.Header.Set("OpenAI-Organization", c.organization)
-	}
-	if c.project != "" {
-		req.Header.Set("OpenAI-Project", c.project)
-	}
+	c.setHeaders(req)
 	res, err := c.httpClient.Do(req)
 	if err != nil {
 		return nil, err
@@ -219,6 +219,7 @@ func (c *Client) post(ctx context.Context, path string, payload []byte, out any,
 		if err := readStream(limitBody(res.Body, MaxResponseSize), comp, onChunk); err != nil {
 			return res, fmt.Errorf("reading the stream: %w", err)
 		}
+		comp.streamed = true
 		return res, nil
 	}
 	body, err := io.ReadAll(limitBody(res.Body, MaxResponseSize))
@@ -235,4 +236,22 @@ func (c *Client) post(ctx context.Context, path string, payload []byte, out any,
 		return res, fmt.Errorf("parsing the JSON: %w", err)
 	}
 	return res, nil
+}
+
+// setHeaders sets the headers every request to the endpoint carries: who
+// asks, the key, and no compression.
+func (c *Client) setHeaders(req *http.Request) {
+	req.Header.Set("User-Agent", "moot")
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	// Asking for no compression keeps net/http from decoding gzip, so
+	// that MaxResponseSize counts the bytes on the wire: a compressed
+	// stream of empty blocks would otherwise be read without end while
+	// inflating to nothing.
+	req.Header.Set("Accept-Encoding", "identity")
+	if c.organization != "" {
+		req.Header.Set("OpenAI-Organization", c.organization)
+	}
+	if c.project != "" {
+		req.Header.Set("OpenAI-Project", c.project)
+	}
 }

@@ -131,6 +131,7 @@ func (r *Report) build() {
 	w := &writer{r: r}
 	r.headline(w)
 	r.scoreboard(w)
+	r.flags(w)
 	r.narrativeSection(w)
 	r.motion(w)
 	r.state(w)

@@ -17,10 +17,11 @@ func groundChecks(a *Arg) string {
 		switch c.Result {
 		case "":
 			continue
-		case evidence.Verified:
-			parts = append(parts, fmt.Sprintf("%d. ✓ verified (%.2f)", i+1, c.Score))
-		case evidence.NotFound:
-			parts = append(parts, fmt.Sprintf("%d. ✗ not found (%.2f)", i+1, c.Score))
+		case evidence.Verified, evidence.NotFound, evidence.TooShort:
+			// Marks numbers its checks from 1: drop its number for the
+			// ground's own.
+			_, mark, _ := strings.Cut(evidence.Marks([]evidence.Check{c}), ". ")
+			parts = append(parts, fmt.Sprintf("%d. %s", i+1, mark))
 		default:
 			parts = append(parts, fmt.Sprintf("%d. ✗ %s", i+1, escape.Markdown(c.Result)))
 		}
@@ -43,7 +44,7 @@ func (r *Report) sources(w *writer) {
 		return
 	}
 	w.p("## Sources")
-	w.p("Each ground that cites a URL was checked against the page as it was read (kept under sources/): verified when its quote is there.")
+	w.p("Each ground that cites a URL was checked against the page as it was read (kept under sources/): a quote verified means the quoted words are on the page; what the argument concludes from them was not checked.")
 	w.line("| Side | Grounds checked | Verified | Share verified |")
 	w.line("|---|---:|---:|---:|")
 	for i, s := range dialectic.Sides() {

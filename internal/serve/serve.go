@@ -13,6 +13,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"io"
 	"net"
@@ -22,7 +23,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/moot-dev/moot/internal/live"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -46,11 +50,65 @@ type Options struct {
 	// Logf, when set, is told of requests that failed on the server's
 	// side.
 	Logf func(format string, args ...any)
+	// HeaderTimeout is how long a request's header may take to arrive,
+	// and IdleTimeout how long a kept-alive connection may wait for its
+	// next request; DefaultHeaderTimeout and DefaultIdleTimeout when 0.
+	HeaderTimeout, IdleTimeout time.Duration
+	// MaxStreams caps the event streams open at once, over every debate;
+	// DefaultMaxStreams when 0. One more is refused with 503.
+	MaxStreams int
+}
+
+// The bounds of a Server whose Options leave them 0.
+const (
+	DefaultHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout   = 30 * time.Second
+	DefaultMaxStreams    = 100
+	// writeTimeout is how long one write to a reader may block: a page
+	// that stops reading its event stream is dropped after it.
+	writeTimeout = 30 * time.Second
+)
+
+// MinRemoteToken is the fewest characters a token must have when moot
+// serve listens on an address that is not loopback.
+const MinRemoteToken = 16
+
+// CheckToken says what is wrong with token for a server that listens on
+// a loopback address (loopback) or not: none at all is only for
+// loopback; a token is never blank and holds no white space or control
+// character (a header could not carry it whole); off loopback it has at
+// least MinRemoteToken characters.
+func CheckToken(token string, loopback bool) error {
+	if token == "" {
+		if loopback {
+			return nil
+		}
+		return fmt.Errorf("an address that is not loopback needs --token")
+	}
+	if strings.TrimSpace(token) == "" {
+		return fmt.Errorf("--token is blank")
+	}
+	for _, r := range token {
+		switch {
+		case unicode.IsSpace(r):
+			return fmt.Errorf("--token holds white space (a space, tab or line break), which a header cannot carry whole")
+		case unicode.IsControl(r) || r == utf8.RuneError:
+			return fmt.Errorf("--token holds a control character or a byte that is not UTF-8")
+		}
+	}
+	if n := utf8.RuneCountInString(token); !loopback && n < MinRemoteToken {
+		return fmt.Errorf("--token has %d characters; off loopback it needs at least %d", n, MinRemoteToken)
+	}
+	return nil
 }
 
 // Server is the HTTP handler of moot serve.
 type Server struct {
 	o Options
+	// hub is the one file-system watcher of every event stream, when
+	// Options.Watch is not given; streams counts the streams open.
+	hub     *live.Hub
+	streams atomic.Int64
 	// ctx ends every event stream when the server closes.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -58,20 +116,46 @@ type Server struct {
 
 // New returns the server of o.
 func New(o Options) *Server {
+	var hub *live.Hub
 	if o.Watch == nil {
-		o.Watch = live.Watch
+		hub = live.NewHub()
+		o.Watch = hub.Watch
+	}
+	if o.HeaderTimeout <= 0 {
+		o.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxStreams <= 0 {
+		o.MaxStreams = DefaultMaxStreams
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{o: o, ctx: ctx, cancel: cancel}
+	return &Server{o: o, hub: hub, ctx: ctx, cancel: cancel}
+}
+
+// HTTPServer returns the http.Server that serves s with its bounds: a
+// request's header must arrive within HeaderTimeout and a kept-alive
+// connection is closed after IdleTimeout without a request, whatever the
+// last answer was (a refusal included). It sets no timeout on a whole
+// answer, which an event stream would break; each write of a stream has
+// its own instead.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{Handler: s, ReadHeaderTimeout: s.o.HeaderTimeout, IdleTimeout: s.o.IdleTimeout}
 }
 
 // Close ends every event stream, those under way and those to come, so
 // that http.Server.Shutdown, which waits for the requests under way, can
 // finish.
-func (s *Server) Close() { s.cancel() }
+func (s *Server) Close() {
+	s.cancel()
+	if s.hub != nil {
+		s.hub.Close()
+	}
+}
 
 // ValidSlug reports whether s is a debate's slug: lowercase letters,
 // digits and hyphens, not starting with a hyphen.
@@ -177,7 +261,8 @@ func (s *Server) authorize(r *http.Request) int {
 			given = strings.TrimSpace(value)
 		}
 	}
-	if given == "" {
+	if strings.TrimSpace(given) == "" || strings.TrimSpace(s.o.Token) == "" {
+		// A blank token, given or configured, opens nothing.
 		return http.StatusUnauthorized
 	}
 	// Hashed first, so that the comparison takes the same time whatever
@@ -413,6 +498,15 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
 		return
 	}
+	if n := s.streams.Add(1); n > int64(s.o.MaxStreams) {
+		s.streams.Add(-1)
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, fmt.Sprintf("moot serve has %d event streams open, the most it serves at once; close a page and try again", s.o.MaxStreams), http.StatusServiceUnavailable)
+		return
+	}
+	defer s.streams.Add(-1)
+	rc := http.NewResponseController(w)
+	defer rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("X-Accel-Buffering", "no")
@@ -432,6 +526,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 	write := func(text string) bool {
 		mu.Lock()
 		defer mu.Unlock()
+		// A reader that stops reading is dropped, not waited for.
+		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 		if _, err := io.WriteString(w, text); err != nil {
 			cancel()
 			return false

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/lenient"
 )
 
 // Problems collects what is wrong with an answer: errors refuse the whole
@@ -297,4 +298,53 @@ func decodeJSON(answer, data []byte, start int) (json.RawMessage, error) {
 		return nil, errors.New("invalid JSON: more than one value")
 	}
 	return raw, nil
+}
+
+// answerJSON reads the one JSON value of an answer. The answer is read
+// strictly first, as dialectic read it; only when that fails is it read
+// as a person would (lenient.JSON: the JSON among sentences, in any
+// fence, with a trailing comma or smart quotes), and the strict error is
+// kept when that finds nothing either. Then, in both cases, a score
+// written as a string ("0.5", "8/10") is read as the number it is on
+// the scale from -1 to 1, an attack or defence type in another case or
+// with spaces for underscores is that type, and the spaces, quotes and
+// emphasis around an id are left out: an answer right the first time is
+// read as before.
+func answerJSON(data []byte) (json.RawMessage, error) {
+	raw, err := strictJSON(data)
+	if err != nil {
+		body, ok := lenient.JSON(data)
+		if !ok {
+			return nil, err
+		}
+		raw = body
+	}
+	raw = lenient.Numbers(raw, func(p lenient.Path) float64 {
+		switch p.Last() {
+		case "score", "new_score", "old_score":
+			return MaxScore
+		}
+		return 0
+	})
+	raw = lenient.Enums(raw, "attack_type", AttackTypes())
+	raw = lenient.Enums(raw, "defense_type", DefenceTypes())
+	return lenient.Strings(raw, func(p lenient.Path, s string) (json.RawMessage, bool) {
+		switch p.Last() {
+		case "argument_id", "target_id", "triggered_by":
+			if c := lenient.Clean(s); c != s && c != "" {
+				b, _ := json.Marshal(c)
+				return b, true
+			}
+		}
+		return nil, false
+	}), nil
+}
+
+// strictJSON is extractJSON then decodeJSON, as dialectic read answers.
+func strictJSON(data []byte) (json.RawMessage, error) {
+	body, start, err := extractJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return decodeJSON(data, body, start)
 }

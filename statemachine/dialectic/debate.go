@@ -338,6 +338,10 @@ func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argume
 		}
 	}
 
+	for _, flag := range rescoreFlags(scores) {
+		f.warn(ScoresFile, "%s", flag)
+	}
+
 	// Cumulative totals.
 	want := Cumulative(scores.Current())
 	for _, side := range Sides() {
@@ -472,4 +476,83 @@ func checkLinks(add func(string, string, ...any), a *Argument, args map[string]*
 			add(file, "%s: target %s is on the wrong side (a %s argument)", at, l.TargetID, t.Side.Name())
 		}
 	}
+}
+
+// MassRescore is the fewest rescores of one judgment, all in one side's
+// favour, that RescoreFlags names.
+const MassRescore = 4
+
+// RescoreFlags names each judgment whose rescores look like a judge that
+// obeyed an instruction planted in an argument: MassRescore or more
+// rescores, every one in the same side's favour, or rescores that move
+// the margin by more than MaxJudgmentSwing together. Such a judgment
+// changes no rule moot checks (a debate written before the bound, or by
+// debate-ops, may hold one), so check, status and the report show it as
+// a warning to read, not a fault.
+func (d *Debate) RescoreFlags() []string { return rescoreFlags(d.Scores) }
+
+func rescoreFlags(scores *Scores) []string {
+	if scores == nil {
+		return nil
+	}
+	type judgment struct {
+		n, forProp, forOpp int
+		swing              float64
+	}
+	byExchange := map[int]*judgment{}
+	for _, id := range scores.IDs() {
+		r, _ := scores.Get(id)
+		pid, err := ParseID(id)
+		if err != nil {
+			continue
+		}
+		for i := 1; i < len(r.History); i++ {
+			e := r.History[i]
+			tid, err := ParseID(e.TriggeredBy)
+			if e.TriggeredBy == "" || err != nil {
+				continue
+			}
+			move := e.Score - r.History[i-1].Score
+			if pid.Side == Opp {
+				move = -move
+			}
+			j := byExchange[tid.Exchange]
+			if j == nil {
+				j = &judgment{}
+				byExchange[tid.Exchange] = j
+			}
+			j.n++
+			j.swing += move
+			switch {
+			case move > 1e-9:
+				j.forProp++
+			case move < -1e-9:
+				j.forOpp++
+			}
+		}
+	}
+	exchanges := make([]int, 0, len(byExchange))
+	for x := range byExchange {
+		exchanges = append(exchanges, x)
+	}
+	sort.Ints(exchanges)
+	var out []string
+	for _, x := range exchanges {
+		j := byExchange[x]
+		oneSided := j.n >= MassRescore && (j.forProp == j.n || j.forOpp == j.n)
+		if !oneSided && math.Abs(j.swing) <= MaxJudgmentSwing+1e-9 {
+			continue
+		}
+		toward := Prop
+		if j.swing < 0 {
+			toward = Opp
+		}
+		how := "together"
+		if oneSided {
+			how = "every one in the " + toward.Name() + "'s favour"
+		}
+		out = append(out, fmt.Sprintf("the judgment of exchange %d rescored %d arguments, %s, moving the margin by %s toward the %s: a judge may have obeyed instructions planted in an argument; read its rescores",
+			x, j.n, how, exact(Round3(math.Abs(j.swing))), toward.Name()))
+	}
+	return out
 }

@@ -89,12 +89,7 @@ func ParseDialecticSubmissions(data []byte, side Side, exchange int, known Known
 
 func parseSubmissions(data []byte, side Side, exchange int, known Known, dialectic bool) ([]Submission, Problems) {
 	var p Problems
-	body, start, err := extractJSON(data)
-	if err != nil {
-		p.errorf("%s", err)
-		return nil, p
-	}
-	raw, err := decodeJSON(data, body, start)
+	raw, err := answerJSON(data)
 	if err != nil {
 		p.errorf("%s", err)
 		return nil, p

@@ -161,8 +161,16 @@ func TestParseSubmissions(t *testing.T) {
 		{name: "json fence with prose around", exchange: 2, answer: "Here it is:\n```json\n" + js(t, sub()) + "\n```\nThanks.", noWarn: true},
 		{name: "plain fence", exchange: 2, answer: "```\n" + js(t, sub()) + "\n```"},
 		{name: "JSON fence in capitals", exchange: 2, answer: "```JSON\n" + js(t, sub()) + "\n```"},
-		{name: "fence of another language", exchange: 2, answer: "```python\n" + js(t, sub()) + "\n```", errs: []string{`marked "python"`}},
-		{name: "fence never closed", exchange: 2, answer: "```json\n" + js(t, sub()), errs: []string{"never closed"}},
+		// A person reads the JSON of these as the answer (see
+		// internal/lenient): a fence of another language, one never
+		// closed, sentences around the JSON.
+		{name: "fence of another language", exchange: 2, answer: "```python\n" + js(t, sub()) + "\n```"},
+		{name: "fence never closed", exchange: 2, answer: "```json\n" + js(t, sub())},
+		{name: "sentences around the JSON", exchange: 2, answer: "Here is my rebuttal:\n" + js(t, sub()) + "\nI hope it helps."},
+		{name: "a trailing comma", exchange: 2, answer: strings.TrimSuffix(js(t, sub()), "}") + ",}"},
+		{name: "an attack type in capitals with a space", exchange: 2, answer: js(t, with(sub(), "attacks", []any{attack(" “opp_001” ", "Claim attack")}))},
+		{name: "a fence of another language holding no JSON", exchange: 2, answer: "```python\nprint(1)\n```", errs: []string{`marked "python"`}},
+		{name: "a fence never closed holding half a value", exchange: 2, answer: "```json\n{\"title\": ", errs: []string{"never closed"}},
 		{name: "prose without JSON", exchange: 2, answer: "I refuse to argue.", errs: []string{"the answer is not JSON"}},
 
 		// Required fields.

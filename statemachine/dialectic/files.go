@@ -195,9 +195,9 @@ func ParseArgument(data []byte) (*Argument, error) {
 		}
 		for i, c := range a.Grounds {
 			switch c.Result {
-			case "", evidence.Verified, evidence.NotFound, evidence.Unreachable:
+			case "", evidence.Verified, evidence.NotFound, evidence.Unreachable, evidence.TooShort:
 			default:
-				return nil, fmt.Errorf("field \"grounds\": ground %d: check %q is not %q, %q or %q", i+1, c.Result, evidence.Verified, evidence.NotFound, evidence.Unreachable)
+				return nil, fmt.Errorf("field \"grounds\": ground %d: check %q is not %q, %q, %q or %q", i+1, c.Result, evidence.Verified, evidence.NotFound, evidence.Unreachable, evidence.TooShort)
 			}
 			if c.Score < 0 || c.Score > 1 {
 				return nil, fmt.Errorf("field \"grounds\": ground %d: score %g is not from 0 to 1", i+1, c.Score)

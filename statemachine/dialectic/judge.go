@@ -62,6 +62,12 @@ const (
 	MaxScore       = 1.0
 	ZeroSumEpsilon = 0.01
 	MaxRescoreStep = 0.5
+	// MaxJudgmentSwing bounds what one judgment's rescores, together, may
+	// move the margin (the proposition's total less the opposition's):
+	// each rescore moves at most MaxRescoreStep, and without this bound
+	// a judge that obeys an instruction planted in an argument could
+	// move every earlier argument at once.
+	MaxJudgmentSwing = 1.0
 	// slack absorbs binary floating point error at the edges of the limits,
 	// so that 0.3 + 0.2 - 0.5 counts as exactly zero.
 	slack = 1e-9
@@ -96,12 +102,7 @@ func parseJudgment(data []byte, exchange int, known Known, current map[string]fl
 	single := false // the judgment gave one score as the whole object
 	// Errors of the JSON as a whole name the judgment, as a debater's
 	// name theirs ("proposition: invalid JSON ...").
-	body, start, err := extractJSON(data)
-	if err != nil {
-		p.errorf("judgment: %s", err)
-		return j, nil, p
-	}
-	raw, err := decodeJSON(data, body, start)
+	raw, err := answerJSON(data)
 	if err != nil {
 		p.errorf("judgment: %s", err)
 		return j, nil, p
@@ -316,6 +317,22 @@ func checkScores(p *Problems, scores []Score, exchange int, single bool) {
 
 func checkRescores(p *Problems, rescores []Rescore, exchange int, known Known, current map[string]float64, dialectic bool) {
 	seen := map[string]bool{}
+	// swing is what the rescores move the margin, toward the proposition.
+	swing := 0.0
+	defer func() {
+		if math.Abs(swing) <= MaxJudgmentSwing+slack {
+			return
+		}
+		toward := Prop
+		if swing < 0 {
+			toward = Opp
+		}
+		if dialectic {
+			p.warnf("the rescores move the margin by %s toward the %s, more than the %g moot takes from one judgment; dialectic took it", exact(Round3(math.Abs(swing))), toward.Name(), MaxJudgmentSwing)
+			return
+		}
+		p.errorf("the rescores move the margin by %s toward the %s; one judgment's rescores may move it by at most %g in all: keep only the rescores the arguments of exchange %d call for, or make them smaller", exact(Round3(math.Abs(swing))), toward.Name(), MaxJudgmentSwing, exchange)
+	}()
 	for _, r := range rescores {
 		at := fmt.Sprintf("rescores[%d]", r.index)
 		id, err := ParseID(r.ArgumentID)
@@ -344,6 +361,11 @@ func checkRescores(p *Problems, rescores []Rescore, exchange int, known Known, c
 		if !inRange(r.NewScore) {
 			p.errorf("%s: new_score %g is outside [-1, 1]", at, r.NewScore)
 			continue
+		}
+		if id.Side == Prop {
+			swing += r.NewScore - cur
+		} else {
+			swing -= r.NewScore - cur
 		}
 		if dialectic {
 			// dialectic held a rescore to the 0.5 step from the judge's

@@ -74,10 +74,17 @@ func TestParseJudgment(t *testing.T) {
 		{name: "a bare null", exchange: 2, answer: "null", errs: []string{"the judgment must be a JSON object, found null"}},
 		{name: "an array", exchange: 2, answer: js(t, []any{score("prop_002", 0), score("opp_002", 0)}), errs: []string{"the judgment must be a JSON object, found an array"}},
 		{name: "invalid JSON", exchange: 2, answer: `{"scores": [}`, errs: []string{"judgment: invalid JSON at line 1, column 13: invalid character '}'"}},
-		{name: "invalid JSON on a later line", exchange: 2, answer: "{\"scores\": [\n  {\"argument_id\": \"prop_002\", \"score\": 0.5,},\n]}", errs: []string{"judgment: invalid JSON at line 2, column 44: invalid character '}' looking for beginning of object key string"}},
+		{name: "invalid JSON on a later line", exchange: 2, answer: "{\"scores\": [\n  {\"argument_id\": \"prop_002\", \"score\": 0.5 ;},\n]}", errs: []string{"judgment: invalid JSON at line 2, column 44: invalid character ';' after object key:value pair"}},
+		// A trailing comma is read as a person reads it (see internal/lenient).
+		{name: "trailing commas", exchange: 2, answer: "{\"scores\": [\n  {\"argument_id\": \"prop_002\", \"score\": 0.5,},\n]}", errs: []string{"scores[0].reasoning: is required"}},
 		{name: "scores not an array", exchange: 2, answer: js(t, map[string]any{"scores": score("prop_002", 0)}), errs: []string{"scores: must be an array, found an object"}},
 		{name: "score not an object", exchange: 2, answer: js(t, scores(score("prop_002", 0), 0.5)), errs: []string{"scores[1]: must be a JSON object, found a number"}},
-		{name: "score a string", exchange: 2, answer: js(t, scores(score("prop_002", 0), with(score("opp_002", 0), "score", "0"))), errs: []string{"scores[1].score: must be a number, found a string"}},
+		{name: "score a string", exchange: 2, answer: js(t, scores(score("prop_002", 0), with(score("opp_002", 0), "score", "none"))), errs: []string{"scores[1].score: must be a number, found a string"}},
+		// A score written as a string that reads as a number on the scale
+		// from -1 to 1 is that number (see internal/lenient).
+		{name: "score a string of a number", exchange: 2, answer: js(t, scores(score("prop_002", 0), with(score("opp_002", 0), "score", "0"))), noWarn: true},
+		{name: "score a fraction", exchange: 2, answer: js(t, scores(with(score("prop_002", 0), "score", "0/10"), with(score("opp_002", 0), "score", "0 out of 1"))), noWarn: true},
+		{name: "ids dressed", exchange: 2, answer: js(t, scores(with(score("prop_002", 0), "argument_id", " “prop_002” "), with(score("opp_002", 0), "argument_id", "**opp_002**"))), noWarn: true},
 		{name: "score missing", exchange: 2, answer: js(t, scores(score("prop_002", 0), with(score("opp_002", 0), "score", del))), errs: []string{"scores[1].score: is required"}},
 		{name: "reasoning missing", exchange: 2, answer: js(t, scores(with(score("prop_002", 0), "reasoning", del), score("opp_002", 0))), errs: []string{"scores[0].reasoning: is required"}},
 		{name: "reasoning blank", exchange: 2, answer: js(t, scores(with(score("prop_002", 0), "reasoning", " "), score("opp_002", 0))), errs: []string{"scores[0].reasoning: must not be empty"}},

@@ -91,7 +91,7 @@ func CheckLine(c evidence.Check) string {
 		}
 		return "**Check:** unreachable: the page was not read"
 	}
-	return fmt.Sprintf("**Check:** %s (match %.2f against %s)", c.Result, c.Score, c.Copy)
+	return "**Check:** " + c.Line()
 }
 
 // VerifiedShare counts the grounds of side's arguments that cite a URL,
@@ -131,7 +131,11 @@ func (f *findings) missingSources(a *Argument, sources map[string]*evidence.Sour
 		if c.Result == "" || c.Result == evidence.Unreachable || c.URL == "" {
 			continue
 		}
-		if sources[c.URL] == nil {
+		name := c.Copy
+		if name == "" {
+			name = c.URL
+		}
+		if sources[name] == nil {
 			f.warn(ArgumentFile(a.ID), "ground %d was checked against %s, which the debate does not hold", i+1, c.Copy)
 		}
 	}

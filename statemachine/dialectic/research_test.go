@@ -26,7 +26,7 @@ func TestArgumentGrounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), "**Check:** verified (match 1.00 against sources/") {
+	if !strings.Contains(string(data), "**Check:** quote verified (match 1.00 against sources/") {
 		t.Errorf("the body shows no check:\n%s", data)
 	}
 	tests := []struct {

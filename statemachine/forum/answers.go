@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/lenient"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -32,8 +33,40 @@ func unfence(text []byte) []byte {
 	return bytes.TrimSpace(t)
 }
 
-// object reads an answer that must be one JSON object.
+// object reads an answer that must be one JSON object. It is read
+// strictly first; only when that fails is it read as a person would
+// (lenient.JSON: the JSON among sentences, in any fence, with a trailing
+// comma or smart quotes), and the strict error is kept when that finds no
+// object either. A score written as a string ("7", "7/10", "7 out of
+// 10") is then read as the number it is, on the scale from 0 to 10.
 func object(text []byte) (map[string]json.RawMessage, []string) {
+	obj, errs := strictObject(text)
+	if errs != nil {
+		body, ok := lenient.JSON(text)
+		if !ok || body[0] != '{' {
+			return nil, errs
+		}
+		obj = nil
+		if json.Unmarshal(body, &obj) != nil {
+			return nil, errs
+		}
+	}
+	for k, v := range obj {
+		if k == "score" || k == "scores" {
+			obj[k] = lenient.Numbers(v, func(p lenient.Path) float64 {
+				if k == "score" && len(p) == 0 || k == "scores" && len(p) == 1 {
+					return 10
+				}
+				return 0
+			})
+		}
+	}
+	return obj, nil
+}
+
+// strictObject reads an answer that is one JSON object, alone or in a
+// fence.
+func strictObject(text []byte) (map[string]json.RawMessage, []string) {
 	var obj map[string]json.RawMessage
 	body := unfence(text)
 	if len(body) == 0 || body[0] != '{' {
@@ -134,10 +167,16 @@ func parseVerdict(text []byte, a, b, confirmed string) (verdictAnswer, []string)
 		return v, errs
 	}
 	raw, ok := obj["winner"]
+	if ok && json.Unmarshal(raw, &v.Winner) == nil && v.Winner != a && v.Winner != b {
+		// "Archie ", "**Archie**", "Prof. Archie": the name it is.
+		if i, ok := lenient.Match(v.Winner, []string{a, b}); ok {
+			v.Winner = []string{a, b}[i]
+		}
+	}
 	switch {
 	case !ok:
 		errs = append(errs, `winner: missing: the object must have "winner"`)
-	case json.Unmarshal(raw, &v.Winner) != nil:
+	case json.Unmarshal(raw, new(string)) != nil:
 		errs = append(errs, fmt.Sprintf("winner: want a name, found %s", raw))
 	case v.Winner != a && v.Winner != b:
 		errs = append(errs, fmt.Sprintf("winner: %q is neither %q nor %q: give one of the two names exactly", v.Winner, a, b))
@@ -150,6 +189,7 @@ func parseVerdict(text []byte, a, b, confirmed string) (verdictAnswer, []string)
 	} else if err := json.Unmarshal(raw, &scores); err != nil {
 		errs = append(errs, fmt.Sprintf("scores: want an object of the two names and their scores, found %s", raw))
 	} else {
+		scores = byName(scores, a, b)
 		for _, n := range []string{a, b} {
 			r, ok := scores[n]
 			if !ok {
@@ -181,10 +221,39 @@ func parseVerdict(text []byte, a, b, confirmed string) (verdictAnswer, []string)
 	return v, errs
 }
 
-// confirmName reads a confirmation answer: exactly one of the two names,
-// allowing for surrounding quotes, emphasis, spaces and a final full stop,
-// and for case. A name that only contains or is contained in the answer
-// (Chen and Prof. Chen) is not a match.
+// byName returns scores with each key that is not a or b but that
+// lenient.Match reads as one of them ("Archie ", "Prof. Archie") keyed by
+// that name, unless the name is given as it is too.
+func byName(scores map[string]json.RawMessage, a, b string) map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(scores))
+	for k, v := range scores {
+		out[k] = v
+	}
+	for k, v := range scores {
+		if k == a || k == b {
+			continue
+		}
+		i, ok := lenient.Match(k, []string{a, b})
+		if !ok {
+			continue
+		}
+		n := []string{a, b}[i]
+		if _, given := out[n]; given {
+			continue
+		}
+		delete(out, k)
+		out[n] = v
+	}
+	return out
+}
+
+// confirmName reads a confirmation answer: the one of the two names it
+// names. An answer that is one of the names (spaces, quotes, emphasis, a
+// final full stop and case aside) is that name; else an answer that
+// mentions exactly one of the two as whole words ("The winner is
+// Archie.", "**Archie** wins") is that one. A name inside the other
+// (Chen in Prof. Chen) counts only where it stands alone. An answer that
+// names both or neither is sent back, saying what to write.
 func confirmName(text []byte, a, b string) (string, []string) {
 	s := strings.TrimSpace(string(text))
 	for {
@@ -201,11 +270,19 @@ func confirmName(text []byte, a, b string) (string, []string) {
 			return n, nil
 		}
 	}
+	named := lenient.Named(string(text), []string{a, b})
+	if len(named) == 1 {
+		return []string{a, b}[named[0]], nil
+	}
 	shown := s
 	if len(shown) > 80 {
 		shown = shown[:80] + "..."
 	}
-	return "", []string{fmt.Sprintf("the answer must be exactly '%s' or '%s' and nothing else; found %q", a, b, shown)}
+	what := "names neither of them"
+	if len(named) == 2 {
+		what = "names both"
+	}
+	return "", []string{fmt.Sprintf("your answer %s (found %q): write only the winner's name, exactly '%s' or '%s', and nothing else", what, shown, a, b)}
 }
 
 // quote writes s as a JSON string.

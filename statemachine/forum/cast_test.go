@@ -71,20 +71,54 @@ func TestDraw(t *testing.T) {
 	}
 }
 
-// TestConfirmName: exact names only, never a name inside another.
+// TestConfirmName: an answer that names exactly one of the two debaters
+// is that debater; never a name inside another, never an answer naming
+// both or neither.
 func TestConfirmName(t *testing.T) {
 	for _, tc := range []struct{ answer, want string }{
 		{"Chen", "Chen"},
 		{"Prof. Chen", "Prof. Chen"},
 		{" 'Prof. Chen'. ", "Prof. Chen"},
 		{"**chen**", "Chen"},
-		{"I think Chen won", ""},
+		{"I think Chen won", "Chen"},
+		{"The winner is Prof. Chen.", "Prof. Chen"},
 		{"Prof. Chen and Chen", ""},
+		{"Neither of them.", ""},
 	} {
 		got, errs := confirmName([]byte(tc.answer), "Chen", "Prof. Chen")
 		if got != tc.want || (tc.want == "") != (len(errs) > 0) {
 			t.Errorf("%q: %q %v, want %q", tc.answer, got, errs, tc.want)
 		}
+	}
+}
+
+// TestConfirmNameAsWritten: the winner confirmations seen from real
+// models, each naming one of the two debaters, are that debater; one
+// naming both or neither is sent back with what to write.
+func TestConfirmNameAsWritten(t *testing.T) {
+	for _, tc := range []struct{ answer, want, err string }{
+		{"Archie", "Archie", ""},
+		{"The winner is Archie.", "Archie", ""},
+		{"**Archie** wins", "Archie", ""},
+		{"archie  \n", "Archie", ""},
+		{"ARCHIE!", "Archie", ""},
+		{"“Archie”", "Archie", ""},
+		{"Winner: **Bea**.\n", "Bea", ""},
+		{"After weighing both, I confirm Bea as the winner.", "Bea", ""},
+		{"Archie's case was stronger.", "Archie", ""},
+		{"Archie beat Bea.", "", "your answer names both (found \"Archie beat Bea\"): write only the winner's name, exactly 'Archie' or 'Bea', and nothing else"},
+		{"It was a draw.", "", "your answer names neither of them (found \"It was a draw\"): write only the winner's name, exactly 'Archie' or 'Bea', and nothing else"},
+		{"Archibald", "", "names neither"},
+	} {
+		t.Run(tc.answer, func(t *testing.T) {
+			got, errs := confirmName([]byte(tc.answer), "Archie", "Bea")
+			if got != tc.want {
+				t.Errorf("%q read as %q, want %q", tc.answer, got, tc.want)
+			}
+			if e := strings.Join(errs, "; "); (tc.err == "") != (e == "") || !strings.Contains(e, tc.err) {
+				t.Errorf("%q: errors %q, want %q", tc.answer, e, tc.err)
+			}
+		})
 	}
 }
 
@@ -96,7 +130,15 @@ func TestParseScore(t *testing.T) {
 		{`{"score": 7.0, "reasoning": "r"}`, ""},
 		{`{"score": 7.5, "reasoning": "r"}`, "score: 7.5 is not a whole number"},
 		{`{"score": -1, "reasoning": "r"}`, "score: -1 is outside 0 to 10"},
-		{`{"score": "7", "reasoning": "r"}`, `score: want a whole number from 0 to 10, found "7"`},
+		{`{"score": "seven", "reasoning": "r"}`, `score: want a whole number from 0 to 10, found "seven"`},
+		// Scores and JSON as models write them (see internal/lenient).
+		{`{"score": "7", "reasoning": "r"}`, ""},
+		{`{"score": "7/10", "reasoning": "r"}`, ""},
+		{`{"score": "7 out of 10", "reasoning": "r"}`, ""},
+		{`{"score": 7/10, "reasoning": "r"}`, ""},
+		{`{"score": "7.5/10", "reasoning": "r"}`, "score: 7.5 is not a whole number"},
+		{"Here is my score:\n```json\n{\"score\": 7, \"reasoning\": \"r\"}\n```\nThanks.", ""},
+		{`Sure! {"score": 7, "reasoning": "r",} Hope that helps.`, ""},
 		{`{"reasoning": "r"}`, "score: missing"},
 		{`seven`, "not a JSON object"},
 	} {
@@ -113,9 +155,13 @@ func TestParseVerdict(t *testing.T) {
 		{`{"winner": "B", "scores": {"A": 4, "B": 8}}`, "", ""},
 		{`{"winner": "A", "scores": {"A": 8, "B": 4}}`, "B", `you confirmed "B" as the winner, but the JSON names "A"`},
 		{`{"winner": "B", "scores": {"A": 8, "B": 4}}`, "B", "a winner cannot score lower than the loser"},
-		{`{"winner": "b", "scores": {"A": 4, "B": 8}}`, "", `"b" is neither "A" nor "B"`},
+		{`{"winner": "c", "scores": {"A": 4, "B": 8}}`, "", `"c" is neither "A" nor "B"`},
 		{`{"winner": "B", "scores": {"A": 4}}`, "", `"B" has no score`},
 		{`{"winner": "B", "scores": {"A": 4, "B": 8, "C": 1}}`, "", `"C" is not a debater`},
+		// Names and scores as models write them (see internal/lenient).
+		{`{"winner": " **B** ", "scores": {"A": 4, "B": 8}}`, "B", ""},
+		{`{"winner": "b", "scores": {"a ": "4/10", "“B”": "8"}}`, "B", ""},
+		{`{"winner": "Prof. B", "scores": {"A": 4, "B": 8}}`, "B", ""},
 	} {
 		_, errs := parseVerdict([]byte(tc.answer), "A", "B", tc.confirmed)
 		if got := strings.Join(errs, "; "); (tc.err == "") != (got == "") || !strings.Contains(got, tc.err) {

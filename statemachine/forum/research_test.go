@@ -98,7 +98,7 @@ func TestForumResearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(rep[0].Data)
-	for _, want := range []string{"*Quotations checked:* 1. ✓ verified (1.00) · 2. ✗ not found", "## Sources", "| 2 | 1 | 50% |"} {
+	for _, want := range []string{"*Quotations checked:* 1. ✓ quote verified (1.00) · 2. ✗ quote not found", "## Sources", "| 2 | 1 | 50% |"} {
 		if !strings.Contains(readme, want) {
 			t.Errorf("the report does not say %q", want)
 		}
@@ -108,7 +108,7 @@ func TestForumResearch(t *testing.T) {
 		if roleOf(req) == forum.Judge && forumfake.Kind(toFake(req.Messages)) == forumfake.Evaluate {
 			text := all(req)
 			shown = shown || (strings.Contains(text, "[moot checked the quotations of this text") &&
-				strings.Contains(text, `"`+researchfake.QuotedA+`": verified`) && strings.Contains(text, `": not found`))
+				strings.Contains(text, `"`+researchfake.QuotedA+`": quote verified`) && strings.Contains(text, `": quote not found`))
 		}
 		if roleOf(req) == forum.Judge && len(req.Tools) > 0 {
 			t.Errorf("the judge was offered tools")

@@ -514,6 +514,63 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
+// TestConfirmationAsWritten: a winner's confirmation that names exactly
+// one of the two debaters, as models write it, is that debater, with no
+// send-back, and the verdict is held to it; one naming both is sent back
+// once with what to write, and the answer to that is taken. Such answers
+// used to be refused twice and the confirmation skipped.
+func TestConfirmationAsWritten(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		answers []string // the confirmations, in order; then the fake's own
+		sent    int      // send-backs of the confirmation
+	}{
+		{"a sentence", []string{"The winner is {B}."}, 0},
+		{"in bold with a verb", []string{"**{B}** wins"}, 0},
+		{"lower case and spaces", []string{"{b}   \n"}, 0},
+		{"both, then one", []string{"{A} argued well, but {B} won.", "{B}"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := newDebate(t, setup{turns: 2, judge: true, premise: true})
+			a, b := seats(t, dir)
+			names := map[string]string{forum.For: "Ada", forum.Against: "Brook"}
+			// The answers name the second speaker, b, as the fake does.
+			r := strings.NewReplacer("{A}", names[a], "{B}", names[b], "{b}", strings.ToLower(names[b]))
+			m := &fakeModel{fault: func(kind string, k int) (string, bool) {
+				if kind == forumfake.Confirmation && k <= len(tc.answers) {
+					return r.Replace(tc.answers[k-1]), true
+				}
+				return "", false
+			}}
+			if _, err := advance(t, context.Background(), dir, m, driver.UnitGoal{All: true}); err != nil {
+				t.Fatal(err)
+			}
+			confirmations := 0
+			var sentBack string
+			for _, req := range m.asked() {
+				if forumfake.Kind(toFake(req.Messages)) == forumfake.Confirmation {
+					confirmations++
+					if confirmations == 2 {
+						sentBack = req.Messages[len(req.Messages)-1].Content
+					}
+				}
+			}
+			if confirmations != 1+tc.sent {
+				t.Errorf("the confirmation was asked %d times, want %d", confirmations, 1+tc.sent)
+			}
+			if tc.sent > 0 && !strings.Contains(sentBack, "your answer names both") || tc.sent > 0 && !strings.Contains(sentBack, "exactly 'Ada' or 'Brook'") {
+				t.Errorf("the send-back does not say what to write:\n%s", sentBack)
+			}
+			v := files(t, dir)["verdict.md"]
+			for _, want := range []string{fmt.Sprintf(`"winner": %q`, names[b]), `"winner_source": "confirmation"`} {
+				if !strings.Contains(v, want) {
+					t.Errorf("verdict.md lacks %s:\n%s", want, v)
+				}
+			}
+		})
+	}
+}
+
 // TestVerdictSentBackOnce: a verdict JSON naming the other winner is sent
 // back once, even with --repairs 2; named again, the step is refused and
 // no verdict is written.

@@ -2,7 +2,6 @@ package moderated_test
 
 import (
 	"context"
-	"fmt"
 	iofs "io/fs"
 	"os"
 	"path/filepath"
@@ -83,13 +82,6 @@ func of(reqs []modeltest.Request, kind string) []modeltest.Request {
 // timeField is the time of a message, which differs between two runs
 // of the same debate.
 var timeField = regexp.MustCompile(`"time": "[^"]*"`)
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(fmt.Sprint(err))
-	}
-	return v
-}
 
 func writeTree(dir string, fs map[string]string) error {
 	for name, data := range fs {

@@ -332,10 +332,7 @@ func TestRejudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	original := files(t, dir)
-	var scoring []modeltest.Request
-	for _, r := range of(srv.Requests(), "scorer") {
-		scoring = append(scoring, r)
-	}
+	scoring := of(srv.Requests(), "scorer")
 	again := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{Judges: threeJudges}))
 	sum, err := rejudge(t, context.Background(), dir, again.URL, sm.Rejudging{Judge: sm.Judge{Name: "second", Model: "b"}, To: -1})
 	if err != nil {

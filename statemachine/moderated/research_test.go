@@ -58,7 +58,7 @@ func TestModeratedResearch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, want := range []string{"*Quotations checked:* 1. ✓ verified (1.00) · 2. ✗ not found", "## Sources", "| Advocate A | ", "50% |"} {
+			for _, want := range []string{"*Quotations checked:* 1. ✓ quote verified (1.00) · 2. ✗ quote not found", "## Sources", "| Advocate A | ", "50% |"} {
 				if !strings.Contains(string(rep[0].Data), want) {
 					t.Errorf("the report does not say %q", want)
 				}

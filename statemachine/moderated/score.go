@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/lenient"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -54,13 +55,30 @@ func Total(criteria []Criterion, raws map[string]float64) float64 {
 }
 
 // extractObject takes the JSON object out of a reply: from its first "{"
-// to its last "}", so that a fence or a word around it does no harm.
+// to its last "}", so that a fence or a word around it does no harm; and
+// when that is not JSON, the object a person would find (lenient.JSON).
+// A criterion's score written as a string ("7", "7/10", "7 out of 10")
+// is read as the number it is, on the scale from 0 to 10.
 func extractObject(text []byte) ([]byte, bool) {
+	var body []byte
 	i, j := bytes.IndexByte(text, '{'), bytes.LastIndexByte(text, '}')
-	if i < 0 || j < i {
+	if i >= 0 && j > i {
+		body = text[i : j+1]
+	}
+	if body == nil || !json.Valid(body) {
+		if b, ok := lenient.JSON(text); ok && b[0] == '{' {
+			body = b
+		}
+	}
+	if body == nil {
 		return nil, false
 	}
-	return text[i : j+1], true
+	return lenient.Numbers(body, func(p lenient.Path) float64 {
+		if len(p) == 2 && p[1] == "score" {
+			return 10
+		}
+		return 0
+	}), true
 }
 
 // ParseRubric reads a rubric reply: a JSON object with, for every
@@ -84,6 +102,14 @@ func ParseRubric(criteria []Criterion, text []byte) (map[string]Mark, []string) 
 	var errs []string
 	for _, f := range obj.Fields {
 		c, ok := known[f.Key]
+		if !ok {
+			// A criterion's name dressed in spaces, quotes or capitals.
+			if i, found := lenient.Match(f.Key, criterionNames(criteria)); found {
+				if _, given := obj.Get(criteria[i].Name); !given {
+					f.Key, c, ok = criteria[i].Name, criteria[i], true
+				}
+			}
+		}
 		if !ok {
 			errs = append(errs, fmt.Sprintf("%q is not a criterion of the rubric (%s)", f.Key, names(criteria)))
 			continue
@@ -142,6 +168,14 @@ func ParseRubric(criteria []Criterion, text []byte) (map[string]Mark, []string) 
 		return nil, errs
 	}
 	return marks, nil
+}
+
+func criterionNames(criteria []Criterion) []string {
+	out := make([]string, len(criteria))
+	for i, c := range criteria {
+		out[i] = c.Name
+	}
+	return out
 }
 
 func names(criteria []Criterion) string {

@@ -52,12 +52,19 @@ func TestParseRubric(t *testing.T) {
 		{"below zero", `{"logic": {"score": -1, "justification": "j"}, "evidence": {"score": 6, "justification": "k"}}`, "logic.score: -1 is outside 0 to 10"},
 		{"a criterion missing", `{"logic": {"score": 8, "justification": "j"}}`, "evidence: missing"},
 		{"an unknown criterion", `{"logic": {"score": 8, "justification": "j"}, "evidence": {"score": 6, "justification": "k"}, "style": {"score": 1, "justification": "x"}}`, `"style" is not a criterion`},
-		{"a score as text", `{"logic": {"score": "8", "justification": "j"}, "evidence": {"score": 6, "justification": "k"}}`, `logic.score: "8" is not a number`},
+		{"a score as text", `{"logic": {"score": "eight", "justification": "j"}, "evidence": {"score": 6, "justification": "k"}}`, `logic.score: "eight" is not a number`},
+		// Answers as models write them (see internal/lenient).
+		{"a score as a string of a number", `{"logic": {"score": "8", "justification": "j"}, "evidence": {"score": "6.5", "justification": "k"}}`, ""},
+		{"scores as fractions", `{"logic": {"score": "8/10", "justification": "j"}, "evidence": {"score": "3 out of 5", "justification": "k"}}`, ""},
+		{"a bare fraction", `{"logic": {"score": 8/10, "justification": "j"}, "evidence": {"score": 6, "justification": "k"}}`, ""},
+		{"sentences around the JSON", "Here are my scores:\n" + `{"logic": {"score": 8, "justification": "j"}, "evidence": {"score": 6, "justification": "k"}}` + "\nOverall a {solid} statement.", ""},
+		{"a criterion dressed", `{" Logic ": {"score": 8, "justification": "j"}, "**evidence**": {"score": 6, "justification": "k"}}`, ""},
+		{"smart quotes and a trailing comma", `{“logic”: {“score”: 8, “justification”: “j”}, “evidence”: {“score”: 6, “justification”: “k”},}`, ""},
 		{"no justification", `{"logic": {"score": 8}, "evidence": {"score": 6, "justification": "k"}}`, "logic.justification: missing"},
 		{"an empty justification", `{"logic": {"score": 8, "justification": " "}, "evidence": {"score": 6, "justification": "k"}}`, "logic.justification: want a text"},
 		{"a bare number", `{"logic": 8, "evidence": {"score": 6, "justification": "k"}}`, "logic: want an object"},
 		{"no JSON", `I would give it an 8.`, "holds no JSON object"},
-		{"broken JSON", `{"logic": {"score": 8,}}`, "not valid JSON"},
+		{"broken JSON", `{"logic": {"score": 8 "x"}}`, "not valid JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

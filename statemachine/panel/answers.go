@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/moot-dev/moot/internal/lenient"
 )
 
 // object returns the JSON object in text, from its first "{" to its last
@@ -20,10 +22,30 @@ func object(text []byte) []byte {
 
 // decode reads the JSON object of text into v, strictly: unknown keys are
 // errors.
+//
+// When that span is not JSON, the answer is read as a person would
+// (lenient.JSON: the one object among sentences, in any fence, with a
+// trailing comma or smart quotes); the strict error is kept when that
+// finds no object either. A flag written as a string ("true", "yes") is
+// read as the boolean it is, and a kind, type or position in another case
+// as the one it is.
 func decode(text []byte, v any) []string {
 	obj := object(text)
+	if obj == nil || !json.Valid(obj) {
+		if b, ok := lenient.JSON(text); ok && b[0] == '{' {
+			obj = b
+		}
+	}
 	if obj == nil {
 		return []string{"the answer holds no JSON object: answer with the JSON object only"}
+	}
+	if json.Valid(obj) {
+		// A flag written "true" or "yes", a kind or position in capitals.
+		obj = lenient.Bools(obj, "has_direct_opposition", "has_specific_claim", "topic_relevant",
+			"crux_surfaced", "converged", "resolved", "shifted")
+		obj = lenient.Enums(obj, "type", convergenceKinds)
+		obj = lenient.Enums(obj, "kind", cardKinds)
+		obj = lenient.Enums(obj, "position", append(append([]string(nil), cardPositions...), stancePositions...))
 	}
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	dec.DisallowUnknownFields()
@@ -35,8 +57,43 @@ func decode(text []byte, v any) []string {
 
 // resolve finds the persona a model named, as the original did: by id,
 // whole name, first name, last name, then a unique prefix or part of the
-// name, leaving out except.
+// name, leaving out except. A name as models dress it (spaces, quotes,
+// emphasis, a title: "**Prof. Chen**") is read without its dress when it
+// does not resolve as written.
 func resolve(name string, ps []Persona, except string) (string, bool) {
+	if id, ok := resolveAs(name, ps, except); ok {
+		return id, true
+	}
+	for _, n := range []string{lenient.Clean(name), lenient.Untitled(name)} {
+		if n != name {
+			if id, ok := resolveAs(n, ps, except); ok {
+				return id, true
+			}
+		}
+	}
+	return "", false
+}
+
+// tidyName returns a persona's name as a model wrote it in a text moot
+// keeps: as written when it names a persona so, else without the quotes,
+// emphasis and spaces around it (see lenient.Clean), and then without a
+// title, when that names one; else as written.
+func tidyName(name string, ps []Persona) string {
+	if _, ok := resolveAs(name, ps, ""); ok {
+		return name
+	}
+	c := lenient.Clean(name)
+	for _, n := range []string{c, lenient.StripTitles(c)} {
+		if n != name {
+			if _, ok := resolveAs(n, ps, ""); ok {
+				return n
+			}
+		}
+	}
+	return name
+}
+
+func resolveAs(name string, ps []Persona, except string) (string, bool) {
 	n := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), "@")))
 	if n == "" {
 		return "", false
@@ -183,6 +240,9 @@ func parseDetection(text []byte, ps []Persona) (Detection, []string) {
 	var errs []string
 	if a.Opposition == nil || a.Specific == nil || a.OnTopic == nil {
 		return Detection{}, []string{"has_direct_opposition, has_specific_claim and topic_relevant are all needed, each true or false"}
+	}
+	for i, n := range a.Personas {
+		a.Personas[i] = tidyName(n, ps)
 	}
 	x := Detection{Opposition: *a.Opposition, Specific: *a.Specific, OnTopic: *a.OnTopic, Named: a.Personas,
 		Topic: strings.TrimSpace(a.Topic), ShortLabel: strings.TrimSpace(a.ShortLabel), Ran: true}
@@ -426,10 +486,24 @@ type Item struct {
 
 var stancePositions = []string{"for", "against", "mixed"}
 
-func parseSummary(text []byte) (Summary, []string) {
+// parseSummary reads the summary of the debate of the personas ps. A
+// persona's name dressed as models dress names (quotes, emphasis, spaces)
+// is kept without its dress (see tidyName).
+func parseSummary(text []byte, ps []Persona) (Summary, []string) {
 	var s Summary
 	if errs := decode(text, &s); errs != nil {
 		return s, errs
+	}
+	for i := range s.Claims {
+		for j := range s.Claims[i].Stances {
+			s.Claims[i].Stances[j].Persona = tidyName(s.Claims[i].Stances[j].Persona, ps)
+		}
+	}
+	for i := range s.EvidenceLedger {
+		s.EvidenceLedger[i].Persona = tidyName(s.EvidenceLedger[i].Persona, ps)
+	}
+	for i := range s.FlipConditions {
+		s.FlipConditions[i].Persona = tidyName(s.FlipConditions[i].Persona, ps)
 	}
 	var errs []string
 	if len(s.Claims) == 0 {

@@ -317,9 +317,7 @@ func (d *debate) cardPhase(k int) ([]sm.Call, applyFunc, error) {
 	x := d.room(k)
 	pd := d.base("card")
 	pd.Aspect, pd.Question, pd.Transcript = d.aspect(k), x.Topic, d.roomTranscript(k)
-	for _, p := range x.Pair {
-		pd.Names = append(pd.Names, p)
-	}
+	pd.Names = append(pd.Names, x.Pair...)
 	ps := d.personas
 	c, err := d.analysisCall(RoleCard, RoleCard, "card", pd, cardSchema(x.Pair), func(a []byte) sm.Report {
 		_, errs := parseCard(a, ps, x.Pair)
@@ -437,7 +435,7 @@ func (d *debate) wrapupPhase() ([]sm.Call, applyFunc, error) {
 		sd := d.base("summary")
 		sd.Transcript = d.mainTranscript()
 		c, err := d.analysisCall(RoleSummary, RoleSummary, "summary", sd, summarySchema(d.st.Personas), func(a []byte) sm.Report {
-			_, errs := parseSummary(a)
+			_, errs := parseSummary(a, ps)
 			return report(errs)
 		})
 		if err != nil {
@@ -473,7 +471,7 @@ func (d *debate) wrapupPhase() ([]sm.Call, applyFunc, error) {
 			events = append(events, sm.Event{Kind: "shifts", Role: RoleShifts, Message: msg})
 		}
 		if ans, ok := answers[RoleSummary]; ok {
-			s, errs := parseSummary(ans.Text)
+			s, errs := parseSummary(ans.Text, ps)
 			if len(errs) > 0 {
 				return nil, nil, refused(RoleSummary, errs)
 			}

@@ -55,7 +55,7 @@ func TestPanelResearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if md := string(rep[0].Data); !strings.Contains(md, "Quotations checked") || !strings.Contains(md, "✓ verified (1.00) · 2. ✗ not found") {
+	if md := string(rep[0].Data); !strings.Contains(md, "Quotations checked") || !strings.Contains(md, "✓ quote verified (1.00) · 2. ✗ quote not found") {
 		t.Error("the report does not mark the checks")
 	}
 	shown := false

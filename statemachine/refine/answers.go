@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/lenient"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -87,13 +88,36 @@ type skepticAnswer struct {
 }
 
 // extractObject takes the JSON object out of a reply: from its first "{"
-// to its last "}", so that a fence or a word around it does no harm.
-func extractObject(text []byte) ([]byte, bool) {
+// to its last "}", so that a fence or a word around it does no harm; and
+// when that is not JSON, the object a person would find (lenient.JSON).
+// A number written as a string ("7", "7/10", "7 out of 10") where
+// numbers says one is asked is read as the number it is, on the scale
+// from 1 to 10; a flag written "true" or "yes" as the boolean; a status
+// or severity in capitals or with spaces ("Partly resolved") as the one
+// it is.
+func extractObject(text []byte, numbers func(p lenient.Path) bool) ([]byte, bool) {
+	var body []byte
 	i, j := bytes.IndexByte(text, '{'), bytes.LastIndexByte(text, '}')
-	if i < 0 || j < i {
+	if i >= 0 && j > i {
+		body = text[i : j+1]
+	}
+	if body == nil || !json.Valid(body) {
+		if b, ok := lenient.JSON(text); ok && b[0] == '{' {
+			body = b
+		}
+	}
+	if body == nil {
 		return nil, false
 	}
-	return text[i : j+1], true
+	body = lenient.Numbers(body, func(p lenient.Path) float64 {
+		if numbers(p) {
+			return 10
+		}
+		return 0
+	})
+	body = lenient.Bools(body, "ready", "would_benefit_from_finetune")
+	body = lenient.Enums(body, "status", Statuses)
+	return lenient.Enums(body, "severity", Severities), true
 }
 
 // wholeScore reads a score that must be a whole number from 1 to 10; a
@@ -114,7 +138,7 @@ func wholeScore(name string, x *float64) (int, string) {
 // points are open: every one must be rated once, and nothing else. It
 // returns the critique with its facts, or every error found.
 func parseCritique(text []byte, r, earlyStop int, open []openPoint) (*critique, []string) {
-	body, ok := extractObject(text)
+	body, ok := extractObject(text, func(p lenient.Path) bool { return len(p) == 1 && p[0] == "score" })
 	if !ok {
 		return nil, []string{"the answer holds no JSON object"}
 	}
@@ -139,7 +163,11 @@ func parseCritique(text []byte, r, earlyStop int, open []openPoint) (*critique, 
 	} else {
 		c.Ready = *a.Ready
 		if c.Ready && e == "" && score < earlyStop {
-			errs = append(errs, fmt.Sprintf("ready is true but the score %d is below the early-stop score %d", score, earlyStop))
+			// The original stopped here; moot's rule asks the score too.
+			// Refusing would ask again and again, so the answer is read
+			// as not ready, and the round's file says why.
+			c.Ready = false
+			c.Note = fmt.Sprintf("the skeptic said ready, but its score %d is below the early-stop score %d: read as not ready", score, earlyStop)
 		}
 	}
 	byID := map[string]openPoint{}
@@ -148,6 +176,10 @@ func parseCritique(text []byte, r, earlyStop int, open []openPoint) (*critique, 
 	}
 	rated := map[string]bool{}
 	for i, p := range a.Previous {
+		if _, known := byID[p.ID]; !known {
+			// " R1.2", "**R1.2**", "“R1.2”": the id it is.
+			p.ID = lenient.Clean(p.ID)
+		}
 		o, known := byID[p.ID]
 		switch {
 		case !known:
@@ -299,7 +331,9 @@ func Weighted(marks map[string]Mark) float64 {
 // reply that breaks any rule is refused with every error found; nothing is
 // defaulted or clamped.
 func ParseScore(text []byte) (*Score, []string) {
-	body, ok := extractObject(text)
+	body, ok := extractObject(text, func(p lenient.Path) bool {
+		return len(p) == 1 && p[0] == "score" || len(p) == 2 && p[0] == "criteria"
+	})
 	if !ok {
 		return nil, []string{"the answer holds no JSON object"}
 	}

@@ -95,6 +95,48 @@ func TestStopRule(t *testing.T) {
 	}
 }
 
+// TestReadyBelowEarlyStop: a skeptic that says ready with a score below
+// the early-stop score is read as not ready, at once and without a
+// repair, and the round's file keeps a note that says so; the debate goes
+// on and ends by its other rules. It used to be refused, and asked again
+// on every run, so that the debate could never end.
+func TestReadyBelowEarlyStop(t *testing.T) {
+	dir, fs, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 1, ReadyScore: 5}, map[string]float64{})
+	if n := len(chats(reqs, "skeptic")); n != 5 {
+		t.Errorf("%d skeptic requests, want 5 (one a round, none sent back)", n)
+	}
+	st := readState(t, fs)
+	if st.Phase != "complete" || st.Stop == nil || st.Stop.Reason != refine.ReasonMaxRounds {
+		t.Errorf("state %+v stop %+v, want complete, stopped for %s", st, st.Stop, refine.ReasonMaxRounds)
+	}
+	c := readCritique(t, fs, 1)
+	if c["ready"] != false || c["skeptic_score"] != 5.0 {
+		t.Errorf("round 1 critique ready %v score %v, want not ready, score 5", c["ready"], c["skeptic_score"])
+	}
+	if note, _ := c["note"].(string); !strings.Contains(note, "said ready, but its score 5 is below the early-stop score 8: read as not ready") {
+		t.Errorf("round 1 critique note %q, want it to say the ready signal was read as not ready", note)
+	}
+	if _, ok := readCritique(t, fs, 2)["note"]; ok {
+		t.Errorf("round 2 critique has a note, but its answer was taken as written")
+	}
+	// moot show r01-critique says so too, and moot check finds nothing.
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	deb, err := driver.ReadDebate(d, refine.Protocol{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, ok := deb.(sm.Shower).Show("r01-critique"); !ok || !strings.Contains(text, "note: the skeptic said ready, but its score 5") {
+		t.Errorf("show r01-critique:\n%s\nwant the note", text)
+	}
+	if p := deb.Check().Problems; len(p) > 0 {
+		t.Errorf("check: %v", p)
+	}
+}
+
 func pad(n int) string {
 	if n < 10 {
 		return "0" + string(rune('0'+n))

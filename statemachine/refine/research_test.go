@@ -49,7 +49,7 @@ func TestRefineResearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(rep[0].Data), "*Quotations checked:* 1. ✓ verified (1.00) · 2. ✗ not found") {
+	if !strings.Contains(string(rep[0].Data), "*Quotations checked:* 1. ✓ quote verified (1.00) · 2. ✗ quote not found") {
 		t.Error("the report does not mark the checks")
 	}
 	skeptic, judge := false, false

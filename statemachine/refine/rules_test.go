@@ -45,6 +45,10 @@ func TestParseScore(t *testing.T) {
 		{"fraction", `{"score": 7.5, "criteria": {"correctness": 7, "completeness": 7, "clarity": 7, "depth": 7}, "justification": "ok", "would_benefit_from_finetune": false}`, 0, "not a whole number"},
 		{"far from the weights", `{"score": 9, "criteria": {"correctness": 3, "completeness": 9, "clarity": 9, "depth": 9}, "justification": "ok", "would_benefit_from_finetune": false}`, 0, "weighted mean"},
 		{"no flag", `{"score": 7, "criteria": {"correctness": 7, "completeness": 7, "clarity": 7, "depth": 7}, "justification": "ok"}`, 0, "would_benefit_from_finetune: missing"},
+		// Scores as models write them (see internal/lenient).
+		{"scores as strings", `{"score": "7", "criteria": {"correctness": "7/10", "completeness": "7 out of 10", "clarity": 7.0, "depth": "7.0"}, "justification": "ok", "would_benefit_from_finetune": false}`, 7, ""},
+		{"bare fraction and a sentence", "Here is my assessment:\n" + `{"score": 7/10, "criteria": {"correctness": 7, "completeness": 7, "clarity": 7, "depth": 7}, "justification": "ok", "would_benefit_from_finetune": false,}` + "\nThanks!", 7, ""},
+		{"a string that is no number", `{"score": "good", "criteria": {"correctness": 7, "completeness": 7, "clarity": 7, "depth": 7}, "justification": "ok", "would_benefit_from_finetune": false}`, 0, "not the JSON object asked for"},
 		{"missing criterion", `{"score": 7, "criteria": {"correctness": 7, "completeness": 7, "clarity": 7}, "justification": "ok", "would_benefit_from_finetune": false}`, 0, "criteria.depth: missing"},
 	}
 	for _, tt := range tests {

@@ -153,6 +153,9 @@ func (d *debate) Show(id string) (string, bool) {
 		fmt.Fprintf(&b, "%s · round %d critique\nmodel: %s · %s\n", critiquePart(n), n, c.Model, c.Time)
 		fmt.Fprintf(&b, "skeptic's score: %d/10 · ready: %t · %d critical, %d major, %d minor\n", c.Score, c.Ready, c.Critical, c.Major, c.Minor)
 		fmt.Fprintf(&b, "decision: %s (%s)\n", decisionLine(c.Decision), c.Decision.Why)
+		if c.Note != "" {
+			fmt.Fprintf(&b, "note: %s\n", c.Note)
+		}
 		if len(c.Previous) > 0 {
 			b.WriteString("\nearlier points:\n")
 			for _, p := range c.Previous {

@@ -115,10 +115,13 @@ type critique struct {
 	Points   []Point  `json:"points"`
 	Previous []Rating `json:"previous"`
 	Decision Decision `json:"decision"`
-	Elapsed  int64    `json:"elapsed_ms"`
-	Time     string   `json:"time"`
-	Text     string   `json:"-"`
-	file     string
+	// Note says how moot read the answer where it was not taken as
+	// written (a ready signal below the early-stop score); "" otherwise.
+	Note    string `json:"note,omitempty"`
+	Elapsed int64  `json:"elapsed_ms"`
+	Time    string `json:"time"`
+	Text    string `json:"-"`
+	file    string
 }
 
 type round struct {

@@ -126,6 +126,8 @@ type Reply struct {
 	// failure, when set, makes the server report a test failure and answer
 	// 500 without asking the client to retry.
 	failure string
+	// noUsage leaves the usage out of the answer (see NoUsage).
+	noUsage bool
 }
 
 // Handler decides the reply to one request. It may be called from several
@@ -189,6 +191,19 @@ func Before(f func(ctx context.Context, req Request)) Option {
 	return func(s *Server) { s.before = f }
 }
 
+// ListModels makes the server answer GET /v1/models with these model
+// ids, in the shape of OpenAI's list. Without it that path answers 404,
+// as a server that does not list its models does.
+func ListModels(ids ...string) Option {
+	return func(s *Server) { s.models = ids }
+}
+
+// NoUsage makes the server report no usage, neither with an answer nor in
+// a stream, as some servers do not.
+func NoUsage() Option {
+	return func(s *Server) { s.noUsage = true }
+}
+
 // Forget makes the server keep no requests (Requests returns none): for
 // a server that answers a great many, as a benchmark's does.
 func Forget() Option {
@@ -212,6 +227,10 @@ type Server struct {
 	// answers 400, "ignore" answers with a whole completion.
 	stream string
 	before func(ctx context.Context, req Request)
+	// models are the ids GET /v1/models lists, nil for a 404; noUsage
+	// leaves the usage out of every answer.
+	models  []string
+	noUsage bool
 
 	// record is whether requests are kept, for Requests.
 	record    bool
@@ -340,6 +359,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.serveEmbeddings(w, r, req)
 		return
 	}
+	if r.URL.Path == "/v1/models" && s.models != nil && r.Method == http.MethodGet {
+		s.keep(req)
+		if s.apiKey != "" && r.Header.Get("Authorization") != "Bearer "+s.apiKey {
+			writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "",
+				"Incorrect API key provided.")
+			return
+		}
+		data := make([]any, len(s.models))
+		for i, id := range s.models {
+			data[i] = map[string]any{"id": id, "object": "model", "owned_by": "modeltest"}
+		}
+		b, _ := json.Marshal(map[string]any{"object": "list", "data": data})
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(b)
+		return
+	}
 	if r.URL.Path != "/v1/chat/completions" {
 		s.keep(req)
 		writeError(w, http.StatusNotFound, "invalid_request_error", "unknown_url", "",
@@ -382,6 +417,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply := s.handler(req)
+	reply.noUsage = reply.noUsage || s.noUsage
 	if reply.failure != "" {
 		s.fail(reply.failure)
 		w.Header().Set("X-Should-Retry", "false")
@@ -576,6 +612,9 @@ func completionBody(req Request, reply Reply) []byte {
 			"logprobs":      nil,
 		}},
 		"usage": usage,
+	}
+	if reply.noUsage {
+		delete(out, "usage")
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

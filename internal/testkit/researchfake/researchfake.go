@@ -39,6 +39,12 @@ type Web struct {
 	Failing atomic.Bool
 	// Hold, when set, is called before a page is served, with its path.
 	Hold atomic.Pointer[func(path string)]
+	// Edit, when set, gives the text of a page on its nth read (from 1),
+	// for a page that changes between two reads.
+	Edit atomic.Pointer[func(path string, n int, text string) string]
+	// Shared makes the opposition read and cite the proposition's pages
+	// (/a and /b) instead of its own.
+	Shared atomic.Bool
 }
 
 // NewWeb starts the fake web; Close stops it.
@@ -58,9 +64,13 @@ func NewWeb() *Web {
 	for path, text := range map[string]string{"/a": PageA, "/b": PageB, "/a2": PageA, "/b2": PageB} {
 		mux.HandleFunc(path, func(rw http.ResponseWriter, r *http.Request) {
 			n, _ := w.reads.LoadOrStore(path, new(atomic.Int32))
-			n.(*atomic.Int32).Add(1)
+			read := n.(*atomic.Int32).Add(1)
 			if h := w.Hold.Load(); h != nil {
 				(*h)(path)
+			}
+			text := text
+			if e := w.Edit.Load(); e != nil {
+				text = (*e)(path, int(read), text)
 			}
 			rw.Header().Set("Content-Type", "text/html")
 			fmt.Fprintf(rw, "<html><body><p>%s</p></body></html>", text)
@@ -132,7 +142,7 @@ func (f *Model) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a, b := "/a", "/b"
-	if side[1] == "opposition" {
+	if side[1] == "opposition" && !f.Web.Shared.Load() {
 		a, b = "/a2", "/b2"
 	}
 	tools := 0

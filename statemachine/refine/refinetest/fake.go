@@ -24,6 +24,8 @@ type Options struct {
 	// ReadyAt is the round whose critique says the answer is ready; 0
 	// never does.
 	ReadyAt int
+	// ReadyScore is the score the ready critique gives; 0 means 9.
+	ReadyScore int
 	// Judge is the judge's first answer; "" answers well at once. A repair
 	// is always answered well.
 	Judge string
@@ -156,6 +158,9 @@ func Reply(req modeltest.Request, o Options) string {
 		score := 5
 		if ready {
 			score = 9
+			if o.ReadyScore != 0 {
+				score = o.ReadyScore
+			}
 		}
 		data, _ := json.Marshal(map[string]any{
 			"critique": fmt.Sprintf("<<critique-r%d>> The answer is not yet Ready for Synthesis ✅. 🔴 Critical issues remain.", r),
