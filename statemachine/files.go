@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
 )
 
 // FileNames returns the names of the regular files directly in dir,
@@ -26,4 +30,27 @@ func FileNames(files fs.FS, dir string) ([]string, error) {
 	}
 	sort.Strings(names)
 	return names, nil
+}
+
+// RequireKeys returns an error when front, the frontmatter of the state
+// file of a debate that names protocol, lacks any of keys, the fields
+// every debate of protocol has: the files are then another protocol's, or
+// were cut, and reading them as protocol's would only name a field's
+// zero value.
+func RequireKeys(front frontmatter.Object, protocol string, keys ...string) error {
+	var missing []string
+	for _, k := range keys {
+		if _, ok := front.Get(k); !ok {
+			missing = append(missing, strconv.Quote(k))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	word := "field"
+	if len(missing) > 1 {
+		word = "fields"
+	}
+	return fmt.Errorf("%s names protocol %q but lacks its %s %s: the files are not a %[2]s debate's",
+		StateFile, protocol, word, strings.Join(missing, ", "))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -48,5 +49,25 @@ func TestFileNames(t *testing.T) {
 				t.Errorf("FileNames(%q) = %q, want %q", tt.dir, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRequireKeys: a state file that lacks a protocol's own fields is
+// said to be another's, with the fields named; one that has them passes.
+func TestRequireKeys(t *testing.T) {
+	read := func(s string) frontmatter.Object {
+		front, _, err := frontmatter.Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return front
+	}
+	if err := sm.RequireKeys(read(`{"protocol": "forum", "turns": 6}`+"\n"), "forum", "turns"); err != nil {
+		t.Errorf("a forum state: %v", err)
+	}
+	err := sm.RequireKeys(read(`{"protocol": "moderated", "turns": 6}`+"\n"), "moderated", "round_count", "participants")
+	want := `debate.md names protocol "moderated" but lacks its fields "round_count", "participants": the files are not a moderated debate's`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
 	}
 }

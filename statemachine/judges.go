@@ -209,7 +209,7 @@ func ReadJudgeRecords(files fs.FS) ([]JudgeRecord, error) {
 			return nil, fmt.Errorf("read %s: %w", file, err)
 		}
 		var r JudgeRecord
-		if err := json.Unmarshal(data, &r); err != nil {
+		if err := frontmatter.Unmarshal(data, &r); err != nil {
 			return nil, fmt.Errorf("read %s: %w", file, err)
 		}
 		switch {

@@ -615,3 +615,11 @@ type Part struct {
 	// Score is the part's score, when it has one.
 	Score *float64 `json:"score,omitempty"`
 }
+
+// Leader is a Debate that says in a few words who leads it, or how it came
+// out once complete, for the lists of every debate under a root (`moot
+// list`, `moot serve`): "proposition by 0.30", "Maren (for) won, 7 to 6",
+// "score 6/10".
+type Leader interface {
+	Leader() string
+}

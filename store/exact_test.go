@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -415,5 +416,25 @@ func TestStaleStagesAreRemoved(t *testing.T) {
 		if _, err := os.Lstat(filepath.Join(root, n)); err != nil {
 			t.Errorf("%s was removed", n)
 		}
+	}
+}
+
+// TestJournalWithAKeyTwice: a journal whose object holds a key twice (a
+// second "files", which would replace the step recorded) is not one moot
+// wrote: opening the debate fails with a *JournalError naming the key.
+func TestJournalWithAKeyTwice(t *testing.T) {
+	dir, d := newDebate(t)
+	d.Close()
+	one, _ := json.Marshal(journal{Files: []File{{Name: "debate.md", Data: []byte("v1\n")}}})
+	two, _ := json.Marshal(journal{Files: []File{{Name: "debate.md", Data: []byte("v2\n")}}})
+	j := append(bytes.TrimSuffix(one, []byte("}")), ',')
+	j = append(j, bytes.TrimPrefix(two, []byte("{"))...)
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(JournalFile)), j, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(dir)
+	var je *JournalError
+	if !errors.As(err, &je) || !strings.Contains(err.Error(), `"files" appears twice`) {
+		t.Fatalf("Open: %v, want a journal error naming the second files", err)
 	}
 }

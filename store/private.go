@@ -51,7 +51,7 @@ func (d *Dir) AppendPrivate(name string, data []byte) error {
 		return err
 	}
 	if info, err := d.root.Lstat(full); err == nil && !info.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", full)
+		return &NotRegularError{Name: full}
 	}
 	f, err := d.root.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_APPEND|noFollow, 0o644)
 	if err != nil {
@@ -146,6 +146,9 @@ func readFolder(dir, suffix string, b *budget) (map[string][]byte, error) {
 			continue
 		}
 		data, err := readFolderFile(root, e.Name(), filepath.Join(dir, e.Name()), b)
+		if se, ok := err.(*SizeError); ok {
+			se.Input = true
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -30,6 +30,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/moot-dev/moot/internal/faults"
+	"github.com/moot-dev/moot/internal/frontmatter"
 )
 
 // MaxFileSize is the largest file the store reads from a debate directory
@@ -52,6 +53,9 @@ type SizeError struct {
 	Name  string
 	Limit int64
 	Total bool
+	// Input marks a file outside any debate that a command was given
+	// (ReadInput, ReadFolder), not a file of a debate.
+	Input bool
 }
 
 func (e *SizeError) Error() string {
@@ -59,6 +63,22 @@ func (e *SizeError) Error() string {
 		return fmt.Sprintf("%s: reading it takes the files read for the debate past %d MiB, the limit for all of them together", e.Name, e.Limit>>20)
 	}
 	return fmt.Sprintf("%s is larger than %d MiB", e.Name, e.Limit>>20)
+}
+
+// NotRegularError is the error of a path of a debate that moot will not
+// read or write as a file: a symbolic link (Link), or something that is
+// not a regular file, such as a folder or a FIFO.
+type NotRegularError struct {
+	// Name is the path inside the debate.
+	Name string
+	Link bool
+}
+
+func (e *NotRegularError) Error() string {
+	if e.Link {
+		return fmt.Sprintf("%s is a symbolic link; moot does not follow links inside a debate", e.Name)
+	}
+	return fmt.Sprintf("%s is not a regular file", e.Name)
 }
 
 // budget counts the bytes read for one load against debateBudget.
@@ -335,13 +355,13 @@ func (d *Dir) regular(name string, wantDir bool) error {
 	return d.walkPath(name, func(p string, info fs.FileInfo, last bool) error {
 		switch {
 		case info.Mode()&fs.ModeSymlink != 0:
-			return fmt.Errorf("%s is a symbolic link; moot does not follow links inside a debate", p)
+			return &NotRegularError{Name: p, Link: true}
 		case !last && !info.IsDir():
 			return fmt.Errorf("%s is not a directory", p)
 		case last && wantDir && !info.IsDir():
 			return fmt.Errorf("%s is not a directory", p)
 		case last && !wantDir && !info.Mode().IsRegular():
-			return fmt.Errorf("%s is not a regular file", p)
+			return &NotRegularError{Name: p}
 		}
 		return nil
 	})
@@ -384,9 +404,9 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 	case err != nil:
 		return nil, renamed(err, name)
 	case info.Mode()&fs.ModeSymlink != 0:
-		return nil, fmt.Errorf("%s is a symbolic link; moot does not follow links inside a debate", name)
+		return nil, &NotRegularError{Name: name, Link: true}
 	case !info.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file", name)
+		return nil, &NotRegularError{Name: name}
 	}
 	f, err := fo.open(base)
 	if err != nil {
@@ -664,6 +684,9 @@ func (d *Dir) loadJournal() error {
 	jpath := filepath.Join(d.path, filepath.FromSlash(JournalFile))
 	var j journal
 	if err := json.Unmarshal(data, &j); err != nil {
+		return &JournalError{Path: jpath, Err: fmt.Errorf("it is not a journal moot wrote: %w", err)}
+	}
+	if err := frontmatter.CheckDuplicates(data); err != nil {
 		return &JournalError{Path: jpath, Err: fmt.Errorf("it is not a journal moot wrote: %w", err)}
 	}
 	if name, err := d.checkStep(j.Files); err != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/evidence"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
@@ -42,6 +44,21 @@ func problemStrings(ps []dialectic.Problem) []string {
 	return out
 }
 
+// stepProblems lists the problems of the dialectic debate in d that its
+// files read as one debate do not show, and the step model does: those of
+// the judges' folders (a panel judge's current_score that is not its last
+// score) and of the sources. It is asked of a debate whose own files pass.
+func stepProblems(d *store.Dir) []dialectic.Problem {
+	if !d.Exists(sm.JudgmentsDir) && !d.Exists(evidence.Dir) {
+		return nil // nothing more to read
+	}
+	deb, err := driver.ReadDebate(d, dialectic.Protocol{})
+	if err != nil {
+		return nil
+	}
+	return deb.Check().Problems
+}
+
 // loadChecked reads the debate in d for the read command command, as one
 // commit left it, and refuses it with exit 4 when it fails moot check.
 func loadChecked(d *store.Dir, command string) (*dialectic.Debate, error) {
@@ -58,6 +75,9 @@ func loadChecked(d *store.Dir, command string) (*dialectic.Debate, error) {
 		ps = dialectic.Check(raw).Problems
 	} else {
 		ps = deb.Check().Problems
+	}
+	if len(ps) == 0 {
+		ps = stepProblems(d)
 	}
 	if len(ps) > 0 {
 		return nil, withCode(ExitCheckFailed, &brokenDebate{dir: d.Path(), command: command, problems: ps},

@@ -212,6 +212,11 @@ func (a *app) report(ctx context.Context, err error) int {
 		code = ExitPerson
 		hints = append(hints, personHints(awaiting)...)
 	}
+	// A file of the debate that cannot be accepted is a fault of the
+	// files, as check's problems are.
+	if code == ExitError && driver.IsBadFiles(err) {
+		code = ExitCheckFailed
+	}
 	var busy *store.BusyError
 	if errors.As(err, &busy) && code == ExitError {
 		code = ExitBusy

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -289,8 +290,8 @@ func (a *app) printScripted(note string) {
 func (a *app) listCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:         "list",
-		Usage:        "list the debates under the debates root",
-		Flags:        jsonFlags(),
+		Usage:        "list every debate under the debates root, those of its tournaments too, with its protocol, state, leader and cost",
+		Flags:        append(jsonFlags(), pricesFlag()),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() > 0 {
@@ -301,40 +302,64 @@ func (a *app) listCommand() *ucli.Command {
 	}
 }
 
+// listDebates prints a line for every debate under the root, those of
+// its tournaments included, each read by its own protocol's code: its
+// protocol, where it stands, who leads or how it came out, its cost and
+// its motion. A debate that cannot be read is listed with why.
 func (a *app) listDebates(cmd *ucli.Command, asJSON bool) error {
-	names, err := listDebates(root(cmd))
+	table, err := a.priceTable(cmd)
 	if err != nil {
 		return err
 	}
-	var all []any
-	for _, n := range names {
-		dir := filepath.Join(root(cmd), n)
-		s, err := a.statusOf(dir)
-		if err != nil {
-			if asJSON {
-				all = append(all, map[string]string{"debate": n, "path": dir, "error": err.Error()})
-			} else {
-				fmt.Fprintf(a.io.Stdout, "%-28s unreadable: %s\n", visible(n, false), oneLine(visible(err.Error(), false), 80))
-			}
-			continue
-		}
-		if asJSON {
-			all = append(all, s)
-			continue
-		}
-		fmt.Fprintf(a.io.Stdout, "%-28s exchange %-3d %-19s prop %-7s opp %-7s %s\n", visible(n, false), s.Exchange, s.Phase,
-			dialectic.FormatScore(s.Totals.Proposition.Total), dialectic.FormatScore(s.Totals.Opposition.Total), oneLine(visible(s.Motion, false), 60))
+	debates, _, err := rootDebates(root(cmd))
+	if err != nil {
+		return err
+	}
+	all := make([]debateSummary, len(debates))
+	for i, rd := range debates {
+		all[i] = a.summarize(rd, table)
 	}
 	if asJSON {
-		if all == nil {
-			all = []any{}
-		}
 		return writeJSON(a.io.Stdout, all)
 	}
-	if len(names) == 0 {
+	if len(debates) == 0 {
 		fmt.Fprintf(a.io.Stderr, "moot: no debates under %s; create one with: moot new <slug> --motion \"...\"\n", root(cmd))
+		return nil
 	}
+	rows := make([][]string, 0, len(all))
+	for _, s := range all {
+		if s.Error != "" {
+			rows = append(rows, []string{visible(s.Debate, false), "unreadable: " + oneLine(visible(s.Error, false), 80)})
+			continue
+		}
+		rows = append(rows, []string{visible(s.Debate, false), s.Protocol, s.Where, visible(s.Leader, false), visible(s.Cost, false), oneLine(visible(s.Motion, false), 60)})
+	}
+	writeColumns(a.io.Stdout, rows)
 	return nil
+}
+
+// writeColumns writes rows as columns two spaces apart, each as wide as
+// its widest cell; the last cell of a row is not padded.
+func writeColumns(w io.Writer, rows [][]string) {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r[:len(r)-1] {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
 }
 
 func (a *app) showCommand() *ucli.Command {
@@ -535,14 +560,21 @@ func nonNilTargets(t []dialectic.Target) []dialectic.Target {
 
 func (a *app) checkCommand() *ucli.Command {
 	return &ucli.Command{
-		Name:         "check",
-		Usage:        "verify every invariant of a debate (read-only)",
-		ArgsUsage:    "<debate>",
-		Flags:        jsonFlags(),
+		Name:      "check",
+		Usage:     "verify every invariant of a debate, or with --all of every debate and tournament under the root (read-only)",
+		ArgsUsage: "<debate> | --all",
+		Flags: append(jsonFlags(),
+			&ucli.BoolFlag{Name: "all", Usage: "check every debate and tournament under the debates root, a line each"}),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
+			if cmd.Bool("all") {
+				if cmd.Args().Len() > 0 {
+					return usageError("check --all takes no debate: it checks every debate under the debates root (--dir)")
+				}
+				return a.checkAll(cmd)
+			}
 			if cmd.Args().Len() != 1 {
-				return usageError("check takes one debate")
+				return usageError("check takes one debate, or --all")
 			}
 			d, err := openDebate(cmd)
 			if err != nil {
@@ -560,6 +592,9 @@ func (a *app) checkCommand() *ucli.Command {
 			}
 			found := dialectic.Check(raw)
 			problems, warnings := found.Problems, found.Warnings
+			if len(problems) == 0 {
+				problems = stepProblems(d)
+			}
 			if cmd.Bool("json") {
 				if problems == nil {
 					problems = []dialectic.Problem{}

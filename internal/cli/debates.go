@@ -57,6 +57,13 @@ func debateDir(cmd *ucli.Command, arg string) (string, error) {
 		return "", withCode(ExitError, fmt.Errorf("no debate %q under %s", arg, root(cmd)), hints...)
 	}
 	if _, err := os.Stat(filepath.Join(arg, dialectic.HeaderFile)); err != nil {
+		// A path from the debates root, as list names a tournament's
+		// debates (tournaments/cup/m01-r1-a-vs-b), is meant too.
+		if in := filepath.Join(root(cmd), arg); errors.Is(err, fs.ErrNotExist) && filepath.IsLocal(arg) {
+			if _, err := os.Stat(filepath.Join(in, dialectic.HeaderFile)); err == nil {
+				return in, nil
+			}
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", withCode(ExitError, fmt.Errorf("%s holds no %s: not a debate directory", arg, dialectic.HeaderFile))
 		}
@@ -239,6 +246,11 @@ func listDebates(rootDir string) ([]string, error) {
 func readAnswer(path, flag string) ([]byte, error) {
 	if path == "" {
 		return nil, usageError("--%s is required", flag)
+	}
+	// What is not a regular file is refused before it is opened: a named
+	// pipe would make moot wait for a writer.
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, badUsage(fmt.Errorf("read --%s: %s is not a regular file", flag, path), "hand in the answer as a regular file")
 	}
 	f, err := os.Open(path)
 	if err != nil {

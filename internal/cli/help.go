@@ -110,10 +110,10 @@ var helpFor = map[string]commandHelp{
 	},
 	"list": {
 		examples: []string{
-			"moot list  the debates under the root",
+			"moot list  every debate under the root, tournaments' too: protocol, state, leader, cost",
 			"moot list --json  the same for scripts",
 		},
-		env: []string{"MOOT_DIR"},
+		env: []string{"MOOT_DIR", "MOOT_PRICES"},
 	},
 	"show": {
 		examples: []string{
@@ -127,6 +127,7 @@ var helpFor = map[string]commandHelp{
 		examples: []string{
 			"moot check sugar-tax  verify every invariant (exit 4 if any is broken)",
 			"moot check ./path/to/debate --json",
+			"moot check --all  every debate and tournament under the root, a line each",
 		},
 		env: []string{"MOOT_DIR"},
 	},
@@ -189,6 +190,7 @@ var helpFor = map[string]commandHelp{
 		examples: []string{
 			"moot answer sugar-tax proposition answer.md  a filled form",
 			"moot answer sugar-tax judge judgment.json  the JSON a model would give",
+			"moot answer net for plan.md --call 001-plan/for  for that call only, as the hints name it",
 		},
 		env: []string{"MOOT_DIR"},
 	},

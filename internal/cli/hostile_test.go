@@ -399,16 +399,16 @@ var hostile = []hostileCase{
 		os.WriteFile(filepath.Join(e.outside, "secret.md"), []byte(e.read(t, "arguments/prop_000a.md")), 0o644)
 		e.link(t, "arguments/prop_000a.md", filepath.Join(e.outside, "secret.md"))
 		return []string{"show", "demo", "prop_000a"}
-	}, ExitError, []string{"arguments/prop_000a.md", "symbolic link"}},
+	}, ExitCheckFailed, []string{"arguments/prop_000a.md", "symbolic link"}},
 	{"debate.md linking outside", fresh, func(e env, t *testing.T) []string {
 		os.WriteFile(filepath.Join(e.outside, "debate.md"), []byte(e.read(t, "debate.md")), 0o644)
 		e.link(t, "debate.md", filepath.Join(e.outside, "debate.md"))
 		return exchange0(e, t)
-	}, ExitError, []string{"debate.md", "symbolic link"}},
+	}, ExitCheckFailed, []string{"debate.md", "symbolic link"}},
 	{"arguments folder linking outside, write", fresh, func(e env, t *testing.T) []string {
 		e.link(t, "arguments", e.outside)
 		return exchange0(e, t)
-	}, ExitError, []string{"arguments", "symbolic link"}},
+	}, ExitCheckFailed, []string{"arguments", "symbolic link"}},
 	{"graph linking outside, write", fresh, func(e env, t *testing.T) []string {
 		os.WriteFile(filepath.Join(e.outside, "graph.mmd"), []byte("keep"), 0o644)
 		e.link(t, "argument-graph.mmd", filepath.Join(e.outside, "graph.mmd"))
@@ -417,24 +417,24 @@ var hostile = []hostileCase{
 	{".moot linking outside", fresh, func(e env, t *testing.T) []string {
 		e.link(t, ".moot", e.outside)
 		return exchange0(e, t)
-	}, ExitError, []string{".moot", "symbolic link"}},
+	}, ExitCheckFailed, []string{".moot", "symbolic link"}},
 	// hard links, which can make a debate file share a file outside it
 	{"argument file hard-linked outside, check", argued, func(e env, t *testing.T) []string {
 		e.hardlink(t, "arguments/prop_000a.md")
 		return []string{"check", "demo"}
-	}, ExitError, []string{"arguments/prop_000a.md has 2 hard links", "outside the debate", "copy it"}},
+	}, ExitCheckFailed, []string{"arguments/prop_000a.md has 2 hard links", "outside the debate", "copy it"}},
 	{"argument file hard-linked outside, status", argued, func(e env, t *testing.T) []string {
 		e.hardlink(t, "arguments/prop_000a.md")
 		return []string{"status", "demo"}
-	}, ExitError, []string{"arguments/prop_000a.md has 2 hard links", "outside the debate"}},
+	}, ExitCheckFailed, []string{"arguments/prop_000a.md has 2 hard links", "outside the debate"}},
 	{"debate.md hard-linked outside, write", argued, func(e env, t *testing.T) []string {
 		e.hardlink(t, "debate.md")
 		return judge0(e, t)
-	}, ExitError, []string{"debate.md has 2 hard links", "outside the debate"}},
+	}, ExitCheckFailed, []string{"debate.md has 2 hard links", "outside the debate"}},
 	{"usage log hard-linked outside, status", argued, func(e env, t *testing.T) []string {
 		e.hardlink(t, ".moot/usage.jsonl")
 		return []string{"status", "demo"}
-	}, ExitError, []string{".moot/usage.jsonl has 2 hard links"}},
+	}, ExitCheckFailed, []string{".moot/usage.jsonl has 2 hard links"}},
 	{"journal naming a file outside", argued, func(e env, t *testing.T) []string {
 		e.write(t, ".moot/journal.json", []byte(`{"files": [{"name": "../escape", "data": "eA=="}]}`))
 		return judge0(e, t)
@@ -469,7 +469,7 @@ var hostile = []hostileCase{
 			t.Fatal(err)
 		}
 		return judge0(e, t)
-	}, ExitError, []string{".moot/lock", "hard links"}},
+	}, ExitCheckFailed, []string{".moot/lock", "hard links"}},
 
 	// the user's own files
 	{"user files named .tmp- and a refused step", argued, func(e env, t *testing.T) []string {
@@ -594,7 +594,7 @@ var hostile = []hostileCase{
 	}, ExitError, []string{"--prop-file", "nope.json"}},
 	{"answer file that is a folder", fresh, func(e env, t *testing.T) []string {
 		return []string{"process-exchange", "demo", "0", "--prop-file", e.answers, "--opp-file", e.answers}
-	}, ExitError, []string{"--prop-file"}},
+	}, ExitUsage, []string{"--prop-file", "not a regular file"}},
 }
 
 // TestHostileInput runs each hostile input through the CLI: a clear error

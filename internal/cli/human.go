@@ -11,6 +11,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/human"
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -63,13 +64,16 @@ func (a *app) setPerson(cmd *ucli.Command, d *store.Dir, p sm.Protocol) error {
 	return nil
 }
 
-// personHints are the hints of a run stopped for a person's answer.
+// personHints are the hints of a run stopped for a person's answer. They
+// name the call in full, so that the answer handed in as hinted is taken
+// for that call only, never for a later one.
 func personHints(e *driver.AwaitingPerson) []string {
 	deb := shellQuote(e.Debate)
-	// A step that asks the role several times (a panel's personas) needs
-	// --call to name the call, or moot answer and moot form refuse.
 	call := ""
-	if e.Call != "" && e.Call != e.Role {
+	switch {
+	case e.Name != "":
+		call = " --call " + shellQuote(e.Name)
+	case e.Call != "" && e.Call != e.Role:
 		call = " --call " + shellQuote(e.Call)
 	}
 	return []string{
@@ -105,12 +109,23 @@ func (a *app) personProtocol(cmd *ucli.Command, d *store.Dir) (sm.Protocol, erro
 }
 
 // waitingCall returns the call of the step d waits for that role answers:
-// the one --call names, else the only one, else the only one without an
-// answer kept.
+// the one --call names (by its id in the step or its full name), else the
+// only one, else the only one without an answer kept.
 func waitingCall(cmd *ucli.Command, d *store.Dir, p sm.Protocol, role string) (driver.Waiting, error) {
 	ws, err := driver.Waits(d, p, role)
 	if err != nil {
 		return driver.Waiting{}, err
+	}
+	return pickCall(cmd, d, p, role, ws)
+}
+
+// pickCall is waitingCall with the calls ws the role is waited for.
+func pickCall(cmd *ucli.Command, d *store.Dir, p sm.Protocol, role string, ws []driver.Waiting) (driver.Waiting, error) {
+	if id := cmd.String("call"); strings.Contains(id, "/") {
+		if w, ok := openCall(ws, id); ok {
+			return w, nil
+		}
+		return driver.Waiting{}, notOpen(id, role, ws)
 	}
 	if len(ws) == 0 {
 		msg := fmt.Sprintf("%s waits for no answer of the %s", d.Path(), role)
@@ -152,6 +167,104 @@ func waitingCall(cmd *ucli.Command, d *store.Dir, p sm.Protocol, role string) (d
 	return driver.Waiting{}, badUsage(fmt.Errorf("the step asks the %s %d times: name the call with --call (%s)", role, len(ws), strings.Join(ids, ", ")))
 }
 
+// openCall returns the call of ws whose full name is name.
+func openCall(ws []driver.Waiting, name string) (driver.Waiting, bool) {
+	for _, w := range ws {
+		if driver.CallName(w.Step, w.Call) == name {
+			return w, true
+		}
+	}
+	return driver.Waiting{}, false
+}
+
+// notOpen is the error of a call named that the debate does not wait
+// for: a call already taken, or one not asked yet.
+func notOpen(name, role string, ws []driver.Waiting) error {
+	return withCode(ExitRefused, fmt.Errorf("call %s is not open: it is already taken, or not asked yet", name), nowOpen(role, ws))
+}
+
+// nowOpen says which calls of role are open, for a hint.
+func nowOpen(role string, ws []driver.Waiting) string {
+	if len(ws) == 0 {
+		return fmt.Sprintf("nothing changed; the debate waits for no answer of the %s now", role)
+	}
+	names := make([]string, len(ws))
+	for i, w := range ws {
+		names[i] = driver.CallName(w.Step, w.Call)
+	}
+	verb := "call is"
+	if len(names) > 1 {
+		verb = "calls are"
+	}
+	return fmt.Sprintf("nothing changed; the %s's open %s %s ('moot form' prints the form)", role, verb, english.List(names, "and"))
+}
+
+// answerCall returns the call of the step d waits for that the file data,
+// handed in for role, answers, or done when the file is the answer a
+// call already took (said on stderr: nothing is to be done). A call the
+// file names, by --call or in its form, is that call, or refused when it
+// is not open; a file that names none and that the person gave before is
+// for the call it was given to; any other file is for the call
+// waitingCall finds.
+func (a *app) answerCall(cmd *ucli.Command, d *store.Dir, p sm.Protocol, role, file string, data []byte) (w driver.Waiting, done bool, err error) {
+	given, err := driver.GivenBy(d, role)
+	if err != nil {
+		return w, false, err
+	}
+	ws, err := driver.Waits(d, p, role)
+	if err != nil {
+		return w, false, err
+	}
+	flag, form := cmd.String("call"), human.CallOf(data)
+	name := form
+	switch {
+	case form != "" && flag != "" && flag != form && !strings.HasSuffix(form, "/"+flag):
+		return w, false, withCode(ExitRefused, fmt.Errorf("%s: the form is for call %s, not --call %s", file, form, flag), "nothing changed")
+	case form == "" && strings.Contains(flag, "/"):
+		name = flag
+	}
+	taken := func(g driver.Given) (driver.Waiting, bool, error) {
+		fmt.Fprintf(a.io.Stderr, "moot: %s: the %s's answer was already taken by call %s; nothing changed\n", file, role, g.Call)
+		if len(ws) > 0 {
+			fmt.Fprintf(a.io.Stderr, "moot: hint: %s\n", nowOpen(role, ws))
+		}
+		return driver.Waiting{}, true, nil
+	}
+	if name != "" {
+		if w, ok := openCall(ws, name); ok {
+			return w, false, nil
+		}
+		g, ok := driver.GivenFor(given, name)
+		if ok && g.Holds(data) {
+			return taken(g)
+		}
+		if ok {
+			return w, false, withCode(ExitRefused, fmt.Errorf("%s: call %s is already taken: the answer it took stands", file, name), nowOpen(role, ws))
+		}
+		for _, r := range p.Roles() {
+			if other, err := driver.Waits(d, p, r.Name); err == nil && r.Name != role {
+				if _, ok := openCall(other, name); ok {
+					return w, false, withCode(ExitRefused, fmt.Errorf("%s: call %s is the %s's, not the %s's", file, name, r.Name, role), nowOpen(role, ws))
+				}
+			}
+		}
+		return w, false, withCode(ExitRefused, fmt.Errorf("%s: call %s is not open: it is already taken, or not asked yet", file, name), nowOpen(role, ws))
+	}
+	if g, ok := driver.GivenAs(given, data); ok && (flag == "" || strings.HasSuffix(g.Call, "/"+flag)) {
+		if w, ok := openCall(ws, g.Call); ok {
+			return w, false, nil
+		}
+		if last, _ := driver.GivenFor(given, g.Call); !last.Holds(data) {
+			// Given to the call, then replaced by another answer before
+			// the call was taken: the call took that one.
+			return w, false, withCode(ExitRefused, fmt.Errorf("%s: the %s gave this answer to call %s, which is already taken with another answer", file, role, g.Call), nowOpen(role, ws))
+		}
+		return taken(g)
+	}
+	w, err = pickCall(cmd, d, p, role, ws)
+	return w, false, err
+}
+
 // personCall finds, for form and answer, d's protocol, the role the command names (its
 // second argument) in d's protocol and the call of the step d waits for
 // that the person answers.
@@ -170,7 +283,7 @@ func (a *app) personCall(cmd *ucli.Command, d *store.Dir) (sm.Protocol, string, 
 
 func personFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "call", Usage: "the call `ID`, when the step asks the role more than once (a judge panel, panel's personas)"},
+		&ucli.StringFlag{Name: "call", Usage: "the call `ID` the answer is for: its full name KEY/ID, as the form and the hints give it, or its id in the step the debate waits for (needed when the step asks the role more than once, as panel's personas)"},
 		&ucli.StringFlag{Name: "templates", Usage: "prompt templates from `DIR`, as given to run (dialectic)"},
 	}
 }
@@ -199,6 +312,7 @@ func (a *app) formCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
+			name := driver.CallName(w.Step, w.Call)
 			if kept, ok := driver.Kept(d, w.Step, w.Call); ok {
 				// The form shows the answer kept, to be changed and
 				// handed in again, or left as it is.
@@ -207,8 +321,8 @@ func (a *app) formCommand() *ucli.Command {
 				}
 				fmt.Fprintf(a.io.Stderr, "moot: note: the %s's answer is kept already (filled in below); 'moot answer' replaces it, 'moot run' commits it\n", role)
 			}
-			title := fmt.Sprintf("the %s's answer in %s, step %s", role, d.Path(), w.Step.Key)
-			_, err = fmt.Fprint(a.io.Stdout, human.Draft(title, w.Call, nil, form))
+			title := fmt.Sprintf("the %s's answer in %s, call %s", role, d.Path(), name)
+			_, err = fmt.Fprint(a.io.Stdout, human.Draft(title, w.Call, nil, human.Named(form, name)))
 			return err
 		},
 	}
@@ -220,7 +334,9 @@ func (a *app) answerCommand() *ucli.Command {
 		Usage: "hand in ROLE's answer for the step the debate waits for: a filled form (moot form) or the JSON a model would give",
 		Description: "The answer goes through the validation a model's does; refused, nothing changes. Accepted, it is kept as the role's\n" +
 			"answer, marked as a person's, and the step is committed at once when every call of it has an answer; otherwise\n" +
-			"'moot run' commits it with the other roles' answers.",
+			"'moot run' commits it with the other roles' answers. An answer is for one call (the form names it; --call KEY/ID\n" +
+			"names it for any file): handed in again once the call is taken, it is reported as taken (exit 0) and never used\n" +
+			"for a later call; another answer for a call taken is refused (exit 3).",
 		ArgsUsage:    "<debate> ROLE FILE",
 		Flags:        append(personFlags(), waitFlag()),
 		OnUsageError: usageOnError,
@@ -238,8 +354,16 @@ func (a *app) answerCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			p, role, w, err := a.personCall(cmd, d)
+			p, err := a.personProtocol(cmd, d)
 			if err != nil {
+				return err
+			}
+			role, err := personRole(p, cmd.Args().Get(1))
+			if err != nil {
+				return err
+			}
+			w, done, err := a.answerCall(cmd, d, p, role, file, data)
+			if err != nil || done {
 				return err
 			}
 			answer, kind, err := human.Read(w.Call, data)
@@ -250,7 +374,7 @@ func (a *app) answerCommand() *ucli.Command {
 				}
 				return fmt.Errorf("%s: %w", file, err)
 			}
-			rep, err := driver.HandIn(d, w.Step, w.Call, answer)
+			rep, err := driver.HandIn(d, w.Step, w.Call, answer, data)
 			if err != nil {
 				return err
 			}
@@ -266,8 +390,8 @@ func (a *app) answerCommand() *ucli.Command {
 				fmt.Fprintf(a.io.Stderr, "moot: warning: %s\n", warn)
 			}
 			if !driver.Answered(d, w.Step) {
-				fmt.Fprintf(a.io.Stderr, "moot: the %s's answer is accepted and kept for step %s; 'moot run %s' asks the other roles and commits the step\n",
-					role, w.Step.Key, shellQuote(d.Path()))
+				fmt.Fprintf(a.io.Stderr, "moot: the %s's answer is accepted and kept for call %s; 'moot run %s' asks the other roles and commits the step\n",
+					role, driver.CallName(w.Step, w.Call), shellQuote(d.Path()))
 				return nil
 			}
 			return a.commitAnswered(ctx, cmd, d, p)
@@ -275,14 +399,19 @@ func (a *app) answerCommand() *ucli.Command {
 	}
 }
 
-// readPersonFile reads the file a person hands in, up to the size of an
-// answer.
+// readPersonFile reads the file a person hands in, up to four times the
+// size of an answer (a form may hold the prompt too). What is not a
+// regular file (a named pipe, a folder, a device) is an error in the
+// command line, refused before it is opened.
 func readPersonFile(path string) ([]byte, error) {
 	data, err := store.ReadInput(path, 4*MaxAnswerSize)
 	if err != nil {
 		var se *store.SizeError
 		if errors.As(err, &se) {
 			return nil, withCode(ExitRefused, fmt.Errorf("read %s: %w", path, err))
+		}
+		if errors.Is(err, store.ErrNotRegular) {
+			return nil, badUsage(fmt.Errorf("read %s: %w", path, err), "hand in the answer as a regular file")
 		}
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("read %s: no such file", path)

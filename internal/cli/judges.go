@@ -13,6 +13,7 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
@@ -264,7 +265,7 @@ func (a *app) judgesCommand() *ucli.Command {
 		Usage:     "compare a debate's judges: agreement, side, speaker and length bias, and the arguments' strength from the graph alone",
 		ArgsUsage: "<debate> | --all",
 		Flags: append(jsonFlags(),
-			&ucli.BoolFlag{Name: "all", Usage: "compare the judge models over every debate under the debates root"}),
+			&ucli.BoolFlag{Name: "all", Usage: "compare the judge models over every debate under the debates root, those of its tournaments too"}),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Bool("all") {
@@ -330,22 +331,56 @@ func (a *app) judgesAll(cmd *ucli.Command) error {
 	if cmd.Bool("json") {
 		return writeJSON(a.io.Stdout, r)
 	}
-	_, err = io.WriteString(a.io.Stdout, r.Markdown())
+	if _, err = io.WriteString(a.io.Stdout, r.Markdown()); err != nil {
+		return err
+	}
+	if line := tournamentShare(debates); line != "" {
+		_, err = fmt.Fprintf(a.io.Stdout, "\n%s\n", line)
+	}
 	return err
 }
 
-// rootJudgments reads the judgments of every debate under the root whose
-// protocol has a judge; with notes, a debate that cannot be read is named
+// tournamentShare says how many of the debates compared belong to each
+// tournament, "" when none does: "Of the 6 debates, 2 are of tournament
+// cup."
+func tournamentShare(debates []judging.Debate) string {
+	var names []string
+	count := map[string]int{}
+	for _, d := range debates {
+		rest, ok := strings.CutPrefix(d.Name, tournament.Dir+"/")
+		if !ok {
+			continue
+		}
+		t, _, _ := strings.Cut(rest, "/")
+		if count[t] == 0 {
+			names = append(names, t)
+		}
+		count[t]++
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	parts := make([]string, len(names))
+	for i, t := range names {
+		parts[i] = fmt.Sprintf("%d of tournament %s", count[t], visible(t, false))
+	}
+	return fmt.Sprintf("Of the %s, %s.", english.Count(len(debates), "debate"), english.List(parts, "and"))
+}
+
+// rootJudgments reads the judgments of every debate under the root, those
+// of its tournaments included (named by their path from the root, which
+// names the tournament), whose protocol has a judge; with notes, a debate that cannot be read is named
 // on stderr.
 func (a *app) rootJudgments(cmd *ucli.Command, notes bool) ([]judging.Debate, error) {
-	names, err := listDebates(root(cmd))
+	all, _, err := rootDebates(root(cmd))
 	if err != nil {
 		return nil, err
 	}
 	var debates []judging.Debate
-	for _, n := range names {
+	for _, rd := range all {
+		n := rd.Name
 		j, err := func() (sm.Judgments, error) {
-			d, err := store.Open(filepath.Join(root(cmd), n))
+			d, err := store.Open(rd.Path)
 			if err != nil {
 				return sm.Judgments{}, err
 			}

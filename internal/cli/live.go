@@ -276,10 +276,13 @@ func (a *app) serve(ctx context.Context, rootDir, addr, token string, table pric
 		fmt.Fprintf(a.io.Stderr, "moot: serve: %s\n", visible(fmt.Sprintf(format, args...), false))
 	}
 	s := serve.New(serve.Options{
-		Root:   rootDir,
-		Token:  token,
-		Report: func(dir string) ([]byte, error) { return a.htmlReport(dir, table) },
-		Logf:   logf,
+		Root:        rootDir,
+		Token:       token,
+		Report:      func(dir string) ([]byte, error) { return a.htmlReport(dir, table) },
+		Describe:    func(dir string) serve.Summary { return a.describeForServe(dir, table) },
+		Leaderboard: func(dir string) ([]byte, error) { return a.leaderboardPage(dir, table) },
+		Calls:       a.callsPage,
+		Logf:        logf,
 	})
 	srv := s.HTTPServer()
 	done := make(chan error, 1)

@@ -379,7 +379,7 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, su
 	run, all := rb.tallies(sum)
 	if cmd.Bool("json") {
 		ev := map[string]any{
-			"event": "summary", "debate": h.ID, "exchange": h.State.Exchange, "phase": h.State.Phase,
+			"event": "summary", "debate": h.ID, "exchange": h.State.Exchange, "phase": h.State.Phase, "complete": deb.Ended(),
 			"cumulative_scores": h.Totals, "calls": sum.Calls, "failed_calls": sum.Failed, "prompt_tokens": sum.PromptTokens,
 			"cached_tokens": sum.CachedTokens, "completion_tokens": sum.CompletionTokens, "seconds": sum.Elapsed.Seconds(),
 			"warnings": append([]string{}, sum.Warnings...),
@@ -389,7 +389,11 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, su
 	}
 	w := a.io.Stderr
 	what := stepsDone(start, h.State, sum.Steps)
-	fmt.Fprintf(w, "done: %s of %s; now at exchange %d, %s\n", what, h.ID, h.State.Exchange, strings.ReplaceAll(string(h.State.Phase), "_", " "))
+	if deb.Ended() {
+		fmt.Fprintf(w, "done: %s of %s; the debate ended after its %d exchanges\n", what, h.ID, h.End)
+	} else {
+		fmt.Fprintf(w, "done: %s of %s; now at exchange %d, %s\n", what, h.ID, h.State.Exchange, strings.ReplaceAll(string(h.State.Phase), "_", " "))
+	}
 	fmt.Fprintf(w, "  proposition %s (%d scored) · opposition %s (%d scored)\n",
 		dialectic.FormatScore(h.Totals.Proposition.Total), h.Totals.Proposition.Count,
 		dialectic.FormatScore(h.Totals.Opposition.Total), h.Totals.Opposition.Count)
@@ -402,6 +406,10 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, su
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
 	more, rep := "moot run "+d.Path()+" 3", "moot report "+d.Path()
+	if deb.Ended() {
+		fmt.Fprintf(w, "next:\n  %s  the report, in %s\n", rep, filepath.Join(d.Path(), "README.md"))
+		return nil
+	}
 	width := max(len(more), len(rep))
 	fmt.Fprintf(w, "next:\n  %-*s  three more exchanges\n  %-*s  the report, in %s\n",
 		width, more, width, rep, filepath.Join(d.Path(), "README.md"))

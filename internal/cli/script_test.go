@@ -2,6 +2,9 @@ package cli_test
 
 import (
 	"errors"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -179,7 +182,14 @@ func TestScripts(t *testing.T) {
 			e.Setenv("MOOT_DIR", "")
 			e.Setenv("MOOT_MODEL", "")
 			e.Setenv("NO_COLOR", "1")
-			return nil
+			// $SERVEADDR is a loopback address with a port that was free
+			// a moment ago, for a script's moot serve.
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			e.Setenv("SERVEADDR", ln.Addr().String())
+			return ln.Close()
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// waitfor FILE [REGEXP] waits until FILE exists and, with
@@ -215,6 +225,34 @@ func TestScripts(t *testing.T) {
 				a, b := untimed(ts.ReadFile(args[0])), untimed(ts.ReadFile(args[1]))
 				if (a == b) == neg {
 					ts.Fatalf("%s and %s differ beyond timings:\n%s\n---\n%s", args[0], args[1], a, b)
+				}
+			},
+			// fetch URL gets URL, waiting for a server to listen there
+			// (up to a minute, a guard that names what it waited for),
+			// and writes the body to stdout; it fails on a status other
+			// than 200 (negated: on 200).
+			"fetch": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: fetch URL")
+				}
+				deadline := time.Now().Add(time.Minute)
+				for {
+					resp, err := http.Get(args[0])
+					if err != nil {
+						if time.Now().After(deadline) {
+							ts.Fatalf("fetch: no server answered at %s within a minute: %v", args[0], err)
+						}
+						time.Sleep(20 * time.Millisecond)
+						continue
+					}
+					body, err := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					ts.Check(err)
+					ts.Stdout().Write(body)
+					if (resp.StatusCode == http.StatusOK) == neg {
+						ts.Fatalf("fetch %s: status %d", args[0], resp.StatusCode)
+					}
+					return
 				}
 			},
 			// code N cmd args... runs cmd and checks that it exits with N.

@@ -290,22 +290,29 @@ func (a *app) openTournament(cmd *ucli.Command) (string, *tournament.Tournament,
 	if err != nil {
 		return "", nil, nil, err
 	}
+	t, p, err := a.readTournament(dir)
+	return dir, t, p, err
+}
+
+// readTournament reads the plan of the tournament at dir, and its
+// protocol.
+func (a *app) readTournament(dir string) (*tournament.Tournament, sm.Protocol, error) {
 	data, err := store.ReadInput(filepath.Join(dir, tournament.FileName), 64<<20)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil, nil, withCode(ExitError, fmt.Errorf("%s: no such tournament", dir), "'moot tournament new NAME --models ... --motions FILE' makes one")
+		return nil, nil, withCode(ExitError, fmt.Errorf("%s: no such tournament", dir), "'moot tournament new NAME --models ... --motions FILE' makes one")
 	}
 	if err != nil {
-		return "", nil, nil, fmt.Errorf("read %s: %w", filepath.Join(dir, tournament.FileName), err)
+		return nil, nil, fmt.Errorf("read %s: %w", filepath.Join(dir, tournament.FileName), err)
 	}
 	t, err := tournament.Parse(data)
 	if err != nil {
-		return "", nil, nil, fmt.Errorf("read %s: %w", filepath.Join(dir, tournament.FileName), err)
+		return nil, nil, fmt.Errorf("read %s: %w", filepath.Join(dir, tournament.FileName), err)
 	}
 	p, err := a.io.Protocols.Lookup(t.Protocol)
 	if err != nil {
-		return "", nil, nil, fmt.Errorf("read %s: %w", filepath.Join(dir, tournament.FileName), err)
+		return nil, nil, fmt.Errorf("read %s: %w", filepath.Join(dir, tournament.FileName), err)
 	}
-	return dir, t, p, nil
+	return t, p, nil
 }
 
 // debateResult is where one debate of a tournament stands.

@@ -193,13 +193,9 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 			md := s.markdown("![The win matrix](win-matrix.svg)")
 			var page []byte
 			if cmd.Bool("html") {
-				// The page has the SVG itself where README.md links to the
-				// file: a placeholder paragraph, rendered, is replaced.
-				const slot = "WINMATRIXSVG"
-				if page, err = report.MarkdownPage("Tournament "+t.Name, []byte(s.markdown(slot))); err != nil {
+				if page, err = s.html(svg); err != nil {
 					return err
 				}
-				page = bytes.Replace(page, []byte("<p>"+slot+"</p>"), []byte("<figure>"+svg+"</figure>"), 1)
 			}
 			if cmd.Bool("stdout") {
 				out := []byte(md)
@@ -237,6 +233,30 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 			return nil
 		},
 	}
+}
+
+// html is the tournament's report as one page, the win matrix's SVG,
+// svg, in it.
+func (s standings) html(svg string) ([]byte, error) {
+	// The page has the SVG itself where README.md links to the file: a
+	// placeholder paragraph, rendered, is replaced.
+	const slot = "WINMATRIXSVG"
+	page, err := report.MarkdownPage("Tournament "+s.plan.Name, []byte(s.markdown(slot)))
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Replace(page, []byte("<p>"+slot+"</p>"), []byte("<figure>"+svg+"</figure>"), 1), nil
+}
+
+// leaderboardPage is the report page of the tournament at dir, as
+// `moot tournament report --html --stdout` prints it, for moot serve.
+func (a *app) leaderboardPage(dir string, table prices.Table) ([]byte, error) {
+	t, p, err := a.readTournament(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := a.standingsOf(dir, t, a.results(dir, t, p), table)
+	return s.html(rating.SVGHeatMap(s.matrix))
 }
 
 // markdown is the tournament's report; matrix is how the win matrix is

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/moot-dev/moot/internal/english"
@@ -111,6 +112,10 @@ func LoadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
 
 // ReadDebate reads the debate in d with protocol p, as one commit left its
 // files, whatever its check says: for readers that report problems.
+//
+// An error of Load that is not one of reading (a permission, the disk) is
+// a file of the debate that cannot be accepted as it is: it comes as a
+// *BadFilesError.
 func ReadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
 	var deb sm.Debate
 	err := d.Snapshot(func() error {
@@ -118,7 +123,53 @@ func ReadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
 		deb, err = p.Load(debateFS{d})
 		return err
 	})
+	if err != nil && !readFailure(err) {
+		return deb, &BadFilesError{Err: err}
+	}
 	return deb, err
+}
+
+// BadFilesError is the error of a debate whose files cannot be accepted as
+// they are: a file that is not a plain file of the debate, or one whose
+// content its protocol cannot read. Like a debate that fails its check,
+// it is a fault of the files, not of moot or the machine.
+type BadFilesError struct{ Err error }
+
+func (e *BadFilesError) Error() string { return e.Err.Error() }
+func (e *BadFilesError) Unwrap() error { return e.Err }
+
+// IsBadFiles reports whether err says that a debate's file cannot be
+// accepted as it is: a *BadFilesError, or a file the store refuses to
+// read (a link, not a regular file, one with other hard links, one over
+// its size limit).
+func IsBadFiles(err error) bool {
+	var bad *BadFilesError
+	var notRegular *store.NotRegularError
+	var linked *store.LinkedError
+	var size *store.SizeError
+	switch {
+	case errors.As(err, &bad), errors.As(err, &notRegular), errors.As(err, &linked):
+		return true
+	case errors.As(err, &size):
+		return !size.Input
+	}
+	return false
+}
+
+// readFailure reports whether err is a failure to read rather than a fault
+// of the files read: a permission, an error of the system other than a
+// missing path, a busy debate, a cancelled command.
+func readFailure(err error) bool {
+	var errno syscall.Errno
+	var busy *store.BusyError
+	switch {
+	case errors.Is(err, fs.ErrPermission), errors.As(err, &busy),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return true
+	case errors.As(err, &errno):
+		return errno != syscall.ENOENT && errno != syscall.ENOTDIR && errno != syscall.EISDIR && errno != syscall.ELOOP
+	}
+	return false
 }
 
 // debateFS shows a debate's files, as the store reads them (confined,
@@ -604,7 +655,12 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	validate := validator(c)
 	if !r.opts.Fresh {
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
-			if validate(data).OK() {
+			rep := validate(data)
+			if !rep.OK() {
+				r.opts.Warn(fmt.Sprintf("the kept answer %s/%s is refused (%s): the %s is asked anew",
+					store.PrivateDir, keptName(step, c), strings.Join(rep.Errors, "; "), c.Role))
+			}
+			if rep.OK() {
 				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "answer kept from an earlier run"})
 				a := sm.Answer{Text: data, Attempts: 1}
 				var meta keptMeta
@@ -853,21 +909,22 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	return sm.Answer{}, fmt.Errorf("the %s was asked %d times without an answer", c.Role, repairs+1)
 }
 
-// validator returns the check of an answer to c: its own, that of
-// embeddings for a call for them, else that the answer is not empty.
+// validator returns the check of an answer to c, the one place every
+// answer passes before it is kept or applied, whichever way it came (a
+// model, a person, a kept answer): for a call for embeddings, that they
+// are moot's JSON of them in valid UTF-8 (they are moot's own, and may be
+// over an answer's limit); for a chat, sm.Call.Check.
 func validator(c sm.Call) func([]byte) sm.Report {
 	if len(c.Embed) > 0 {
-		return validEmbeddings(len(c.Embed))
-	}
-	if c.Validate != nil {
-		return c.Validate
-	}
-	return func(a []byte) sm.Report {
-		if len(bytes.TrimSpace(a)) == 0 {
-			return sm.Report{Errors: []string{"the answer is empty"}}
+		valid := validEmbeddings(len(c.Embed))
+		return func(a []byte) sm.Report {
+			if n := frontmatter.InvalidUTF8(a); n >= 0 {
+				return sm.Report{Errors: []string{fmt.Sprintf("the answer is not valid UTF-8 (at byte %d)", n)}}
+			}
+			return valid(a)
 		}
-		return sm.Report{}
 	}
+	return c.Check
 }
 
 // callSettings returns the settings a chat call c is asked with: its

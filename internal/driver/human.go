@@ -1,9 +1,14 @@
 package driver
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 
 	sm "github.com/moot-dev/moot/statemachine"
@@ -42,10 +47,10 @@ type Question struct {
 type AwaitingPerson struct {
 	Role   string
 	Reason string
-	// Call is the id of the call awaited, for the hint's --call when the
-	// id is not the role's own name (a step that asks a role several
-	// times).
+	// Call is the id of the call awaited within its step, and Name its
+	// full name (CallName), for the hints' --call.
 	Call string
+	Name string
 	// Debate is the debate's path and Draft the draft's path on disk,
 	// for hints.
 	Debate string
@@ -60,6 +65,83 @@ func (e *AwaitingPerson) Error() string {
 // is kept.
 func DraftName(step *sm.Step, c sm.Call) string {
 	return "human/" + step.Key + "-" + c.ID + ".md"
+}
+
+// CallName is the full name of call c of step, which names it within the
+// whole debate: the step's key and the call's id, as "KEY/ID" (such as
+// "003-think/for"). A person's form names its call so, and moot answer's
+// --call takes it, so that an answer is never applied to another call.
+func CallName(step *sm.Step, c sm.Call) string { return step.Key + "/" + c.ID }
+
+// GivenFile is the private file that records every answer a person gave,
+// one JSON object (a Given) a line, written before the answer is kept.
+// It outlives the steps, so that an answer handed in again after its call
+// was taken is known for what it is. It is never part of a commit.
+const GivenFile = "human/given.jsonl"
+
+// Given records one answer a person gave: for which call (CallName) of
+// which role, and the SHA-256 of the answer as the call took it and, for
+// one handed in with moot answer, of the file as it was handed in.
+type Given struct {
+	Call   string `json:"call"`
+	Role   string `json:"role"`
+	Answer string `json:"answer"`
+	File   string `json:"file,omitempty"`
+}
+
+// digest is the SHA-256 of data, in hex.
+func digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// GivenBy returns what the person gave for role in the debate in d, the
+// oldest first. A line that cannot be read (one a crash cut short) is
+// passed over: the record only guards against an answer given twice.
+func GivenBy(d *store.Dir, role string) ([]Given, error) {
+	data, err := d.ReadPrivate(GivenFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s/%s: %w", store.PrivateDir, GivenFile, err)
+	}
+	var out []Given
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var g Given
+		if json.Unmarshal(line, &g) == nil && g.Call != "" && g.Role == role {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// Holds reports whether g records the file data, as handed in, or an
+// answer byte for byte the one it records.
+func (g Given) Holds(data []byte) bool {
+	return (g.File != "" && g.File == digest(data)) || g.Answer == digest(bytes.TrimSpace(data)) || g.Answer == digest(data)
+}
+
+// GivenFor returns the last answer of given recorded for the call called
+// name.
+func GivenFor(given []Given, name string) (Given, bool) {
+	for i := len(given) - 1; i >= 0; i-- {
+		if given[i].Call == name {
+			return given[i], true
+		}
+	}
+	return Given{}, false
+}
+
+// GivenAs returns the last answer of given that holds data: the call a
+// file was given to before.
+func GivenAs(given []Given, data []byte) (Given, bool) {
+	for i := len(given) - 1; i >= 0; i-- {
+		if given[i].Holds(data) {
+			return given[i], true
+		}
+	}
+	return Given{}, false
 }
 
 // byPerson reports whether a person answers c.
@@ -80,7 +162,7 @@ func (r *runner) askPerson(ctx context.Context, step *sm.Step, c sm.Call, valida
 	if rep := validate(text); !rep.OK() {
 		return sm.Answer{}, fmt.Errorf("the %s's answer breaks the rules: %v", c.Role, rep.Errors)
 	}
-	if err := keepPerson(r.d, step, c, text); err != nil {
+	if err := keepPerson(r.d, step, c, text, nil); err != nil {
 		r.opts.Warn(fmt.Sprintf("cannot keep the %s's answer: %v", c.Role, err))
 	}
 	_ = r.d.RemovePrivate(DraftName(step, c))
@@ -89,8 +171,21 @@ func (r *runner) askPerson(ctx context.Context, step *sm.Step, c sm.Call, valida
 }
 
 // keepPerson keeps a person's answer to call c of step until the step is
-// committed: the record of who gave it first, as a model's.
-func keepPerson(d *store.Dir, step *sm.Step, c sm.Call, text []byte) error {
+// committed: first the record that the person gave it (raw is the file
+// handed in, nil for an answer given in the editor), then the record of
+// who gave it, as a model's, then the answer.
+func keepPerson(d *store.Dir, step *sm.Step, c sm.Call, text, raw []byte) error {
+	g := Given{Call: CallName(step, c), Role: c.Role, Answer: digest(text)}
+	if raw != nil {
+		g.File = digest(raw)
+	}
+	line, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	if err := d.AppendPrivate(GivenFile, append(line, '\n')); err != nil {
+		return err
+	}
 	meta, err := json.Marshal(keptMeta{Model: PersonModel})
 	if err != nil {
 		return err
@@ -140,19 +235,16 @@ func Waits(d *store.Dir, p sm.Protocol, role string) ([]Waiting, error) {
 	return out, nil
 }
 
-// HandIn puts a person's answer to call c of step through the call's
-// validation, as a model's, and keeps it for the step's commit. An
-// answer that breaks a rule changes nothing: its errors are returned in
-// the report.
-func HandIn(d *store.Dir, step *sm.Step, c sm.Call, text []byte) (sm.Report, error) {
-	if err := CheckSize(c.Role, text); err != nil {
-		return sm.Report{Errors: []string{err.Error()}}, nil
-	}
+// HandIn puts a person's answer to call c of step, read from the file
+// raw, through the call's validation, as a model's, and keeps it for the
+// step's commit. An answer that breaks a rule changes nothing: its errors
+// are returned in the report.
+func HandIn(d *store.Dir, step *sm.Step, c sm.Call, text, raw []byte) (sm.Report, error) {
 	rep := validator(c)(text)
 	if !rep.OK() {
 		return rep, nil
 	}
-	if err := keepPerson(d, step, c, text); err != nil {
+	if err := keepPerson(d, step, c, text, raw); err != nil {
 		return rep, fmt.Errorf("keep the %s's answer: %w", c.Role, err)
 	}
 	_ = d.RemovePrivate(DraftName(step, c))

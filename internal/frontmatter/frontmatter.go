@@ -30,8 +30,8 @@ type Object struct {
 }
 
 // UnmarshalJSON reads a JSON object, keeping its keys in order. A key that
-// appears twice keeps its first place and its last value, as encoding/json
-// would for a struct.
+// appears twice at its top level is refused with a *DuplicateKeyError (the
+// values, kept raw, are checked when they are decoded).
 //
 // Valid JSON, which is all that json.Unmarshal passes on, is split in one
 // pass over the bytes; anything else goes through encoding/json's decoder,
@@ -105,7 +105,10 @@ func (o *Object) splitShared(data []byte) error {
 		}
 		i = skipSpace(data, skipSpace(data, end)+1) // past the colon
 		end = endOfValue(data, i)
-		o.Set(key, json.RawMessage(data[i:end:end]))
+		if _, dup := o.Get(key); dup {
+			return &DuplicateKeyError{Key: key}
+		}
+		o.Fields = append(o.Fields, Field{Key: key, Value: json.RawMessage(data[i:end:end])})
 		i = skipSpace(data, end)
 		if data[i] == '}' {
 			return nil
@@ -194,7 +197,10 @@ func (o *Object) decode(data []byte) error {
 		if err := dec.Decode(&raw); err != nil {
 			return err
 		}
-		o.Set(key, raw)
+		if _, dup := o.Get(key); dup {
+			return &DuplicateKeyError{Key: key}
+		}
+		o.Fields = append(o.Fields, Field{Key: key, Value: raw})
 	}
 	if _, err := dec.Token(); err != nil {
 		return err
@@ -338,6 +344,11 @@ func Parse(data []byte) (Object, string, error) {
 	// "{"): it is split as json.Unmarshal would, without checking it twice
 	// again (json.Unmarshal's scan, then UnmarshalJSON's).
 	obj, err := SplitValidObject(raw)
+	if err == nil {
+		// A key twice, at any depth, would let a hand edit change what
+		// the file says unseen.
+		err = CheckDuplicates(raw)
+	}
 	if err != nil {
 		return obj, "", fmt.Errorf("frontmatter: %w", jsonMessage(err))
 	}

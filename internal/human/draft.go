@@ -1,7 +1,9 @@
 package human
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
 	sm "github.com/moot-dev/moot/statemachine"
 )
@@ -41,3 +43,35 @@ func FormOf(draft string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// callLine is the comment line, right after the Marker, by which a form
+// names the call it answers (driver.CallName).
+var callLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^<!-- moot:call (\S+) -->\r?$`) })
+
+// Named returns form, which begins with the Marker line, naming call: a
+// line "<!-- moot:call CALL -->" after the Marker, in place of one there
+// already. moot answer applies the form to that call only.
+func Named(form, call string) string {
+	rest, ok := strings.CutPrefix(form, Marker+"\n")
+	if !ok {
+		return form
+	}
+	if loc := callLine().FindStringIndex(rest); loc != nil && loc[0] == 0 {
+		rest = strings.TrimPrefix(rest[loc[1]:], "\n")
+	}
+	return Marker + "\n<!-- moot:call " + call + " -->\n" + rest
+}
+
+// CallOf returns the call the form in data names (see Named): the first
+// call line of its form, what follows its last Marker line; "" when it
+// names none.
+func CallOf(data []byte) string {
+	form := string(data)
+	if i := lastMarker(form); i >= 0 {
+		form = form[i:]
+	}
+	if m := callLine().FindStringSubmatch(form); m != nil {
+		return m[1]
+	}
+	return ""
+}

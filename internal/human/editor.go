@@ -50,9 +50,9 @@ func (e *Editor) Answer(ctx context.Context, q driver.Question) ([]byte, error) 
 		return nil, err
 	}
 	wait := func(reason string) error {
-		return &driver.AwaitingPerson{Role: q.Call.Role, Reason: reason, Call: q.Call.ID, Debate: e.Dir.Path(), Draft: path}
+		return &driver.AwaitingPerson{Role: q.Call.Role, Reason: reason, Call: q.Call.ID, Name: driver.CallName(q.Step, q.Call), Debate: e.Dir.Path(), Draft: path}
 	}
-	title := fmt.Sprintf("the %s's answer in %s, step %s", q.Call.Role, e.Title, q.Step.Key)
+	title := fmt.Sprintf("the %s's answer in %s, call %s", q.Call.Role, e.Title, driver.CallName(q.Step, q.Call))
 	form, err := Form(q.Call)
 	if err != nil {
 		return nil, err
@@ -63,6 +63,7 @@ func (e *Editor) Answer(ctx context.Context, q driver.Question) ([]byte, error) 
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read the draft: %w", err)
 	}
+	form = Named(form, driver.CallName(q.Step, q.Call))
 	var errs []string
 	for {
 		draft := Draft(title, q.Call, errs, form)
@@ -91,7 +92,7 @@ func (e *Editor) Answer(ctx context.Context, q driver.Question) ([]byte, error) 
 		if string(edited) == draft {
 			return nil, wait("the form was closed without a change")
 		}
-		form = FormOf(string(edited))
+		form = Named(FormOf(string(edited)), driver.CallName(q.Step, q.Call))
 		answer, _, err := Read(q.Call, edited)
 		var fe *FormError
 		switch {

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -197,7 +198,7 @@ func Parse(data []byte) (*State, error) {
 		return nil, fmt.Errorf("%s: over %d bytes", Path, MaxSize)
 	}
 	var st State
-	if err := json.Unmarshal(data, &st); err != nil {
+	if err := frontmatter.Unmarshal(data, &st); err != nil {
 		return nil, fmt.Errorf("%s: %w", Path, err)
 	}
 	return &st, nil

@@ -32,6 +32,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
 )
 
 // Price is what a model costs, in US dollars per million tokens.
@@ -161,6 +163,9 @@ func Parse(data []byte, source string) (map[string]Price, error) {
 		}
 		if dec.More() {
 			return nil, fmt.Errorf("%s: more after the JSON object", source)
+		}
+		if err := frontmatter.CheckDuplicates(trimmed[:dec.InputOffset()]); err != nil {
+			return nil, fmt.Errorf("%s: %w", source, err)
 		}
 	} else if len(trimmed) > 0 {
 		dec := yaml.NewDecoder(bytes.NewReader(data))

@@ -94,6 +94,7 @@ func TestParse(t *testing.T) {
 		{"not a map", "[1, 2]", nil, "f:"},
 		{"twice", `{"M": {"input": 1, "output": 1}, "m": {"input": 2, "output": 2}}`, nil, "given twice"},
 		{"trailing", `{"m": {"input": 1, "output": 1}} {}`, nil, "more after"},
+		{"a key written twice", `{"m": {"input": 1, "output": 1, "output": 0}}`, nil, `field "output" appears twice in m`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

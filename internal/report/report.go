@@ -482,7 +482,11 @@ func (r *Report) motion(w *writer) {
 func (r *Report) state(w *writer) {
 	an := r.an
 	w.p("## State")
-	w.line("- **Exchange:** %d, %s: next, %s.", an.State.Exchange, strings.ReplaceAll(string(an.State.Phase), "_", " "), an.State.Action())
+	if an.Debate.Ended() {
+		w.line("- **Exchange:** %d: the debate ended after its %d exchanges.", an.State.Exchange, an.Debate.Header.End)
+	} else {
+		w.line("- **Exchange:** %d, %s: next, %s.", an.State.Exchange, strings.ReplaceAll(string(an.State.Phase), "_", " "), an.State.Action())
+	}
 	switch an.Judged {
 	case 0:
 		w.line("- **Judged:** none yet.")

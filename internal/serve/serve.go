@@ -29,6 +29,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/moot-dev/moot/internal/live"
+	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
@@ -44,6 +45,17 @@ type Options struct {
 	// Report returns the HTML report page of the debate at dir, read
 	// without the lock.
 	Report func(dir string) ([]byte, error)
+	// Describe, when set, says of the debate or tournament at dir what the
+	// index shows of it: its protocol, state, leader and cost. Without it
+	// the index shows each debate's motion alone.
+	Describe func(dir string) Summary
+	// Leaderboard returns the HTML page of the tournament at dir: its
+	// leaderboard, as `moot tournament report --html` writes it. Without
+	// it the tournaments are not served.
+	Leaderboard func(dir string) ([]byte, error)
+	// Calls, when set, returns the page of the debate at dir that lists
+	// every call with its answer, linked from the debate's page.
+	Calls func(dir string) ([]byte, error)
 	// Watch follows the debate at dir, calling changed whenever it may
 	// have changed, until ctx ends; live.Watch when nil.
 	Watch func(ctx context.Context, dir string, changed func()) error
@@ -212,6 +224,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.index(w, r)
 		return
 	}
+	if rest, ok := strings.CutPrefix(path, "/tournaments/"); ok {
+		s.tournamentRoute(w, r, rest)
+		return
+	}
 	rest, ok := strings.CutPrefix(path, "/debates/")
 	if !ok {
 		http.NotFound(w, r)
@@ -223,11 +239,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	s.debateRoute(w, r, dir, what)
+}
+
+// debateRoute answers the request for what ("" for the page, "report",
+// "live" or "events") of the debate at dir.
+func (s *Server) debateRoute(w http.ResponseWriter, r *http.Request, dir, what string) {
+	// A request that fails in reading one debate, even by a bug of moot's,
+	// answers 500 for that debate alone.
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.fail(w, "read debate "+dir, fmt.Errorf("panic: %v", v))
+		}
+	}()
 	switch what {
 	case "":
 		s.page(w, r, dir)
 	case "report":
 		s.report(w, r, dir)
+	case "calls":
+		s.calls(w, r, dir)
 	case "live":
 		s.liveJSON(w, dir)
 	case "events":
@@ -306,33 +340,59 @@ var indexPage = sync.OnceValue(func() *template.Template {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>moot: debates</title>
 <style>
-body { font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; width: 100%; }
+body { font: 16px/1.5 system-ui, sans-serif; max-width: 80rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+table { border-collapse: collapse; width: 100%; margin-bottom: 2rem; }
 th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
 td.slug { white-space: nowrap; }
 .muted { color: #777; }
+.error { color: #a00; }
 </style>
 </head>
 <body>
 <h1>Debates</h1>
-<p class="muted">{{.Root}}: {{len .Debates}} debate{{if ne (len .Debates) 1}}s{{end}}. Each page follows its debate live.</p>
-{{if .Debates}}<table id="debates">
-<thead><tr><th>debate</th><th>motion</th></tr></thead>
+<p class="muted">{{.Root}}: {{len .Debates}} debate{{if ne (len .Debates) 1}}s{{end}}{{if .Tournaments}}, {{.InTournaments}} of them in {{len .Tournaments}} tournament{{if ne (len .Tournaments) 1}}s{{end}}{{end}}. Each debate's page follows it live.</p>
+{{if .Tournaments}}<h2>Tournaments</h2>
+<table id="tournaments">
+<thead><tr><th>tournament</th><th>protocol</th><th>state</th><th>leader</th><th>cost</th></tr></thead>
 <tbody>
-{{range .Debates}}<tr><td class="slug"><a href="/debates/{{.Slug}}/{{$.Query}}">{{.Slug}}</a></td><td>{{.Motion}}</td></tr>
+{{range .Tournaments}}<tr><td class="slug"><a href="{{.Href}}{{$.Query}}">{{.Name}}</a></td>{{template "cells" .}}</tr>
+{{end}}</tbody>
+</table>
+<h2>Debates</h2>
+{{end}}{{if .Debates}}<table id="debates">
+<thead><tr><th>debate</th>{{if .Tournaments}}<th>tournament</th>{{end}}<th>protocol</th><th>state</th><th>leader</th><th>cost</th><th>motion</th></tr></thead>
+<tbody>
+{{range .Debates}}<tr><td class="slug"><a href="{{.Href}}{{$.Query}}">{{.Name}}</a></td>{{if $.Tournaments}}<td>{{.Tournament}}</td>{{end}}{{template "cells" .}}<td>{{.Motion}}</td></tr>
 {{end}}</tbody>
 </table>{{else}}<p>No debates here yet: <code>moot new SLUG --motion "..."</code> makes one.</p>{{end}}
 </body>
 </html>
+{{define "cells"}}{{if .Error}}<td colspan="4" class="error">unreadable: {{.Error}}</td>{{else}}<td>{{.Protocol}}</td><td>{{.State}}</td><td>{{.Leader}}</td><td>{{.Cost}}</td>{{end}}{{end}}
 `))
 })
 
-type indexEntry struct {
-	Slug   string
+// Summary is what the index shows of a debate or a tournament.
+type Summary struct {
+	Protocol string
+	// State says where it stands: "3 of 3 exchanges, ended".
+	State  string
+	Leader string
+	Cost   string
 	Motion string
+	// Error says why it cannot be read; the rest is then empty.
+	Error string
 }
 
-// index lists every debate with its motion, in the page itself.
+type indexEntry struct {
+	Name       string
+	Href       string
+	Tournament string
+	Summary
+}
+
+// index lists every debate and every tournament of the root, each debate
+// with its motion, and, when Describe is set, with its protocol, state,
+// leader and cost.
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	names, err := Debates(s.o.Root)
 	if err != nil {
@@ -340,19 +400,34 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data := struct {
-		Root    string
-		Debates []indexEntry
-		Query   template.URL
+		Root          string
+		Debates       []indexEntry
+		Tournaments   []indexEntry
+		InTournaments int
+		Query         template.URL
 	}{Root: s.o.Root, Query: template.URL(tokenQuery(r))}
 	for _, n := range names {
-		e := indexEntry{Slug: n, Motion: "(unreadable)"}
-		if d, err := store.Open(filepath.Join(s.o.Root, n)); err == nil {
-			if state, err := d.ReadFile(sm.StateFile); err == nil {
-				e.Motion = live.Motion(state)
-			}
-			d.Close()
+		data.Debates = append(data.Debates, s.entry(n, "/debates/"+n+"/", "", filepath.Join(s.o.Root, n)))
+	}
+	if s.o.Leaderboard != nil {
+		ts, err := Tournaments(s.o.Root)
+		if err != nil {
+			s.fail(w, "list the tournaments", err)
+			return
 		}
-		data.Debates = append(data.Debates, e)
+		for _, t := range ts {
+			tdir := filepath.Join(s.o.Root, tournament.Dir, t)
+			data.Tournaments = append(data.Tournaments, s.entry(t, "/tournaments/"+t+"/", "", tdir))
+			inner, err := tournamentDebates(tdir)
+			if err != nil {
+				s.fail(w, "list the tournament's debates", err)
+				return
+			}
+			for _, n := range inner {
+				data.Debates = append(data.Debates, s.entry(n, "/tournaments/"+t+"/"+n+"/", t, filepath.Join(tdir, n)))
+				data.InTournaments++
+			}
+		}
 	}
 	var b bytes.Buffer
 	if err := indexPage().Execute(&b, data); err != nil {
@@ -362,6 +437,23 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 	w.Write(b.Bytes())
+}
+
+// entry is the index's row of the debate or tournament at dir.
+func (s *Server) entry(name, href, tournamentName, dir string) indexEntry {
+	e := indexEntry{Name: name, Href: href, Tournament: tournamentName}
+	if s.o.Describe != nil {
+		e.Summary = s.o.Describe(dir)
+		return e
+	}
+	e.Motion = "(unreadable)"
+	if d, err := store.Open(dir); err == nil {
+		if state, err := d.ReadFile(sm.StateFile); err == nil {
+			e.Motion = live.Motion(state)
+		}
+		d.Close()
+	}
+	return e
 }
 
 // report is the debate's HTML report page as it stands.
@@ -389,7 +481,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, dir string) {
 	}
 	nonce := newNonce()
 	strip := []byte(`<nav id="moot-live" style="position:sticky;top:0;background:#f6f6f0;border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
-		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a> · <span id="moot-now">connecting…</span></nav>`)
+		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a>` + s.callsLink(r) + ` · <span id="moot-now">connecting…</span></nav>`)
 	script := []byte(`<script nonce="` + nonce + `">` + strings.Replace(liveScript, "VERSION", version, 1) + `</script>`)
 	page = dropMetaCSP(page)
 	page = insertAfter(page, "<body>", strip)

@@ -3,6 +3,7 @@ package serve
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -296,6 +297,38 @@ func TestEvents(t *testing.T) {
 			}
 		case <-deadline:
 			t.Fatal("Close did not end the event stream")
+		}
+	}
+}
+
+// TestOneDebateFailsAlone: a debate whose report fails, even by a panic,
+// answers 500 for itself alone; the server goes on serving every other
+// debate and the index.
+func TestOneDebateFailsAlone(t *testing.T) {
+	root := t.TempDir()
+	debate(t, root, "broken", "This house would break.")
+	debate(t, root, "fine", "This house would hold.")
+	var logged []string
+	s := New(Options{Root: root, Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) },
+		Report: func(dir string) ([]byte, error) {
+			if filepath.Base(dir) == "broken" {
+				var slots []int
+				_ = slots[len(dir)] // a bug in reading one debate
+			}
+			return fakeReport(dir)
+		}})
+	t.Cleanup(s.Close)
+	for _, target := range []string{"/debates/broken/", "/debates/broken/report"} {
+		if w := get(t, s, target); w.Code != http.StatusInternalServerError || strings.Contains(w.Body.String(), "index out of range") {
+			t.Errorf("%s: status %d, want 500 that keeps the panic to the terminal: %s", target, w.Code, w.Body)
+		}
+	}
+	if len(logged) == 0 || !strings.Contains(logged[0], "index out of range") {
+		t.Errorf("the terminal was told %q, want the panic", logged)
+	}
+	for _, target := range []string{"/", "/debates/fine/", "/debates/fine/report"} {
+		if w := get(t, s, target); w.Code != http.StatusOK {
+			t.Errorf("%s: status %d after another debate failed: %s", target, w.Code, w.Body)
 		}
 	}
 }

@@ -6,13 +6,14 @@ package tournament
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
 )
 
 // Motion is one motion of a tournament, with the definitions and scope a
@@ -40,7 +41,7 @@ func ParseMotions(data []byte) ([]Motion, error) {
 	switch {
 	case trimmed[0] == '[':
 		structured = true
-		if err := json.Unmarshal(trimmed, &items); err != nil {
+		if err := frontmatter.Unmarshal(trimmed, &items); err != nil {
 			return nil, fmt.Errorf("read as JSON: %w", err)
 		}
 	case bytes.HasPrefix(trimmed, []byte("- ")) || bytes.HasPrefix(trimmed, []byte("---")):

@@ -13,6 +13,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/lenient"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
 // Problems collects what is wrong with an answer: errors refuse the whole
@@ -81,8 +82,10 @@ func extractJSON(text []byte) ([]byte, int, error) {
 }
 
 func extract(text []byte) ([]byte, error) {
-	if n := frontmatter.InvalidUTF8(text); n >= 0 {
-		return nil, fmt.Errorf("the answer is not valid UTF-8 (at byte %d)", n)
+	// The rule every answer of every protocol passes (its size is checked
+	// before, by CheckSize, with the role named).
+	if p := sm.AnswerProblem(text); p != "" {
+		return nil, errors.New(p)
 	}
 	t := bytes.TrimSpace(text)
 	t = bytes.TrimPrefix(t, []byte("\ufeff"))
@@ -146,6 +149,10 @@ func decodeObject(raw json.RawMessage) (*fields, error) {
 		}
 		if _, dup := f.vals[k]; dup {
 			return nil, fmt.Errorf("key %q appears twice", truncate(k, 40))
+		}
+		// A key twice inside a value (an attack's) is refused too.
+		if err := frontmatter.CheckDuplicates(v); err != nil {
+			return nil, fmt.Errorf("%s: %w", truncate(k, 40), err)
 		}
 		f.keys = append(f.keys, k)
 		f.vals[k] = v

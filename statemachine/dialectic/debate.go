@@ -299,6 +299,9 @@ func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argume
 		if !argued {
 			add(ArgumentFile(id), "is from exchange %d, which the debate has not reached (it is at exchange %d, %s)", a.Exchange, st.Exchange, st.Phase)
 		}
+		for _, msg := range bodyDisagreements(a) {
+			add(ArgumentFile(id), "%s", msg)
+		}
 		checkLinks(add, a, args, "attacks", a.Attacks, a.Side.Other(), AttackTypes())
 		checkLinks(add, a, args, "defends", a.Defends, a.Side, DefenceTypes())
 	}

@@ -354,3 +354,21 @@ func (s *stepDebate) targets(side Side, x int) map[string][]string {
 	}
 	return map[string][]string{"attacks.target_id": theirs, "defends.target_id": own}
 }
+
+var _ sm.Leader = (*stepDebate)(nil)
+
+// Leader says which side is ahead on the cumulative scores, and, once the
+// debate has ended, which side won.
+func (s *stepDebate) Leader() string {
+	side, margin := s.deb.Header.Totals.Leader()
+	by := strconv.FormatFloat(margin, 'f', 2, 64)
+	switch {
+	case side == "" && s.deb.Ended():
+		return "a draw"
+	case side == "":
+		return "even"
+	case s.deb.Ended():
+		return side.Name() + " won by " + by
+	}
+	return side.Name() + " by " + by
+}

@@ -9,8 +9,8 @@ import (
 
 // MaxAnswerSize is the largest answer a debater or judge may hand in, by
 // any path (a file given to process-exchange or process-judge, or a
-// model's answer in moot run): 1 MiB.
-const MaxAnswerSize = 1 << 20
+// model's answer in moot run): the step model's 1 MiB.
+const MaxAnswerSize = sm.MaxAnswerSize
 
 // CheckSize refuses an answer of role (proposition, opposition or judge)
 // over MaxAnswerSize, before any time is spent parsing it.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/lenient"
 	sm "github.com/moot-dev/moot/statemachine"
 )
@@ -78,6 +79,9 @@ func strictObject(text []byte) (map[string]json.RawMessage, []string) {
 	}
 	if dec.More() {
 		return nil, []string{"the answer holds more than one JSON object: give only one"}
+	}
+	if err := frontmatter.CheckDuplicates(body[:dec.InputOffset()]); err != nil {
+		return nil, []string{err.Error() + ": give each field once"}
 	}
 	return obj, nil
 }

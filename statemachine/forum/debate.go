@@ -1,6 +1,7 @@
 package forum
 
 import (
+	"encoding/json"
 	"fmt"
 	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
@@ -79,7 +80,7 @@ func (d *debate) Status() sm.Status {
 	data := map[string]any{"turns": d.st.Turns, "calls": d.st.Calls, "calls_total": len(d.slots)}
 	if st.Complete {
 		st.Next = "nothing: the debate is complete"
-	} else if d.st.Calls < len(d.slots) {
+	} else if d.st.Calls >= 0 && d.st.Calls < len(d.slots) {
 		s := d.slots[d.st.Calls]
 		st.Next = d.describe(s)
 		data["next_role"] = s.Role
@@ -124,7 +125,7 @@ func (d *debate) Status() sm.Status {
 		}
 		st.Lines = append(st.Lines, sm.Line{Label: "judges", Text: fmt.Sprintf("a panel of %d: %s", len(d.panel), strings.Join(names, ", "))})
 		data["judges"] = d.panel
-		if !st.Complete && d.st.Calls < len(d.slots) && d.slots[d.st.Calls].Role == Judge {
+		if !st.Complete && d.st.Calls >= 0 && d.st.Calls < len(d.slots) && d.slots[d.st.Calls].Role == Judge {
 			st.Next += fmt.Sprintf(", asked of each of the panel's %d judges", len(d.panel))
 		}
 	}
@@ -233,6 +234,11 @@ func (d *debate) Check() sm.Findings {
 		for _, msg := range checkCall(s, c) {
 			problem(name, "%s", msg)
 		}
+		if c.err == nil {
+			for _, msg := range d.checkDerived(s, c) {
+				problem(name, "%s", msg)
+			}
+		}
 		if sc := c.meta.Score; s.Kind == kindScore && c.err == nil && sc != nil && *sc >= 0 && *sc <= 10 {
 			running[s.Target] = *sc
 		}
@@ -251,16 +257,124 @@ func (d *debate) Check() sm.Findings {
 	}
 	complete := len(d.slots) > 0 && st.Calls == len(d.slots)
 	if st.Judge != nil && complete {
-		if d.verdict == nil {
+		call, _ := d.slotOf(kindVerdict, st.Turns+1)
+		given := d.calls[call.File()]
+		switch {
+		case d.verdict == nil:
 			problem(VerdictFile, "is missing: the debate is complete")
-		} else if st.Verdict == nil || d.verdict.meta.WinnerSide != st.Verdict.Winner {
-			problem(VerdictFile, "names a winner debate.md does not")
+		case d.verdict.err != nil:
+			problem(VerdictFile, "%v", d.verdict.err)
+		case given != nil && given.err == nil:
+			for _, msg := range sameVerdict(d.verdict.meta, given.meta) {
+				problem(VerdictFile, "%s, but %s gives %s", msg[0], call.File(), msg[1])
+			}
+		}
+		if given != nil && given.err == nil {
+			if msg := d.checkStateVerdict(given); msg != "" {
+				problem(sm.StateFile, "%s", msg)
+			}
 		}
 	} else if d.verdict != nil {
 		problem(VerdictFile, "is there before the verdict is announced")
 	}
 	d.checkJudges(&f)
 	return f
+}
+
+// checkDerived lists the values of c, the file of slot s, that are not
+// what they are derived from: the names of the debate's personas, and the
+// judge's answer, its body, read again as it was when it was accepted. A
+// call a panel answered keeps the panel's aggregate, checked by the
+// panel's own files.
+func (d *debate) checkDerived(s slot, c *callFile) []string {
+	m := c.meta
+	var out []string
+	if want := d.st.name(s.Role); m.Speaker != want {
+		out = append(out, fmt.Sprintf("speaker: %q, but %s is %q", m.Speaker, s.Role, want))
+	}
+	if m.Target != "" && m.TargetName != d.st.name(m.Target) {
+		out = append(out, fmt.Sprintf("target_name: %q, but %s is %q", m.TargetName, m.Target, d.st.name(m.Target)))
+	}
+	if m.Skipped != "" || len(m.Panel) > 0 || m.PanelMean != nil || m.PanelMeans != nil {
+		return out
+	}
+	confirmed := ""
+	if s.Kind == kindVerdict {
+		if cs, ok := d.slotOf(kindConfirmation, s.Turn); ok {
+			if f := d.calls[cs.File()]; f != nil && f.meta.ConfirmedWinner != nil {
+				confirmed = *f.meta.ConfirmedWinner
+			}
+		}
+	}
+	want, _, _, errs := d.answerOf(s, sm.Answer{Text: []byte(c.body), Model: m.Model, Attempts: m.Attempts}, confirmed)
+	if len(errs) > 0 {
+		switch s.Kind {
+		case kindScore, kindConfirmation, kindVerdict:
+			return append(out, "the judge's answer, its text, does not read: "+strings.Join(errs, "; "))
+		}
+		return out
+	}
+	fields := []struct {
+		key       string
+		got, want any
+	}{
+		{"score", m.Score, want.Score}, {"reasoning", m.Reasoning, want.Reasoning},
+		{"confirmed_winner", m.ConfirmedWinner, want.ConfirmedWinner},
+		{"winner", m.Winner, want.Winner}, {"winner_side", m.WinnerSide, want.WinnerSide},
+		{"scores", m.Scores, want.Scores}, {"premise_upheld", m.PremiseUpheld, want.PremiseUpheld},
+		{"winner_source", m.WinnerSource, want.WinnerSource},
+	}
+	for _, f := range fields {
+		if g, w := shown(f.got), shown(f.want); g != w {
+			out = append(out, fmt.Sprintf("%s: %s, but the judge's answer below gives %s", f.key, g, w))
+		}
+	}
+	return out
+}
+
+// shown writes v as JSON, for comparing and naming values.
+func shown(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// sameVerdict lists, as pairs of what file gives and what call gives,
+// the fields of the verdict where verdict.md, file, and the verdict
+// call's file, call, differ.
+func sameVerdict(file, call callMeta) [][2]string {
+	var out [][2]string
+	for _, f := range []struct {
+		key       string
+		got, want any
+	}{
+		{"winner", file.Winner, call.Winner}, {"winner_side", file.WinnerSide, call.WinnerSide},
+		{"scores", file.Scores, call.Scores}, {"premise_upheld", file.PremiseUpheld, call.PremiseUpheld},
+		{"winner_source", file.WinnerSource, call.WinnerSource}, {"speaker", file.Speaker, call.Speaker},
+	} {
+		if g, w := shown(f.got), shown(f.want); g != w {
+			out = append(out, [2]string{f.key + ": " + g, w})
+		}
+	}
+	return out
+}
+
+// checkStateVerdict says how debate.md's verdict differs from the one the
+// verdict call's file, given, holds, or "".
+func (d *debate) checkStateVerdict(given *callFile) string {
+	st := d.st.Verdict
+	want := d.verdictOf(given)
+	if st == nil || want == nil {
+		return "verdict: missing, but the verdict is given in " + given.name()
+	}
+	got := *st
+	got.Votes = nil // a panel's count, checked by the panel's files
+	if g, w := shown(got), shown(*want); g != w {
+		return fmt.Sprintf("verdict: %s, but the verdict given in %s is %s", g, given.name(), w)
+	}
+	return ""
 }
 
 // checkCall lists what is wrong with c, the file of slot s.
@@ -319,6 +433,9 @@ func optInt(n int, ok bool) string {
 func (d *debate) Next() (*sm.Step, error) {
 	if len(d.slots) == 0 || d.st.Calls >= len(d.slots) {
 		return nil, nil
+	}
+	if d.st.Calls < 0 {
+		return nil, fmt.Errorf("%s: calls: %d is below zero", sm.StateFile, d.st.Calls)
 	}
 	group := []slot{d.slots[d.st.Calls]}
 	if d.st.Calls == 0 {

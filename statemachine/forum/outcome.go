@@ -1,6 +1,8 @@
 package forum
 
 import (
+	"fmt"
+
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -69,4 +71,29 @@ func sideOutcome(side string) string {
 		return sm.WinOpposition
 	}
 	return ""
+}
+
+var _ sm.Leader = (*debate)(nil)
+
+// Leader names the winner of the verdict once there is one, else the side
+// ahead on the judge's running scores.
+func (d *debate) Leader() string {
+	st := d.st
+	if v := st.Verdict; v != nil {
+		return fmt.Sprintf("%s (%s) won, %d to %d", v.WinnerName, sideWord(v.Winner), v.Scores[v.Winner], v.Scores[other(v.Winner)])
+	}
+	if st.Judge == nil {
+		return "no judge"
+	}
+	a, aok := st.RunningScores[For]
+	b, bok := st.RunningScores[Against]
+	switch {
+	case !aok && !bok:
+		return "not scored yet"
+	case a > b:
+		return fmt.Sprintf("%s (%s), %d to %d", st.name(For), sideWord(For), a, b)
+	case b > a:
+		return fmt.Sprintf("%s (%s), %d to %d", st.name(Against), sideWord(Against), b, a)
+	}
+	return fmt.Sprintf("even at %d", a)
 }

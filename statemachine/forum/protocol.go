@@ -167,6 +167,11 @@ type callFile struct {
 	err  error
 }
 
+// name is the file's path in the debate, from its frontmatter.
+func (c *callFile) name() string {
+	return slot{Seq: c.meta.Seq, Kind: c.meta.Kind, Role: c.meta.Role}.File()
+}
+
 // callMeta is a call file's frontmatter.
 type callMeta struct {
 	Seq             int            `json:"seq"`
@@ -224,7 +229,9 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 		return nil, err
 	}
 	d := &debate{st: st, topic: topic, front: front, tmpl: p.templates(), calls: map[string]*callFile{}}
-	if st.FirstSpeaker == For || st.FirstSpeaker == Against {
+	// The schedule is sized by turns: it is built only when turns is in
+	// bounds, and Check names the bound otherwise.
+	if (st.FirstSpeaker == For || st.FirstSpeaker == Against) && st.Turns >= 1 && st.Turns <= MaxTurns {
 		d.slots = schedule(st.Turns, st.FirstSpeaker, st.Judge != nil)
 	}
 	names, err := sm.FileNames(files, CallsDir)

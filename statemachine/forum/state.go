@@ -121,6 +121,11 @@ func (st *state) render(topic string, keep frontmatter.Object) ([]byte, error) {
 func parseState(data []byte) (*state, string, frontmatter.Object, error) {
 	st := &state{}
 	front, body, err := frontmatter.ParseInto(data, st)
+	if len(front.Fields) > 0 {
+		if kerr := sm.RequireKeys(front, Name, "turns", "first_speaker", "calls", "phase"); kerr != nil {
+			return nil, "", front, kerr
+		}
+	}
 	if err != nil {
 		return nil, "", front, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
@@ -245,6 +250,9 @@ func unitsDone(slots []slot, calls int) int {
 func phaseAfter(slots []slot, calls int) string {
 	if calls >= len(slots) {
 		return Complete
+	}
+	if calls < 0 {
+		return ""
 	}
 	return slots[calls].Kind
 }

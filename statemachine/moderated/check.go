@@ -53,6 +53,18 @@ func (d *debate) Check() sm.Findings {
 				if m.Content == "" {
 					problem(m.file, "has no content")
 				}
+				if want := fileRole(s.Role); m.Role != want {
+					problem(m.file, "role: %q, but message %d is the %s's", m.Role, s.Number, want)
+				}
+				if m.Name != p.Name {
+					problem(m.file, "name: %q, but the %s is %q", m.Name, s.Role, p.Name)
+				}
+				if m.Turn != s.Turn {
+					problem(m.file, "turn: %d, but message %d is turn %d", m.Turn, s.Number, s.Turn)
+				}
+				if want := d.respondsTo(s); m.RespondsTo != want {
+					problem(m.file, "responds_to: %d, but message %d responds to %d", m.RespondsTo, s.Number, want)
+				}
 			}
 		case done:
 			t := d.sched[s.Target]
@@ -75,6 +87,9 @@ func (d *debate) Check() sm.Findings {
 				problem(sc.file, "should be %s", d.scoreFile(t))
 			}
 			d.checkScore(&f, sc)
+			if p, _ := d.participant(t.Role); sc.Participant != p.ID {
+				problem(sc.file, "participant: %q, but message %d is %s's", sc.Participant, t.Number, p.ID)
+			}
 		}
 	}
 	var extra []int
@@ -105,8 +120,29 @@ func (d *debate) Check() sm.Findings {
 	return f
 }
 
+// respondsTo is the number of the message the message of slot s responds
+// to, or 0.
+func (d *debate) respondsTo(s slot) int {
+	if s.Target >= 0 {
+		return d.sched[s.Target].Number
+	}
+	return 0
+}
+
+// checkScore checks the rubric of sc against the debate's criteria: the
+// same criteria, each with the debate's weight and its weighted mark,
+// and a total its marks make.
 func (d *debate) checkScore(f *sm.Findings, sc Score) {
 	raws := map[string]float64{}
+	known := map[string]bool{}
+	for _, c := range d.st.Criteria {
+		known[c.Name] = true
+	}
+	for _, name := range sc.Names {
+		if !known[name] {
+			f.Problems = append(f.Problems, sm.Problem{File: sc.file, Message: fmt.Sprintf("criteria.%s is not a criterion of this debate", name)})
+		}
+	}
 	for _, c := range d.st.Criteria {
 		m, ok := sc.Marks[c.Name]
 		if !ok {
@@ -115,6 +151,11 @@ func (d *debate) checkScore(f *sm.Findings, sc Score) {
 		}
 		if m.Raw < 0 || m.Raw > 10 {
 			f.Problems = append(f.Problems, sm.Problem{File: sc.file, Message: fmt.Sprintf("criteria.%s.raw %v is outside 0 to 10", c.Name, m.Raw)})
+		}
+		if m.Weight != c.Weight {
+			f.Problems = append(f.Problems, sm.Problem{File: sc.file, Message: fmt.Sprintf("criteria.%s.weight is %v, but the debate weighs it %v", c.Name, m.Weight, c.Weight)})
+		} else if want := weighted(m.Raw, c.Weight); math.Abs(want-m.Weighted) > 0.00005 {
+			f.Problems = append(f.Problems, sm.Problem{File: sc.file, Message: fmt.Sprintf("criteria.%s.weighted is %v, but raw %v times weight %v makes %v", c.Name, m.Weighted, m.Raw, c.Weight, want)})
 		}
 		raws[c.Name] = m.Raw
 	}

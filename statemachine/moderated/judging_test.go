@@ -476,7 +476,9 @@ func TestCheckJudgments(t *testing.T) {
 			fs[aScore] = strings.Replace(fs[aScore], `"total": 7.3`, `"total": 9`, 1)
 		}, "total is 9.00, but its criteria make 7.30"},
 		{"an official score that is not the panel's mean", func(fs map[string]string) {
-			fs[aScore] = strings.Replace(strings.Replace(fs[aScore], `"raw": 8,`, `"raw": 10,`, 1), `"total": 7.3`, `"total": 7.8`, 1)
+			// The judge's file stays consistent in itself: its weighted
+			// mark and total follow the raw mark.
+			fs[aScore] = strings.Replace(strings.Replace(strings.Replace(fs[aScore], `"raw": 8,`, `"raw": 10,`, 1), `"weighted": 2,`, `"weighted": 2.5,`, 1), `"total": 7.3`, `"total": 7.8`, 1)
 		}, "criteria.logical_coherence.raw is 7.5, but the mean of the panel's judges (a, b) is 8.5"},
 		{"a stray file in a judge's folder", func(fs map[string]string) { fs["judgments/a/notes.md"] = "x" }, "judgments/a/notes.md: is not a file of a judge's folder"},
 		{"a stray file in judgments", func(fs map[string]string) { fs["judgments/notes.md"] = "x" }, "judgments/notes.md: is not a judge's folder"},

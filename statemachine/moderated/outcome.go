@@ -1,6 +1,7 @@
 package moderated
 
 import (
+	"fmt"
 	"strconv"
 
 	sm "github.com/moot-dev/moot/statemachine"
@@ -45,4 +46,30 @@ func (d *debate) Outcome() sm.Outcome {
 		"position_a": pa.Position, "position_b": pb.Position,
 	}
 	return o
+}
+
+var _ sm.Leader = (*debate)(nil)
+
+// Leader names the advocate ahead by mean, as the report does, and says
+// how the debate came out once it is complete.
+func (d *debate) Leader() string {
+	role, a, b, ok := d.lead()
+	done := d.st.Step >= len(d.sched)
+	switch {
+	case !ok:
+		return "not scored yet"
+	case role == "" && done:
+		return fmt.Sprintf("a draw, both at %.2f", a.Mean)
+	case role == "":
+		return fmt.Sprintf("even, both at %.2f", a.Mean)
+	}
+	lead, other := a, b
+	if role == RoleB {
+		lead, other = b, a
+	}
+	verb := ""
+	if done {
+		verb = " won"
+	}
+	return fmt.Sprintf("%s%s, %.2f against %.2f", d.name(role), verb, lead.Mean, other.Mean)
 }

@@ -92,6 +92,9 @@ func decodeRecord(f string, data []byte, bodyKey string) (frontmatter.Object, st
 		if err := json.Unmarshal(data, &obj); err != nil {
 			return obj, "", fmt.Errorf("not a JSON object: %w", frontmatter.JSONError(err))
 		}
+		if err := frontmatter.CheckDuplicates(data); err != nil {
+			return obj, "", err
+		}
 		var body string
 		if err := obj.Decode(bodyKey, &body); err != nil {
 			return obj, "", err

@@ -171,6 +171,13 @@ func ParseCriteria(s string) ([]Criterion, error) {
 	return out, nil
 }
 
+// maxTokenLimit is the largest answer length a statement may be given.
+const maxTokenLimit = 100000
+
+// tokenLimit reports whether n is a limit debate.md may hold: 0 (none
+// sent) to maxTokenLimit.
+func tokenLimit(n int) bool { return n >= 0 && n <= maxTokenLimit }
+
 // parseMaxTokens reads "opening:300,argument:250,closing:350"; kinds not
 // given keep their defaults.
 func parseMaxTokens(s string) (MaxTokens, error) {
@@ -181,8 +188,8 @@ func parseMaxTokens(s string) (MaxTokens, error) {
 	for _, part := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(part, ":")
 		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if !ok || err != nil || n < 1 || n > 100000 {
-			return mt, fmt.Errorf("--token-limits: %q is not \"kind:tokens\" with tokens from 1 to 100000", strings.TrimSpace(part))
+		if !ok || err != nil || n < 1 || n > maxTokenLimit {
+			return mt, fmt.Errorf("--token-limits: %q is not \"kind:tokens\" with tokens from 1 to %d", strings.TrimSpace(part), maxTokenLimit)
 		}
 		switch strings.TrimSpace(k) {
 		case "opening":

@@ -124,6 +124,21 @@ func TestCheck(t *testing.T) {
 			fs["debate.md"] = strings.Replace(fs["debate.md"], `"current_step": 25`, `"current_step": 24`, 1)
 		}, "current_exchange is 3, but 24 steps done make 2"},
 		{"a stray file", func(fs map[string]string) { fs["messages/notes.md"] = "x" }, "is not a message file"},
+		{"a second total", func(fs map[string]string) {
+			fs[score] = strings.Replace(fs[score], `"total": 7.3`, `"total": 7.3, "total": 10`, 1)
+		}, `field "total" appears twice`},
+		{"a criterion the debate does not have", func(fs map[string]string) {
+			fs[score] = strings.Replace(fs[score], `"criteria": {`, `"criteria": {"charm": {"raw": 10, "weight": 1, "weighted": 10, "justification": "x"},`, 1)
+		}, "criteria.charm is not a criterion of this debate"},
+		{"a weight that is not the debate's", func(fs map[string]string) {
+			fs[score] = strings.Replace(fs[score], `"weight": 0.25,`, `"weight": 0.5,`, 1)
+		}, "weight is 0.5, but the debate weighs it 0.25"},
+		{"a message's role changed", func(fs map[string]string) {
+			fs[msg] = strings.Replace(fs[msg], `"role": "position_advocate"`, `"role": "moderator"`, 1)
+		}, `role: "moderator", but message 10 is the position_advocate's`},
+		{"a message's name changed", func(fs map[string]string) {
+			fs[msg] = strings.Replace(fs[msg], `"name": "Advocate`, `"name": "Someone`, 1)
+		}, `name: "Someone`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

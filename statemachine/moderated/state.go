@@ -159,8 +159,8 @@ func (d *debate) checkState() error {
 		return fmt.Errorf("field %q: %q is none of %s", "output_format", st.OutputFormat, strings.Join(outputFormats, ", "))
 	case len(st.Criteria) == 0:
 		return fmt.Errorf("field %q: the rubric has no criteria", "scoring_criteria")
-	case st.MaxTokens.Opening < 0 || st.MaxTokens.Argument < 0 || st.MaxTokens.Closing < 0:
-		return fmt.Errorf("field %q: a limit is below 0", "max_tokens")
+	case !tokenLimit(st.MaxTokens.Opening) || !tokenLimit(st.MaxTokens.Argument) || !tokenLimit(st.MaxTokens.Closing):
+		return fmt.Errorf("field %q: each limit must be from 0 to %d", "max_tokens", maxTokenLimit)
 	}
 	seen := map[string]bool{}
 	for i, c := range st.Criteria {
@@ -220,6 +220,11 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	}
 	d := &debate{messages: map[int]Message{}, scores: map[int]Score{}, tmpl: tmpl}
 	front, body, err := frontmatter.ParseInto(data, &d.st)
+	if len(front.Fields) > 0 {
+		if kerr := sm.RequireKeys(front, Name, "debate_id", "current_exchange", "current_step", "current_phase", "round_count", "participants"); kerr != nil {
+			return nil, kerr
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}

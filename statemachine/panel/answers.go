@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/lenient"
 )
 
@@ -51,6 +52,9 @@ func decode(text []byte, v any) []string {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return []string{"the JSON object does not read: " + err.Error()}
+	}
+	if err := frontmatter.CheckDuplicates(obj[:dec.InputOffset()]); err != nil {
+		return []string{err.Error() + ": give each field once"}
 	}
 	return nil
 }

@@ -1,8 +1,15 @@
 package panel
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	pathpkg "path"
+	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
 
 	sm "github.com/moot-dev/moot/statemachine"
 )
@@ -21,6 +28,17 @@ func (d *debate) Check() sm.Findings {
 			problem(AspectsFile, "%s", strings.Join(errs, "; "))
 		}
 	}
+	// Every JSON file holds each key once, at any depth.
+	for path, data := range d.files {
+		if !strings.HasSuffix(path, ".json") {
+			continue
+		}
+		if !json.Valid(data) {
+			problem(path, "is not valid JSON")
+		} else if err := frontmatter.CheckDuplicates(data); err != nil {
+			problem(path, "%v", err)
+		}
+	}
 	for path, m := range d.msgs {
 		want := strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], ".md")
 		switch {
@@ -30,8 +48,17 @@ func (d *debate) Check() sm.Findings {
 		if m.ID != want {
 			problem(path, "id is %q, but its place makes it %q", m.ID, want)
 		}
-		if _, ok := d.persona(m.Persona); !ok {
+		p, ok := d.persona(m.Persona)
+		if !ok {
 			problem(path, "persona %q is not on the panel", m.Persona)
+		} else if m.Name != p.Name {
+			problem(path, "name is %q, but persona %q is named %q", m.Name, p.ID, p.Name)
+		}
+		if who, ok := d.speakerOf(path); ok && who != m.Persona {
+			problem(path, "persona is %q, but its place makes it %q's", m.Persona, who)
+		}
+		if kinds := kindsAt(path); !slices.Contains(kinds, m.Kind) {
+			problem(path, "kind is %q, but its place makes it %s", m.Kind, strings.Join(kinds, " or "))
 		}
 		if m.OK() && m.Content == "" {
 			problem(path, "has status ok but no text")
@@ -57,11 +84,86 @@ func (d *debate) Check() sm.Findings {
 		if data, ok := d.files[cardPath(k)]; ok && x.Spawn() {
 			if c, ok := d.card(k); !ok || !validKind(c.Kind) {
 				problem(cardPath(k), "is not a card with a kind of %s (%d bytes)", strings.Join(cardKinds, ", "), len(data))
+			} else {
+				for _, msg := range checkCard(c, k, x.Pair) {
+					problem(cardPath(k), "%s", msg)
+				}
 			}
 		}
 	}
 	return f
 }
+
+// checkCard lists what is wrong with c, the card of aspect k whose room
+// paired pair: its aspect, its pair, and each of the pair's positions.
+func checkCard(c Card, k int, pair []string) []string {
+	var out []string
+	if c.Aspect != k {
+		out = append(out, fmt.Sprintf("aspect is %d, but the card is aspect %d's", c.Aspect, k))
+	}
+	if !slices.Equal(c.Pair, pair) {
+		out = append(out, fmt.Sprintf("pair is %q, but the room paired %q", c.Pair, pair))
+	}
+	for _, id := range slices.Sorted(maps.Keys(c.Personas)) {
+		if !slices.Contains(pair, id) {
+			out = append(out, fmt.Sprintf("personas.%s: %q is not of the room's pair", id, id))
+		} else if pos := c.Personas[id].Position; !slices.Contains(cardPositions, pos) {
+			out = append(out, fmt.Sprintf("personas.%s.position: %q is none of %s", id, pos, strings.Join(cardPositions, ", ")))
+		}
+	}
+	for _, id := range pair {
+		if _, ok := c.Personas[id]; !ok {
+			out = append(out, fmt.Sprintf("personas.%s: missing", id))
+		}
+	}
+	return out
+}
+
+// speakerOf returns the persona whose message the file at path must be,
+// from its place: the id in its name, or the room's turn order.
+func (d *debate) speakerOf(path string) (string, bool) {
+	dir, base := pathpkg.Split(strings.TrimSuffix(path, ".md"))
+	if strings.HasPrefix(dir, CruxDir+"/") {
+		if id, ok := strings.CutPrefix(base, "pos-"); ok {
+			return id, true
+		}
+		var k, t int
+		if _, err := fmt.Sscanf(dir+base, CruxDir+"/a%d/t%d", &k, &t); err == nil {
+			if pair := d.room(k).Pair; len(pair) == 2 && t >= 0 {
+				return speaker(pair, t), true
+			}
+		}
+		return "", false
+	}
+	for _, prefix := range []string{"open-", "close-"} {
+		if id, ok := strings.CutPrefix(base, prefix); ok {
+			return id, true
+		}
+	}
+	if m := takeFile.FindStringSubmatch(base); m != nil {
+		return m[1], true
+	}
+	return "", false
+}
+
+// kindsAt returns the kinds a message may be at path, from its place.
+func kindsAt(path string) []string {
+	dir, base := pathpkg.Split(strings.TrimSuffix(path, ".md"))
+	switch {
+	case strings.HasPrefix(dir, CruxDir+"/") && strings.HasPrefix(base, "pos-"):
+		return []string{kindPosition}
+	case strings.HasPrefix(dir, CruxDir+"/"):
+		return []string{kindTurn}
+	case strings.HasPrefix(base, "open-"):
+		return []string{kindOpening}
+	case strings.HasPrefix(base, "close-"):
+		return []string{kindClosing}
+	}
+	return []string{kindTake, kindReact, kindReply}
+}
+
+// takeFile is the name of a take in a miniround: aK-mM-PERSONA.
+var takeFile = regexp.MustCompile(`^a[0-9]+-m[0-9]+-(.+)$`)
 
 func validKind(k string) bool {
 	for _, x := range cardKinds {
@@ -127,4 +229,20 @@ func (d *debate) describe(p pos) string {
 		return "shifts are detected and the debate summarized"
 	}
 	return fmt.Sprintf("aspect %d, miniround %d: %d personas speak", p.aspect, p.mini, len(d.members(p.aspect, p.mini)))
+}
+
+var _ sm.Leader = (*debate)(nil)
+
+// Leader counts the crux cards so far: a panel has no sides to lead.
+func (d *debate) Leader() string {
+	cards := 0
+	for k := 1; k <= d.st.Aspects; k++ {
+		if d.has(cardPath(k)) {
+			cards++
+		}
+	}
+	if cards == 1 {
+		return "1 crux card"
+	}
+	return fmt.Sprintf("%d crux cards", cards)
 }

@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -62,6 +63,9 @@ func (p Persona) First() string {
 // persona's id must be the file's name without ".md".
 func ParsePersona(file string, data []byte) (Persona, error) {
 	var p Persona
+	if err := frontmatter.CheckUTF8(data); err != nil {
+		return p, err
+	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	rest, ok := strings.CutPrefix(text, "---\n")
 	if !ok {

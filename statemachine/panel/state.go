@@ -138,6 +138,13 @@ func (d *debate) clone() *debate {
 }
 
 // checkState checks the settings of debate.md the flow rests on.
+// maxRoomTurns is the most turns a crux room may have, and the bound of
+// every other number of the crux settings.
+const maxRoomTurns = 40
+
+// within reports whether n is from low to maxRoomTurns.
+func within(n, low int) bool { return n >= low && n <= maxRoomTurns }
+
 func (st state) check() error {
 	c := st.Crux
 	switch {
@@ -149,8 +156,9 @@ func (st state) check() error {
 		return fmt.Errorf("field %q: %d is outside 1 to %d", "aspects", st.Aspects, maxAspects)
 	case st.Minirounds < 1 || st.Minirounds > maxMinirounds:
 		return fmt.Errorf("field %q: %d is outside 1 to %d", "minirounds", st.Minirounds, maxMinirounds)
-	case c.MaxTurns < 2 || c.MaxTurns > 40 || c.ExitEvery < 1 || c.ExitFrom < 0 || c.Window < 1 || c.ExitWindow < 1 || c.LateFrom < 0:
-		return fmt.Errorf("field %q: want max_turns 2 to 40, exit_every and both windows at least 1, exit_from and late_from at least 0", "crux")
+	case c.MaxTurns < 2 || c.MaxTurns > maxRoomTurns || !within(c.ExitEvery, 1) || !within(c.ExitFrom, 0) ||
+		!within(c.Window, 1) || !within(c.ExitWindow, 1) || !within(c.LateFrom, 0):
+		return fmt.Errorf("field %q: want max_turns 2 to %d, exit_every, window and exit_window 1 to %[2]d, exit_from and late_from 0 to %[2]d", "crux", maxRoomTurns)
 	}
 	seen := map[string]bool{}
 	for _, id := range st.Personas {
@@ -210,6 +218,11 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 	}
 	d := &debate{files: map[string][]byte{}, msgs: map[string]Message{}, tmpl: tmpl}
 	front, body, err := frontmatter.ParseInto(data, &d.st)
+	if len(front.Fields) > 0 {
+		if kerr := sm.RequireKeys(front, Name, "debate_id", "stage", "phase", "personas", "aspects", "minirounds"); kerr != nil {
+			return nil, kerr
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}

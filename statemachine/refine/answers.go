@@ -148,6 +148,9 @@ func parseCritique(text []byte, r, earlyStop int, open []openPoint) (*critique, 
 	if err := dec.Decode(&a); err != nil {
 		return nil, []string{"the answer is not the JSON object asked for: " + frontmatter.JSONError(err).Error()}
 	}
+	if err := frontmatter.CheckDuplicates(body[:dec.InputOffset()]); err != nil {
+		return nil, []string{err.Error() + ": give each field once"}
+	}
 	var errs []string
 	c := &critique{Round: r, Text: strings.TrimSpace(a.Critique), Points: []Point{}, Previous: []Rating{}}
 	if c.Text == "" {
@@ -347,6 +350,9 @@ func ParseScore(text []byte) (*Score, []string) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
 		return nil, []string{"the answer is not the JSON object asked for: " + frontmatter.JSONError(err).Error()}
+	}
+	if err := frontmatter.CheckDuplicates(body[:dec.InputOffset()]); err != nil {
+		return nil, []string{err.Error() + ": give each field once"}
 	}
 	var errs []string
 	s := &Score{Criteria: map[string]Mark{}, Justification: strings.TrimSpace(a.Justification)}

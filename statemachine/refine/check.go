@@ -117,6 +117,9 @@ func (d *debate) Check() sm.Findings {
 		if crit != c.Critical || major != c.Major || minor != c.Minor {
 			problem(c.file, "counts %d/%d/%d critical/major/minor, but its points make %d/%d/%d", c.Critical, c.Major, c.Minor, crit, major, minor)
 		}
+		for _, msg := range checkCritique(c, n, open, st.EarlyStop) {
+			problem(c.file, "%s", msg)
+		}
 		want := Decide(Facts{Ready: c.Ready, Critical: c.Critical, Score: c.Score}, n, st.MinRounds, st.MaxRounds)
 		if want.Stop != c.Decision.Stop || want.Reason != c.Decision.Reason {
 			problem(c.file, "decision is stop=%t %q, but the stop rule gives stop=%t %q", c.Decision.Stop, c.Decision.Reason, want.Stop, want.Reason)
@@ -138,7 +141,15 @@ func (d *debate) Check() sm.Findings {
 	if has, want := d.score != nil || d.scoreGap != nil, at == phaseOrder[phaseComplete]; has != want {
 		problem(ScoreFile, "is %s, but debate.md is at %s", map[bool]string{true: "written", false: "missing"}[has], st.Phase)
 	}
-	if d.score != nil {
+	switch {
+	case d.score == nil:
+	case d.score.Parse != "panel":
+		// The judge's own score: the rules its answer was read by.
+		for _, msg := range judgeScoreProblems(d.score) {
+			problem(ScoreFile, "%s", msg)
+		}
+	default:
+		// A panel's aggregate, a mean of its judges' scores (checkJudges).
 		if w := Weighted(d.score.Criteria); w != d.score.WeightedScore {
 			problem(ScoreFile, "weighted_score is %.2f, but its criteria make %.2f", d.score.WeightedScore, w)
 		}
@@ -148,4 +159,37 @@ func (d *debate) Check() sm.Findings {
 	}
 	d.checkJudges(&f)
 	return f
+}
+
+// checkCritique lists what is wrong with c, the critique of round n, by
+// the rules its answer was read by: a skeptic_score from 1 to 10, ready
+// only at the early-stop score, each point's severity one of Severities
+// and its id R<n>.<place>, and each earlier point rated one of Statuses,
+// once, among those still open (open, by id).
+func checkCritique(c *critique, n int, open map[string]string, earlyStop int) []string {
+	var out []string
+	if c.Score < 1 || c.Score > 10 {
+		out = append(out, fmt.Sprintf("skeptic_score %d is outside 1 to 10", c.Score))
+	} else if c.Ready && c.Score < earlyStop {
+		out = append(out, fmt.Sprintf("ready is true but skeptic_score %d is below the early-stop score %d", c.Score, earlyStop))
+	}
+	for i, p := range c.Points {
+		if !oneOf(p.Severity, Severities) {
+			out = append(out, fmt.Sprintf("points[%d].severity %q is none of %s", i, p.Severity, strings.Join(Severities, ", ")))
+		}
+		if want := fmt.Sprintf("R%d.%d", n, i+1); p.ID != want {
+			out = append(out, fmt.Sprintf("points[%d].id %q, but its place makes it %q", i, p.ID, want))
+		}
+	}
+	rated := map[string]bool{}
+	for i, p := range c.Previous {
+		if _, ok := open[p.ID]; !ok || rated[p.ID] {
+			out = append(out, fmt.Sprintf("previous[%d].id %q is not an earlier point still open, rated once", i, p.ID))
+		}
+		rated[p.ID] = true
+		if !oneOf(p.Status, Statuses) {
+			out = append(out, fmt.Sprintf("previous[%d].status %q is none of %s", i, p.Status, strings.Join(Statuses, ", ")))
+		}
+	}
+	return out
 }

@@ -101,9 +101,9 @@ func (d *debate) readJudges(files fs.FS) error {
 		default:
 			var s Score
 			var gap MissingScore
-			if err := json.Unmarshal(data, &gap); err == nil && gap.Missing != nil {
+			if err := frontmatter.Unmarshal(data, &gap); err == nil && gap.Missing != nil {
 				f.gap = &gap
-			} else if err := json.Unmarshal(data, &s); err != nil {
+			} else if err := frontmatter.Unmarshal(data, &s); err != nil {
 				d.problems = append(d.problems, sm.Problem{File: file, Message: frontmatter.JSONError(err).Error()})
 			} else {
 				f.score = &s

@@ -283,3 +283,14 @@ func (d *debate) Export(name string) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
+
+var _ sm.Leader = (*debate)(nil)
+
+// Leader gives the judge's score of the synthesis once there is one: a
+// refine debate has no sides to lead.
+func (d *debate) Leader() string {
+	if d.score != nil {
+		return fmt.Sprintf("score %d/10", d.score.Score)
+	}
+	return "no score yet"
+}

@@ -211,6 +211,11 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	}
 	d := &debate{rounds: map[int]*round{}, own: map[string]Template{}, tmpl: tmpl, library: library}
 	front, body, err := frontmatter.ParseInto(data, &d.st)
+	if len(front.Fields) > 0 {
+		if kerr := sm.RequireKeys(front, Name, "debate_id", "current_round", "current_phase", "min_rounds", "max_rounds"); kerr != nil {
+			return nil, kerr
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
@@ -237,7 +242,7 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	}
 	if data, err := fs.ReadFile(files, RetrievalFile); err == nil {
 		var r Retrieval
-		if err := json.Unmarshal(data, &r); err != nil {
+		if err := frontmatter.Unmarshal(data, &r); err != nil {
 			d.problems = append(d.problems, sm.Problem{File: RetrievalFile, Message: frontmatter.JSONError(err).Error()})
 		} else {
 			d.retrieval = &r
@@ -269,9 +274,9 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	if data, err := fs.ReadFile(files, ScoreFile); err == nil {
 		var s Score
 		var gap MissingScore
-		if err := json.Unmarshal(data, &gap); err == nil && gap.Missing != nil {
+		if err := frontmatter.Unmarshal(data, &gap); err == nil && gap.Missing != nil {
 			d.scoreGap = &gap
-		} else if err := json.Unmarshal(data, &s); err != nil {
+		} else if err := frontmatter.Unmarshal(data, &s); err != nil {
 			d.problems = append(d.problems, sm.Problem{File: ScoreFile, Message: frontmatter.JSONError(err).Error()})
 		} else {
 			d.score = &s

@@ -1,0 +1,86 @@
+package serve
+
+import (
+	"html/template"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/moot-dev/moot/internal/tournament"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/store"
+)
+
+// Tournaments lists the names of the tournaments of root, in order: the
+// folders (not links) with a valid slug for a name under its
+// tournaments/ that hold a tournament.md.
+func Tournaments(root string) ([]string, error) {
+	return validSlugs(store.Debates(filepath.Join(root, tournament.Dir), tournament.FileName))
+}
+
+// tournamentDebates lists the slugs of the debates in the tournament
+// folder tdir, as Debates does for the root.
+func tournamentDebates(tdir string) ([]string, error) {
+	return validSlugs(store.Debates(tdir, sm.StateFile))
+}
+
+func validSlugs(names []string, err error) ([]string, error) {
+	out := names[:0]
+	for _, n := range names {
+		if ValidSlug(n) {
+			out = append(out, n)
+		}
+	}
+	return out, err
+}
+
+// tournamentRoute answers a request under /tournaments/: rest is
+// "NAME/" for the tournament's leaderboard, or "NAME/SLUG/..." for one of
+// its debates, served as the debates of the root are. Nothing of the
+// request becomes a path unless it names a tournament, and a debate of
+// it, that the root holds now.
+func (s *Server) tournamentRoute(w http.ResponseWriter, r *http.Request, rest string) {
+	name, rest, slashed := strings.Cut(rest, "/")
+	if s.o.Leaderboard == nil || !ValidSlug(name) {
+		http.NotFound(w, r)
+		return
+	}
+	names, err := Tournaments(s.o.Root)
+	if err != nil || !slices.Contains(names, name) {
+		http.NotFound(w, r)
+		return
+	}
+	tdir := filepath.Join(s.o.Root, tournament.Dir, name)
+	if rest == "" {
+		if !slashed {
+			http.Redirect(w, r, "/tournaments/"+name+"/"+tokenQuery(r), http.StatusMovedPermanently)
+			return
+		}
+		s.leaderboard(w, r, tdir)
+		return
+	}
+	slug, what, _ := strings.Cut(rest, "/")
+	inner, err := tournamentDebates(tdir)
+	if err != nil || !ValidSlug(slug) || !slices.Contains(inner, slug) {
+		http.NotFound(w, r)
+		return
+	}
+	s.debateRoute(w, r, filepath.Join(tdir, slug), what)
+}
+
+// leaderboard is the tournament's report page, with a link back to the
+// index on top.
+func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, tdir string) {
+	page, err := s.o.Leaderboard(tdir)
+	if err != nil {
+		s.fail(w, "read the tournament", err)
+		return
+	}
+	nav := []byte(`<nav style="border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
+		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a></nav>`)
+	page = insertAfter(page, "<body>", nav)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	w.Write(page)
+}

@@ -1,0 +1,44 @@
+package statemachine
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
+)
+
+// MaxAnswerSize is the largest answer any call of any protocol takes, by
+// any path (a model's, a person's, one kept from an earlier run, a file
+// handed to a step by hand): 1 MiB.
+const MaxAnswerSize = 1 << 20
+
+// AnswerProblem says what makes answer one that no call of any protocol
+// takes: over MaxAnswerSize, or not valid UTF-8; "" when it is neither.
+// It is said in the words a model is sent back or a person is shown.
+func AnswerProblem(answer []byte) string {
+	if len(answer) > MaxAnswerSize {
+		return fmt.Sprintf("the answer is %d bytes, over the %d-byte (1 MiB) limit for an answer", len(answer), MaxAnswerSize)
+	}
+	if n := frontmatter.InvalidUTF8(answer); n >= 0 {
+		return fmt.Sprintf("the answer is not valid UTF-8 (at byte %d)", n)
+	}
+	return ""
+}
+
+// Check puts answer through every check an answer to c passes before it
+// is kept or applied: AnswerProblem's first, then c's own Validate, or
+// without one, that the answer is not empty. Every path an answer comes
+// by goes through it, so that an answer no Apply could write is refused
+// before anything is written.
+func (c Call) Check(answer []byte) Report {
+	if p := AnswerProblem(answer); p != "" {
+		return Report{Errors: []string{p}}
+	}
+	if c.Validate != nil {
+		return c.Validate(answer)
+	}
+	if len(bytes.TrimSpace(answer)) == 0 {
+		return Report{Errors: []string{"the answer is empty"}}
+	}
+	return Report{}
+}
