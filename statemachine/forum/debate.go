@@ -295,7 +295,9 @@ func (d *debate) checkDerived(s slot, c *callFile) []string {
 	if m.Target != "" && m.TargetName != d.st.name(m.Target) {
 		out = append(out, fmt.Sprintf("target_name: %q, but %s is %q", m.TargetName, m.Target, d.st.name(m.Target)))
 	}
-	if m.Skipped != "" || len(m.Panel) > 0 || m.PanelMean != nil || m.PanelMeans != nil {
+	// A call recorded as missing has no answer to read again: checkCall
+	// holds it to having no score.
+	if m.Skipped != "" || m.Missing != nil || len(m.Panel) > 0 || m.PanelMean != nil || m.PanelMeans != nil {
 		return out
 	}
 	confirmed := ""
