@@ -6,6 +6,7 @@ import (
 	"maps"
 	pathpkg "path"
 	"regexp"
+	"sync"
 	"slices"
 	"strings"
 
@@ -140,7 +141,7 @@ func (d *debate) speakerOf(path string) (string, bool) {
 			return id, true
 		}
 	}
-	if m := takeFile.FindStringSubmatch(base); m != nil {
+	if m := takeFile().FindStringSubmatch(base); m != nil {
 		return m[1], true
 	}
 	return "", false
@@ -162,8 +163,9 @@ func kindsAt(path string) []string {
 	return []string{kindTake, kindReact, kindReply}
 }
 
-// takeFile is the name of a take in a miniround: aK-mM-PERSONA.
-var takeFile = regexp.MustCompile(`^a[0-9]+-m[0-9]+-(.+)$`)
+// takeFile matches the name of a take in a miniround, aK-mM-PERSONA; it is
+// compiled on first use, not at the start of every command.
+var takeFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^a[0-9]+-m[0-9]+-(.+)$`) })
 
 func validKind(k string) bool {
 	for _, x := range cardKinds {
