@@ -213,10 +213,14 @@ func (a *app) newInput(cmd *ucli.Command, p sm.Protocol, slug, motion string) (s
 		in.Motion = strings.TrimSpace(m)
 	}
 	if in.Motion == "" {
-		return in, badUsage(errors.New("the motion is empty"), `give it with --motion "..."`)
+		return in, badUsage(errNoMotion, `give it with --motion "..."`)
 	}
 	return in, nil
 }
+
+// errNoMotion is newInput's error when neither --motion nor the
+// protocol's own flags give a motion.
+var errNoMotion = errors.New("the motion is empty")
 
 // MaxFlagFileSize is the largest file a protocol's file flag of `moot
 // new` (such as --cast FILE) may name.
