@@ -44,7 +44,7 @@ type standings struct {
 	// Personas is silicon-forum's batch summary, for debates whose
 	// outcomes carry its columns (forum's).
 	Personas *personaSummary `json:"personas,omitempty"`
-	Tokens     map[string]int `json:"tokens_by_model"`
+	Tokens   map[string]int  `json:"tokens_by_model"`
 	// Cost is the tournament's tokens and cost, by model asked.
 	Cost    map[string]any `json:"cost"`
 	bill    prices.Bill
