@@ -150,15 +150,22 @@ func (d *debate) callFor(i int) (sm.Call, error) {
 		pd.Statement = &e
 	default:
 		system = "moderator-system.md"
-		pd.History = d.history(i)
+		if s.Kind != kindTransition {
+			pd.History = d.history(i)
+		}
 		switch s.Kind {
 		case kindIntro:
 			user = "moderator-intro.md"
 		case kindTransition:
 			user = "moderator-transition.md"
+			// A hand-over needs the statement just given and the phase,
+			// not the whole debate.
 			if s.Prev >= 0 {
 				p := d.sched[s.Prev]
 				pd.Prev = &speaker{Name: d.name(p.Role), Kind: d.label(p)}
+				if _, ok := d.messages[p.Number]; ok {
+					pd.History = []entry{d.entryOf(p)}
+				}
 			}
 			n := d.sched[s.Next]
 			pd.Next = &speaker{Name: d.name(n.Role), Kind: d.label(n)}

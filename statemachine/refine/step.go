@@ -204,9 +204,19 @@ func (d *debate) proposalCall(r int) (sm.Call, error) {
 	if err != nil {
 		return sm.Call{}, err
 	}
-	return researching(sm.Call{ID: RoleProposer, Role: RoleProposer, Messages: msgs,
+	return researching(sm.Call{ID: RoleProposer, Role: RoleProposer, Messages: msgs, Temperature: d.temperature(RoleProposer),
 		Validate: func(a []byte) sm.Report { return sm.Report{Errors: proposalProblems(a, open)} },
 		Repair:   d.repair}), nil
+}
+
+// temperature is the temperature debate.md gives role, nil when it gives
+// none (a debate made before moot sent them).
+func (d *debate) temperature(role string) *float64 {
+	t, ok := d.st.Temperatures[role]
+	if !ok {
+		return nil
+	}
+	return &t
 }
 
 func statusWords(s string) string { return strings.ReplaceAll(s, "_", " ") }
@@ -228,7 +238,7 @@ func (d *debate) critiqueCall(r int) (sm.Call, error) {
 		return sm.Call{}, err
 	}
 	early := d.st.EarlyStop
-	return sm.Call{ID: RoleSkeptic, Role: RoleSkeptic, Messages: msgs, Schema: skepticSchema(open), SchemaName: "critique",
+	return sm.Call{ID: RoleSkeptic, Role: RoleSkeptic, Messages: msgs, Temperature: d.temperature(RoleSkeptic), Schema: skepticSchema(open), SchemaName: "critique",
 		Validate: func(a []byte) sm.Report {
 			_, errs := parseCritique(a, r, early, open)
 			return sm.Report{Errors: errs}
@@ -243,7 +253,7 @@ func (d *debate) synthesisCall() (sm.Call, error) {
 	if err != nil {
 		return sm.Call{}, err
 	}
-	return researching(sm.Call{ID: RoleSynthesizer, Role: RoleSynthesizer, Messages: msgs, Validate: notEmpty, Repair: d.repair}), nil
+	return researching(sm.Call{ID: RoleSynthesizer, Role: RoleSynthesizer, Messages: msgs, Temperature: d.temperature(RoleSynthesizer), Validate: notEmpty, Repair: d.repair}), nil
 }
 
 func (d *debate) scoreCall() (sm.Call, error) {
@@ -255,7 +265,7 @@ func (d *debate) scoreCall() (sm.Call, error) {
 	if err != nil {
 		return sm.Call{}, err
 	}
-	return sm.Call{ID: RoleJudge, Role: RoleJudge, Messages: msgs, Schema: judgeSchema(), SchemaName: "score",
+	return sm.Call{ID: RoleJudge, Role: RoleJudge, Messages: msgs, Temperature: d.temperature(RoleJudge), Schema: judgeSchema(), SchemaName: "score",
 		Validate: func(a []byte) sm.Report {
 			_, errs := ParseScore(a)
 			return sm.Report{Errors: errs}
@@ -346,21 +356,21 @@ func (d *debate) applyRetrieval(cs []Template, answers map[string]sm.Answer, now
 	case !d.st.RAG.Enabled || d.st.RAG.TopK == 0:
 		r = Retrieval{Method: "off", Query: d.question, Candidates: []Candidate{}, Kept: []string{}}
 	case !asked:
-		r = retrieve(d.question, cs, nil, d.st.RAG.TopK, d.st.RAG.Threshold)
+		r = retrieve(d.question, cs, nil, d.st.RAG.TopK, d.st.RAG.Threshold, d.st.RAG.Score)
 	default:
 		var e sm.Embeddings
 		if err := json.Unmarshal(ans.Text, &e); err != nil {
 			return nil, refused(RoleEmbedder, []string{"the embeddings do not read: " + err.Error()})
 		}
 		if e.Unavailable != "" {
-			r = retrieve(d.question, cs, nil, d.st.RAG.TopK, d.st.RAG.Threshold)
+			r = retrieve(d.question, cs, nil, d.st.RAG.TopK, d.st.RAG.Threshold, d.st.RAG.Score)
 			r.Unavailable = e.Unavailable
 			c.Warnings = append(c.Warnings, "the endpoint gives no embeddings: the templates were ranked by their words (BM25)")
 		} else {
 			if len(e.Vectors) != len(cs)+1 {
 				return nil, refused(RoleEmbedder, []string{fmt.Sprintf("%d vectors for %d texts", len(e.Vectors), len(cs)+1)})
 			}
-			r = retrieve(d.question, cs, e.Vectors, d.st.RAG.TopK, d.st.RAG.Threshold)
+			r = retrieve(d.question, cs, e.Vectors, d.st.RAG.TopK, d.st.RAG.Threshold, d.st.RAG.Score)
 		}
 		r.Model = e.Model
 		r.ElapsedMS = ms(ans.Elapsed)
