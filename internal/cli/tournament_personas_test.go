@@ -51,6 +51,28 @@ func TestSummarizePersonas(t *testing.T) {
 			}
 		}
 	})
+	t.Run("by model", func(t *testing.T) {
+		a := row("Ada", "Cy", "Jo", "Ada", "Ada", "TRUE")
+		a["model_for"], a["model_against"], a["model_judge"] = "m1", "m1", "m1"
+		b := row("Bo", "Cy", "Jo", "Cy", "Cy", "FALSE")
+		b["model_for"], b["model_against"], b["model_judge"] = "m2", "m2", "m2"
+		s := summarizePersonas([]map[string]string{a, b})
+		if len(s.Models) != 2 || s.Models[0].Name != "m1" || s.Models[0].Debates != 2 || s.Models[0].Wins != 1 {
+			t.Errorf("models %+v, want m1 and m2, each in 2 seats winning 1", s.Models)
+		}
+		if len(s.JudgeModels) != 2 || *s.JudgeModels[0].Bias != 0.5 || *s.JudgeModels[1].Bias != -0.5 {
+			t.Errorf("judge models %+v, want biases +0.5 and -0.5", s.JudgeModels)
+		}
+		var out strings.Builder
+		s.markdown(&out)
+		if !strings.Contains(out.String(), "### Models judging") || !strings.Contains(out.String(), "| m2 | 1 | 0 | 1 | 0% | -50 points |") {
+			t.Errorf("markdown lacks the models' tables:\n%s", out.String())
+		}
+		one := summarizePersonas([]map[string]string{a})
+		if one.Models != nil || one.JudgeModels != nil {
+			t.Errorf("one model: tables by model %+v %+v, want none", one.Models, one.JudgeModels)
+		}
+	})
 	t.Run("no premise", func(t *testing.T) {
 		s := summarizePersonas([]map[string]string{row("Ada", "Cy", "Jo", "Ada", "Cy", "")})
 		if s.UpholdRate != nil || s.Judges[0].UpholdRate != nil || s.Judges[0].Bias != nil {
