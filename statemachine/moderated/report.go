@@ -106,6 +106,8 @@ func (d *debate) Report() ([]sm.File, error) {
 		if sc, ok := d.scores[s.Number]; ok {
 			b.WriteString("\n")
 			d.rubricTable(&b, sc)
+		} else if _, ok := d.gaps[s.Number]; ok {
+			fmt.Fprintf(&b, "\n*Score: missing.* %s\n", missingReply)
 		}
 	}
 	b.WriteString(d.citationShares())
@@ -147,7 +149,7 @@ blockquote{margin:.3rem 0 .8rem;padding-left:.8rem;border-left:3px solid #ccc;wh
 {{range .Messages}}<p><strong>{{.Number}} {{.Name}}</strong> ({{.Label}})</p><blockquote>{{.Content}}</blockquote>
 {{if .Marks}}<table><tr><th>criterion</th><th>score</th><th>weight</th><th>weighted</th><th>justification</th></tr>
 {{range .Marks}}<tr><td>{{.Name}}</td><td>{{.Raw}}</td><td>{{.Weight}}</td><td>{{.Weighted}}</td><td>{{.Justification}}</td></tr>{{end}}
-<tr><th>total</th><th>{{.Total}}</th><td></td><td></td><td></td></tr></table>{{end}}
+<tr><th>total</th><th>{{.Total}}</th><td></td><td></td><td></td></tr></table>{{end}}{{if eq .Total "missing"}}<p><em>Score: missing.</em> No value was invented: the debate went on without it (moot run --keep-going).</p>{{end}}
 {{end}}{{end}}</body></html>
 `
 
@@ -218,6 +220,9 @@ func (d *debate) ReportHTML() ([]byte, error) {
 		}
 		m := d.messages[s.Number]
 		out := msg{Number: fmt.Sprintf("%03d", s.Number), Name: m.Name, Label: d.label(s), Content: m.Content}
+		if _, ok := d.gaps[s.Number]; ok {
+			out.Total = "missing"
+		}
 		if sc, ok := d.scores[s.Number]; ok {
 			out.Total = fmt.Sprintf("%.2f", sc.Total)
 			for _, n := range sc.Names {
@@ -275,9 +280,13 @@ func (d *debate) Export(name string) ([]byte, error) {
 				row = append(row, "", "")
 			}
 		}
-		if ok {
+		_, gap := d.gaps[s.Number]
+		switch {
+		case ok:
 			row = append(row, fmt.Sprintf("%.2f", sc.Total))
-		} else {
+		case gap:
+			row = append(row, "missing")
+		default:
 			row = append(row, "")
 		}
 		if err := w.Write(row); err != nil {

@@ -165,9 +165,13 @@ type debate struct {
 	rounds    map[int]*round
 	synthesis *synthesis
 	score     *Score
-	problems  []sm.Problem
-	tmpl      *templates.Set
-	library   map[string][]byte
+	// scoreGap is the record of a score that got no acceptable answer in
+	// a run with --keep-going, kept in score.json in place of the score;
+	// score is then nil.
+	scoreGap *MissingScore
+	problems []sm.Problem
+	tmpl     *templates.Set
+	library  map[string][]byte
 	// panel is the judge panel debate.md names; nil for one judge.
 	panel []sm.Judge
 	// judges holds every folder under judgments/, by name.
@@ -296,7 +300,10 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	}
 	if data, err := fs.ReadFile(files, ScoreFile); err == nil {
 		var s Score
-		if err := frontmatter.Unmarshal(data, &s); err != nil {
+		var gap MissingScore
+		if err := frontmatter.Unmarshal(data, &gap); err == nil && gap.Missing != nil {
+			d.scoreGap = &gap
+		} else if err := frontmatter.Unmarshal(data, &s); err != nil {
 			d.problems = append(d.problems, sm.Problem{File: ScoreFile, Message: frontmatter.JSONError(err).Error()})
 		} else {
 			d.score = &s

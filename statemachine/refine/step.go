@@ -324,6 +324,8 @@ func (d *debate) Next() (*sm.Step, error) {
 		}
 		step.Key = "score"
 		c, err = d.scoreCall()
+		// The debate ends without a score (moot run --keep-going).
+		c.Missable = true
 	}
 	if err != nil {
 		return nil, err
@@ -424,6 +426,12 @@ func (d *debate) clone() *debate {
 }
 
 func (d *debate) apply(call sm.Call, ans sm.Answer, now time.Time) (*sm.Commit, error) {
+	if ans.Missing != nil {
+		if d.st.Phase != phaseScore {
+			return nil, refused(call.Role, []string{"only the judge's score can be missing"})
+		}
+		return d.applyMissingScore(ans, now)
+	}
 	if rep := call.Validate(ans.Text); !rep.OK() {
 		return nil, refused(call.Role, rep.Errors)
 	}
@@ -558,6 +566,10 @@ func (d *debate) Status() sm.Status {
 		st.Lines = append(st.Lines, sm.Line{Label: "score", Text: fmt.Sprintf("%d/10", d.score.Score)})
 		data["score"] = d.score.Score
 	}
+	if d.scoreGap != nil {
+		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: "the judge's score, no value invented (moot run --retry-missing asks again)"})
+		data["missing"] = d.Gaps()
+	}
 	st.Data = data
 	return st
 }
@@ -583,4 +595,82 @@ func (d *debate) describe() string {
 		return "the judge scores the final answer"
 	}
 	return "nothing: the debate is complete"
+}
+
+// applyMissingScore is the commit of a score recorded as missing: score.json
+// holds the record, and the debate is complete without a score.
+func (d *debate) applyMissingScore(ans sm.Answer, now time.Time) (*sm.Commit, error) {
+	gap := &MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(timeLayout)}
+	raw, err := json.MarshalIndent(gap, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	next := d.clone()
+	next.score, next.scoreGap = nil, gap
+	next.st.Phase = phaseComplete
+	c := &sm.Commit{Files: []sm.File{{Name: ScoreFile, Data: append(raw, '\n')}}}
+	c.Events = append(c.Events, sm.Event{Kind: "missing", Role: RoleJudge, Ends: d.st.Phase == phaseScore,
+		Message: "the judge's score is recorded as missing: no value invented"})
+	state, err := next.renderState()
+	if err != nil {
+		return nil, err
+	}
+	c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: state})
+	return c, nil
+}
+
+var _ sm.Filler = (*debate)(nil)
+
+// Gaps names the judge's score when it is recorded as missing; a panel's
+// is its judges', which --retry-missing does not ask one judge for.
+func (d *debate) Gaps() []string {
+	if d.scoreGap == nil || len(d.scoreGap.Panel) > 0 {
+		return nil
+	}
+	return []string{d.scoreGap.Missing.Call}
+}
+
+// Fill returns the step that asks the judge again for the score recorded
+// as missing: its commit writes score.json, the score or the record again.
+func (d *debate) Fill(gap string) (*sm.Step, error) {
+	if d.scoreGap == nil || d.scoreGap.Missing.Call != gap {
+		return nil, fmt.Errorf("no call %q is missing", gap)
+	}
+	c, err := d.scoreCall()
+	if err != nil {
+		return nil, err
+	}
+	c.Missable = true
+	return &sm.Step{Key: "score", Unit: d.unit(), Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			ans := answers[c.ID]
+			if ans.Missing != nil {
+				return d.applyMissingScore(ans, now)
+			}
+			s, errs := ParseScore(ans.Text)
+			if len(errs) > 0 {
+				return nil, refused(RoleJudge, errs)
+			}
+			s.Model, s.Attempts, s.ElapsedMS, s.Time = ans.Model, ans.Attempts, ms(ans.Elapsed), now.UTC().Format(timeLayout)
+			s.Parse = "json"
+			if ans.Attempts > 1 {
+				s.Parse = "repaired"
+			}
+			raw, err := json.MarshalIndent(s, "", "  ")
+			if err != nil {
+				return nil, err
+			}
+			next := d.clone()
+			next.score, next.scoreGap = s, nil
+			sc := float64(s.Score)
+			cm := &sm.Commit{Files: []sm.File{{Name: ScoreFile, Data: append(raw, '\n')}},
+				Events: []sm.Event{{Kind: "scored", Role: RoleJudge, Score: &sc,
+					Message: fmt.Sprintf("the judge scored the answer %d/10, asked again", s.Score), Data: map[string]any{"score": s.Score, "weighted_score": s.WeightedScore}}}}
+			state, err := next.renderState()
+			if err != nil {
+				return nil, err
+			}
+			cm.Files = append(cm.Files, sm.File{Name: sm.StateFile, Data: state})
+			return cm, nil
+		}}, nil
 }
