@@ -103,6 +103,10 @@ type NewInput struct {
 	// name, then by file name.
 	Dirs map[string]map[string][]byte
 	Now  time.Time
+	// SearchConfigured reports that a search provider is configured
+	// (MOOT_SEARCH), so that a protocol whose input asks for research
+	// (forum's web_research) may turn it on.
+	SearchConfigured bool
 }
 
 // Value returns the last value given for flag, or its default.
@@ -573,6 +577,14 @@ type FormatLister interface {
 // be empty, as dialectic's start with arguments/.
 type FolderMaker interface {
 	Folders() []string
+}
+
+// MotionGiver is a Protocol whose own flags may give a new debate its
+// motion when --motion is absent, as forum's --cast gives its topic.
+type MotionGiver interface {
+	// MotionOf returns the motion in's flags give, "" when they give
+	// none; an error is about in, as New's are.
+	MotionOf(in NewInput) (string, error)
 }
 
 // InputError is an error of New about what `moot new` was given. Every

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/moot-dev/moot/internal/research"
 	"io"
 	"io/fs"
 	"path/filepath"
@@ -135,6 +136,12 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 		return err
 	}
 	fmt.Fprintf(a.io.Stdout, "created %s (%s)\n", dir, p.Name())
+	if l, err := driver.StoredResearch(d); err != nil {
+		return err
+	} else if l != nil {
+		fmt.Fprintf(a.io.Stdout, "research on, as the cast asks: the debaters search with %s's provider, at most %d searches and %d pages an answer\n",
+			research.SearchEnv, l.Searches, l.Pages)
+	}
 	fmt.Fprintf(a.io.Stdout, "next: %s\n", deb.Status().Next)
 	return nil
 }
@@ -146,6 +153,9 @@ func (a *app) newWithProtocol(cmd *ucli.Command, slug string, p sm.Protocol) err
 func (a *app) newInput(cmd *ucli.Command, p sm.Protocol, slug, motion string) (sm.NewInput, error) {
 	own := map[string]bool{}
 	in := sm.NewInput{Slug: slug, Motion: strings.TrimSpace(motion), Values: map[string][]string{}, Now: a.io.Now()}
+	if _, err := research.NewProvider(a.io.Getenv(research.SearchEnv), a.io.Getenv, nil); err == nil {
+		in.SearchConfigured = true
+	}
 	for _, f := range p.Flags() {
 		own[f.Name] = true
 		if !cmd.IsSet(f.Name) {
@@ -195,11 +205,22 @@ func (a *app) newInput(cmd *ucli.Command, p sm.Protocol, slug, motion string) (s
 		f := foreign[0]
 		return in, usageError("--%s is a flag of %s, not of %s", f, english.List(owners[f], "and"), p.Name())
 	}
+	if mg, ok := p.(sm.MotionGiver); ok && in.Motion == "" {
+		m, err := mg.MotionOf(in)
+		if err != nil {
+			return in, withCode(ExitUsage, err)
+		}
+		in.Motion = strings.TrimSpace(m)
+	}
 	if in.Motion == "" {
-		return in, badUsage(errors.New("the motion is empty"), `give it with --motion "..."`)
+		return in, badUsage(errNoMotion, `give it with --motion "..."`)
 	}
 	return in, nil
 }
+
+// errNoMotion is newInput's error when neither --motion nor the
+// protocol's own flags give a motion.
+var errNoMotion = errors.New("the motion is empty")
 
 // MaxFlagFileSize is the largest file a protocol's file flag of `moot
 // new` (such as --cast FILE) may name.

@@ -83,6 +83,7 @@ func (a *app) tournamentNewCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "models", Usage: "the `MODELS` that meet, comma-separated (two or more)"},
 			&ucli.StringFlag{Name: "motions", Usage: "`FILE` of motions: one a line, or a YAML or JSON list with motion, definitions and scope"},
 			&ucli.IntFlag{Name: "rounds-per-pair", Value: 1, Usage: "how many times every pair meets on every motion (`K`), twice each time"},
+			&ucli.IntFlag{Name: "runs", Usage: "a batch instead of pairings: each model debates itself `N` times on every motion, a fresh draw each (silicon-forum's multi_debate.py)"},
 			&ucli.StringFlag{Name: "judge-model", Usage: "the judges' `MODEL` (default: the default model)"},
 			&ucli.StringFlag{Name: "judges", Usage: "a panel of judge `MODELS` for every debate, comma-separated"},
 		}, a.protocolFlags()...),
@@ -118,19 +119,44 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 			models = append(models, m)
 		}
 	}
-	if len(models) < 2 {
-		return badUsage(errors.New("--models: a tournament needs two models or more"), "--models gpt-4o,claude-sonnet-4,llama3.1")
+	runs := 0
+	if cmd.IsSet("runs") {
+		runs = int(cmd.Int("runs"))
+		if runs < 1 || runs > rating.MaxRuns {
+			return usageError("--runs %d is not from 1 to %d", runs, rating.MaxRuns)
+		}
+		if cmd.IsSet("rounds-per-pair") {
+			return usageError("--rounds-per-pair: a batch (--runs) has no pairs; --runs says how many times each model debates")
+		}
+		// A batch seats each model on both sides: a model named twice is
+		// the same as named once.
+		var once []string
+		for _, m := range models {
+			if !slices.Contains(once, m) {
+				once = append(once, m)
+			}
+		}
+		models = once
 	}
-	if !cmd.IsSet("motions") {
+	if len(models) == 0 {
+		return badUsage(errors.New("--models: a batch (--runs) needs a model"), "--models llama3.1")
+	}
+	if len(models) < 2 && runs == 0 {
+		return badUsage(errors.New("--models: a tournament needs two models or more"), "--models gpt-4o,claude-sonnet-4,llama3.1", "or one model with --runs N: a batch of N debates")
+	}
+	_, gives := p.(sm.MotionGiver)
+	if !cmd.IsSet("motions") && !gives {
 		return badUsage(errors.New("--motions FILE is required"), "a file with one motion a line, or a YAML or JSON list of motion, definitions and scope")
 	}
-	data, err := readFlagFile("motions", cmd.String("motions"))
-	if err != nil {
-		return err
-	}
-	motions, err := tournament.ParseMotions(data)
-	if err != nil {
-		return withCode(ExitUsage, fmt.Errorf("read --motions %s: %w", cmd.String("motions"), err))
+	var motions []tournament.Motion
+	if cmd.IsSet("motions") {
+		data, err := readFlagFile("motions", cmd.String("motions"))
+		if err != nil {
+			return err
+		}
+		if motions, err = tournament.ParseMotions(data); err != nil {
+			return withCode(ExitUsage, fmt.Errorf("read --motions %s: %w", cmd.String("motions"), err))
+		}
 	}
 	rounds := int(cmd.Int("rounds-per-pair"))
 	if rounds < 1 {
@@ -157,9 +183,21 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 	if judgeModel != "" && judgeRole == "" {
 		return usageError("--judge-model: a %s debate has no judge", p.Name())
 	}
-	base, err := a.newInput(cmd, p, "tournament", motions[0].Text)
+	first := ""
+	if len(motions) > 0 {
+		first = motions[0].Text
+	}
+	base, err := a.newInput(cmd, p, "tournament", first)
+	if errors.Is(err, errNoMotion) {
+		return badUsage(errors.New("--motions FILE is required"), "a file with one motion a line, or a --cast whose topic is the motion")
+	}
 	if err != nil {
 		return err
+	}
+	if len(motions) == 0 {
+		// No --motions: the protocol's flags gave the one motion (forum's
+		// cast, its topic).
+		motions = []tournament.Motion{{Text: base.Motion}}
 	}
 	flags := map[string]sm.Flag{}
 	for _, f := range p.Flags() {
@@ -203,7 +241,12 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 			return usageError("--motions: motion %d has definitions or a scope, which a %s debate does not take", i+1, p.Name())
 		}
 	}
-	pairs, err := rating.Plan(models, texts, rounds)
+	var pairs []rating.Pairing
+	if runs > 0 {
+		pairs, err = rating.Batch(models, texts, runs)
+	} else {
+		pairs, err = rating.Plan(models, texts, rounds)
+	}
 	if err != nil {
 		return badUsage(err)
 	}
@@ -214,7 +257,7 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 	if fm, ok := p.(sm.FolderMaker); ok {
 		extra = fm.Folders()
 	}
-	t := &tournament.Tournament{Name: name, Protocol: p.Name(), Models: models, Motions: motions, Rounds: rounds,
+	t := &tournament.Tournament{Name: name, Protocol: p.Name(), Models: models, Motions: motions, Rounds: rounds, Runs: runs,
 		Judges: judges, JudgeModel: judgeModel, Settings: base.Values, Created: a.io.Now().UTC().Format(time.RFC3339)}
 	for i, pr := range pairs {
 		m := motions[pr.MotionIndex]
@@ -244,6 +287,10 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 		roles := map[string]string{prop: pr.Prop, opp: pr.Opp}
 		if judgeModel != "" {
 			roles[judgeRole] = judgeModel
+		} else if runs > 0 && judgeRole != "" && panel == nil {
+			// A batch's model plays every role, as the original's --model
+			// does, the judge included.
+			roles[judgeRole] = pr.Prop
 		}
 		folders = append(folders, pr.Slug)
 		for _, f := range extra {
@@ -258,7 +305,7 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 			}
 			files = append(files, store.File{Name: pr.Slug + "/" + f.Name, Data: data})
 		}
-		t.Debates = append(t.Debates, tournament.Debate{Slug: pr.Slug, Proposition: pr.Prop, Opposition: pr.Opp, Motion: pr.MotionIndex, Round: pr.Round})
+		t.Debates = append(t.Debates, tournament.Debate{Slug: pr.Slug, Proposition: pr.Prop, Opposition: pr.Opp, Motion: pr.MotionIndex, Round: pr.Round, Run: pr.Run})
 	}
 	plan, err := t.Render()
 	if err != nil {
@@ -416,7 +463,8 @@ func (a *app) resultOf(dir string, deb tournament.Debate, p sm.Protocol) debateR
 func games(t *tournament.Tournament, rs []debateResult) []rating.Game {
 	var out []rating.Game
 	for _, r := range rs {
-		if r.Outcome == nil || r.Outcome.Winner == "" {
+		// A model against itself (a batch) says nothing of models.
+		if r.Outcome == nil || r.Outcome.Winner == "" || r.Proposition == r.Opposition {
 			continue
 		}
 		g := rating.Game{A: r.Proposition, B: r.Opposition, Motion: t.Motions[r.Motion].Text}

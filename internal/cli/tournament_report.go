@@ -41,7 +41,10 @@ type standings struct {
 	Side       *advantage     `json:"side_advantage"`
 	First      *advantage     `json:"first_speaker_advantage"`
 	Motions    []motionJSON   `json:"motions"`
-	Tokens     map[string]int `json:"tokens_by_model"`
+	// Personas is silicon-forum's batch summary, for debates whose
+	// outcomes carry its columns (forum's).
+	Personas *personaSummary `json:"personas,omitempty"`
+	Tokens   map[string]int  `json:"tokens_by_model"`
 	// Cost is the tournament's tokens and cost, by model asked.
 	Cost    map[string]any `json:"cost"`
 	bill    prices.Bill
@@ -91,6 +94,13 @@ func (a *app) standingsOf(dir string, t *tournament.Tournament, rs []debateResul
 		}
 		lines = append(lines, r.Usage...)
 	}
+	var rows []map[string]string
+	for _, r := range rs {
+		if r.State == "done" && r.Outcome != nil && r.Outcome.Columns != nil {
+			rows = append(rows, r.Outcome.Columns)
+		}
+	}
+	s.Personas = summarizePersonas(rows)
 	s.bill = billByModel(table, lines)
 	s.Cost = costJSON(s.bill)
 	if len(g) > 0 {
@@ -143,7 +153,9 @@ func (a *app) tournamentStatusCommand() *ucli.Command {
 			fmt.Fprintf(w, "tournament  %s (%s: %s, %s, %s)\n", t.Name, t.Protocol, english.Count(len(t.Models), "model"), english.Count(len(t.Motions), "motion"), english.Count(len(t.Debates), "debate"))
 			c := s.Counts
 			fmt.Fprintf(w, "debates     done %d · running %d · failed %d · to run %d\n", c["done"], c["running"], c["failed"], c["pending"])
-			if len(s.Ratings) == 0 {
+			if t.Runs > 0 {
+				fmt.Fprintf(w, "leaderboard none: a batch, each model debating itself; 'moot tournament report %s' sums up the personas\n", t.Name)
+			} else if len(s.Ratings) == 0 {
 				fmt.Fprintf(w, "leaderboard none yet: no debate is done\n")
 			} else {
 				fmt.Fprintf(w, "leaderboard Bradley-Terry rating [95%% interval, bootstrap over debates] · Elo · won-drawn-lost\n")
@@ -269,10 +281,12 @@ func (s standings) markdown(matrix string) string {
 	fmt.Fprintf(&b, "%s of the %s protocol between %s on %s: %d done, %d failed, %d running, %d still to run.\n\n",
 		english.Count(len(t.Debates), "debate"), t.Protocol, english.Count(len(t.Models), "model"), english.Count(len(t.Motions), "motion"),
 		c["done"], c["failed"], c["running"], c["pending"])
-	b.WriteString("## Leaderboard\n\n")
-	if len(s.Ratings) == 0 {
-		b.WriteString("No debate is done yet.\n\n")
+	if t.Runs > 0 {
+		fmt.Fprintf(&b, "A batch, as silicon-forum's multi_debate.py runs one: each model debated itself %s on every motion, with a fresh draw of debaters, judge and first speaker each time, so there is no leaderboard of models.\n\n", english.Count(t.Runs, "time"))
+	} else if len(s.Ratings) == 0 {
+		b.WriteString("## Leaderboard\n\nNo debate is done yet.\n\n")
 	} else {
+		b.WriteString("## Leaderboard\n\n")
 		b.WriteString("Bradley-Terry ratings, on the Elo scale (a 400-point lead is 10 to 1 odds), with 95% intervals from a bootstrap over the debates: two models whose intervals overlap are not told apart by these results. Elo, computed game by game, is beside them for familiarity.\n\n")
 		b.WriteString("| # | model | rating | 95% interval | Elo | won | drawn | lost | tokens |\n|---:|---|---:|---|---:|---:|---:|---:|---:|\n")
 		for i, r := range s.Ratings {
@@ -290,6 +304,9 @@ func (s standings) markdown(matrix string) string {
 			fmt.Fprintf(&b, "- The first speaker's advantage: %+.2f [%+.2f, %+.2f], over %s%s.\n", a.Estimate, a.Low, a.High, english.Count(a.N, "debate"), significant(a))
 		}
 		b.WriteString("\nEvery pair meets on every motion on both sides, so a side's advantage cancels out of the ratings.\n\n")
+	}
+	if s.Personas != nil {
+		s.Personas.markdown(&b)
 	}
 	if len(s.Motions) > 0 {
 		b.WriteString("## Motions\n\n| motion | debates | proposition won | opposition won | drawn |\n|---|---:|---:|---:|---:|\n")
@@ -389,6 +406,13 @@ func exportTournamentCSV(t *tournament.Tournament, rs []debateResult) ([]byte, e
 			}
 		}
 	}
+	// A batch numbers its runs and names each run's transcript, as the
+	// original's results.csv does: the README.md 'moot report' writes in
+	// the debate's folder.
+	batch := t.Runs > 0 && len(extra) > 0
+	if batch {
+		extra = append(extra, "run_num", "transcript_filename")
+	}
 	slices.Sort(extra)
 	var out bytes.Buffer
 	w := csv.NewWriter(&out)
@@ -424,7 +448,12 @@ func exportTournamentCSV(t *tournament.Tournament, rs []debateResult) ([]byte, e
 		row = append(row, strconv.Itoa(r.Tokens), r.Failure)
 		for _, k := range extra {
 			v := ""
-			if r.Outcome != nil {
+			switch {
+			case batch && k == "run_num":
+				v = strconv.Itoa(r.Run)
+			case batch && k == "transcript_filename":
+				v = r.Slug + "/README.md"
+			case r.Outcome != nil:
 				v = r.Outcome.Columns[k]
 			}
 			row = append(row, v)

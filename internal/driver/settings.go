@@ -185,6 +185,13 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 	return out, lines
 }
 
+// StoredResearch returns the research limits stored in the state file of
+// d, nil when the debate does not research.
+func StoredResearch(d *store.Dir) (*research.Limits, error) {
+	s, err := readSettings(d)
+	return s.Research, err
+}
+
 // StoredBudget returns the budget stored in the state file of d, if any.
 func StoredBudget(d *store.Dir) (*float64, error) {
 	s, err := readSettings(d)

@@ -19,6 +19,9 @@ type Pairing struct {
 	// MotionIndex is the motion's index in Plan's motions, from 0; Round
 	// counts from 1. The slug shows both counting from 1.
 	MotionIndex, Round int
+	// Run numbers a batch's debates of one model on one motion, from 1
+	// (Batch); 0 in a Plan.
+	Run int
 	// Slug names the debate's directory: lower-case letters, digits and
 	// single hyphens, starting and ending with a letter or digit, at most
 	// MaxSlug characters, unique in the plan.
@@ -89,6 +92,62 @@ func Plan(models, motions []string, rounds int) ([]Pairing, error) {
 						})
 					}
 				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// MaxRuns is the most runs Batch makes of one model on one motion.
+const MaxRuns = 10000
+
+// Batch plans a batch, as silicon-forum's multi_debate.py runs one: each
+// model debates itself runs times on every motion, taking both sides, so
+// that what differs from run to run is the draw (a protocol's personas and
+// first speaker), not the model. The order is run by run, motion by
+// motion, then the models in the order given. A slug reads like
+// "m01-run007-gpt-4o".
+//
+// Batch fails with no model, a model named twice or with an empty name,
+// no motions or an empty motion, or runs outside 1 to MaxRuns.
+func Batch(models, motions []string, runs int) ([]Pairing, error) {
+	if len(models) == 0 {
+		return nil, errors.New("a batch needs a model")
+	}
+	seen := make(map[string]bool, len(models))
+	for i, m := range models {
+		if strings.TrimSpace(m) == "" {
+			return nil, fmt.Errorf("model %d of %d has no name", i+1, len(models))
+		}
+		if seen[m] {
+			return nil, fmt.Errorf("model %q is named twice", m)
+		}
+		seen[m] = true
+	}
+	if len(motions) == 0 {
+		return nil, errors.New("a batch needs at least one motion")
+	}
+	for i, m := range motions {
+		if strings.TrimSpace(m) == "" {
+			return nil, fmt.Errorf("motion %d of %d is empty", i+1, len(motions))
+		}
+	}
+	if runs < 1 || runs > MaxRuns {
+		return nil, fmt.Errorf("runs is %d: it must be from 1 to %d", runs, MaxRuns)
+	}
+	if len(models)*len(motions)*runs > MaxRuns*10 {
+		return nil, fmt.Errorf("%d models × %d motions × %d runs is more than %d debates", len(models), len(motions), runs, MaxRuns*10)
+	}
+	mWidth := max(2, len(strconv.Itoa(len(motions))))
+	rWidth := max(3, len(strconv.Itoa(runs)))
+	names := modelSlugs(models, MaxSlug-len("m-run-")-mWidth-rWidth)
+	out := make([]Pairing, 0, len(models)*len(motions)*runs)
+	taken := make(map[string]bool, cap(out))
+	for r := 1; r <= runs; r++ {
+		for mi, motion := range motions {
+			for i, m := range models {
+				slug := unique(fmt.Sprintf("m%0*d-run%0*d-%s", mWidth, mi+1, rWidth, r, names[i]), MaxSlug, taken)
+				out = append(out, Pairing{Prop: m, Opp: m, Motion: motion, MotionIndex: mi, Round: 1, Run: r, Slug: slug})
 			}
 		}
 	}

@@ -191,3 +191,39 @@ func TestPlanErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestBatch: each model debates itself runs times on every motion, run by
+// run, with slugs that number the runs; bad input is refused.
+func TestBatch(t *testing.T) {
+	ps, err := Batch([]string{"GPT-4o", "llama"}, []string{"M1", "M2"}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 12 {
+		t.Fatalf("%d debates, want 2 models × 2 motions × 3 runs", len(ps))
+	}
+	if p := ps[0]; p.Prop != "GPT-4o" || p.Opp != "GPT-4o" || p.Run != 1 || p.MotionIndex != 0 || p.Slug != "m01-run001-gpt-4o" {
+		t.Errorf("first %+v", p)
+	}
+	if p := ps[11]; p.Prop != "llama" || p.Opp != "llama" || p.Run != 3 || p.MotionIndex != 1 || p.Slug != "m02-run003-llama" {
+		t.Errorf("last %+v", p)
+	}
+	for _, tc := range []struct {
+		name    string
+		models  []string
+		motions []string
+		runs    int
+	}{
+		{"no model", nil, []string{"M"}, 1},
+		{"model twice", []string{"a", "a"}, []string{"M"}, 1},
+		{"no motion", []string{"a"}, nil, 1},
+		{"no runs", []string{"a"}, []string{"M"}, 0},
+		{"too many runs", []string{"a"}, []string{"M"}, MaxRuns + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Batch(tc.models, tc.motions, tc.runs); err == nil {
+				t.Error("accepted")
+			}
+		})
+	}
+}

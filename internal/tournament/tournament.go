@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/rating"
 )
 
 // FileName is the file that holds a tournament's plan, in its folder
@@ -30,6 +31,9 @@ type Tournament struct {
 	// Rounds is how many times every pair meets on every motion, twice
 	// each time, sides swapped.
 	Rounds int `json:"rounds_per_pair"`
+	// Runs, when set, makes the tournament a batch (rating.Batch): each
+	// model debates itself Runs times on every motion, a fresh draw each.
+	Runs int `json:"runs,omitempty"`
 	// Judges is the judge panel of every debate; JudgeModel the judge
 	// when there is no panel ("" leaves it to the default model).
 	Judges     []string `json:"judges,omitempty"`
@@ -51,6 +55,8 @@ type Debate struct {
 	// Motion is the index of the debate's motion in Tournament.Motions.
 	Motion int `json:"motion"`
 	Round  int `json:"round"`
+	// Run numbers a batch's debates of one model on one motion, from 1.
+	Run int `json:"run,omitempty"`
 }
 
 // Render writes tournament.md: the plan as JSON frontmatter and, below
@@ -66,7 +72,11 @@ func (t *Tournament) Render() ([]byte, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tournament %s\n\n", t.Name)
-	fmt.Fprintf(&b, "%d models, %d motions, %d debates of the %s protocol: every pair of models meets on every motion twice, sides swapped", len(t.Models), len(t.Motions), len(t.Debates), t.Protocol)
+	if t.Runs > 0 {
+		fmt.Fprintf(&b, "%d models, %d motions, %d debates of the %s protocol: a batch, each model debating itself %d times on every motion, a fresh draw each time", len(t.Models), len(t.Motions), len(t.Debates), t.Protocol, t.Runs)
+	} else {
+		fmt.Fprintf(&b, "%d models, %d motions, %d debates of the %s protocol: every pair of models meets on every motion twice, sides swapped", len(t.Models), len(t.Motions), len(t.Debates), t.Protocol)
+	}
 	if t.Rounds > 1 {
 		fmt.Fprintf(&b, ", %d times over", t.Rounds)
 	}
@@ -102,7 +112,11 @@ func (t *Tournament) Check() error {
 		return errors.New("field \"tournament\" is empty")
 	case t.Protocol == "":
 		return errors.New("field \"protocol\" is empty")
-	case len(t.Models) < 2:
+	case t.Runs < 0 || t.Runs > rating.MaxRuns:
+		return fmt.Errorf("field \"runs\": %d is not from 1 to %d", t.Runs, rating.MaxRuns)
+	case len(t.Models) == 0:
+		return errors.New("field \"models\" is empty")
+	case len(t.Models) < 2 && t.Runs == 0:
 		return errors.New("field \"models\" needs two models or more")
 	case len(t.Motions) == 0:
 		return errors.New("field \"motions\" is empty")
@@ -121,7 +135,7 @@ func (t *Tournament) Check() error {
 		switch {
 		case !ValidSlug(d.Slug) || slugs[d.Slug]:
 			return fmt.Errorf("debates[%d]: slug %q is not a valid name of its own", i, d.Slug)
-		case !models[d.Proposition] || !models[d.Opposition] || d.Proposition == d.Opposition:
+		case !models[d.Proposition] || !models[d.Opposition] || (d.Proposition == d.Opposition) != (t.Runs > 0):
 			return fmt.Errorf("debates[%d]: %q against %q is not two models of the tournament", i, d.Proposition, d.Opposition)
 		case d.Motion < 0 || d.Motion >= len(t.Motions):
 			return fmt.Errorf("debates[%d]: motion %d is not one of the %d motions", i, d.Motion, len(t.Motions))

@@ -41,6 +41,9 @@ type Cast struct {
 	Audience []Persona
 	For      []Persona
 	Against  []Persona
+	// WebResearch is the file's web_research: the debaters research
+	// before they plan, think and speak.
+	WebResearch bool
 	// Notes say which keys were accepted but have no use in moot.
 	Notes []string
 }
@@ -111,9 +114,7 @@ func ParseCast(data []byte) (*Cast, error) {
 		if err := v.Decode(&on); err != nil {
 			return nil, fmt.Errorf("line %d: web_research: want true or false, found %q", v.Line, v.Value)
 		}
-		if on {
-			c.Notes = append(c.Notes, "web_research is ignored: forum runs without web research until moot has its research tools")
-		}
+		c.WebResearch = on
 	}
 	if c.Audience, err = pool(seen["audience"], "audience", "", true); err != nil {
 		return nil, err

@@ -46,7 +46,7 @@ func TestParseCast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Turns != 8 || c.Premise != "P" || c.Audience[0].Personality != "p" || c.For[0].Side != For || len(c.Notes) != 2 {
+	if c.Turns != 8 || c.Premise != "P" || c.Audience[0].Personality != "p" || c.For[0].Side != For || !c.WebResearch || len(c.Notes) != 1 {
 		t.Errorf("cast %+v", c)
 	}
 }

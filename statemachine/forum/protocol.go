@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/moot-dev/moot/internal/evidence"
+	researchpkg "github.com/moot-dev/moot/internal/research"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -79,6 +80,20 @@ func (p Protocol) templates() *templates.Set {
 	return p.Templates
 }
 
+// MotionOf returns the topic of the cast --cast names, the motion of a
+// debate made without --motion, as the original's debates have it.
+func (Protocol) MotionOf(in sm.NewInput) (string, error) {
+	data, ok := in.Files[castFlag.Name]
+	if !ok {
+		return "", nil
+	}
+	c, err := ParseCast(data)
+	if err != nil {
+		return "", fmt.Errorf("--cast %s: %w", in.Value(castFlag), err)
+	}
+	return c.Topic, nil
+}
+
 // New returns debate.md for a new debate: the cast drawn once, with the
 // seed, and the personas in full, so that the debate never needs the cast
 // file again.
@@ -100,6 +115,10 @@ func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
 	notes := append([]string(nil), cast.Notes...)
 	if cast.Topic != "" && cast.Topic != topic {
 		notes = append(notes, "the cast's topic is replaced by --motion")
+	}
+	research := cast.WebResearch && in.SearchConfigured
+	if cast.WebResearch && !in.SearchConfigured {
+		notes = append(notes, "web_research: no search provider is configured (MOOT_SEARCH), so the debate runs without research until 'moot run --research' turns it on")
 	}
 	premise := cast.Premise
 	if v, ok := in.Values[premiseFlag.Name]; ok && len(v) > 0 {
@@ -145,12 +164,18 @@ func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
 			models[role] = p.Model
 		}
 	}
-	if len(models) > 0 {
+	if len(models) > 0 || research {
+		settings := map[string]any{"models": models}
+		if research {
+			// The cast's web_research is moot run --research with its
+			// default limits, stored as the flag stores them.
+			settings["research"] = researchpkg.DefaultLimits
+		}
 		front, body, err := frontmatter.Parse(data)
 		if err != nil {
 			return nil, err
 		}
-		if err := front.SetValue("moot", map[string]any{"models": models}); err != nil {
+		if err := front.SetValue("moot", settings); err != nil {
 			return nil, err
 		}
 		if data, err = frontmatter.Render(front, body); err != nil {
