@@ -55,7 +55,7 @@ func main() {
 	clients := flag.Int("clients", 50, "clients polling the live debate")
 	interval := flag.Duration("interval", 200*time.Millisecond, "how often each client polls")
 	duration := flag.Duration("duration", 10*time.Second, "how long each poll lasts")
-	step := flag.Duration("step", 250*time.Millisecond, "how often a step is committed to the live debate")
+	step := flag.Duration("step", time.Second, "how often a step is committed to the live debate")
 	n := flag.Int("n", 40, "requests in a row for the big report")
 	flag.Parse()
 	if *moot == "" || *gen == "" {
