@@ -11,14 +11,20 @@ same debate. Copying is done before the clock starts. Dialectic is skipped,
 with a message, when ../shared/compat/dialectic-skill is not beside the
 repository.
 
+Dialectic runs under the real interpreter, named in the output: the
+python3 on PATH is asked for its sys.executable once, so that a shim in
+front of it (pyenv's adds about 50 ms to every start) is not timed as
+dialectic's. --python names another interpreter.
+
 moot is built with the README's build command (CGO_ENABLED=0, a static
 binary: no dynamic loader or C library to start, about 1 ms less) plus
 -trimpath (BUILD below), which changes only the file paths recorded in the
 binary; the empty binary with the same flags. Stripping (-ldflags="-s -w")
 was measured and made no difference to start-up, as the symbol tables it
-removes are never read at start, so the README does not use it. Exits 1
-when a target is missed: status <= 4x the empty binary, a step <= 5x, a
-step >= 4x faster than dialectic's.
+removes are never read at start, so the README does not use it. The
+ratios to the empty binary are printed for reference; the one target
+(exit 1 when missed) is a moot step at least 4x faster than dialectic's
+run with the real interpreter.
 
 --baseline runs another moot binary (an older build, say) in the same
 rounds, on the same debates, so that the two compare under the same load.
@@ -45,8 +51,6 @@ BUILD_ENV = {"CGO_ENABLED": "0"}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIALECTIC = os.path.join(os.path.dirname(ROOT), "shared", "compat", "dialectic-skill", "debate_ops")
 
-STATUS_MAX = 4.0  # status, as a multiple of the empty binary
-STEP_MAX = 5.0  # a step, as a multiple of the empty binary
 DIALECTIC_MIN = 4.0  # dialectic's step, as a multiple of moot's
 
 
@@ -99,6 +103,21 @@ def build(work):
     return empty, moot, nine, awaiting, os.path.join(answers, "judge.json")
 
 
+def real_python(name):
+    """real_python returns the interpreter that name (found on PATH, maybe
+    a shim) really runs, and how it was found."""
+    found = shutil.which(name)
+    if found is None:
+        sys.exit("startup.py: %s is not on PATH; give --python" % name)
+    p = run([found, "-c", "import sys, platform; print(sys.executable); print(platform.python_version())"])
+    exe, version = p.stdout.decode().split("\n")[:2]
+    exe = os.path.realpath(exe)
+    how = "found as %s" % found
+    if exe != os.path.realpath(found):
+        how += " (a shim or a link, not timed)"
+    return exe, version, how
+
+
 def fresh(work, awaiting, judge):
     """fresh copies the awaiting debate and the judge's answer (dialectic
     removes the answer it reads) and returns their paths."""
@@ -115,6 +134,8 @@ def main():
     ap.add_argument("--runs", type=int, default=30, help="measured rounds (default 30)")
     ap.add_argument("--warmup", type=int, default=3, help="rounds run first and not counted (default 3)")
     ap.add_argument("--baseline", metavar="MOOT", help="another moot binary to run in the same rounds, for comparison")
+    ap.add_argument("--python", default="python3", metavar="PYTHON",
+                    help="the interpreter dialectic runs under (default: the one python3 on PATH really runs)")
     args = ap.parse_args()
     baseline = os.path.abspath(args.baseline) if args.baseline else None
 
@@ -124,6 +145,9 @@ def main():
         have_dialectic = os.path.isdir(DIALECTIC)
         if not have_dialectic:
             print("startup.py: %s is absent: dialectic not measured" % DIALECTIC)
+        else:
+            python, version, how = real_python(args.python)
+            print("dialectic runs under %s (Python %s), %s" % (python, version, how))
 
         def step_moot():
             d, j = fresh(work, awaiting, judge)
@@ -131,7 +155,7 @@ def main():
 
         def step_dialectic():
             d, j = fresh(work, awaiting, judge)
-            return ["python3", DIALECTIC, "process-judge", d, "--json-file", j]
+            return [python, DIALECTIC, "process-judge", d, "--json-file", j]
 
         def step_baseline():
             d, j = fresh(work, awaiting, judge)
@@ -177,12 +201,6 @@ def main():
             print("%-24s %9.2f %9.2f %9.2f %s" % (name, med[name], min(times[name]), med[name] / base, vs_dia))
 
         missed = []
-        status = med["moot status"] / base
-        step = med["moot process-judge"] / base
-        if status > STATUS_MAX:
-            missed.append("status is %.2fx the empty binary (target <= %.0fx)" % (status, STATUS_MAX))
-        if step > STEP_MAX:
-            missed.append("a step is %.2fx the empty binary (target <= %.0fx)" % (step, STEP_MAX))
         if dia:
             faster = dia / med["moot process-judge"]
             print("a moot step is %.2fx faster than dialectic's (target >= %.0fx)" % (faster, DIALECTIC_MIN))

@@ -226,11 +226,16 @@ func (a *app) serveCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "addr", Value: DefaultAddr, Usage: "listen on `ADDR` (HOST:PORT); an address that is not loopback needs --token"},
 			&ucli.StringFlag{Name: "token", Sources: ucli.EnvVars("MOOT_TOKEN"), Usage: "require `TOKEN` on every request: ?token=TOKEN or Authorization: Bearer TOKEN (default $MOOT_TOKEN)"},
 			pricesFlag(),
+			&ucli.IntFlag{Name: "cache-mb", Value: serve.DefaultCacheBytes >> 20, Usage: "keep at most `MB` megabytes of built pages in memory, answered again while their debate does not change; 0 keeps none"},
 		},
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			if cmd.Args().Len() > 0 {
 				return usageError("serve takes no arguments: it serves the debates root (--dir)")
+			}
+			cacheMB := cmd.Int("cache-mb")
+			if cacheMB < 0 || cacheMB > 1<<20 {
+				return usageError("--cache-mb %d is not between 0 and %d", cacheMB, 1<<20)
 			}
 			addr, token := cmd.String("addr"), cmd.String("token")
 			host, _, err := net.SplitHostPort(addr)
@@ -249,7 +254,11 @@ func (a *app) serveCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			return a.serve(ctx, root(cmd), addr, token, table)
+			cacheBytes := int64(cacheMB) << 20
+			if cacheMB == 0 {
+				cacheBytes = -1
+			}
+			return a.serve(ctx, root(cmd), addr, token, cacheBytes, table)
 		},
 	}
 }
@@ -266,7 +275,7 @@ func loopback(host string) bool {
 // serve runs moot serve until ctx ends (Ctrl-C, SIGTERM): then it ends the
 // event streams and shuts the server down, letting the requests under way
 // finish.
-func (a *app) serve(ctx context.Context, rootDir, addr, token string, table prices.Table) error {
+func (a *app) serve(ctx context.Context, rootDir, addr, token string, cacheBytes int64, table prices.Table) error {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
@@ -283,6 +292,7 @@ func (a *app) serve(ctx context.Context, rootDir, addr, token string, table pric
 		Leaderboard: func(dir string) ([]byte, error) { return a.leaderboardPage(dir, table) },
 		Calls:       a.callsPage,
 		Logf:        logf,
+		CacheBytes:  cacheBytes,
 	})
 	srv := s.HTTPServer()
 	done := make(chan error, 1)

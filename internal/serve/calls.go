@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"html/template"
 	"net/http"
 	"strings"
@@ -22,16 +23,19 @@ func (s *Server) calls(w http.ResponseWriter, r *http.Request, dir string) {
 		http.NotFound(w, r)
 		return
 	}
-	page, err := s.o.Calls(dir)
-	if err != nil {
-		s.fail(w, "read the debate's calls", err)
-		return
-	}
 	q := template.HTMLEscapeString(tokenQuery(r))
 	nav := []byte(`<nav style="border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
 		`<a href="/` + q + `">all debates</a> · <a href="./` + q + `">the debate</a></nav>`)
-	page = insertAfter(page, "<body>", nav)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-	w.Write(page)
+	s.serveBuilt(w, r, dir, "calls", "read the debate's calls", variant(r), nav, func() (page, error) {
+		body, err := s.o.Calls(dir)
+		if err != nil {
+			return page{}, err
+		}
+		cut := 0
+		if i := bytes.Index(body, []byte("<body>")); i >= 0 {
+			cut = i + len("<body>")
+		}
+		return page{body: body, cut: cut, csp: "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"}, nil
+	})
 }

@@ -8,7 +8,6 @@ package serve
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
@@ -66,6 +65,10 @@ type Options struct {
 	// and IdleTimeout how long a kept-alive connection may wait for its
 	// next request; DefaultHeaderTimeout and DefaultIdleTimeout when 0.
 	HeaderTimeout, IdleTimeout time.Duration
+	// CacheBytes caps the bytes of built pages kept in memory, answered
+	// again while their debate does not change; DefaultCacheBytes when 0,
+	// and none are kept when it is below 0.
+	CacheBytes int64
 	// MaxStreams caps the event streams open at once, over every debate;
 	// DefaultMaxStreams when 0. One more is refused with 503.
 	MaxStreams int
@@ -121,6 +124,8 @@ type Server struct {
 	// Options.Watch is not given; streams counts the streams open.
 	hub     *live.Hub
 	streams atomic.Int64
+	// cache keeps built pages; nil when Options.CacheBytes < 0.
+	cache *pageCache
 	// ctx ends every event stream when the server closes.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -145,8 +150,15 @@ func New(o Options) *Server {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
+	var cache *pageCache
+	switch {
+	case o.CacheBytes == 0:
+		cache = newPageCache(DefaultCacheBytes)
+	case o.CacheBytes > 0:
+		cache = newPageCache(o.CacheBytes)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{o: o, hub: hub, ctx: ctx, cancel: cancel}
+	return &Server{o: o, hub: hub, cache: cache, ctx: ctx, cancel: cancel}
 }
 
 // HTTPServer returns the http.Server that serves s with its bounds: a
@@ -263,7 +275,7 @@ func (s *Server) debateRoute(w http.ResponseWriter, r *http.Request, dir, what s
 	case "calls":
 		s.calls(w, r, dir)
 	case "live":
-		s.liveJSON(w, dir)
+		s.liveJSON(w, r, dir)
 	case "events":
 		s.events(w, r, dir)
 	default:
@@ -458,38 +470,82 @@ func (s *Server) entry(name, href, tournamentName, dir string) indexEntry {
 
 // report is the debate's HTML report page as it stands.
 func (s *Server) report(w http.ResponseWriter, r *http.Request, dir string) {
-	page, err := s.o.Report(dir)
-	if err != nil {
-		s.fail(w, "read the debate", err)
-		return
-	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-	w.Write(page)
+	s.serveBuilt(w, r, dir, "report", "read the debate", "", nil, func() (page, error) {
+		body, err := s.o.Report(dir)
+		if err != nil {
+			return page{}, err
+		}
+		return page{body: body, csp: reportCSP}, nil
+	})
 }
 
+// reportCSP is the policy of a report: no script at all.
+const reportCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
 // page is the report page with a live strip on top and the script that
-// keeps it current.
+// keeps it current. The strip, which holds the request's links, is put in
+// for each request; the rest is built once for each state of the debate.
 func (s *Server) page(w http.ResponseWriter, r *http.Request, dir string) {
-	// The version is taken before the report is read: a step committed
-	// in between makes the page fetch the report once more, never miss it.
-	version := stepVersion(dir)
-	page, err := s.o.Report(dir)
-	if err != nil {
-		s.fail(w, "read the debate", err)
-		return
-	}
-	nonce := newNonce()
 	strip := []byte(`<nav id="moot-live" style="position:sticky;top:0;background:#f6f6f0;border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
 		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a>` + s.callsLink(r) + ` · <span id="moot-now">connecting…</span></nav>`)
-	script := []byte(`<script nonce="` + nonce + `">` + strings.Replace(liveScript, "VERSION", version, 1) + `</script>`)
-	page = dropMetaCSP(page)
-	page = insertAfter(page, "<body>", strip)
-	page = insertBefore(page, "</body>", script)
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'nonce-"+nonce+"'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-	w.Write(page)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	s.serveBuilt(w, r, dir, "page", "read the debate", variant(r), strip, func() (page, error) {
+		// The version is taken before the report is read: a step
+		// committed in between makes the page fetch the report once
+		// more, never miss it.
+		version := stepVersion(dir)
+		body, err := s.o.Report(dir)
+		if err != nil {
+			return page{}, err
+		}
+		// The script is allowed by its hash, not by a nonce, so that the
+		// same page can be answered again, or found unchanged (304).
+		script := strings.Replace(liveScript, "VERSION", version, 1)
+		sum := sha256.Sum256([]byte(script))
+		body = dropMetaCSP(body)
+		body = insertBefore(body, "</body>", []byte(`<script>`+script+`</script>`))
+		cut := 0
+		if i := bytes.Index(body, []byte("<body>")); i >= 0 {
+			cut = i + len("<body>")
+		}
+		return page{body: body, cut: cut,
+			csp: "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"}, nil
+	})
+}
+
+// serveBuilt answers r with the page what of the debate at dir, made by
+// build (failWhat says what a failure could not do), with part (the request's own piece, told by variant) put in:
+// from memory while the debate's fingerprint is the one it was built for,
+// with an ETag, and 304 to a browser that has it already. A build that
+// fails is answered 500 and not kept.
+func (s *Server) serveBuilt(w http.ResponseWriter, r *http.Request, dir, what, failWhat, variantOf string, part []byte, build func() (page, error)) {
+	var p page
+	var err error
+	id, ok := "", false
+	if s.cache != nil {
+		id, ok = fingerprint(dir, false)
+	}
+	if ok {
+		p, id, err = s.cache.get(what+"\x00"+dir, id, func() (string, bool) { return fingerprint(dir, true) }, build)
+		ok = id != ""
+	} else {
+		p, err = build()
+	}
+	if err != nil {
+		s.fail(w, failWhat, err)
+		return
+	}
+	if !ok {
+		// No cache, or a debate the file system cannot name: built
+		// afresh for every request, as it is answered.
+		if p.csp != "" {
+			w.Header().Set("Content-Security-Policy", p.csp)
+		}
+		w.Write(slices.Concat(p.body[:p.cut], part, p.body[p.cut:]))
+		return
+	}
+	sendCached(w, r, etag(id, variantOf), p, part)
 }
 
 // liveScript follows the event stream: a "live" event names the calls in
@@ -520,7 +576,7 @@ const liveScript = `
     // Only the answer to the latest request is shown, so that two steps
     // in a row cannot leave the older report in place.
     var mine = ++latest;
-    fetch(base + "report" + suffix, {cache: "no-store"}).then(function (r) {
+    fetch(base + "report" + suffix, {cache: "no-cache"}).then(function (r) {
       if (!r.ok) { throw new Error(r.status); }
       return r.text();
     }).then(function (text) {
@@ -550,14 +606,19 @@ const liveScript = `
 `
 
 // liveJSON is the run under way as JSON, null when there is none.
-func (s *Server) liveJSON(w http.ResponseWriter, dir string) {
+func (s *Server) liveJSON(w http.ResponseWriter, r *http.Request, dir string) {
 	st, err := readLive(dir)
 	if err != nil {
 		s.fail(w, "read the live file", err)
 		return
 	}
+	data, _ := json.Marshal(st)
+	data = append(data, '\n')
+	// The answer is small and read from one small file: its tag is its
+	// sum, so a page that polls gets 304 while nothing changes.
+	sum := sha256.Sum256(data)
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(st)
+	sendCached(w, r, `"`+base64.RawURLEncoding.EncodeToString(sum[:15])+`"`, page{body: data}, nil)
 }
 
 func readLive(dir string) (*live.State, error) {
@@ -669,12 +730,6 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 func (s *Server) fail(w http.ResponseWriter, what string, err error) {
 	s.o.Logf("cannot %s: %v", what, err)
 	http.Error(w, "cannot "+what+"; moot serve says why on its terminal", http.StatusInternalServerError)
-}
-
-func newNonce() string {
-	var b [16]byte
-	rand.Read(b[:])
-	return base64.StdEncoding.EncodeToString(b[:])
 }
 
 // insertAfter puts add after the first mark in page, or at its start.

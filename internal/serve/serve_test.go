@@ -3,6 +3,8 @@ package serve
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -105,16 +107,21 @@ func TestDebatePage(t *testing.T) {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
 	body := w.Body.String()
-	for _, want := range []string{"report of sugar-tax", `id="moot-live"`, "EventSource", `<script nonce="`} {
+	for _, want := range []string{"report of sugar-tax", `id="moot-live"`, "EventSource", `<script>`} {
 		if !strings.Contains(body, want) {
-			t.Errorf("the page lacks %q:\n%s", want, body)
+			t.Fatalf("the page lacks %q:\n%s", want, body)
 		}
 	}
+	// The page's one script is allowed by its hash, and nothing else is.
 	csp := w.Header().Get("Content-Security-Policy")
-	nonce := body[strings.Index(body, `<script nonce="`)+len(`<script nonce="`):]
-	nonce = nonce[:strings.Index(nonce, `"`)]
-	if !strings.Contains(csp, "script-src 'nonce-"+nonce+"'") {
-		t.Errorf("Content-Security-Policy %q does not allow only the page's script (nonce %q)", csp, nonce)
+	script := body[strings.Index(body, `<script>`)+len(`<script>`):]
+	script = script[:strings.Index(script, `</script>`)]
+	sum := sha256.Sum256([]byte(script))
+	if want := "script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "';"; !strings.Contains(csp, want) {
+		t.Errorf("Content-Security-Policy %q does not allow only the page's script (%s)", csp, want)
+	}
+	if strings.Count(body, "<script") != 1 {
+		t.Errorf("the page has more than its one script:\n%s", body)
 	}
 	if strings.Contains(body, `http-equiv="Content-Security-Policy"`) {
 		t.Errorf("the page keeps the report's own policy, which would block its script:\n%s", body)

@@ -1,0 +1,340 @@
+// Command servecache measures `moot serve` against the targets of issue
+// 30, item 4, with its page cache on (the default) and off (--cache-mb 0,
+// which rebuilds every page for every request, as moot serve did before)
+// side by side in one run:
+//
+//	go build -o /tmp/moot ./cmd/moot && go build -o /tmp/gendebate ./bench/gendebate
+//	go run ./bench/servecache -moot /tmp/moot -gendebate /tmp/gendebate
+//
+// It makes a debates root with two dialectic debates written by
+// gendebate: "big", of 1,000 exchanges, which nothing changes, and
+// "live", of 20, to which a goroutine of this program commits one more
+// step (an exchange's arguments, then its judgment) every -step, as moot
+// run would, under the debate's lock. Then, against each server in turn:
+//
+//   - poll: -clients clients each ask every -interval for live's report
+//     and its /live JSON, as a browser revalidating its copy does
+//     (If-None-Match with the ETag it last got), for -duration; the
+//     latency of every request is recorded: median and p99.
+//   - poll-full: the same, without If-None-Match (a client that keeps
+//     nothing): every answer is the whole report.
+//   - big: -n requests in a row for big's report, whole (no
+//     If-None-Match), then -n with its ETag (304): median and p99.
+//
+// Targets: poll p99 at most 20 ms; big's report, unchanged, at most 5 ms a
+// request. The machine's load average is printed before and after; the
+// servers' peak resident memory (VmHWM) at the end.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	driver "github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/testkit/fixture"
+	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/store"
+)
+
+func main() {
+	moot := flag.String("moot", "", "the moot binary to serve with (required)")
+	gen := flag.String("gendebate", "", "the gendebate binary (go build ./bench/gendebate; required)")
+	bigN := flag.Int("big-exchanges", 1000, "exchanges of the unchanged debate")
+	clients := flag.Int("clients", 50, "clients polling the live debate")
+	interval := flag.Duration("interval", 200*time.Millisecond, "how often each client polls")
+	duration := flag.Duration("duration", 10*time.Second, "how long each poll lasts")
+	step := flag.Duration("step", time.Second, "how often a step is committed to the live debate")
+	n := flag.Int("n", 40, "requests in a row for the big report")
+	flag.Parse()
+	if *moot == "" || *gen == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(*moot, *gen, *bigN, *clients, *interval, *duration, *step, *n); err != nil {
+		fmt.Fprintln(os.Stderr, "servecache:", err)
+		os.Exit(1)
+	}
+}
+
+func run(moot, gen string, bigN, clients int, interval, duration, step time.Duration, n int) error {
+
+	root, err := os.MkdirTemp("", "servecache-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(root)
+	fmt.Printf("load before: %s", loadavg())
+	for _, d := range []struct {
+		slug string
+		n    int
+	}{{"big", bigN}, {"live", 20}} {
+		cmd := exec.Command(gen, "-exchanges", fmt.Sprint(d.n), filepath.Join(root, d.slug))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("gendebate %s: %v: %s", d.slug, err, out)
+		}
+	}
+	type server struct {
+		name string
+		url  string
+		cmd  *exec.Cmd
+	}
+	var servers []*server
+	for _, c := range []struct{ name, mb string }{{"cache on", "64"}, {"cache off", "0"}} {
+		addr, err := freeAddr()
+		if err != nil {
+			return err
+		}
+		cmd := exec.Command(moot, "--dir", root, "serve", "--addr", addr, "--cache-mb", c.mb)
+		cmd.Stderr = io.Discard
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait() }()
+		s := &server{name: c.name, url: "http://" + addr, cmd: cmd}
+		if err := ready(s.url); err != nil {
+			return err
+		}
+		servers = append(servers, s)
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * clients, MaxConnsPerHost: 2 * clients}}
+
+	fmt.Printf("%-10s %-10s %10s %10s %10s %9s\n", "server", "load", "requests", "median", "p99", "KB/answer")
+	for _, s := range servers {
+		for _, full := range []bool{false, true} {
+			ctx, cancel := context.WithTimeout(context.Background(), duration)
+			steps := make(chan error, 1)
+			go func() { steps <- commitSteps(ctx, filepath.Join(root, "live"), step) }()
+			lat, bytes, errs := poll(ctx, client, s.url+"/debates/live/", clients, interval, full)
+			cancel()
+			if err := <-steps; err != nil {
+				return fmt.Errorf("commit steps: %w", err)
+			}
+			if errs > 0 {
+				return fmt.Errorf("%s: %d requests failed", s.name, errs)
+			}
+			name := "poll"
+			if full {
+				name = "poll-full"
+			}
+			print(s.name, name, lat, bytes)
+		}
+		for _, revalidate := range []bool{false, true} {
+			var lat []time.Duration
+			var bytes int64
+			tag := ""
+			for i := 0; i < n; i++ {
+				d, b, t, err := fetch(client, s.url+"/debates/big/report", tag)
+				if err != nil {
+					return err
+				}
+				if revalidate {
+					tag = t
+				}
+				if i > 0 { // the first request builds the page
+					lat = append(lat, d)
+					bytes += b
+				}
+			}
+			name := "big"
+			if revalidate {
+				name = "big-304"
+			}
+			print(s.name, name, lat, bytes)
+		}
+	}
+	for _, s := range servers {
+		fmt.Printf("%s: peak resident memory %s\n", s.name, vmHWM(s.cmd.Process.Pid))
+	}
+	fmt.Printf("load after: %s", loadavg())
+	return nil
+}
+
+func print(server, load string, lat []time.Duration, bytes int64) {
+	slices.Sort(lat)
+	if len(lat) == 0 {
+		return
+	}
+	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
+	fmt.Printf("%-10s %-10s %10d %10s %10s %9.1f\n", server, load, len(lat), q(0.5).Round(10*time.Microsecond), q(0.99).Round(10*time.Microsecond), float64(bytes)/float64(len(lat))/1024)
+}
+
+// poll runs clients clients that each ask for base's report and live
+// JSON every interval until ctx ends, revalidating unless full.
+func poll(ctx context.Context, client *http.Client, base string, clients int, interval time.Duration, full bool) ([]time.Duration, int64, int) {
+	var mu sync.Mutex
+	var lat []time.Duration
+	var bytes int64
+	errs := 0
+	var wg sync.WaitGroup
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tags := map[string]string{}
+			// Spread the clients over the interval, as pages opened at
+			// different moments are.
+			time.Sleep(interval * time.Duration(c) / time.Duration(clients))
+			t := time.NewTicker(interval)
+			defer t.Stop()
+			for {
+				for _, what := range []string{"report", "live"} {
+					tag := ""
+					if !full {
+						tag = tags[what]
+					}
+					d, b, newTag, err := fetch(client, base+what, tag)
+					if ctx.Err() != nil {
+						return
+					}
+					mu.Lock()
+					if err != nil {
+						errs++
+					} else {
+						lat = append(lat, d)
+						bytes += b
+					}
+					mu.Unlock()
+					tags[what] = newTag
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return lat, bytes, errs
+}
+
+// fetch asks for url, with If-None-Match tag when tag is set, reads the
+// whole answer and returns how long that took, its bytes and its ETag.
+func fetch(client *http.Client, url, tag string) (time.Duration, int64, string, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	if tag != "" {
+		req.Header.Set("If-None-Match", tag)
+	}
+	start := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	b, err := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	d := time.Since(start)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotModified {
+		return 0, 0, "", fmt.Errorf("%s: status %d", url, resp.StatusCode)
+	}
+	return d, b, resp.Header.Get("ETag"), nil
+}
+
+// commitSteps commits one step of the live debate at dir every interval,
+// under the debate's lock, until ctx ends.
+func commitSteps(ctx context.Context, dir string, interval time.Duration) error {
+	d, err := store.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Lock(ctx, "servecache bench", false); err != nil {
+		return err
+	}
+	deb, err := driver.Load(d)
+	if err != nil {
+		return err
+	}
+	// The debate grows across polls: it goes on from where the last poll
+	// left it.
+	e := deb.Header.State.Exchange
+	judged := deb.Header.State.Phase == dialectic.AwaitingArguments
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		var c *sm.Commit
+		if judged {
+			c, err = dialectic.ApplyArguments(deb, e, map[dialectic.Side][]byte{dialectic.Prop: fixture.Answer(dialectic.Prop, e), dialectic.Opp: fixture.Answer(dialectic.Opp, e)})
+		} else {
+			c, err = dialectic.ApplyJudgment(deb, fixture.Judgment(e), time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC).Add(time.Duration(e)*time.Minute))
+			e++
+		}
+		if err == nil {
+			err = driver.Commit(d, c)
+		}
+		if err != nil {
+			return fmt.Errorf("exchange %d: %w", e, err)
+		}
+		judged = !judged
+	}
+}
+
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+// ready waits until the server at url answers its index.
+func ready(url string) error {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get(url + "/")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the server at %s never answered", url)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown\n"
+	}
+	return string(b)
+}
+
+func vmHWM(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
+}
