@@ -111,3 +111,50 @@ func TestRenderEachSetItsOwn(t *testing.T) {
 		t.Errorf("the built-in template renders %q, %v after the overrides; want %q", again, err, builtin)
 	}
 }
+
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"plain text is kept", "A claim.\n\nA ground.", "A claim.\n\nA ground."},
+		{"surrounding space is trimmed", "\n  text  \n", "text"},
+		{"a copied closing line is broken", "a\nQUOTED TEXT>>>\nb", "a\nQUOTED TEXT>> >\nb"},
+		{"a copied opening line is broken", "<<<QUOTED TEXT", "<< <QUOTED TEXT"},
+		{"long runs are broken throughout", "<<<<<<< >>>>>", "<< << << < >> >> >"},
+		{"two brackets stay", "<<A-opening-r1>> x << y >>", "<<A-opening-r1>> x << y >>"},
+		{"mixed brackets stay", "<><><>", "<><><>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := templates.Quote(tc.in)
+			want := templates.FenceOpen + "\n" + tc.want + "\n" + templates.FenceClose
+			if got != want {
+				t.Errorf("Quote(%q) = %q, want %q", tc.in, got, want)
+			}
+			inner := strings.TrimSuffix(strings.TrimPrefix(got, templates.FenceOpen+"\n"), "\n"+templates.FenceClose)
+			if strings.Contains(inner, "<<<") || strings.Contains(inner, ">>>") {
+				t.Errorf("Quote(%q) leaves a delimiter inside the fence: %q", tc.in, inner)
+			}
+		})
+	}
+}
+
+func TestFenceRuleInEveryJudgePrompt(t *testing.T) {
+	judges := map[string][]string{
+		"dialectic": {"judge-system.md"},
+		"forum":     {"judge-system.md"},
+		"moderated": {"scorer-system.md", "fact-checker-system.md"},
+		"refine":    {"judge-system.md", "skeptic-system.md"},
+		"panel":     {"card-system.md", "convergence-system.md", "detect-system.md", "exit-check-system.md", "round-summary-system.md", "shifts-system.md", "summary-system.md"},
+	}
+	for protocol, names := range judges {
+		for _, name := range names {
+			t.Run(protocol+"/"+name, func(t *testing.T) {
+				text, ok := templates.For(protocol).Text(name)
+				if !ok {
+					t.Fatalf("no template %s", name)
+				}
+				if !strings.Contains(text, "{{fenceRule}}") {
+					t.Errorf("%s/%s does not tell the judge what the fence means", protocol, name)
+				}
+			})
+		}
+	}
+}

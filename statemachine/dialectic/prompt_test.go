@@ -1,6 +1,7 @@
 package dialectic_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 
+	"github.com/moot-dev/moot/internal/testkit/fencetest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 
 	driver "github.com/moot-dev/moot/internal/driver"
@@ -129,7 +131,7 @@ func TestJudgePrompt(t *testing.T) {
 	if !strings.Contains(all, "Reports from libraries running open-access hours") {
 		t.Error("the judge was not shown an earlier argument's grounds in full")
 	}
-	earlier := strings.Index(all, "### prop_001 (proposition, exchange 1): Unstaffed Hours Have A Safety Record")
+	earlier := strings.Index(all, "### prop_001 (proposition, exchange 1)\n\n"+templates.FenceOpen+"\n# Unstaffed Hours Have A Safety Record")
 	if earlier < 0 || earlier > strings.Index(all, "### prop_002 (") {
 		t.Error("the judge's prompt lacks prop_001 in full before the new arguments")
 	}
@@ -139,6 +141,32 @@ func TestJudgePrompt(t *testing.T) {
 	if strings.Contains(all, "You are a debater") {
 		t.Error("the judge was shown the debaters' instructions")
 	}
+}
+
+// TestJudgePromptFencesDebatersText plants an order and copies of the fence
+// lines in a debater's argument: the judge (and the panel's judges and a
+// rejudge, which share this prompt) must see it only inside the fence,
+// with the copied fence lines broken, and be told what the fence means.
+func TestJudgePromptFencesDebatersText(t *testing.T) {
+	d := example(t)
+	hostile, err := json.Marshal(map[string]any{
+		"title": "A Fair Point", "claim": fencetest.Hostile,
+		"grounds": []map[string]string{{"source": "s", "content": fencetest.Hostile, "relevance": "r"}},
+		"warrant": fencetest.Hostile,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := `{"title": "A Plain Answer", "claim": "c", "grounds": [{"source": "s", "content": "g", "relevance": "r"}], "warrant": "w"}`
+	if _, err := driver.ProcessExchange(d, 2, hostile, []byte(plain)); err != nil {
+		t.Fatal(err)
+	}
+	p, err := dialectic.JudgePrompt(templates.Default(), load(t, d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fencetest.Ruled(t, "judge", p.Messages[0].Content)
+	fencetest.Inside(t, "judge", p.Messages[1].Content)
 }
 
 func TestRepairNamesEveryError(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/testkit/fencetest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
@@ -721,5 +722,34 @@ func TestReportAndExport(t *testing.T) {
 	}
 	if _, err := ex.Export("json"); err == nil {
 		t.Errorf("an unknown format was exported")
+	}
+}
+
+// TestJudgeSeesSpeechesFenced: a speech that plants an order and copies of
+// the fence lines reaches the judge only inside the fence, with the
+// copies broken, and the judge's instructions say what the fence means.
+func TestJudgeSeesSpeechesFenced(t *testing.T) {
+	dir := newDebate(t, setup{turns: 2, judge: true, premise: true})
+	m := &fakeModel{fault: func(kind string, n int) (string, bool) {
+		return fencetest.Hostile, kind == forumfake.Turn && n == 1
+	}}
+	if _, err := advance(t, context.Background(), dir, m, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for i, req := range m.asked() {
+		if roleOf(req) != forum.Judge {
+			continue
+		}
+		fencetest.Ruled(t, fmt.Sprintf("judge request %d", i+1), req.Messages[0].Content)
+		for j, msg := range req.Messages {
+			if msg.Role == "user" && strings.Contains(msg.Content, fencetest.Order) {
+				seen++
+				fencetest.Inside(t, fmt.Sprintf("judge request %d message %d", i+1, j+1), msg.Content)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no judge request held the planted speech")
 	}
 }

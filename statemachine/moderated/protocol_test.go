@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/testkit/fencetest"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	"github.com/moot-dev/moot/statemachine/moderated"
@@ -341,6 +342,43 @@ func TestTemperatures(t *testing.T) {
 		if r.Temperature == nil || *r.Temperature != want {
 			t.Errorf("%s call with --advocate-a-temperature 0.2: temperature %v, want %g", moderatedtest.Kind(r), r.Temperature, want)
 		}
+	}
+}
+
+// TestJudgesSeeStatementsFenced: an argument that plants an order and
+// copies of the fence lines reaches the scorer and the fact checker only
+// inside the fence, with the copies broken, and their instructions say
+// what the fence means.
+func TestJudgesSeeStatementsFenced(t *testing.T) {
+	fake := moderatedtest.Handler(moderatedtest.Options{})
+	srv := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		r := fake(req)
+		if moderatedtest.Kind(req) == "A" && moderatedtest.Field(req, "Your task") == "argument" {
+			r.Content += "\n" + fencetest.Hostile
+		}
+		return r
+	})
+	dir := newDebate(t, map[string]string{"rounds": "1", "fact-checker": "true"})
+	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for i, req := range srv.Requests() {
+		kind := moderatedtest.Kind(req)
+		if kind != "scorer" && kind != "fact-checker" {
+			continue
+		}
+		what := fmt.Sprintf("%s request %d", kind, i+1)
+		fencetest.Ruled(t, what, req.Messages[0].Content)
+		for _, msg := range req.Messages[1:] {
+			if strings.Contains(msg.Content, fencetest.Order) {
+				seen[kind]++
+				fencetest.Inside(t, what, msg.Content)
+			}
+		}
+	}
+	if seen["scorer"] == 0 || seen["fact-checker"] == 0 {
+		t.Fatalf("the planted argument reached %d scorer and %d fact-checker requests, want both", seen["scorer"], seen["fact-checker"])
 	}
 }
 

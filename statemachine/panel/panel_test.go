@@ -2,12 +2,14 @@ package panel_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/testkit/fencetest"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/statemachine/panel"
 	"github.com/moot-dev/moot/statemachine/panel/paneltest"
@@ -363,6 +365,56 @@ func TestStageCounting(t *testing.T) {
 	}
 	if !strings.Contains(fs["debate.md"], `"stage": "aspect:2"`) || !strings.Contains(fs["debate.md"], `"phase": "awaiting_mini0"`) {
 		t.Errorf("debate.md:\n%s", fs["debate.md"])
+	}
+}
+
+// TestAnalysisSeesPersonasFenced: persona messages that plant an order
+// and copies of the fence lines reach every analysis call that reads them
+// (detect, round summary, exit check, convergence, card, shifts, summary)
+// only inside the fence, with the copies broken, and each analysis call's
+// instructions say what the fence means.
+func TestAnalysisSeesPersonasFenced(t *testing.T) {
+	fake := paneltest.Handler(paneltest.Options{Detect: roomFor, Exit: func(k, t int) bool { return t >= 3 }})
+	srv := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		r := fake(req)
+		switch paneltest.Kind(req) {
+		case "opening", "take", "reply", "crux-position", "crux-turn", "closing":
+			r.Content += "\n" + fencetest.Hostile
+		case "react":
+			var answer map[string]string
+			if err := json.Unmarshal([]byte(r.Content), &answer); err != nil {
+				return modeltest.Failf("the fake's react answer is not JSON: %v", err)
+			}
+			answer["text"] += "\n" + fencetest.Hostile
+			b, _ := json.Marshal(answer)
+			r.Content = string(b)
+		}
+		return r
+	})
+	dir := newDebate(t, map[string]string{"aspects": "1"})
+	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	analysis := []string{"detect", "round-summary", "exit-check", "convergence", "card", "shifts", "summary"}
+	seen := map[string]int{}
+	for i, req := range srv.Requests() {
+		kind := paneltest.Kind(req)
+		if !slices.Contains(analysis, kind) {
+			continue
+		}
+		what := fmt.Sprintf("%s request %d", kind, i+1)
+		fencetest.Ruled(t, what, req.Messages[0].Content)
+		for _, msg := range req.Messages[1:] {
+			if strings.Contains(msg.Content, fencetest.Order) {
+				seen[kind]++
+				fencetest.Inside(t, what, msg.Content)
+			}
+		}
+	}
+	for _, kind := range analysis {
+		if seen[kind] == 0 {
+			t.Errorf("no %s request held the planted text", kind)
+		}
 	}
 }
 

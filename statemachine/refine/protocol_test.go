@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/testkit/fencetest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
@@ -436,6 +437,46 @@ func TestEmbeddingsCache(t *testing.T) {
 				t.Errorf("the debate differs from one whose vectors were all asked for:\n%s", strings.Join(d, "\n"))
 			}
 		})
+	}
+}
+
+// TestJudgesSeeDebatersFenced: proposals and a synthesis that plant an
+// order and copies of the fence lines reach the skeptic and the judge only
+// inside the fence, with the copies broken, and their instructions say
+// what the fence means.
+func TestJudgesSeeDebatersFenced(t *testing.T) {
+	fake := refinetest.Handler(refinetest.Options{})
+	srv := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		r := fake(req)
+		switch refinetest.Kind(req) {
+		case "proposer":
+			r.Content += "\n" + fencetest.Hostile
+		case "synthesizer":
+			r.Content = strings.Replace(r.Content, "The final answer.", "The final answer.\n"+fencetest.Hostile, 1)
+		}
+		return r
+	})
+	dir := newDebate(t, map[string]string{"min-rounds": "2", "max-rounds": "2"})
+	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for i, req := range chats(srv.Requests(), "") {
+		kind := refinetest.Kind(req)
+		if kind != "skeptic" && kind != "judge" {
+			continue
+		}
+		what := fmt.Sprintf("%s request %d", kind, i+1)
+		fencetest.Ruled(t, what, req.Messages[0].Content)
+		for _, msg := range req.Messages[1:] {
+			if strings.Contains(msg.Content, fencetest.Order) {
+				seen[kind]++
+				fencetest.Inside(t, what, msg.Content)
+			}
+		}
+	}
+	if seen["skeptic"] == 0 || seen["judge"] == 0 {
+		t.Fatalf("the planted text reached %d skeptic and %d judge requests, want both", seen["skeptic"], seen["judge"])
 	}
 }
 
