@@ -20,6 +20,9 @@ import (
 // prompt templates in force; nil means the built-in ones.
 type Protocol struct {
 	Templates *templates.Set
+	// JudgeContext, when set, replaces the judge context debate.md's
+	// settings keep: the --judge-context of a run that will store it.
+	JudgeContext JudgeContext
 }
 
 var (
@@ -137,6 +140,9 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	ctx, err := JudgeContextOf(deb.Header)
 	if err != nil {
 		return nil, fmt.Errorf("read %w", err)
+	}
+	if p.JudgeContext != "" {
+		ctx = p.JudgeContext
 	}
 	return &stepDebate{deb: deb, tmpl: p.templates(), panel: panel, judges: judges, sources: sources, judgeContext: ctx}, nil
 }
