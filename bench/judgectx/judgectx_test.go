@@ -51,7 +51,7 @@ func filler(seed string, n int) string {
 // argument is one argument of about 5 to 9 KB: three long grounds, a
 // warrant and a backing, attacking and defending targets.
 func argument(id string, attacks, defends []string) map[string]any {
-	size := 1000 + 250*(len(id)%5) // 1 to 2 KB a ground: 5 to 9 KB an argument
+	size := 700 + 200*(len(id)%5) // 1.1 to 1.5 KB a ground: 5 to 7 KB an argument
 	var grounds []map[string]string
 	for g := range 3 {
 		grounds = append(grounds, map[string]string{
@@ -155,8 +155,10 @@ func handler(req modeltest.Request) modeltest.Reply {
 
 type result struct {
 	total, judge39 int
-	prompt39       string
-	deb            *dialectic.Debate
+	// judges is what the judge's prompts hold of total.
+	judges   int
+	prompt39 string
+	deb      *dialectic.Debate
 }
 
 func run(t *testing.T, c dialectic.JudgeContext) result {
@@ -186,6 +188,9 @@ func run(t *testing.T, c dialectic.JudgeContext) result {
 			n += len(m.Content)
 		}
 		r.total += n
+		if modeltest.RoleOf(req) == modeltest.Judge {
+			r.judges += n
+		}
 		if modeltest.RoleOf(req) == modeltest.Judge && strings.Contains(req.Messages[len(req.Messages)-1].Content, "Exchange 39.") {
 			r.judge39 = n
 			r.prompt39 = req.Messages[len(req.Messages)-1].Content
@@ -213,19 +218,19 @@ func TestJudgeContext(t *testing.T) {
 		sizes[len(a.Body)/1000]++
 	}
 	t.Logf("argument bodies by KB: %v", sizes)
-	t.Logf("\n%-22s %14s %14s\n%-22s %14d %14d\n%-22s %14d %14d\n%-22s %14d %14s",
-		"dialectic, 40 exch.", "focused", "full",
-		"total prompt bytes", focused.total, full.total,
-		"judge prompt, exch 39", focused.judge39, full.judge39,
-		"target", floorBytes, fmt.Sprintf("%d", judgeTarget))
-	// The targets are reported, not enforced, until they are met: the
-	// debaters' prompts, which show every argument in full, are most of
-	// the total, and the focused judge's index and targets pass 60 KB.
+	t.Logf("\n%-24s %14s %14s %14s\n%-24s %14d %14d %14d\n%-24s %14d %14d\n%-24s %14d %14d %14d",
+		"dialectic, 40 exchanges", "focused", "full", "target",
+		"total prompt bytes", focused.total, full.total, floorBytes,
+		"  of which the judge's", focused.judges, full.judges,
+		"judge prompt, exch. 39", focused.judge39, full.judge39, judgeTarget)
+	// The total is reported, not enforced, until it is met: the
+	// debaters' prompts, which show every argument in full, are by
+	// themselves above the original's floor.
 	if focused.total > floorBytes {
-		t.Logf("target NOT MET: focused: %d prompt bytes in all, want at most %d (the original's floor)", focused.total, floorBytes)
+		t.Logf("target NOT MET: focused: %d prompt bytes in all (%d of them the debaters'), want at most %d (the original's floor)", focused.total, focused.total-focused.judges, floorBytes)
 	}
 	if focused.judge39 > judgeTarget {
-		t.Logf("target NOT MET: focused: the judge's prompt at exchange 39 is %d bytes, want at most %d", focused.judge39, judgeTarget)
+		t.Errorf("focused: the judge's prompt at exchange 39 is %d bytes, want at most %d", focused.judge39, judgeTarget)
 	}
 	if focused.judge39 >= full.judge39 || focused.total >= full.total {
 		t.Errorf("the focused context sends no less than the full one: %d/%d bytes in all, %d/%d at exchange 39", focused.total, full.total, focused.judge39, full.judge39)

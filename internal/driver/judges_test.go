@@ -200,9 +200,15 @@ func TestPanelOfThree(t *testing.T) {
 		if len(asked) != 2 {
 			t.Fatalf("%s was asked %d times, want 2", name, len(asked))
 		}
+		// An earlier argument shown in full has its score in the scores'
+		// list, one shown in the index on its index line.
 		for i, id := range dialectic.ExchangeIDs(0) {
-			if want := fmt.Sprintf("- %s: %s\n", id, dialectic.FormatScore(vals[i])); !strings.Contains(asked[1], want) {
-				t.Errorf("%s's prompt of exchange 1 lacks its own score %q", name, want)
+			score := dialectic.FormatScore(vals[i])
+			listed := fmt.Sprintf("- %s: %s\n", id, score)
+			indexed := fmt.Sprintf("- %s (%s, current score %s): ", id, strings.SplitN(id, "_", 2)[0], score)
+			indexed = strings.Replace(strings.Replace(indexed, "(prop,", "(proposition,", 1), "(opp,", "(opposition,", 1)
+			if !strings.Contains(asked[1], listed) && !strings.Contains(asked[1], indexed) {
+				t.Errorf("%s's prompt of exchange 1 lacks its own score %q", name, score+" of "+id)
 			}
 		}
 	}

@@ -200,7 +200,7 @@ func JudgeContextOf(h *Header) (JudgeContext, error) {
 }
 
 // maxIndexClaim bounds, in characters, the claim an index line quotes.
-const maxIndexClaim = 400
+const maxIndexClaim = 160
 
 // indexClaim is a claim as an index line quotes it: on one line, at most
 // maxIndexClaim characters.
