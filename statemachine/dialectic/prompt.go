@@ -5,10 +5,12 @@
 // A debater sees the motion, its definitions and scope, its side, the
 // exchange, and every earlier argument of both sides in full with its id;
 // never a score, never the judge's reasoning, never the other side's
-// argument of the same exchange. The judge sees the motion, every
-// argument in full up to those of the exchange it judges, and the current
-// scores of the earlier ones: it can check an attack on an argument's
-// grounds or warrant against the grounds and warrant themselves.
+// argument of the same exchange. The judge sees the motion, the arguments
+// of the exchange it judges and every earlier argument they attack or
+// defend in full, so that it can check an attack on an argument's grounds
+// or warrant against the grounds and warrant themselves, every other
+// earlier argument as one index line, and the current scores (see
+// JudgeContext; under ContextFull it sees every argument in full).
 //
 // Each prompt puts what the role's previous prompt already held first, in
 // the same order, and what is new last, so that a provider's prompt cache
