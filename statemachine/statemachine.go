@@ -301,6 +301,12 @@ type Call struct {
 	// Skippable calls are recorded as skipped when every repair has
 	// failed, instead of refusing the step.
 	Skippable bool
+	// Missable calls are ones the debate can do without, such as a
+	// judge's score: in a run with --keep-going, a missable call whose
+	// answers were refused after every repair is answered with
+	// Answer.Missing, and the step records the gap instead of stopping
+	// the run. Without --keep-going the run stops, as for any call.
+	Missable bool
 	// Repairs, when above 0, caps how many times this call's answer is
 	// sent back: at most Repairs times, fewer if the user's --repairs is
 	// lower. 0 leaves it to --repairs alone.
@@ -366,6 +372,10 @@ type Answer struct {
 	Model string
 	// Skipped, when not empty, says why a skippable call has no answer.
 	Skipped string
+	// Missing, when not nil, says that a missable call has no answer in a
+	// run with --keep-going: Text is then empty, and Apply records the
+	// gap, inventing no value.
+	Missing *Missing
 	// Attempts is how many times the model was asked for the answer,
 	// repairs included: 1 for an answer accepted at once, 0 for one handed
 	// in by hand.
@@ -379,6 +389,43 @@ type Answer struct {
 	// each of them as evidence.Name(URL) with the step's commit.
 	Researched bool
 	Sources    []evidence.Source
+}
+
+// Missing is the record of a missable call that got no acceptable answer
+// after its repairs, in a run with --keep-going: which call, on which
+// model, and what was wrong with each answer. No value stands in for the
+// answer.
+type Missing struct {
+	// Call names the call: its step's key and its ID, as "r03-speak/alpha".
+	Call string `json:"call"`
+	Role string `json:"role"`
+	// Model is the model that answered; Answers are its answers in
+	// order, each with the problems it was refused for.
+	Model   string          `json:"model"`
+	Answers []MissingAnswer `json:"answers"`
+	// Note says, in words, that no value was invented for the call.
+	Note string `json:"note"`
+}
+
+// MissingAnswer is one refused answer of a missing call.
+type MissingAnswer struct {
+	Answer   string   `json:"answer"`
+	Problems []string `json:"problems"`
+}
+
+// MissingNote is the Note of every Missing.
+const MissingNote = "no value was invented: the debate went on without this answer (moot run --keep-going); moot run --retry-missing asks for it again"
+
+// Filler is a Debate that can ask again for the missing calls its files
+// record, for `moot run --retry-missing`.
+type Filler interface {
+	// Gaps lists the missing calls, in the order they were made, each
+	// by the call its Missing names.
+	Gaps() []string
+	// Fill returns the step that asks again for the missing call named
+	// gap, as it was asked (its conversation as it stood then). Its
+	// commit writes the answer where the gap was recorded.
+	Fill(gap string) (*Step, error)
 }
 
 // Commit is what a step writes.

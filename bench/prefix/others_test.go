@@ -38,9 +38,12 @@ func bySystem(req modeltest.Request) string {
 }
 
 // TestOtherProtocolsShare runs a moderated, a panel and a refine debate
-// with their fakes and measures every call's share. A moderated prompt
-// shows the debate so far, which only grows, before the phase and the
-// task. A panel persona is asked one task at a time about what was just
+// with their fakes and measures every call's share. An advocate's
+// moderated prompt shows the debate so far, which only grows, before the
+// phase and the task; the moderator's hand-overs carry only the statement
+// just given (issue 29: they nearly doubled a debate's prompt), so its
+// summaries and conclusion repeat little of the hand-over before them, and
+// its calls are only printed. A panel persona is asked one task at a time about what was just
 // said, and refine's proposer sees only the last round, by design: what
 // their prompts repeat is mostly the system prompt, and the test only
 // prints it.
@@ -51,8 +54,10 @@ func TestOtherProtocolsShare(t *testing.T) {
 		h    modeltest.Handler
 		in   sm.NewInput
 		// least is the share every call from a role's third on reaches,
-		// 0 where none is held to.
+		// 0 where none is held to; held names the roles held to it by
+		// the start of their system prompt, "" for every role.
 		least float64
+		held  string
 	}{
 		{
 			name: "moderated", p: moderated.Protocol{}, h: moderatedtest.Handler(moderatedtest.Options{}),
@@ -61,7 +66,7 @@ func TestOtherProtocolsShare(t *testing.T) {
 			// The debate so far comes before the phase and the task, and
 			// the standing instructions of each task are in the system
 			// prompt; a rebuttal quotes the argument it answers.
-			least: 0.70,
+			least: 0.70, held: "You are Advocate",
 		},
 		{
 			name: "panel", p: panel.Protocol{}, h: paneltest.Handler(paneltest.Options{}),
@@ -98,7 +103,7 @@ func TestOtherProtocolsShare(t *testing.T) {
 				return
 			}
 			for _, r := range rows {
-				if r.N >= from && r.Share() < tc.least {
+				if r.N >= from && r.Share() < tc.least && strings.HasPrefix(r.Role, tc.held) {
 					t.Errorf("%s: %s call %d: %.1f%% of the prompt repeats the previous one, want at least %.0f%%", tc.name, r.Role, r.N, 100*r.Share(), 100*tc.least)
 				}
 			}

@@ -44,12 +44,15 @@ type doctorCheck struct {
 	streamedParts int
 }
 
-// doctorSchema is the schema of the one tiny answer moot doctor asks for.
-var doctorSchema = map[string]any{
-	"type":                 "object",
-	"properties":           map[string]any{"ok": map[string]any{"type": "boolean"}},
-	"required":             []any{"ok"},
-	"additionalProperties": false,
+// doctorSchema is the schema of the one tiny answer moot doctor asks for,
+// made when asked: a map built at start-up would cost every command.
+func doctorSchema() map[string]any {
+	return map[string]any{
+		"type":                 "object",
+		"properties":           map[string]any{"ok": map[string]any{"type": "boolean"}},
+		"required":             []any{"ok"},
+		"additionalProperties": false,
+	}
 }
 
 func (a *app) doctorCommand() *ucli.Command {
@@ -254,7 +257,7 @@ func (a *app) checkModel(ctx context.Context, client *model.Client, m string, ro
 			{Role: "system", Content: "You check that a connection works. Answer with JSON only."},
 			{Role: "user", Content: `Answer with the JSON object {"ok": true}.`},
 		},
-		Mode: model.ModeSchema, SchemaName: "check", Schema: doctorSchema,
+		Mode: model.ModeSchema, SchemaName: "check", Schema: doctorSchema(),
 	}
 	resp, err := client.Complete(ctx, req)
 	c.Seconds = resp.Latency.Seconds()

@@ -117,6 +117,7 @@ func (a *app) rejudgeCommand() *ucli.Command {
 				DefaultModel: defaultModel(a.io.Getenv),
 				Repairs:      cmd.Int("repairs"),
 				Fresh:        cmd.Bool("fresh"),
+				KeepGoing:    cmd.Bool("keep-going"),
 				Now:          a.io.Now,
 				Emit:         emit,
 				Warn:         prog.warn,
@@ -131,7 +132,8 @@ func (a *app) rejudgeCommand() *ucli.Command {
 			}
 			if err != nil {
 				if failed := roleErrors(err); len(failed) > 0 {
-					return withCode(ExitModel, err, "nothing of the failed step was written; to go on, run: "+resume)
+					hints := append([]string{"nothing of the failed step was written; to go on, run: " + resume}, modelHints(d, failed, resume)[1:]...)
+					return withCode(ExitModel, err, hints...)
 				}
 				return err
 			}

@@ -299,12 +299,18 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		return err
 	}
 	start := deb.Status()
-	if start.Complete {
+	// --retry-missing first asks again for what runs with --keep-going
+	// went on without, complete debate or not.
+	var gaps []string
+	if f, ok := deb.(sm.Filler); ok && cmd.Bool("retry-missing") {
+		gaps = f.Gaps()
+	}
+	if start.Complete && len(gaps) == 0 {
 		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%s); nothing to run\n", d.Path(), start.Progress())
 		return nil
 	}
 	goal := req.goal(start)
-	if !req.step && !req.all && goal.Done <= start.Done {
+	if !req.step && !req.all && goal.Done <= start.Done && len(gaps) == 0 {
 		fmt.Fprintf(a.io.Stderr, "moot: %s has %d %ss done already; nothing to run\n", d.Path(), start.Done, start.Unit)
 		return nil
 	}
@@ -326,6 +332,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		DefaultModel: defaultModel(a.io.Getenv),
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
+		KeepGoing:    cmd.Bool("keep-going"),
 		Now:          a.io.Now,
 		Emit:         emit,
 		Warn:         p2.warn,
@@ -336,7 +343,15 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check
 	}
-	sum, err := driver.Advance(ctx, d, p, goal, opts)
+	var sum driver.Summary
+	if len(gaps) > 0 {
+		sum, _, err = driver.FillMissing(ctx, d, p, opts)
+	}
+	if err == nil && !start.Complete && (req.step || req.all || goal.Done > start.Done) {
+		var more driver.Summary
+		more, err = driver.Advance(ctx, d, p, goal, opts)
+		sum = addSummaries(sum, more)
+	}
 	p2.stop()
 	if err != nil && errors.Is(err, context.Canceled) {
 		return withCode(ExitInterrupted, err, "nothing of the interrupted step was written; answers already accepted are kept",
@@ -345,7 +360,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	var stop *budgetStop
 	if err != nil {
 		if failed := roleErrors(err); len(failed) > 0 {
-			return withCode(ExitModel, err, "nothing of the failed step was written; answers already accepted are kept and reused by the next run (--fresh asks again)")
+			return withCode(ExitModel, err, modelHints(d, failed, req.again(cmd.Name, d.Path()))...)
 		}
 		if !errors.As(err, &stop) {
 			return err

@@ -74,6 +74,7 @@ func (a *app) callFlags() []ucli.Flag {
 		&ucli.IntFlag{Name: "retries", Value: model.DefaultMaxRetries, Usage: "retry a request up to `N` times after a rate limit, server error or timeout"},
 		&ucli.StringFlag{Name: "templates", Usage: "`DIR` of prompt templates that replace the built-in ones by name"},
 		&ucli.BoolFlag{Name: "fresh", Usage: "ask again even where an answer from an interrupted run is kept"},
+		keepGoingFlag(),
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors and the final summary"},
 		&ucli.BoolFlag{Name: "json", Usage: "print one JSON event per line on stdout"},
 		waitFlag(),
@@ -118,6 +119,7 @@ func (a *app) runCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "all", Usage: "run to the end, for a protocol that has one (dialectic has none)"},
 			humanFlag(),
 			dryRunFlag(),
+			retryMissingFlag(),
 		}, append(a.modelFlags(), researchFlags()...)...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -254,6 +256,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		DefaultModel: defaultModel(a.io.Getenv),
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
+		KeepGoing:    cmd.Bool("keep-going"),
 		Now:          a.io.Now,
 		Emit:         emit,
 		Warn:         p.warn,
@@ -277,17 +280,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	}
 	if err != nil {
 		if failed := roleErrors(err); len(failed) > 0 {
-			hints := []string{"nothing of the failed step was written; answers already accepted are kept and reused by the next run (--fresh asks again)"}
-			for _, re := range failed {
-				if re.Saved == "" {
-					continue
-				}
-				if len(failed) == 1 {
-					hints = append(hints, "the refused answers are in "+filepath.Join(d.Path(), re.Saved))
-				} else {
-					hints = append(hints, fmt.Sprintf("the %s's refused answers are in %s", re.Role, filepath.Join(d.Path(), re.Saved)))
-				}
-			}
+			hints := modelHints(d, failed, resumeCommand(cmd, d.Path(), g))
 			for _, re := range failed {
 				var api *model.APIError
 				if errors.As(re, &api) && api.Hint() != "" && !slices.Contains(hints, api.Hint()) {

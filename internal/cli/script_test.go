@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,6 +77,24 @@ func TestScripts(t *testing.T) {
 		return modeltest.Reply{Content: forumfake.Reply(msgs, forumfake.Options{})}
 	}
 	forumServer := modeltest.NewServer(t, forumFake)
+	// $FORUMMESSY answers as $FORUM, but the model clumsy never gives a
+	// score (it answers prose) nor its evaluation of Brook's turns (an
+	// empty answer), and the model mute gives nothing at all.
+	forumMessy := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		msgs := make([]forumfake.Message, len(req.Messages))
+		for i, m := range req.Messages {
+			msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
+		}
+		switch k := forumfake.Kind(msgs); {
+		case req.Model == "mute":
+			return modeltest.Reply{Content: " "}
+		case req.Model == "clumsy" && k == forumfake.Evaluate && strings.Contains(msgs[len(msgs)-1].Content, "Brook"):
+			return modeltest.Reply{Content: " "}
+		case req.Model == "clumsy" && k == forumfake.Score:
+			return modeltest.Reply{Content: "I would rather not put a number on it."}
+		}
+		return forumFake(req)
+	})
 	forumSlow := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
 		time.Sleep(150 * time.Millisecond)
 		return forumFake(req)
@@ -84,8 +103,10 @@ func TestScripts(t *testing.T) {
 	// with embeddings that rank the Fermi estimate and the pre-mortem
 	// above the threshold, and scripted judges on the models strict
 	// (5; correctness 5, completeness 6, clarity 5, depth 4) and kind (9;
-	// 9, 9, 8, 9); $REFINENOEMBED has no embeddings.
-	refineJudges := map[string]string{"strict": refinetest.JudgeAnswer(5, 5, 6, 5, 4), "kind": refinetest.JudgeAnswer(9, 9, 9, 8, 9)}
+	// 9, 9, 8, 9), and clumsy and clumsy2, who never answer in JSON; $REFINENOEMBED
+	// has no embeddings.
+	refineJudges := map[string]string{"strict": refinetest.JudgeAnswer(5, 5, 6, 5, 4), "kind": refinetest.JudgeAnswer(9, 9, 9, 8, 9),
+		"clumsy": "A fine answer, I would say.", "clumsy2": "Quite good, all told."}
 	refineServer := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{Judges: refineJudges}),
 		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
 	refineNoEmbed := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{ReadyAt: 1}))
@@ -145,6 +166,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("MODERATED", moderatedServer.URL)
 			e.Setenv("FORUM", forumServer.URL)
 			e.Setenv("FORUMSLOW", forumSlow.URL)
+			e.Setenv("FORUMMESSY", forumMessy.URL)
 			e.Setenv("REFINE", refineServer.URL)
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
 			e.Setenv("PANEL", panelServer.URL)

@@ -57,7 +57,7 @@ func (a *app) tournamentCallFlags() []ucli.Flag {
 	var out []ucli.Flag
 	for _, f := range a.callFlags() {
 		switch f.Names()[0] {
-		case "repairs", "timeout", "retries", "quiet":
+		case "repairs", "timeout", "retries", "quiet", "keep-going":
 			out = append(out, f)
 		}
 	}
@@ -229,7 +229,8 @@ feed:
 	fmt.Fprintf(w, "  see the standings: moot tournament status %s\n", t.Name)
 	if failed > 0 {
 		return withCode(ExitModel, fmt.Errorf("%d of the tournament's debates failed", failed),
-			"their failures are in "+filepath.Join(dir, tournament.FailuresDir)+"; 'moot tournament run "+t.Name+" --retry-failed' runs them again")
+			"their failures are in "+filepath.Join(dir, tournament.FailuresDir)+"; 'moot tournament run "+t.Name+" --retry-failed' runs them again",
+			"each debate keeps its refused answers in its .moot/failed/; --keep-going goes on without a call a debate can do without (recorded as missing, no value invented), and --ROLE-model switches a role's model")
 	}
 	return nil
 }
@@ -281,6 +282,7 @@ func (a *app) runOne(ctx context.Context, dir string, r debateResult, p sm.Proto
 		Client:       client,
 		DefaultModel: defaultModel(a.io.Getenv),
 		Repairs:      cmd.Int("repairs"),
+		KeepGoing:    cmd.Bool("keep-going"),
 		Now:          a.io.Now,
 		Emit:         emit,
 		Warn:         func(string) {},

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -513,6 +514,8 @@ func (r *runner) forget(step *sm.Step) {
 	for _, c := range step.Calls {
 		_ = r.d.RemovePrivate(keptName(step, c))
 		_ = r.d.RemovePrivate(skippedName(step, c))
+		_ = r.d.RemovePrivate(missingName(step, c))
+		_ = r.d.RemovePrivate(repairsName(step, c))
 		_ = r.d.RemovePrivate(metaName(step, c))
 		if r.research != nil {
 			_ = r.d.RemovePrivate(researchName(step, c))
@@ -583,6 +586,83 @@ func skippedName(step *sm.Step, c sm.Call) string {
 	return "answers/" + step.Key + "-" + c.ID + ".skipped"
 }
 
+// repairsName is where the answers of a call sent back for repair wait,
+// with the errors they were sent back for, while the call goes on.
+func repairsName(step *sm.Step, c sm.Call) string {
+	return "answers/" + step.Key + "-" + c.ID + ".repairs"
+}
+
+// keptRepairs is what repairsName holds: the model asked and its refused
+// answers so far.
+type keptRepairs struct {
+	Model    string          `json:"model"`
+	Attempts []failedAttempt `json:"attempts"`
+}
+
+// keptRepairs returns the answers to c that an interrupted run had sent
+// back for repair, when it asked model; none when it asked another.
+func (r *runner) keptRepairs(step *sm.Step, c sm.Call, model string) []failedAttempt {
+	raw, err := r.d.ReadPrivate(repairsName(step, c))
+	if err != nil {
+		return nil
+	}
+	var k keptRepairs
+	if json.Unmarshal(raw, &k) != nil || k.Model != model {
+		return nil
+	}
+	for _, at := range k.Attempts {
+		if len(at.Errors) == 0 {
+			return nil
+		}
+	}
+	return k.Attempts
+}
+
+// missingName is where the record of a missable call that got no
+// acceptable answer waits for its step's commit.
+func missingName(step *sm.Step, c sm.Call) string {
+	return "answers/" + step.Key + "-" + c.ID + ".missing"
+}
+
+// missing records that c got no acceptable answer from model in a run
+// with KeepGoing, its refused answers being attempts, and returns the
+// answer that says so. The record is kept, with the model and the
+// requests it took, until the step is committed.
+func (r *runner) missing(step *sm.Step, c sm.Call, model string, tries int, elapsed time.Duration, attempts []failedAttempt, why string) sm.Answer {
+	m := &sm.Missing{Call: step.Key + "/" + c.ID, Role: c.Role, Model: model, Note: sm.MissingNote}
+	for _, at := range attempts {
+		m.Answers = append(m.Answers, sm.MissingAnswer{Answer: at.Answer, Problems: at.Errors})
+	}
+	if meta, err := json.Marshal(keptMeta{Model: model, Attempts: tries, Elapsed: elapsed.Seconds()}); err == nil {
+		r.keep(metaName(step, c), c.Role, meta)
+	}
+	if data, err := json.Marshal(m); err == nil {
+		r.keep(missingName(step, c), c.Role, data)
+	}
+	r.opts.Warn(fmt.Sprintf("%s %d: %s; recorded as missing (--keep-going), no value invented", cmp.Or(r.unit, "exchange"), step.Unit, why))
+	return sm.Answer{Missing: m, Model: model, Attempts: tries, Elapsed: elapsed}
+}
+
+// keptMissing returns the record of c kept as missing by a run that was
+// interrupted, with the model and requests kept with it.
+func (r *runner) keptMissing(step *sm.Step, c sm.Call) (sm.Answer, bool) {
+	raw, err := r.d.ReadPrivate(missingName(step, c))
+	if err != nil {
+		return sm.Answer{}, false
+	}
+	var m sm.Missing
+	if json.Unmarshal(raw, &m) != nil || m.Call != step.Key+"/"+c.ID {
+		return sm.Answer{}, false
+	}
+	a := sm.Answer{Missing: &m, Model: m.Model}
+	var meta keptMeta
+	if raw, err := r.d.ReadPrivate(metaName(step, c)); err == nil && json.Unmarshal(raw, &meta) == nil {
+		a.Attempts = meta.Attempts
+		a.Elapsed = time.Duration(meta.Elapsed * float64(time.Second))
+	}
+	return a, true
+}
+
 // call gets an acceptable answer to c: one kept from a run that was
 // interrupted, or the model's, repaired in the same conversation up to
 // Repairs times, or the call's own cap if it is lower.
@@ -617,10 +697,24 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			r.opts.Warn(fmt.Sprintf("cannot read a kept answer: %v", err))
 		}
+		if c.Missable && r.opts.KeepGoing {
+			if a, ok := r.keptMissing(step, c); ok {
+				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "recorded as missing in an earlier run"})
+				return a, nil
+			}
+		}
 		if c.Skippable {
 			if why, err := r.d.ReadPrivate(skippedName(step, c)); err == nil && len(why) > 0 {
 				r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventReused, Exchange: step.Unit, Role: c.Role, Message: "skipped in an earlier run"})
-				return sm.Answer{Skipped: string(why)}, nil
+				a := sm.Answer{Skipped: string(why)}
+				// The model that failed, and the requests it took, are
+				// kept with the reason, so that the step commits what an
+				// uninterrupted run commits.
+				var meta keptMeta
+				if raw, err := r.d.ReadPrivate(metaName(step, c)); err == nil && json.Unmarshal(raw, &meta) == nil {
+					a.Model, a.Attempts = meta.Model, meta.Attempts
+				}
+				return a, nil
 			}
 		}
 	}
@@ -672,7 +766,31 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		}
 		streamed = false
 	}
-	for try := 0; try <= repairs; try++ {
+	// repairMessage is the message that sends an answer refused for errs
+	// back.
+	repairMessage := func(errs []string) (sm.Message, error) {
+		if c.Repair != nil {
+			return c.Repair(errs)
+		}
+		return sm.Message{Role: "user", Content: "Your answer broke these rules:\n- " + strings.Join(errs, "\n- ") + "\nAnswer again in full, following every rule."}, nil
+	}
+	first := 0
+	if sess == nil && !r.opts.Fresh {
+		// The answers an interrupted run had sent back for repair are
+		// sent back again as they were, and the repairs go on from
+		// there, so that none of them is asked for twice.
+		if prior := r.keptRepairs(step, c, rs.Model); len(prior) > 0 && len(prior) <= repairs {
+			for _, at := range prior {
+				repair, err := repairMessage(at.Errors)
+				if err != nil {
+					return sm.Answer{}, err
+				}
+				msgs = append(msgs, model.Message{Role: "assistant", Content: at.Answer}, model.Message{Role: repair.Role, Content: repair.Content})
+			}
+			attempts, first = prior, len(prior)
+		}
+	}
+	for try := first; try <= repairs; try++ {
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAsk, Exchange: step.Unit, Role: c.Role, Model: rs.Model})
 		// The call is timed by the run's clock, so that a run on a fixed
 		// clock (moot demo) records the same times every time.
@@ -727,8 +845,15 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			if ctx.Err() != nil {
 				return sm.Answer{}, ctx.Err()
 			}
+			if c.Missable && r.opts.KeepGoing {
+				// The model's failure, after its retries, is what was
+				// wrong with the last answer.
+				attempts = append(attempts, failedAttempt{Errors: []string{r.opts.Mask(err.Error())}})
+				r.saveFailed(step.Unit, who, attempts)
+				return r.missing(step, c, rs.Model, try+1, elapsed, attempts, fmt.Sprintf("the %s's model failed", c.Role)), nil
+			}
 			saved := r.saveFailed(step.Unit, who, attempts)
-			return sm.Answer{}, &RoleError{Role: role, Model: c.Model, Exchange: step.Unit, Unit: r.unit, Err: maskedError{err, r.opts.Mask}, Saved: saved}
+			return sm.Answer{}, &RoleError{Role: role, Model: c.Model, Exchange: step.Unit, Unit: r.unit, Err: maskedError{err, r.opts.Mask}, Saved: saved, Missable: c.Missable}
 		}
 		r.mu.Lock()
 		if c.Schema != nil && resp.Mode != "" && string(resp.Mode) != r.settings.ResponseFormat {
@@ -768,21 +893,31 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		discard("the answer broke the rules; it is not committed")
 		attempts = append(attempts, failedAttempt{Answer: resp.Text, Errors: rep.Errors})
 		if try == repairs {
+			_ = r.d.RemovePrivate(repairsName(step, c))
 			saved := r.saveFailed(step.Unit, who, attempts)
 			if c.Skippable {
 				why := "refused after every repair: " + strings.Join(rep.Errors, "; ")
+				// Written first, as for an accepted answer.
+				if meta, err := json.Marshal(keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds()}); err == nil {
+					r.keep(metaName(step, c), c.Role, meta)
+				}
 				r.keep(skippedName(step, c), c.Role, []byte(why))
 				return sm.Answer{Skipped: why, Model: resp.Model, Attempts: try + 1}, nil
 			}
-			return sm.Answer{}, &RoleError{Role: role, Model: c.Model, Exchange: step.Unit, Unit: r.unit, Problems: rep.Errors, Saved: saved}
+			if c.Missable && r.opts.KeepGoing {
+				return r.missing(step, c, resp.Model, try+1, elapsed, attempts, fmt.Sprintf("the %s's answer was refused after every repair", c.Role)), nil
+			}
+			return sm.Answer{}, &RoleError{Role: role, Model: c.Model, Exchange: step.Unit, Unit: r.unit, Problems: rep.Errors, Saved: saved, Missable: c.Missable}
 		}
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventRepair, Exchange: step.Unit, Role: c.Role,
 			Message: fmt.Sprintf("%s: %s", english.Count(len(rep.Errors), "problem"), rep.Errors[0]), Problems: rep.Errors})
-		repair := sm.Message{Role: "user", Content: "Your answer broke these rules:\n- " + strings.Join(rep.Errors, "\n- ") + "\nAnswer again in full, following every rule."}
-		if c.Repair != nil {
-			var err error
-			if repair, err = c.Repair(rep.Errors); err != nil {
-				return sm.Answer{}, err
+		repair, err := repairMessage(rep.Errors)
+		if err != nil {
+			return sm.Answer{}, err
+		}
+		if sess == nil {
+			if data, err := json.Marshal(keptRepairs{Model: rs.Model, Attempts: attempts}); err == nil {
+				r.keep(repairsName(step, c), c.Role, data)
 			}
 		}
 		msgs = append(msgs, model.Message{Role: "assistant", Content: resp.Text}, model.Message{Role: repair.Role, Content: repair.Content})
@@ -876,6 +1011,11 @@ func (r *runner) hasKept(step *sm.Step, c sm.Call) bool {
 	if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil && validator(c)(data).OK() {
 		return true
 	}
+	if c.Missable && r.opts.KeepGoing {
+		if _, ok := r.keptMissing(step, c); ok {
+			return true
+		}
+	}
 	if c.Skippable {
 		why, err := r.d.ReadPrivate(skippedName(step, c))
 		return err == nil && len(why) > 0
@@ -948,4 +1088,63 @@ func Panel(d *store.Dir) ([]sm.Judge, error) {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	return panel, nil
+}
+
+// FillMissing asks again, in order, for every call that the debate in d,
+// of protocol p, records as missing (sm.Filler), each as a step of its
+// own committed through the journal, and returns how many it asked for.
+// A call refused again stays missing in a run with KeepGoing and stops
+// the run without it. A debate whose protocol records no gaps has none.
+func FillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options) (Summary, int, error) {
+	deb, err := LoadDebate(d, p)
+	if err != nil {
+		return Summary{}, 0, err
+	}
+	f, ok := deb.(sm.Filler)
+	if !ok {
+		return Summary{}, 0, nil
+	}
+	gaps := f.Gaps()
+	if len(gaps) == 0 {
+		return Summary{}, 0, nil
+	}
+	next := 0
+	sum, err := advance(ctx, d, p, UnitGoal{Steps: len(gaps)}, opts, func() (sm.Debate, error) {
+		deb, err := LoadDebate(d, p)
+		if err != nil {
+			return nil, err
+		}
+		f, ok := deb.(sm.Filler)
+		if !ok {
+			return nil, fmt.Errorf("a %s debate records no missing calls", p.Name())
+		}
+		return &filling{Debate: deb, f: f, gaps: gaps, next: &next}, nil
+	})
+	return sum, len(gaps), err
+}
+
+// filling is a debate whose next steps ask again for its missing calls,
+// gaps, from the one numbered next.
+type filling struct {
+	sm.Debate
+	f    sm.Filler
+	gaps []string
+	next *int
+}
+
+// Status is the debate's, never complete, so that the run stops when
+// every gap was asked for again.
+func (x *filling) Status() sm.Status {
+	st := x.Debate.Status()
+	st.Complete = false
+	return st
+}
+
+func (x *filling) Next() (*sm.Step, error) {
+	if *x.next >= len(x.gaps) {
+		return nil, nil
+	}
+	gap := x.gaps[*x.next]
+	*x.next++
+	return x.f.Fill(gap)
 }

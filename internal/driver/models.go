@@ -20,24 +20,6 @@ type ModelChecker interface {
 	CheckModels(models []string) error
 }
 
-// models lists the models of roles and of the judge panel, each once, in
-// that order.
-func (s Settings) models(roles []string) []string {
-	var out []string
-	add := func(m string) {
-		if m != "" && !slices.Contains(out, m) {
-			out = append(out, m)
-		}
-	}
-	for _, r := range roles {
-		add(s.Models[r])
-	}
-	for _, j := range s.panel {
-		add(j.Model)
-	}
-	return out
-}
-
 // ModelsOf returns, for every role of the debate in d that has spoken,
 // each model that wrote its text, as its usage log names them for the
 // calls that were answered; for a debate without a usage log, the model

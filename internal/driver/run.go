@@ -131,7 +131,11 @@ type Options struct {
 	Repairs int
 	// Fresh ignores answers already paid for.
 	Fresh bool
-	Now   func() time.Time
+	// KeepGoing records a missable call (sm.Call.Missable) whose answers
+	// were refused after every repair as missing, and goes on, instead of
+	// stopping the run (moot run --keep-going).
+	KeepGoing bool
+	Now       func() time.Time
 	// Emit receives progress events; Warn receives notices for people.
 	Emit func(Event)
 	Warn func(string)
@@ -220,7 +224,10 @@ type RoleError struct {
 	Model    string
 	Problems []string // the errors of the last answer, when it broke rules
 	Saved    string   // where the raw answers were kept
-	Err      error    // the model's failure, when it failed
+	// Missable says the debate could have gone on without the call, had
+	// the run been asked to (--keep-going).
+	Missable bool
+	Err      error // the model's failure, when it failed
 }
 
 func (e *RoleError) Error() string {

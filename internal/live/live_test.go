@@ -244,8 +244,9 @@ func TestWatchSeesChanges(t *testing.T) {
 			}
 			select {
 			case <-calls:
-			case <-time.After(time.Second):
-				t.Fatalf("no call within a second of writing %s", name)
+			case <-time.After(time.Minute):
+				// Only a guard: the call comes by notice or by poll.
+				t.Fatalf("no call within a minute of writing %s", name)
 			}
 		})
 	}

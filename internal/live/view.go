@@ -282,8 +282,6 @@ func chart(b *bytes.Buffer, s *Snapshot, width int) {
 	b.WriteString(fit("  total  "+strings.Join(parts, " · "), width) + "\n")
 }
 
-
-
 func signed(v float64) string {
 	if v == 0 {
 		return "0.00"

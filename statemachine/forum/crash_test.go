@@ -21,11 +21,16 @@ func TestMain(m *testing.M) {
 
 // fakeHandler answers over HTTP as forumfake does.
 func fakeHandler(req modeltest.Request) modeltest.Reply {
+	return modeltest.Reply{Content: forumfake.Reply(fakeMessages(req), forumfake.Options{})}
+}
+
+// fakeMessages is the conversation of req, as forumfake reads it.
+func fakeMessages(req modeltest.Request) []forumfake.Message {
 	msgs := make([]forumfake.Message, len(req.Messages))
 	for i, m := range req.Messages {
 		msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
 	}
-	return modeltest.Reply{Content: forumfake.Reply(msgs, forumfake.Options{})}
+	return msgs
 }
 
 // TestKilledAtEveryCall: moot itself, killed with SIGKILL while each of
@@ -36,10 +41,7 @@ func TestKilledAtEveryCall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of 30 kills, each a moot process run twice: run without -short")
 	}
-	cast := filepath.Join(t.TempDir(), "cast.yaml")
-	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cast := castFile(t)
 	bin, env := crashtest.Self(t)
 	crashtest.KillAtEveryCall(t, crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -58,10 +60,7 @@ func TestKilledAtEveryCallPanel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of 28 kills, each a moot process run twice: run without -short")
 	}
-	cast := filepath.Join(t.TempDir(), "cast.yaml")
-	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cast := castFile(t)
 	created := regexp.MustCompile(`"created": "[^"]*"`)
 	bin, env := crashtest.Self(t)
 	crashtest.KillAtEveryCall(t, crashtest.CallKills{
@@ -78,4 +77,156 @@ func TestKilledAtEveryCallPanel(t *testing.T) {
 			return data
 		},
 	})
+}
+
+// refusingConfirmation answers as fakeHandler does but names neither
+// debater when asked who won, every time, so that the confirmation is
+// skipped after every repair.
+func refusingConfirmation(req modeltest.Request) modeltest.Reply {
+	msgs := fakeMessages(req)
+	if forumfake.Kind(msgs) == forumfake.Confirmation {
+		return modeltest.Reply{Content: "Both argued well; I cannot choose."}
+	}
+	return fakeHandler(req)
+}
+
+// TestKilledAtEveryWriteSkippedConfirmation: the last steps of a debate,
+// the first a confirmation refused after every repair, moot exiting as if
+// killed at each of their writes and run again, ends with the files of a run never killed: the
+// skipped confirmation keeps its model and the requests it took.
+func TestKilledAtEveryWriteSkippedConfirmation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of one moot process per write of a step: run without -short")
+	}
+	cast := castFile(t)
+	bin, env := crashtest.Self(t)
+	n := crashtest.ExitAtEveryWrite(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:   []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
+		Model: refusingConfirmation,
+		// Both turns, then the deliberation: the next step is the
+		// confirmation, then the verdict and the announcement.
+		Prepare: [][]string{{"run", "d", "2", "--quiet"}, {"step", "d", "--quiet"}},
+		Command: []string{"run", "d", "--all"},
+	})
+	t.Logf("the step of the skipped confirmation made %d writes", n)
+}
+
+// refusingBrook answers as fakeHandler does but never gives a score or
+// an evaluation of Brook's turns (prose, then an empty answer), so that
+// a run with --keep-going records them as missing.
+func refusingBrook(req modeltest.Request) modeltest.Reply {
+	msgs := fakeMessages(req)
+	last := msgs[len(msgs)-1].Content
+	switch forumfake.Kind(msgs) {
+	case forumfake.Score:
+		if strings.Contains(last, "Brook") || strings.Contains(promptOf(msgs), "Brook") {
+			return modeltest.Reply{Content: "Brook was fine, I suppose."}
+		}
+	case forumfake.Evaluate:
+		if strings.Contains(last, "Brook") {
+			return modeltest.Reply{Content: "   "}
+		}
+	}
+	return fakeHandler(req)
+}
+
+// promptOf is the newest user message of msgs that is not a repair.
+func promptOf(msgs []forumfake.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" && !strings.Contains(msgs[i].Content, "could not be accepted") {
+			return msgs[i].Content
+		}
+	}
+	return ""
+}
+
+// TestKilledAtEveryCallKeepGoing: a run with --keep-going whose judge
+// never scores nor evaluates Brook, killed with SIGKILL while each call
+// is in flight and run again, ends with the files of a run never killed,
+// the calls recorded as missing included (their models, requests and
+// refused answers); only the call in flight is asked twice.
+func TestKilledAtEveryCallKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of a kill per call, each a moot process run twice: run without -short")
+	}
+	cast := castFile(t)
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:   []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "3", "--seed", "7", "--cast", cast},
+		Run:   []string{"--all", "--keep-going"},
+		Model: refusingBrook,
+	})
+	score := k.Reference["calls/010_score_judge.md"]
+	if !strings.Contains(score, `"missing": {`) || strings.Contains(score, `"score":`) || !strings.Contains(score, `"attempts": 3`) {
+		t.Errorf("Brook's score is not recorded as missing after three requests:\n%s", score)
+	}
+}
+
+// TestKilledAtEveryWriteMissingScore: the step of a score recorded as
+// missing, moot exiting as if killed at each of its writes and run again
+// with --keep-going, ends with the files of a run never killed.
+func TestKilledAtEveryWriteMissingScore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of one moot process per write of a step: run without -short")
+	}
+	cast := castFile(t)
+	bin, env := crashtest.Self(t)
+	crashtest.ExitAtEveryWrite(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:   []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "3", "--seed", "7", "--cast", cast},
+		Model: refusingBrook,
+		// Turn 1; turn 2 is Brook's, whose evaluation and score go
+		// missing.
+		Prepare: [][]string{{"run", "d", "1", "--quiet"}},
+		Command: []string{"run", "d", "--until", "2", "--keep-going"},
+	})
+}
+
+// TestKilledAtEveryCallPanelKeepGoing: a panel of two judges, the second
+// of which never scores, run with --keep-going, killed with SIGKILL while
+// each call is in flight and run again, ends with the files of a run
+// never killed: the second judge's scores recorded as missing in its
+// folder, the panel's scores those of the first.
+func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of a kill per call, each a moot process run twice: run without -short")
+	}
+	cast := castFile(t)
+	created := regexp.MustCompile(`"created": "[^"]*"`)
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
+		Run: []string{"--all", "--judges", "a,b", "--keep-going"},
+		Model: func(req modeltest.Request) modeltest.Reply {
+			if req.Model == "b" && forumfake.Kind(fakeMessages(req)) == forumfake.Score {
+				return modeltest.Reply{Content: "No number from me."}
+			}
+			return fakeHandler(req)
+		},
+		Normalise: func(name, data string) string {
+			if strings.HasSuffix(name, sm.JudgeRecordFile) {
+				return created.ReplaceAllString(data, `"created": ""`)
+			}
+			return data
+		},
+	})
+	if s := k.Reference["judgments/b/calls/006_score_judge.md"]; !strings.Contains(s, `"missing": {`) {
+		t.Errorf("judge b's score is not recorded as missing:\n%s", s)
+	}
+	if s := k.Reference["calls/006_score_judge.md"]; !strings.Contains(s, `"missing": true`) || !strings.Contains(s, `"score": `) {
+		t.Errorf("the panel's score is not judge a's with b missing:\n%s", s)
+	}
+}
+
+// castFile writes castYAML to a file and returns its path.
+func castFile(t *testing.T) string {
+	t.Helper()
+	cast := filepath.Join(t.TempDir(), "cast.yaml")
+	if err := os.WriteFile(cast, []byte(castYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cast
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
@@ -111,6 +112,11 @@ func (d *debate) Status() sm.Status {
 		}
 		st.Lines = append(st.Lines, sm.Line{Label: "scores", Text: strings.Join(parts, " · ")})
 		data["running_scores"] = running
+	}
+	if gaps := d.gapLines(); len(gaps) > 0 {
+		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: fmt.Sprintf("%s, no value invented (moot run --retry-missing asks again): %s",
+			english.Count(len(gaps), "call"), strings.Join(gaps, "; "))})
+		data["missing"] = d.Gaps()
 	}
 	if len(d.panel) > 0 {
 		var names []string
@@ -289,7 +295,9 @@ func (d *debate) checkDerived(s slot, c *callFile) []string {
 	if m.Target != "" && m.TargetName != d.st.name(m.Target) {
 		out = append(out, fmt.Sprintf("target_name: %q, but %s is %q", m.TargetName, m.Target, d.st.name(m.Target)))
 	}
-	if m.Skipped != "" || len(m.Panel) > 0 || m.PanelMean != nil || m.PanelMeans != nil {
+	// A call recorded as missing has no answer to read again: checkCall
+	// holds it to having no score.
+	if m.Skipped != "" || m.Missing != nil || len(m.Panel) > 0 || m.PanelMean != nil || m.PanelMeans != nil {
 		return out
 	}
 	confirmed := ""
@@ -387,6 +395,17 @@ func checkCall(s slot, c *callFile) []string {
 	if m.Skipped == "" && c.body == "" {
 		out = append(out, "has no reply")
 	}
+	if m.Missing != nil {
+		switch {
+		case !missable(s):
+			out = append(out, fmt.Sprintf("missing: a %s cannot be missing", s.Kind))
+		case !strings.Contains(m.Missing.Call, s.Key()+"/"+s.Role):
+			out = append(out, fmt.Sprintf("missing.call: %q is not call %s of the %s", m.Missing.Call, s.Key(), s.Role))
+		case m.Score != nil:
+			out = append(out, "score: a missing call has no score")
+		}
+		return out
+	}
 	switch s.Kind {
 	case kindScore:
 		if m.Score == nil || *m.Score < 0 || *m.Score > 10 {
@@ -433,6 +452,7 @@ func (d *debate) Next() (*sm.Step, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.Missable = missable(s)
 		calls = append(calls, c)
 	}
 	first := group[0]
@@ -508,7 +528,7 @@ func (d *debate) messages(s slot, h history) ([]sm.Message, error) {
 			continue
 		}
 		f := h(e)
-		if f == nil || f.meta.Skipped != "" {
+		if f == nil || f.meta.Skipped != "" || f.meta.Missing != nil {
 			continue
 		}
 		p, err := d.prompt(e, h)
@@ -625,6 +645,17 @@ func refusal(role, who string, errs []string) *sm.Refused {
 // the answer is refused.
 func (d *debate) answerOf(s slot, a sm.Answer, confirmed string) (m callMeta, text string, v *verdictState, errs []string) {
 	st := d.st
+	if a.Missing != nil {
+		if !missable(s) {
+			return m, "", nil, []string{fmt.Sprintf("the %s cannot be missing: the debate cannot go on without it", s.Kind)}
+		}
+		m = callMeta{
+			Seq: s.Seq, Kind: s.Kind, Role: s.Role, Speaker: st.name(s.Role), Turn: s.Turn, Final: s.Final,
+			Visibility: s.visibility(), Model: a.Model, Attempts: a.Attempts, Missing: a.Missing,
+			Target: s.Target, TargetName: st.name(s.Target),
+		}
+		return m, missingBody(a.Missing), nil, nil
+	}
 	text = strings.TrimSpace(string(a.Text))
 	if text == "" && (a.Skipped == "" || s.Kind != kindConfirmation) {
 		return m, text, nil, []string{"the answer is empty"}
@@ -692,7 +723,14 @@ func (d *debate) event(s slot, m callMeta) sm.Event {
 		ev.Kind = "spoke"
 	case kindEvaluate:
 		ev.Kind = "evaluated"
+		if m.Missing != nil {
+			ev.Kind, ev.Message = "missing", "no evaluation: recorded as missing"
+		}
 	case kindScore:
+		if m.Score == nil {
+			ev.Kind, ev.ID, ev.Message = "missing", s.Target, "no score: recorded as missing, no value invented"
+			break
+		}
 		f := float64(*m.Score)
 		ev.Kind, ev.Score, ev.ID = "scored", &f, s.Target
 		ev.Message = fmt.Sprintf("%d/10", *m.Score)
@@ -757,7 +795,9 @@ func (d *debate) apply(group []slot, answers map[string]sm.Answer) (*sm.Commit, 
 		m.Citations = d.citations(a, text)
 		switch s.Kind {
 		case kindScore:
-			st.RunningScores[s.Target] = *m.Score
+			if m.Score != nil {
+				st.RunningScores[s.Target] = *m.Score
+			}
 		case kindVerdict:
 			st.Verdict = v
 		case kindAnnouncement:
@@ -811,4 +851,106 @@ func (d *debate) commitState(st state, last slot, c *sm.Commit) (*sm.Commit, err
 	}
 	c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: data})
 	return c, nil
+}
+
+// missable reports whether the debate can go on without the call of s
+// (moot run --keep-going): the judge's evaluation and score of a turn.
+// The running score then stays the last one given.
+func missable(s slot) bool {
+	return s.Kind == kindEvaluate || s.Kind == kindScore
+}
+
+// missingBody is the body of the file of a call recorded as missing.
+func missingBody(m *sm.Missing) string {
+	return fmt.Sprintf("(missing: %s was refused after every repair; %s)", english.Count(len(m.Answers), "answer"), sm.MissingNote)
+}
+
+var _ sm.Filler = (*debate)(nil)
+
+// Gaps lists the calls recorded as missing, in the order they were made.
+func (d *debate) Gaps() []string {
+	var out []string
+	for _, s := range d.slots {
+		// A panel's gap is its judges' own: --retry-missing asks one
+		// judge alone.
+		if f := d.file(s); f != nil && f.err == nil && f.meta.Missing != nil && missable(s) && len(f.meta.Panel) == 0 {
+			out = append(out, f.meta.Missing.Call)
+		}
+	}
+	return out
+}
+
+// Fill returns the step that asks the judge again for the missing call
+// gap, with the conversation the judge had then. Its commit replaces the
+// call's file and, for a score, sets the running score of its target
+// again from the score files.
+func (d *debate) Fill(gap string) (*sm.Step, error) {
+	var s slot
+	found := false
+	for _, e := range d.slots {
+		if f := d.file(e); f != nil && f.meta.Missing != nil && f.meta.Missing.Call == gap {
+			s, found = e, true
+			break
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("no call %q is missing", gap)
+	}
+	c, err := d.call(s, d.file)
+	if err != nil {
+		return nil, err
+	}
+	c.Missable = true
+	return &sm.Step{
+		Key: s.Key(), Unit: s.Turn, Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			a, ok := answers[s.Role]
+			if !ok {
+				return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("no answer for the %s", s.Role)}}
+			}
+			m, text, _, errs := d.answerOf(s, a, "")
+			if len(errs) > 0 {
+				return nil, refusal(s.Role, s.Role, errs)
+			}
+			data, err := renderCall(m, text)
+			if err != nil {
+				return nil, err
+			}
+			st := d.nextState()
+			if s.Kind == kindScore && m.Score != nil {
+				// The running score is the target's last score given.
+				st.RunningScores[s.Target] = *m.Score
+				for _, e := range d.slots[s.Seq:] {
+					if f := d.file(e); e.Kind == kindScore && e.Target == s.Target && f != nil && f.meta.Score != nil {
+						st.RunningScores[s.Target] = *f.meta.Score
+					}
+				}
+			}
+			ev := d.event(s, m)
+			if m.Missing != nil {
+				ev.Message += " (asked again)"
+			}
+			c := &sm.Commit{Files: []sm.File{{Name: s.File(), Data: data}}, Events: []sm.Event{ev}}
+			if len(st.RunningScores) == 0 {
+				st.RunningScores = nil
+			}
+			state, err := st.render(d.topic, d.front)
+			if err != nil {
+				return nil, err
+			}
+			c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: state})
+			return c, nil
+		},
+	}, nil
+}
+
+// gapLines describes the calls recorded as missing, for the status.
+func (d *debate) gapLines() []string {
+	var out []string
+	for _, s := range d.slots {
+		if f := d.file(s); f != nil && f.err == nil && f.meta.Missing != nil {
+			out = append(out, fmt.Sprintf("call %d: %s", s.Seq, d.describe(s)))
+		}
+	}
+	return out
 }

@@ -49,14 +49,18 @@ func (Protocol) JudgeRole() string { return Judge }
 // vote is what one judge of a panel answered to a call, as the official
 // file of the call lists it.
 type vote struct {
-	Judge           string         `json:"judge"`
-	Model           string         `json:"model"`
-	Attempts        int            `json:"attempts"`
-	Score           *int           `json:"score,omitempty"`
-	ConfirmedWinner *string        `json:"confirmed_winner,omitempty"`
-	Skipped         string         `json:"skipped,omitempty"`
-	Winner          string         `json:"winner,omitempty"`
-	Scores          map[string]int `json:"scores,omitempty"`
+	Judge           string  `json:"judge"`
+	Model           string  `json:"model"`
+	Attempts        int     `json:"attempts"`
+	Score           *int    `json:"score,omitempty"`
+	ConfirmedWinner *string `json:"confirmed_winner,omitempty"`
+	Skipped         string  `json:"skipped,omitempty"`
+	// Missing marks a judge whose answer is recorded as missing (moot
+	// run --keep-going): its own file holds the record, and the
+	// aggregate leaves it out.
+	Missing bool           `json:"missing,omitempty"`
+	Winner  string         `json:"winner,omitempty"`
+	Scores  map[string]int `json:"scores,omitempty"`
 }
 
 // judgeFolder is one judge's folder as read.
@@ -199,6 +203,9 @@ func (d *debate) panelStep(s slot) (*sm.Step, error) {
 			return nil, err
 		}
 		c.ID, c.Model = panelCallID(j.Name), j.Model
+		// A judge's evaluation or score may go missing (--keep-going):
+		// the panel's aggregate is then that of the others.
+		c.Missable = missable(s)
 		confirmed[i] = d.confirmed(h)
 		calls = append(calls, c)
 	}
@@ -306,11 +313,15 @@ func (d *debate) aggregate(s slot, got []panelAnswer, st *state) (callMeta, stri
 	var models []string
 	attempts := 0
 	votes := make([]vote, len(got))
+	var gaps []panelAnswer
 	for i, g := range got {
 		model := cmp.Or(g.meta.Model, g.judge.Model)
 		models = append(models, model)
 		attempts += g.meta.Attempts
-		votes[i] = vote{Judge: g.judge.Name, Model: model, Attempts: g.meta.Attempts}
+		votes[i] = vote{Judge: g.judge.Name, Model: model, Attempts: g.meta.Attempts, Missing: g.meta.Missing != nil}
+		if g.meta.Missing != nil {
+			gaps = append(gaps, g)
+		}
 	}
 	m := callMeta{
 		Seq: s.Seq, Kind: s.Kind, Role: Judge, Speaker: st.name(Judge), Turn: s.Turn, Final: s.Final,
@@ -329,23 +340,38 @@ func (d *debate) aggregate(s slot, got []panelAnswer, st *state) (callMeta, stri
 	case kindEvaluate:
 		m.Target, m.TargetName = s.Target, st.name(s.Target)
 		text = texts()
+		if len(gaps) == len(got) {
+			m.Missing = panelMissing(s, models, gaps)
+		}
 	case kindDeliberation, kindAnnouncement:
 		if s.Kind == kindAnnouncement && st.Verdict == nil {
 			return m, "", sm.Event{}, &sm.Refused{Reasons: []string{"the verdict is announced before it is given"}}
 		}
 		text = texts()
 	case kindScore:
-		scores := make([]int, len(got))
+		var scores []int
 		var parts []string
 		for i, g := range got {
-			scores[i] = *g.meta.Score
+			if g.meta.Score == nil {
+				parts = append(parts, g.judge.Name+" missing")
+				continue
+			}
+			scores = append(scores, *g.meta.Score)
 			votes[i].Score = g.meta.Score
-			parts = append(parts, fmt.Sprintf("%s %d", g.judge.Name, scores[i]))
+			parts = append(parts, fmt.Sprintf("%s %d", g.judge.Name, *g.meta.Score))
+		}
+		if len(scores) == 0 {
+			// No judge scored: the aggregate is missing too, and the
+			// running score stays as it was.
+			m.Target, m.TargetName = s.Target, st.name(s.Target)
+			m.Missing = panelMissing(s, models, gaps)
+			text = missingBody(m.Missing)
+			break
 		}
 		mean := meanOf(scores)
 		n, pm := roundHalfUp(mean), round3(mean)
 		m.Target, m.TargetName, m.Score, m.PanelMean = s.Target, st.name(s.Target), &n, &pm
-		m.Reasoning = fmt.Sprintf("the mean of the panel's %d scores (%s) is %s, rounded to %d", len(got), strings.Join(parts, ", "), formatMean(mean), n)
+		m.Reasoning = fmt.Sprintf("the mean of the panel's %d scores (%s) is %s, rounded to %d", len(scores), strings.Join(parts, ", "), formatMean(mean), n)
 		body, err := json.Marshal(scoreAnswer{Score: n, Reasoning: m.Reasoning})
 		if err != nil {
 			return m, "", sm.Event{}, err
@@ -354,7 +380,12 @@ func (d *debate) aggregate(s slot, got []panelAnswer, st *state) (callMeta, stri
 		st.RunningScores[s.Target] = n
 		note = func(ev *sm.Event) {
 			ev.Message += fmt.Sprintf(" (panel mean %s: %s)", formatMean(mean), strings.Join(parts, ", "))
-			ev.Data = map[string]any{"panel_mean": pm, "judges": judgeValues(got, func(g panelAnswer) any { return *g.meta.Score })}
+			ev.Data = map[string]any{"panel_mean": pm, "judges": judgeValues(got, func(g panelAnswer) any {
+				if g.meta.Score == nil {
+					return nil
+				}
+				return *g.meta.Score
+			})}
 		}
 	case kindConfirmation:
 		count := map[string]int{}
@@ -603,6 +634,13 @@ func (d *debate) checkJudges(f *sm.Findings) {
 				problem(s.File(), "lists judge %s, but %s is missing", v.Judge, judgePath(v.Judge, s.File()))
 				continue
 			}
+			if v.Missing != (own.meta.Missing != nil) {
+				problem(s.File(), "panel: judge %s is %s, but %s says otherwise", v.Judge, map[bool]string{true: "missing", false: "not missing"}[v.Missing], judgePath(v.Judge, s.File()))
+				continue
+			}
+			if v.Missing {
+				continue
+			}
 			switch s.Kind {
 			case kindScore:
 				if v.Score == nil || own.meta.Score == nil || *v.Score != *own.meta.Score {
@@ -616,7 +654,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 				}
 			}
 		}
-		if s.Kind == kindScore && len(scores) == len(c.meta.Panel) && c.meta.Score != nil {
+		if s.Kind == kindScore && len(scores) == len(c.meta.Panel)-missingVotes(c.meta.Panel) && len(scores) > 0 && c.meta.Score != nil {
 			mean := meanOf(scores)
 			if *c.meta.Score != roundHalfUp(mean) || c.meta.PanelMean == nil || *c.meta.PanelMean != round3(mean) {
 				problem(s.File(), "score: the panel's mean is %s, so the score is %d (panel_mean %s)", formatMean(mean), roundHalfUp(mean), formatMean(mean))
@@ -730,6 +768,7 @@ func (x *rejudgeDebate) Next() (*sm.Step, error) {
 		return nil, err
 	}
 	c.Model = x.r.Judge.Model
+	c.Missable = missable(s)
 	confirmed := x.d.confirmed(h)
 	return &sm.Step{
 		Key: "rejudge-" + name + "-" + s.Key(), Unit: s.Turn, Calls: []sm.Call{c},
@@ -852,4 +891,36 @@ func (d *debate) judgeModel() string {
 		m = d.st.Judge.Model
 	}
 	return m
+}
+
+// panelMissing is the record of the debate's own file of call s when no
+// judge of the panel, on models, answered it: every judge's refused
+// answers, in the panel's order.
+func panelMissing(s slot, models []string, gaps []panelAnswer) *sm.Missing {
+	m := &sm.Missing{Call: s.Key() + "/" + Judge, Role: Judge, Model: "panel: " + strings.Join(models, ", "), Note: sm.MissingNote}
+	for _, g := range gaps {
+		for _, a := range g.meta.Missing.Answers {
+			m.Answers = append(m.Answers, sm.MissingAnswer{Answer: a.Answer, Problems: prefixedAll("judge "+g.judge.Name, a.Problems)})
+		}
+	}
+	return m
+}
+
+func prefixedAll(who string, ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = who + ": " + p
+	}
+	return out
+}
+
+// missingVotes counts the judges of votes whose answer is missing.
+func missingVotes(votes []vote) int {
+	n := 0
+	for _, v := range votes {
+		if v.Missing {
+			n++
+		}
+	}
+	return n
 }

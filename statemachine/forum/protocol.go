@@ -194,6 +194,10 @@ type callMeta struct {
 	PremiseUpheld   *bool          `json:"premise_upheld,omitempty"`
 	WinnerSource    string         `json:"winner_source,omitempty"`
 	Skipped         string         `json:"skipped,omitempty"`
+	// Missing records an evaluation or score that got no acceptable
+	// answer in a run with --keep-going: the body then says so, and the
+	// file has no score.
+	Missing *sm.Missing `json:"missing,omitempty"`
 	// Citations are the checks of the quotations of a debater's answer
 	// that researched (see research.go).
 	Citations []evidence.Check `json:"citations,omitempty"`

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/moot-dev/moot/internal/chart"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/escape"
 	sm "github.com/moot-dev/moot/statemachine"
 )
@@ -102,6 +104,13 @@ func (d *debate) Report() ([]sm.File, error) {
 	if st.Judge == nil {
 		b.WriteString("\nThe debate has no judge: no scores and no verdict.\n")
 	}
+	if gaps := d.gapLines(); len(gaps) > 0 {
+		fmt.Fprintf(&b, "\n**Missing:** %s recorded as missing after every repair; no value was invented for them, and a turn without its score keeps the score before it (`moot run --retry-missing` asks again):\n\n",
+			english.Count(len(gaps), "call"))
+		for _, g := range gaps {
+			fmt.Fprintf(&b, "- %s\n", escape.Markdown(g))
+		}
+	}
 	turns, bySide := d.scorePoints()
 	if len(turns) > 0 {
 		b.WriteString("\n## Running scores\n\n| after turn |")
@@ -186,6 +195,8 @@ func (d *debate) Report() ([]sm.File, error) {
 		case kindScore:
 			if m.Score != nil {
 				fmt.Fprintf(&b, "\n`%s → %s: %d/10` %s\n", escape.Fold(st.name(Judge)), escape.Fold(st.name(e.s.Target)), *m.Score, escape.Markdown(m.Reasoning))
+			} else if m.Missing != nil {
+				fmt.Fprintf(&b, "\n`%s → %s: missing` %s\n", escape.Fold(st.name(Judge)), escape.Fold(st.name(e.s.Target)), escape.Markdown(missingBody(m.Missing)))
 			}
 		case kindAnnouncement:
 			if v := st.Verdict; v != nil {
@@ -249,6 +260,13 @@ func (d *debate) ReportHTML() ([]byte, error) {
 		}
 	}
 	b.WriteString("</table>\n")
+	if gaps := d.gapLines(); len(gaps) > 0 {
+		fmt.Fprintf(&b, "<p><strong>Missing:</strong> %s recorded as missing after every repair; no value was invented for them.</p>\n<ul>\n", english.Count(len(gaps), "call"))
+		for _, g := range gaps {
+			fmt.Fprintf(&b, "<li>%s</li>\n", esc(g))
+		}
+		b.WriteString("</ul>\n")
+	}
 	if turns, bySide := d.scorePoints(); len(turns) > 0 {
 		c := chart.Lines{Title: "Running scores after each turn", XLabel: "after turn", YLabel: "running score",
 			YMin: 0, YMax: 10, YStep: 2}
@@ -289,6 +307,8 @@ func (d *debate) ReportHTML() ([]byte, error) {
 		case kindScore:
 			if m.Score != nil {
 				fmt.Fprintf(&b, "<p><span class=\"chip\">%s → %s: %d/10</span> %s</p>\n", esc(st.name(Judge)), esc(st.name(e.s.Target)), *m.Score, esc(m.Reasoning))
+			} else if m.Missing != nil {
+				fmt.Fprintf(&b, "<p><span class=\"chip\">%s → %s: missing</span> %s</p>\n", esc(st.name(Judge)), esc(st.name(e.s.Target)), esc(missingBody(m.Missing)))
 			}
 		case kindAnnouncement:
 			if v := st.Verdict; v != nil {
@@ -327,11 +347,18 @@ func (d *debate) Export(name string) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	w.UseCRLF = true
-	values := make([]string, len(csvColumns))
-	for i, c := range csvColumns {
+	cols := csvColumns
+	if gaps := d.Gaps(); len(gaps) > 0 {
+		// Only a debate with gaps has the column, so that the rows of
+		// every other debate stay the original's.
+		cols = append(slices.Clip(cols), "missing_calls")
+		row["missing_calls"] = strings.Join(gaps, " ")
+	}
+	values := make([]string, len(cols))
+	for i, c := range cols {
 		values[i] = row[c]
 	}
-	if err := w.WriteAll([][]string{csvColumns, values}); err != nil {
+	if err := w.WriteAll([][]string{cols, values}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -55,6 +55,12 @@ func (d *debate) Show(id string) (string, bool) {
 		if f.meta.Skipped != "" {
 			fmt.Fprintf(&b, "skipped: %s\n", f.meta.Skipped)
 		}
+		if mi := f.meta.Missing; mi != nil {
+			fmt.Fprintf(&b, "missing: %s\n", mi.Note)
+			for i, a := range mi.Answers {
+				fmt.Fprintf(&b, "  answer %d refused: %s\n", i+1, strings.Join(a.Problems, "; "))
+			}
+		}
 		if len(f.meta.Panel) > 0 {
 			fmt.Fprintf(&b, "panel: %s\n", votesLine(f.meta.Panel))
 		}

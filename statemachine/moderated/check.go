@@ -69,6 +69,15 @@ func (d *debate) Check() sm.Findings {
 		case done:
 			t := d.sched[s.Target]
 			expectScore[t.Number] = true
+			if g, ok := d.gaps[t.Number]; ok {
+				if g.file != d.scoreFile(t) {
+					problem(g.file, "should be %s", d.scoreFile(t))
+				}
+				if want := stepKey(i, s) + "/" + s.Role; g.Missing.Call != want {
+					problem(g.file, "missing.call: %q is not call %s", g.Missing.Call, want)
+				}
+				continue
+			}
 			sc, ok := d.scores[t.Number]
 			if !ok {
 				problem(d.scoreFile(t), "is missing: message %d was scored", t.Number)
@@ -94,15 +103,18 @@ func (d *debate) Check() sm.Findings {
 	for _, n := range extra {
 		problem(d.messages[n].file, "message %d is not given yet: debate.md is at step %d", n, step)
 	}
-	extra = extra[:0]
-	for n := range d.scores {
-		if !expectScore[n] {
-			extra = append(extra, n)
+	// Scores and scores recorded as missing alike.
+	for _, scores := range []map[int]Score{d.scores, d.gaps} {
+		extra = extra[:0]
+		for n := range scores {
+			if !expectScore[n] {
+				extra = append(extra, n)
+			}
 		}
-	}
-	sort.Ints(extra)
-	for _, n := range extra {
-		problem(d.scores[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
+		sort.Ints(extra)
+		for _, n := range extra {
+			problem(scores[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
+		}
 	}
 	d.checkJudges(&f, expectScore)
 	return f

@@ -155,3 +155,39 @@ func TestKilledAtEveryCallPanel(t *testing.T) {
 		t.Errorf("transcript.md lacks the panel's total:\n%s", k.Reference["transcript.md"])
 	}
 }
+
+// TestKilledAtEveryCallKeepGoing: a run with --keep-going whose
+// moderator never scores within the range, killed with SIGKILL while each
+// call is in flight and run again, ends with the files of a run never
+// killed, every score recorded as missing; only the call in flight is
+// asked twice.
+func TestKilledAtEveryCallKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of a kill per call, each a moot process run twice: run without -short")
+	}
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "moderated", "--motion", "Cars in cities",
+			"--position-a", "Ban them.", "--position-b", "Keep them.", "--rounds", "1", "--transcript"},
+		Run:   []string{"--all", "--keep-going", "--moderator-model", "clumsy"},
+		Model: moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{"clumsy": {11}}}),
+		// 21 calls of the messages, 4 scores of three requests each.
+		Requests: 33,
+		Normalise: func(_, data string) string {
+			return timeField.ReplaceAllString(data, `"time": "*"`)
+		},
+	})
+	n := 0
+	for name, data := range k.Reference {
+		if strings.HasPrefix(name, "scores/") && name != "scores/" {
+			if !strings.Contains(data, `"missing": {`) || strings.Contains(data, `"total"`) {
+				t.Errorf("%s is not recorded as missing:\n%s", name, data)
+			}
+			n++
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d score files, want 4", n)
+	}
+}

@@ -235,6 +235,8 @@ func (d *debate) transcript() string {
 		if sc, ok := d.scores[s.Number]; ok {
 			b.WriteString("\n")
 			d.rubricTable(&b, sc)
+		} else if _, ok := d.gaps[s.Number]; ok {
+			fmt.Fprintf(&b, "\n*Score: missing.* %s\n", missingReply)
 		}
 	}
 	b.WriteString("\n## Scores\n\n")

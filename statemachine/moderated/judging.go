@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -43,7 +44,10 @@ func (Protocol) JudgeRole() string { return RoleModerator }
 type judgeFolder struct {
 	record *sm.JudgeRecord
 	scores map[int]Score
-	stray  []sm.Problem
+	// gaps holds the judge's scores recorded as missing (moot run
+	// --keep-going), by message, apart from its scores.
+	gaps  map[int]Score
+	stray []sm.Problem
 }
 
 // judgeScoresDir is the folder of the scores of the judge called name.
@@ -89,6 +93,13 @@ func (d *debate) readJudges(files fs.FS) error {
 		}
 		if f.scores, f.stray, err = d.readJudgeFolder(files, name, f.stray); err != nil {
 			return err
+		}
+		f.gaps = map[int]Score{}
+		for n, sc := range f.scores {
+			if sc.Missing != nil {
+				f.gaps[n] = sc
+				delete(f.scores, n)
+			}
 		}
 		d.judges[name] = f
 	}
@@ -209,6 +220,9 @@ func (d *debate) panelStep(i int, c sm.Call) (*sm.Step, error) {
 	for k, j := range d.panel {
 		pc := c
 		pc.ID, pc.Model = panelCallID(j.Name), j.Model
+		// A judge's score may go missing (--keep-going): the panel's
+		// is then the mean of the others'.
+		pc.Missable = true
 		calls[k] = pc
 	}
 	s := d.sched[i]
@@ -234,8 +248,14 @@ func (d *debate) applyPanel(i int, answers map[string]sm.Answer, now time.Time) 
 	refused := &sm.Refused{Answer: true}
 	scores := make([]Score, len(d.panel))
 	names := make([]string, len(d.panel))
+	var gaps []*sm.Missing
 	for k, j := range d.panel {
 		names[k] = j.Name
+		if m := answers[panelCallID(j.Name)].Missing; m != nil {
+			scores[k] = Score{Message: target.Number, Participant: p.ID, Missing: m}
+			gaps = append(gaps, m)
+			continue
+		}
 		text := answers[panelCallID(j.Name)].Text
 		marks, errs := ParseRubric(d.st.Criteria, text)
 		if len(errs) > 0 {
@@ -264,10 +284,41 @@ func (d *debate) applyPanel(i int, answers map[string]sm.Answer, now time.Time) 
 			return nil, err
 		}
 		files = append(files, sm.File{Name: d.judgeScoreFile(j.Name, target), Data: data})
+		if scores[k].Missing != nil {
+			totals[j.Name] = nil
+			parts = append(parts, j.Name+" missing")
+			continue
+		}
 		totals[j.Name] = scores[k].Total
 		parts = append(parts, fmt.Sprintf("%s %.2f", j.Name, scores[k].Total))
 	}
-	sc := PanelScore(d.st.Criteria, names, scores)
+	var scoredNames []string
+	var scored []Score
+	for k, sc := range scores {
+		if sc.Missing == nil {
+			scoredNames, scored = append(scoredNames, names[k]), append(scored, sc)
+		}
+	}
+	if len(scored) == 0 {
+		// No judge scored: the panel's score is missing too.
+		m := &sm.Missing{Call: stepKey(i, s) + "/" + s.Role, Role: s.Role, Model: "panel", Note: sm.MissingNote}
+		for _, g := range gaps {
+			m.Answers = append(m.Answers, g.Answers...)
+		}
+		next := d.clone()
+		gap := Score{Message: target.Number, Participant: p.ID, Missing: m}
+		next.gaps[target.Number] = gap
+		data, err := renderScore(d.out(), gap)
+		if err != nil {
+			return nil, err
+		}
+		ev := sm.Event{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number),
+			Title:   fmt.Sprintf("the panel scores %s's %s", d.name(target.Role), d.label(target)),
+			Message: "no judge scored: recorded as missing, no value invented",
+			Data:    map[string]any{"message": target.Number, "participant": p.ID, "missing": true}}
+		return d.finish(i, next, &sm.Commit{Files: append(files, sm.File{Name: d.scoreFile(target), Data: data}), Events: []sm.Event{ev}})
+	}
+	sc := PanelScore(d.st.Criteria, scoredNames, scored)
 	total := sc.Total
 	ev := sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
 		Title:   fmt.Sprintf("the panel scores %s's %s", d.name(target.Role), d.label(target)),
@@ -302,8 +353,20 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 	for _, name := range d.judgeNames() {
 		jf := d.judges[name]
 		f.Problems = append(f.Problems, jf.stray...)
-		if jf.record == nil && len(jf.scores) > 0 {
+		if jf.record == nil && len(jf.scores)+len(jf.gaps) > 0 {
 			problem(sm.JudgeRecordPath(name), "is missing: the folder holds scores")
+		}
+		for _, n := range slices.Sorted(maps.Keys(jf.gaps)) {
+			g := jf.gaps[n]
+			t, ok := d.slotOf(n)
+			switch {
+			case !ok || !scored[n]:
+				problem(g.file, "message %d is not scored yet, or is not a statement that is scored", n)
+			case g.file != d.judgeScoreFile(name, t):
+				problem(g.file, "should be %s", d.judgeScoreFile(name, t))
+			case jf.record == nil || jf.record.Kind != sm.KindPanel:
+				problem(g.file, "only a judge of the panel may miss a score")
+			}
 		}
 		nums := make([]int, 0, len(jf.scores))
 		for n := range jf.scores {

@@ -339,7 +339,49 @@ func TestTemperatures(t *testing.T) {
 			want = 0.2
 		}
 		if r.Temperature == nil || *r.Temperature != want {
-			t.Errorf("%s call with --a-temperature 0.2: temperature %v, want %g", moderatedtest.Kind(r), r.Temperature, want)
+			t.Errorf("%s call with --advocate-a-temperature 0.2: temperature %v, want %g", moderatedtest.Kind(r), r.Temperature, want)
 		}
+	}
+}
+
+// anyStatement matches the marker of any advocate's statement, closings
+// (round "rc") included.
+var anyStatement = regexp.MustCompile(`<<[AB]-[a-z]+-r[0-9c]+>>`)
+
+// TestHandOversCarryTheLastStatement: a hand-over is shown the phase and
+// the statement just given, not the whole debate; the round summaries and
+// the conclusion still see every statement before them. It logs the
+// prompt characters of whole debates (go test -v -run HandOvers).
+func TestHandOversCarryTheLastStatement(t *testing.T) {
+	for _, rounds := range []string{"2", "3"} {
+		_, _, reqs := runAll(t, map[string]string{"rounds": rounds}, moderatedtest.Options{})
+		total, handOvers := 0, 0
+		for _, r := range reqs {
+			n := 0
+			for _, m := range r.Messages {
+				n += len(m.Content)
+			}
+			total += n
+			if moderatedtest.Kind(r) != "moderator" {
+				continue
+			}
+			u := user(r)
+			held := anyStatement.FindAllString(u, -1)
+			switch moderatedtest.Field(r, "Next action") {
+			case "transition":
+				handOvers += n
+				if len(held) > 1 {
+					t.Errorf("R=%s: a hand-over in %s holds %d statements %v, want at most the one just given", rounds, moderatedtest.Field(r, "Current phase"), len(held), held)
+				}
+				if m := regexp.MustCompile(`(?m)^(.+?) has just given their`).FindStringSubmatch(u); m != nil && len(held) != 1 {
+					t.Errorf("R=%s: a hand-over after %s's statement does not hold it:\n%s", rounds, m[1], u)
+				}
+			case "round summary", "conclusion":
+				if len(held) < 4 {
+					t.Errorf("R=%s: a %s holds %d statements, want the debate so far", rounds, moderatedtest.Field(r, "Next action"), len(held))
+				}
+			}
+		}
+		t.Logf("R=%s: %d requests, %d prompt characters, %d of them in hand-overs", rounds, len(reqs), total, handOvers)
 	}
 }

@@ -106,6 +106,8 @@ func (d *debate) Report() ([]sm.File, error) {
 		if sc, ok := d.scores[s.Number]; ok {
 			b.WriteString("\n")
 			d.rubricTable(&b, sc)
+		} else if _, ok := d.gaps[s.Number]; ok {
+			fmt.Fprintf(&b, "\n*Score: missing.* %s\n", missingReply)
 		}
 	}
 	b.WriteString(d.citationShares())
@@ -139,12 +141,15 @@ blockquote{margin:.3rem 0 .8rem;padding-left:.8rem;border-left:3px solid #ccc;wh
 {{if .Bars}}<h2>Statement totals</h2>
 <svg xmlns="http://www.w3.org/2000/svg" width="640" height="{{.Height}}" role="img" aria-label="statement totals">
 {{range .Bars}}<text x="0" y="{{.TextY}}" font-size="12">{{.Label}}</text><rect class="{{.Side}}" x="220" y="{{.Y}}" width="{{.Width}}" height="14"/><text x="{{.ValueX}}" y="{{.TextY}}" font-size="12">{{.Total}}</text>
-{{end}}</svg>{{end}}
+{{end}}<line x1="220" y1="{{.AxisY}}" x2="580" y2="{{.AxisY}}" stroke="#555"/>
+{{range .Ticks}}<line x1="{{.X}}" y1="{{$.AxisY}}" x2="{{.X}}" y2="{{.TickY}}" stroke="#555"/><text x="{{.X}}" y="{{.LabelY}}" font-size="11" text-anchor="middle">{{.Label}}</text>
+{{end}}<text x="400" y="{{.TitleY}}" font-size="12" text-anchor="middle">weighted total of the rubric (0 to 10)</text>
+</svg>{{end}}
 {{range .Sections}}<h2>{{.Title}}</h2>
 {{range .Messages}}<p><strong>{{.Number}} {{.Name}}</strong> ({{.Label}})</p><blockquote>{{.Content}}</blockquote>
 {{if .Marks}}<table><tr><th>criterion</th><th>score</th><th>weight</th><th>weighted</th><th>justification</th></tr>
 {{range .Marks}}<tr><td>{{.Name}}</td><td>{{.Raw}}</td><td>{{.Weight}}</td><td>{{.Weighted}}</td><td>{{.Justification}}</td></tr>{{end}}
-<tr><th>total</th><th>{{.Total}}</th><td></td><td></td><td></td></tr></table>{{end}}
+<tr><th>total</th><th>{{.Total}}</th><td></td><td></td><td></td></tr></table>{{end}}{{if eq .Total "missing"}}<p><em>Score: missing.</em> No value was invented: the debate went on without it (moot run --keep-going).</p>{{end}}
 {{end}}{{end}}</body></html>
 `
 
@@ -154,6 +159,10 @@ func (d *debate) ReportHTML() ([]byte, error) {
 	type side struct {
 		Name, Position, Mean, Latest string
 		Count                        int
+	}
+	type tickT struct {
+		X, TickY, LabelY int
+		Label            string
 	}
 	type barT struct {
 		Label, Side, Total      string
@@ -172,6 +181,8 @@ func (d *debate) ReportHTML() ([]byte, error) {
 	data := struct {
 		Motion, Format, Progress, Leader, Note string
 		Rounds, Height                         int
+		AxisY, TitleY                          int
+		Ticks                                  []tickT
 		Sides                                  []side
 		Bars                                   []barT
 		Sections                               []section
@@ -195,7 +206,13 @@ func (d *debate) ReportHTML() ([]byte, error) {
 		data.Bars = append(data.Bars, barT{Label: fmt.Sprintf("%03d %s, %s", s.Number, d.name(s.Role), d.label(s)), Side: cls,
 			Total: fmt.Sprintf("%.2f", t), Y: i*20 + 3, TextY: i*20 + 14, Width: w, ValueX: 224 + w})
 	}
-	data.Height = len(data.Bars)*20 + 6
+	// The x axis under the bars: a tick every 2 points of the total.
+	data.AxisY = len(data.Bars)*20 + 4
+	for v := 0; v <= 10; v += 2 {
+		data.Ticks = append(data.Ticks, tickT{X: 220 + v*36, TickY: data.AxisY + 4, LabelY: data.AxisY + 16, Label: strconv.Itoa(v)})
+	}
+	data.TitleY = data.AxisY + 32
+	data.Height = data.TitleY + 6
 	for _, s := range d.messagesInOrder() {
 		title := phaseLabel(s.Phase, s.Round, d.st.RoundCount)
 		if len(data.Sections) == 0 || data.Sections[len(data.Sections)-1].Title != title {
@@ -203,6 +220,9 @@ func (d *debate) ReportHTML() ([]byte, error) {
 		}
 		m := d.messages[s.Number]
 		out := msg{Number: fmt.Sprintf("%03d", s.Number), Name: m.Name, Label: d.label(s), Content: m.Content}
+		if _, ok := d.gaps[s.Number]; ok {
+			out.Total = "missing"
+		}
 		if sc, ok := d.scores[s.Number]; ok {
 			out.Total = fmt.Sprintf("%.2f", sc.Total)
 			for _, n := range sc.Names {
@@ -260,9 +280,13 @@ func (d *debate) Export(name string) ([]byte, error) {
 				row = append(row, "", "")
 			}
 		}
-		if ok {
+		_, gap := d.gaps[s.Number]
+		switch {
+		case ok:
 			row = append(row, fmt.Sprintf("%.2f", sc.Total))
-		} else {
+		case gap:
+			row = append(row, "missing")
+		default:
 			row = append(row, "")
 		}
 		if err := w.Write(row); err != nil {

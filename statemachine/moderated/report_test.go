@@ -53,7 +53,7 @@ func TestReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<svg", "&lt;&lt;A-argument-r1&gt;&gt;", "<th>total</th><th>7.30</th>", "Leader by mean"} {
+	for _, want := range []string{"<svg", ">weighted total of the rubric (0 to 10)</text>", ">10</text>", "&lt;&lt;A-argument-r1&gt;&gt;", "<th>total</th><th>7.30</th>", "Leader by mean"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("report.html lacks %q", want)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/lenient"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
 // Mark is one criterion's mark in a score.
@@ -29,7 +30,11 @@ type Score struct {
 	Marks map[string]Mark
 	Total float64
 	Reply string // the moderator's reply as it came
-	file  string
+	// Missing, when not nil, records a score that got no acceptable
+	// answer in a run with --keep-going: the file then has no criteria
+	// and no total, and the statement counts in no mean.
+	Missing *sm.Missing
+	file    string
 }
 
 // round2 rounds to two decimals, as totals are given.
@@ -199,6 +204,18 @@ const replyKey = "reply"
 
 // renderScore writes a score file in output format f.
 func renderScore(f string, sc Score) ([]byte, error) {
+	if sc.Missing != nil {
+		var front frontmatter.Object
+		for _, kv := range []struct {
+			k string
+			v any
+		}{{"message", sc.Message}, {"participant", sc.Participant}, {"missing", sc.Missing}} {
+			if err := front.SetValue(kv.k, kv.v); err != nil {
+				return nil, err
+			}
+		}
+		return encodeRecord(f, front, replyKey, missingReply)
+	}
 	var crit frontmatter.Object
 	for _, n := range sc.Names {
 		if err := crit.SetValue(n, sc.Marks[n]); err != nil {
@@ -229,6 +246,19 @@ func parseScoreFile(f string, data []byte) (Score, error) {
 	}
 	if err := front.Decode("participant", &sc.Participant); err != nil {
 		return sc, err
+	}
+	if _, ok := front.Get("missing"); ok {
+		if err := front.Decode("missing", &sc.Missing); err != nil {
+			return sc, err
+		}
+		if sc.Missing == nil {
+			return sc, fmt.Errorf("field \"missing\": want the record of a missing score, found null")
+		}
+		if _, has := front.Get("total"); has {
+			return sc, fmt.Errorf("field \"total\": a missing score has no total")
+		}
+		sc.Reply = strings.TrimSpace(body)
+		return sc, nil
 	}
 	if err := front.Decode("total", &sc.Total); err != nil {
 		return sc, err
@@ -298,3 +328,6 @@ func (d *debate) standings() map[string]standing {
 	}
 	return out
 }
+
+// missingReply is the text of the file of a score recorded as missing.
+const missingReply = "(missing: the moderator's answers were refused after every repair; " + sm.MissingNote + ")"

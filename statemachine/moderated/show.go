@@ -45,6 +45,12 @@ func (d *debate) Show(id string) (string, bool) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%03d · %s · %s\n", m.Number, m.Name, d.label(s))
 		fmt.Fprintf(&b, "phase: %s · model: %s · %s\n", m.Phase, m.Model, m.Time)
+		if g, ok := d.gaps[n]; ok {
+			fmt.Fprintf(&b, "score: missing (%s)\n", g.Missing.Note)
+			for i, a := range g.Missing.Answers {
+				fmt.Fprintf(&b, "  answer %d refused: %s\n", i+1, strings.Join(a.Problems, "; "))
+			}
+		}
 		if sc, ok := d.scores[n]; ok {
 			fmt.Fprintf(&b, "score: %.2f\n", sc.Total)
 			for _, name := range sc.Names {

@@ -101,6 +101,10 @@ type debate struct {
 	// messages by number; scores by the number of the message scored.
 	messages map[int]Message
 	scores   map[int]Score
+	// gaps holds the scores recorded as missing (Score.Missing), by the
+	// number of the message, apart from scores so that no mean counts
+	// them.
+	gaps map[int]Score
 	// sources holds the pages the debate's research read, by URL.
 	sources map[string]*evidence.Source
 	// stray lists files of messages/ and scores/ that are not this
@@ -292,7 +296,14 @@ func (d *debate) readScores(files fs.FS) error {
 	if err != nil {
 		return err
 	}
-	d.scores = scores
+	d.scores, d.gaps = map[int]Score{}, map[int]Score{}
+	for n, sc := range scores {
+		if sc.Missing != nil {
+			d.gaps[n] = sc
+		} else {
+			d.scores[n] = sc
+		}
+	}
 	d.stray = append(d.stray, stray...)
 	return nil
 }

@@ -2,6 +2,7 @@ package moderated
 
 import (
 	"fmt"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 	"time"
@@ -150,15 +151,22 @@ func (d *debate) callFor(i int) (sm.Call, error) {
 		pd.Statement = &e
 	default:
 		system = "moderator-system.md"
-		pd.History = d.history(i)
+		if s.Kind != kindTransition {
+			pd.History = d.history(i)
+		}
 		switch s.Kind {
 		case kindIntro:
 			user = "moderator-intro.md"
 		case kindTransition:
 			user = "moderator-transition.md"
+			// A hand-over needs the statement just given and the phase,
+			// not the whole debate.
 			if s.Prev >= 0 {
 				p := d.sched[s.Prev]
 				pd.Prev = &speaker{Name: d.name(p.Role), Kind: d.label(p)}
+				if _, ok := d.messages[p.Number]; ok {
+					pd.History = []entry{d.entryOf(p)}
+				}
 			}
 			n := d.sched[s.Next]
 			pd.Next = &speaker{Name: d.name(n.Role), Kind: d.label(n)}
@@ -223,6 +231,8 @@ func (d *debate) Next() (*sm.Step, error) {
 	if s.Kind == kindScore && len(d.panel) > 0 {
 		return d.panelStep(i, c)
 	}
+	// The debate goes on without a score (moot run --keep-going).
+	c.Missable = s.Kind == kindScore
 	return &sm.Step{
 		Key: stepKey(i, s), Unit: s.Exchange, Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
@@ -254,6 +264,10 @@ func (d *debate) clone() *debate {
 	for k, v := range d.scores {
 		c.scores[k] = v
 	}
+	c.gaps = make(map[int]Score, len(d.gaps))
+	for k, v := range d.gaps {
+		c.gaps[k] = v
+	}
 	return &c
 }
 
@@ -265,6 +279,26 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 	}
 	s := d.sched[i]
 	text := strings.TrimSpace(string(ans.Text))
+	if s.Kind == kindScore && ans.Missing != nil {
+		target := d.sched[s.Target]
+		p, _ := d.participant(target.Role)
+		next := d.clone()
+		sc := Score{Message: target.Number, Participant: p.ID, Missing: ans.Missing}
+		next.gaps[target.Number] = sc
+		data, err := renderScore(d.out(), sc)
+		if err != nil {
+			return nil, err
+		}
+		ev := sm.Event{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number),
+			Title:   fmt.Sprintf("the moderator scores %s's %s", d.name(target.Role), d.label(target)),
+			Message: "no score: recorded as missing, no value invented",
+			Data:    map[string]any{"message": target.Number, "participant": p.ID, "missing": true}}
+		return d.finish(i, next, &sm.Commit{Files: []sm.File{{Name: d.scoreFile(target), Data: data}}, Events: []sm.Event{ev}})
+	}
+	if ans.Missing != nil {
+		errs := []string{"only a score can be missing"}
+		return nil, &sm.Refused{Reasons: prefixed(s.Role, errs), Role: s.Role, RoleReasons: errs, Answer: true}
+	}
 	if s.Kind == kindScore {
 		target := d.sched[s.Target]
 		marks, errs := ParseRubric(d.st.Criteria, ans.Text)
@@ -329,12 +363,18 @@ func (d *debate) finish(i int, next *debate, c *sm.Commit) (*sm.Commit, error) {
 	if next.st.Exchange > d.st.Exchange {
 		c.Events[len(c.Events)-1].Ends = true
 	}
-	derived, err := next.derived()
+	return next.withDerived(c)
+}
+
+// withDerived ends c, the commit that makes the debate d, with d's
+// derived files and its debate.md, last.
+func (d *debate) withDerived(c *sm.Commit) (*sm.Commit, error) {
+	derived, err := d.derived()
 	if err != nil {
 		return nil, err
 	}
 	c.Files = append(c.Files, derived...)
-	state, err := next.renderState()
+	state, err := d.renderState()
 	if err != nil {
 		return nil, err
 	}
@@ -365,7 +405,13 @@ func (d *debate) Status() sm.Status {
 	for _, role := range []string{RoleA, RoleB} {
 		p, _ := d.participant(role)
 		s := stand[role]
-		parts = append(parts, fmt.Sprintf("%s %.2f (mean of %d)", p.Name, s.Mean, s.Count))
+		if s.Count == 0 && len(d.gaps) > 0 {
+			// No score of the side is in, and some are missing: no
+			// number stands for them.
+			parts = append(parts, fmt.Sprintf("%s - (mean of 0)", p.Name))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s %.2f (mean of %d)", p.Name, s.Mean, s.Count))
+		}
 		scores[role] = map[string]any{"id": p.ID, "name": p.Name, "mean": s.Mean, "latest": s.Latest, "statements": s.Count}
 	}
 	st.Lines = []sm.Line{
@@ -373,6 +419,11 @@ func (d *debate) Status() sm.Status {
 		{Label: "scores", Text: strings.Join(parts, " · ")},
 	}
 	st.Data = map[string]any{"step": d.st.Step, "steps": len(d.sched), "messages": len(d.messages), "scores": scores}
+	if gaps := d.gapLines(); len(gaps) > 0 {
+		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: fmt.Sprintf("%s, no value invented (moot run --retry-missing asks again): %s",
+			english.Count(len(gaps), "score"), strings.Join(gaps, "; "))})
+		st.Data["missing"] = d.Gaps()
+	}
 	if len(d.panel) > 0 {
 		st.Lines = append(st.Lines, sm.Line{Label: "judges", Text: fmt.Sprintf("a panel of %d scores: %s", len(d.panel), d.panelText())})
 		st.Data["judges"] = d.panel
@@ -400,4 +451,104 @@ func (d *debate) describe(s slot) string {
 		return fmt.Sprintf("the moderator gives the %s (message %03d)", d.label(s), s.Number)
 	}
 	return fmt.Sprintf("%s gives the %s (message %03d)", d.name(s.Role), d.label(s), s.Number)
+}
+
+var _ sm.Filler = (*debate)(nil)
+
+// gapSlots lists the slots of the scores recorded as missing, in order.
+func (d *debate) gapSlots() []int {
+	var out []int
+	for i, s := range d.sched {
+		if i >= d.st.Step {
+			break
+		}
+		if s.Kind != kindScore {
+			continue
+		}
+		if _, ok := d.gaps[d.sched[s.Target].Number]; ok {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Gaps lists the scores recorded as missing, in the order they were
+// asked for.
+func (d *debate) Gaps() []string {
+	var out []string
+	for _, i := range d.gapSlots() {
+		out = append(out, d.gaps[d.sched[d.sched[i].Target].Number].Missing.Call)
+	}
+	return out
+}
+
+// gapLines describes the scores recorded as missing, for the status.
+func (d *debate) gapLines() []string {
+	var out []string
+	for _, i := range d.gapSlots() {
+		t := d.sched[d.sched[i].Target]
+		out = append(out, fmt.Sprintf("%s's %s (message %03d)", d.name(t.Role), d.label(t), t.Number))
+	}
+	return out
+}
+
+// Fill returns the step that asks the moderator again for the score
+// recorded as missing that gap names. Its commit writes the score in
+// place of the record, the derived files and debate.md.
+func (d *debate) Fill(gap string) (*sm.Step, error) {
+	for _, i := range d.gapSlots() {
+		s := d.sched[i]
+		target := d.sched[s.Target]
+		if d.gaps[target.Number].Missing.Call != gap {
+			continue
+		}
+		c, err := d.callFor(i)
+		if err != nil {
+			return nil, err
+		}
+		c.Missable = true
+		return &sm.Step{
+			Key: stepKey(i, s), Unit: s.Exchange, Calls: []sm.Call{c},
+			Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+				ans := answers[c.ID]
+				if ans.Missing != nil {
+					// Refused again: the record stays, with this run's
+					// answers.
+					sc := d.gaps[target.Number]
+					sc.Missing = ans.Missing
+					return d.refill(target, sc, sm.Event{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number),
+						Message: "no score again: still missing, no value invented"})
+				}
+				marks, errs := ParseRubric(d.st.Criteria, ans.Text)
+				if len(errs) > 0 {
+					return nil, &sm.Refused{Reasons: prefixed(s.Role, errs), Role: s.Role, RoleReasons: errs, Answer: true}
+				}
+				p, _ := d.participant(target.Role)
+				sc := newScore(d.st.Criteria, target.Number, p.ID, marks, strings.TrimSpace(string(ans.Text)))
+				total := sc.Total
+				return d.refill(target, sc, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
+					Title:   fmt.Sprintf("the moderator scores %s's %s, asked again", d.name(target.Role), d.label(target)),
+					Message: fmt.Sprintf("%.2f", total)})
+			},
+		}, nil
+	}
+	return nil, fmt.Errorf("no score %q is missing", gap)
+}
+
+// refill is the commit of a step of Fill: the score sc of the message of
+// target, scored or still missing, the derived files and debate.md.
+func (d *debate) refill(target slot, sc Score, ev sm.Event) (*sm.Commit, error) {
+	next := d.clone()
+	delete(next.gaps, target.Number)
+	delete(next.scores, target.Number)
+	if sc.Missing != nil {
+		next.gaps[target.Number] = sc
+	} else {
+		next.scores[target.Number] = sc
+	}
+	data, err := renderScore(d.out(), sc)
+	if err != nil {
+		return nil, err
+	}
+	return next.withDerived(&sm.Commit{Files: []sm.File{{Name: d.scoreFile(target), Data: data}}, Events: []sm.Event{ev}})
 }

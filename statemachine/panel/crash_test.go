@@ -26,6 +26,7 @@ import (
 const asMoot = "MOOT_PANEL_AS_MOOT"
 
 func TestMain(m *testing.M) {
+	crashtest.AsMoot(panel.Protocol{})
 	if os.Getenv(asMoot) == "1" {
 		os.Exit(cli.Main(os.Args, panel.Protocol{}))
 	}
@@ -168,4 +169,32 @@ func moot(self, root, url string, args ...string) (string, error) {
 	cmd.Env = append(os.Environ(), asMoot+"=1", "OPENAI_BASE_URL="+url, "OPENAI_API_KEY=", "MOOT_MODEL=fake")
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// TestKilledAtEveryWriteSkippedOpening: the step of the openings, one of
+// which (brian's) is refused after every repair and skipped, moot exiting
+// as if killed at each of its writes and run again, ends with the files
+// of a run never killed: the skipped message keeps its model.
+func TestKilledAtEveryWriteSkippedOpening(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of one moot process per write of a step: run without -short")
+	}
+	own := t.TempDir()
+	for n, data := range testPersonas {
+		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin, env := crashtest.Self(t)
+	n := crashtest.ExitAtEveryWrite(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "panel", "--motion", "Is Bitcoin a good investment?",
+			"--personas", "michael,arthur,brian", "--persona-dir", own, "--aspects", "1"},
+		Model: paneltest.Handler(paneltest.Options{Short: "brian"}),
+		// The aspects: the next step is the openings, the last of the
+		// first stage.
+		Prepare: [][]string{{"step", "d", "--quiet"}},
+		Command: []string{"run", "d", "--until", "1"},
+	})
+	t.Logf("the step of the openings made %d writes", n)
 }

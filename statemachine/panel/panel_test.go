@@ -147,7 +147,8 @@ func turnRequest(t *testing.T, reqs []modeltest.Request, task, turn string) mode
 }
 
 // TestBoundedWindows: the t10 prompt holds t06-t09 and nothing earlier,
-// positions included; the exit check after t11 holds exactly t06-t11.
+// positions included; the exit check after t11 holds exactly t06-t11; the
+// first turns' last exchanges hold the position statements.
 func TestBoundedWindows(t *testing.T) {
 	_, _, reqs := runAll(t, map[string]string{"aspects": "1"}, paneltest.Options{Detect: roomFor})
 	marker := func(i int) string {
@@ -170,6 +171,24 @@ func TestBoundedWindows(t *testing.T) {
 	}
 	check("the t10 prompt", prompt(turnRequest(t, reqs, "crux-turn", "10")), 6, 9)
 	check("the exit check after t11", prompt(turnRequest(t, reqs, "exit-check", "11")), 6, 11)
+	// The last exchanges are the room's last 4 messages: the first three
+	// turns see both position statements there, as in the original, and
+	// turn 3 only arthur's, the later of the two.
+	window := func(turn string) string {
+		p := prompt(turnRequest(t, reqs, "crux-turn", turn))
+		_, w, _ := strings.Cut(p, "The last exchanges:")
+		w, _, _ = strings.Cut(w, " just said: ")
+		return w
+	}
+	for _, turn := range []string{"0", "1", "2", "3"} {
+		w := window(turn)
+		for _, who := range []string{"michael", "arthur"} {
+			want := turn != "3" || who == "arthur"
+			if has := strings.Contains(w, "<<"+who+"-crux-position>>"); has != want {
+				t.Errorf("turn %s's last exchanges hold %s's position: %t, want %t:\n%s", turn, who, has, want, w)
+			}
+		}
+	}
 	early := prompt(turnRequest(t, reqs, "crux-turn", "3"))
 	late := prompt(turnRequest(t, reqs, "crux-turn", "4"))
 	if !strings.Contains(early, "SPECIFICALLY") || !strings.Contains(late, "Steelman") {
@@ -243,6 +262,9 @@ func TestPromptScopes(t *testing.T) {
 	if strings.Contains(shifts, "-a1-") || strings.Contains(shifts, "-t0") || strings.Contains(shifts, "SUMMARY") {
 		t.Error("the shift check holds more than openings and closings")
 	}
+	if n := of(reqs, "summary")[0].MaxTokens; n != 4096 {
+		t.Errorf("the summary's max_tokens is %d, want the original's 4096", n)
+	}
 	summary := prompt(of(reqs, "summary")[0])
 	if !strings.Contains(summary, "<<michael-a1-m0>>") || strings.Contains(summary, "-t0") || strings.Contains(summary, "crux-position") {
 		t.Error("the summary lacks the takes or holds room chat")
@@ -293,6 +315,15 @@ func TestBannedOpenings(t *testing.T) {
 		{"As an AI, I think rates matter.", "I think rates matter."},
 		{"Firstly, consider the base rate.", "Consider the base rate."},
 		{"Rates matter more than mood.", "Rates matter more than mood."},
+		// The original's six, wherever they open a sentence, every one.
+		{"That's a valid point, but rates lead. In conclusion, hold cash.", "But rates lead. Hold cash."},
+		{"Rates lead. Let's break this down. Cash yields five percent.", "Rates lead. Cash yields five percent."},
+		{"In summary, the bulls are early.", "The bulls are early."},
+		{"Secondly, yields matter. As an AI, I defer.", "Yields matter. I defer."},
+		{"The bull argument misses the rate path entirely.", "The rate path entirely."},
+		{"Firstly, in conclusion, rates rule.", "Rates rule."},
+		// Not where they do not open a sentence.
+		{"Rates lead, in conclusion of a long cycle.", "Rates lead, in conclusion of a long cycle."},
 	}
 	for _, tc := range tests {
 		if got, _ := panel.StripBanned(tc.in); got != tc.want {
@@ -332,5 +363,40 @@ func TestStageCounting(t *testing.T) {
 	}
 	if !strings.Contains(fs["debate.md"], `"stage": "aspect:2"`) || !strings.Contains(fs["debate.md"], `"phase": "awaiting_mini0"`) {
 		t.Errorf("debate.md:\n%s", fs["debate.md"])
+	}
+}
+
+// TestOriginalPersonaPrompts: every aspect's first takes are told not to
+// repeat the openings, and every persona call carries the original's
+// never-say list, its hedges among them.
+func TestOriginalPersonaPrompts(t *testing.T) {
+	_, _, reqs := runAll(t, map[string]string{"aspects": "2"}, paneltest.Options{})
+	takes := of(reqs, "take")
+	if len(takes) != 6 {
+		t.Fatalf("%d first takes, want 6 (3 personas, 2 aspects)", len(takes))
+	}
+	for _, r := range takes {
+		p := prompt(r)
+		for _, who := range []string{"michael", "arthur", "brian"} {
+			if !strings.Contains(p, "do NOT repeat") || !strings.Contains(p, "<<"+who+"-opening>>") {
+				t.Errorf("%s's take in aspect %s is not shown %s's opening to avoid", paneltest.Speaker(r), paneltest.Field(r, "Aspect"), who)
+			}
+		}
+	}
+	n := 0
+	for _, r := range reqs {
+		if paneltest.Speaker(r) == "" {
+			continue
+		}
+		n++
+		sys := r.Messages[0].Content
+		for _, w := range []string{"Never hedge", `"perhaps"`, `"might"`, `"could be"`} {
+			if !strings.Contains(sys, w) {
+				t.Errorf("%s's %s system prompt lacks %s", paneltest.Speaker(r), paneltest.Kind(r), w)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no persona call seen")
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -129,40 +131,78 @@ var universalNever = []string{
 }
 
 // bannedOpenings are the AI-sounding openings stripped from a persona's
-// answer, the first that matches.
+// answer wherever they open a sentence: the original's six (a compliment
+// on the point, "as an AI", "firstly", "in conclusion", "let's break this
+// down" and "the X argument misses") and moot's own few more.
 var bannedOpenings = sync.OnceValue(func() []*regexp.Regexp {
 	var out []*regexp.Regexp
 	for _, p := range []string{
-		`^(that'?s|that is|what) an? (really )?(great|good|excellent|fair|interesting|important) (point|question)[,.!:;—-]*\s*`,
-		`^(great|excellent|good|fair) (point|question)[,.!:;—-]*\s*`,
-		`^as an ai( language model)?[,.]?\s*`,
-		`^(firstly|first of all|to begin with)[,:]?\s*`,
-		`^i (completely |totally |really )?(understand|hear|appreciate) (your|the|that) (concern|point|perspective)s?[,.!]?\s*`,
-		`^(absolutely|certainly|indeed|of course)[,.!—-]+\s*`,
+		`(that'?s|that is|what) an? (really )?(great|good|excellent|fair|interesting|important|valid) (point|question|observation)\b`,
+		`(great|excellent|good|fair|valid) (point|question)\b`,
+		`as an ai( language model)?\b`,
+		`(firstly|secondly|thirdly|first of all|to begin with)\b`,
+		`in (summary|conclusion)\b`,
+		`let'?s break this down\b`,
+		`the ['"]?[\w\s-]+?['"]?\s+(argument|critique|framing|claim|thesis|point)\s+(misses|ignores|overlooks|fails)\b`,
+		`i (completely |totally |really )?(understand|hear|appreciate) (your|the|that) (concern|point|perspective)s?\b`,
+		`(absolutely|certainly|indeed|of course)[,.!—-]`,
 	} {
-		out = append(out, regexp.MustCompile(`(?i)`+p))
+		// Each is matched at a sentence's start, with what punctuation
+		// and space follow it.
+		out = append(out, regexp.MustCompile(`(?i)^(?:`+p+`)[,.!:;—–-]*\s*`))
 	}
 	return out
 })
+
+// sentenceStart matches the end of a sentence and the space after it:
+// what follows opens a sentence.
+var sentenceStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?]["'”’)]*\s+`) })
 
 // minSpoken is the shortest persona answer kept once a banned opening is
 // stripped.
 const minSpoken = 20
 
-// StripBanned removes the first banned AI-sounding opening of text and
-// capitalises what follows; what it removed is returned too.
+// StripBanned removes every banned AI-sounding opening that opens a
+// sentence of text, and capitalises what follows each; what it removed
+// is returned too, the pieces joined by " … ".
 func StripBanned(text string) (string, string) {
 	text = strings.TrimSpace(text)
-	for _, re := range bannedOpenings() {
-		if loc := re.FindStringIndex(text); loc != nil {
-			rest := strings.TrimSpace(text[loc[1]:])
-			if rest != "" {
-				rest = strings.ToUpper(rest[:1]) + rest[1:]
-			}
-			return rest, strings.TrimSpace(text[:loc[1]])
+	starts := []int{0}
+	for _, loc := range sentenceStart().FindAllStringIndex(text, -1) {
+		if loc[1] < len(text) {
+			starts = append(starts, loc[1])
 		}
 	}
-	return text, ""
+	var cuts []string
+	// From the last sentence back, so that the earlier starts hold.
+	for k := len(starts) - 1; k >= 0; k-- {
+		at := starts[k]
+		for cut := true; cut; {
+			cut = false
+			for _, re := range bannedOpenings() {
+				loc := re.FindStringIndex(text[at:])
+				if loc == nil || loc[1] == 0 {
+					continue
+				}
+				cuts = append(cuts, strings.TrimSpace(text[at:at+loc[1]]))
+				text = text[:at] + capitalise(text[at+loc[1]:])
+				cut = true
+			}
+		}
+	}
+	for i, j := 0, len(cuts)-1; i < j; i, j = i+1, j-1 {
+		cuts[i], cuts[j] = cuts[j], cuts[i]
+	}
+	return strings.TrimSpace(text), strings.Join(cuts, " … ")
+}
+
+// capitalise upper-cases the first letter of s.
+func capitalise(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // spokenErrors checks a persona's text once stripped.
@@ -172,7 +212,7 @@ func spokenErrors(text string) []string {
 		return nil
 	}
 	if cut != "" {
-		return []string{fmt.Sprintf("once the opening %q is dropped, fewer than %d characters are left: speak in your own voice, without filler openings", cut, minSpoken)}
+		return []string{fmt.Sprintf("once %q is dropped, fewer than %d characters are left: speak in your own voice, without filler openings", cut, minSpoken)}
 	}
 	return []string{fmt.Sprintf("the answer has fewer than %d characters: say something of substance", minSpoken)}
 }

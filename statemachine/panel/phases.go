@@ -98,11 +98,11 @@ func (d *debate) miniPhase(k, m int) ([]sm.Call, applyFunc, error) {
 		var err error
 		switch {
 		case m == 0:
-			if k == 1 {
-				for _, o := range d.st.Personas {
-					if _, ok := d.msg(openPath(o)); ok {
-						pd.Openings = append(pd.Openings, d.entry(openPath(o)))
-					}
+			// Every aspect's first take is told not to repeat the
+			// openings, as in the original.
+			for _, o := range d.st.Personas {
+				if _, ok := d.msg(openPath(o)); ok {
+					pd.Openings = append(pd.Openings, d.entry(openPath(o)))
 				}
 			}
 			c, err = d.personaCall(pid, RolePersona, "take.md", pd, nil)
@@ -238,13 +238,9 @@ func (d *debate) turnPhase(k, t int) ([]sm.Call, applyFunc, error) {
 	pd := d.roomData(k, pid)
 	pd.Task, pd.Turn, pd.Late = "crux-turn", t, t >= d.st.Crux.LateFrom
 	pd.Positions = d.entries(d.latest(k, pair, t))
-	var turns []string
-	for i := 0; i < t; i++ {
-		if _, ok := d.msg(turnPath(k, i)); ok {
-			turns = append(turns, turnPath(k, i))
-		}
-	}
-	pd.Window = d.entries(tail(turns, d.st.Crux.Window))
+	// The last exchanges are the room's last messages, the position
+	// statements among them while they are recent, as in the original.
+	pd.Window = d.entries(tail(d.roomMessages(k, pair, t), d.st.Crux.Window))
 	for i := t - 1; i >= 0; i-- {
 		if m, ok := d.msg(turnPath(k, i)); ok && m.Persona != pid {
 			e := d.entry(turnPath(k, i))

@@ -45,7 +45,7 @@ func tierOf(role string) tier {
 	case RoleCard:
 		return tier{0.3, 600}
 	case RoleSummary:
-		return tier{0.2, 1500}
+		return tier{0.2, 4096}
 	case RoleDecompose:
 		return tier{0.3, 300}
 	case RoleRoundSummary:

@@ -296,12 +296,28 @@ type Score struct {
 	Panel []PanelJudge `json:"panel,omitempty"`
 }
 
-// PanelJudge is one judge of a panel as the aggregate names it.
+// MissingScore is score.json when the judge's score got no acceptable
+// answer in a run with --keep-going: the record of the call, who answered
+// and when; no score stands in for it.
+type MissingScore struct {
+	Missing   *sm.Missing `json:"missing"`
+	Model     string      `json:"model"`
+	Attempts  int         `json:"attempts"`
+	ElapsedMS int64       `json:"elapsed_ms"`
+	Time      string      `json:"time"`
+	// Panel, when a panel judged, lists its judges, none of which scored.
+	Panel []PanelJudge `json:"panel,omitempty"`
+}
+
+// PanelJudge is one judge of a panel as the aggregate names it. A judge
+// whose score is missing (moot run --keep-going) has neither score nor
+// weighted score; a judge that scored has both, from 1 to 10.
 type PanelJudge struct {
 	Name          string  `json:"name"`
 	Model         string  `json:"model"`
-	Score         int     `json:"score"`
-	WeightedScore float64 `json:"weighted_score"`
+	Score         int     `json:"score,omitempty"`
+	WeightedScore float64 `json:"weighted_score,omitempty"`
+	Missing       bool    `json:"missing,omitempty"`
 }
 
 // Weighted returns Σ score × weight / 100, to two decimals.

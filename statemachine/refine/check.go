@@ -135,7 +135,10 @@ func (d *debate) Check() sm.Findings {
 	if has, want := d.synthesis != nil, at >= phaseOrder[phaseScore]; has != want {
 		problem(SynthesisFile, "is %s, but debate.md is at %s", map[bool]string{true: "written", false: "missing"}[has], st.Phase)
 	}
-	if has, want := d.score != nil, at == phaseOrder[phaseComplete]; has != want {
+	if d.scoreGap != nil && !strings.HasSuffix(d.scoreGap.Missing.Call, "score/"+RoleJudge) {
+		problem(ScoreFile, "missing.call: %q is not the judge's score", d.scoreGap.Missing.Call)
+	}
+	if has, want := d.score != nil || d.scoreGap != nil, at == phaseOrder[phaseComplete]; has != want {
 		problem(ScoreFile, "is %s, but debate.md is at %s", map[bool]string{true: "written", false: "missing"}[has], st.Phase)
 	}
 	switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -108,4 +109,59 @@ func TestKilledAtEveryCall(t *testing.T) {
 			return variable.ReplaceAllString(data, `"$1": *`)
 		},
 	})
+}
+
+// TestKilledAtEveryCallKeepGoing: a run with --keep-going whose judge
+// never answers in JSON, killed with SIGKILL while each call is in flight
+// and run again, ends with the files of a run never killed, the score
+// recorded as missing; only the call in flight is asked twice.
+func TestKilledAtEveryCallKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 15 kills, each a moot process run twice: run without -short")
+	}
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:   []string{"--protocol", "refine", "--motion", question},
+		Run:   []string{"--all", "--keep-going", "--judge-model", "clumsy"},
+		Model: refinetest.Handler(refinetest.Options{Judges: map[string]string{"clumsy": "A fine answer."}}),
+		Embed: refinetest.Embeddings(crashScores),
+		// The score's request twice more.
+		Requests: 15,
+		Normalise: func(_, data string) string {
+			return variable.ReplaceAllString(data, `"$1": *`)
+		},
+	})
+	if s := k.Reference["score.json"]; !strings.Contains(s, `"missing": {`) || strings.Contains(s, `"weighted_score"`) {
+		t.Errorf("score.json does not record the score as missing:\n%s", s)
+	}
+}
+
+// TestKilledAtEveryCallPanelKeepGoing: a panel of two judges, one of
+// which never answers in JSON, run with --keep-going, killed with SIGKILL
+// while each call is in flight and run again, ends with the files of a
+// run never killed: that judge's score recorded as missing in its folder,
+// the panel's the other's.
+func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of a kill per call, each a moot process run twice: run without -short")
+	}
+	created := regexp.MustCompile(`"created": "[^"]*"`)
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:   []string{"--protocol", "refine", "--motion", question},
+		Run:   []string{"--all", "--keep-going", "--judges", "a,clumsy"},
+		Model: refinetest.Handler(refinetest.Options{Judges: map[string]string{"clumsy": "A fine answer."}}),
+		Embed: refinetest.Embeddings(crashScores),
+		Normalise: func(_, data string) string {
+			return created.ReplaceAllString(variable.ReplaceAllString(data, `"$1": *`), `"created": ""`)
+		},
+	})
+	if s := k.Reference["judgments/clumsy/score.json"]; !strings.Contains(s, `"missing": {`) {
+		t.Errorf("clumsy's score is not recorded as missing:\n%s", s)
+	}
+	if s := k.Reference["score.json"]; !strings.Contains(s, `"missing": true`) || !strings.Contains(s, `"weighted_score"`) {
+		t.Errorf("the panel's score is not a's with clumsy missing:\n%s", s)
+	}
 }

@@ -45,6 +45,9 @@ func JudgeScoreFile(name string) string { return sm.JudgeFolder(name) + "/" + Sc
 type judgeFolder struct {
 	record *sm.JudgeRecord
 	score  *Score
+	// gap, when not nil, is the judge's score recorded as missing (moot
+	// run --keep-going); score is then nil.
+	gap *MissingScore
 }
 
 // readJudges reads the panel debate.md names and every folder under
@@ -97,7 +100,10 @@ func (d *debate) readJudges(files fs.FS) error {
 			return fmt.Errorf("read %s: %w", file, err)
 		default:
 			var s Score
-			if err := frontmatter.Unmarshal(data, &s); err != nil {
+			var gap MissingScore
+			if err := frontmatter.Unmarshal(data, &gap); err == nil && gap.Missing != nil {
+				f.gap = &gap
+			} else if err := frontmatter.Unmarshal(data, &s); err != nil {
 				d.problems = append(d.problems, sm.Problem{File: file, Message: frontmatter.JSONError(err).Error()})
 			} else {
 				f.score = &s
@@ -135,6 +141,9 @@ func (d *debate) panelStep(step *sm.Step) (*sm.Step, error) {
 	for _, j := range panel {
 		c := base
 		c.ID, c.Model = panelCallID(j.Name), j.Model
+		// A judge's score may go missing (--keep-going): the panel's is
+		// then the mean of the others'.
+		c.Missable = true
 		step.Calls = append(step.Calls, c)
 	}
 	step.Key = "score"
@@ -171,10 +180,15 @@ func renderScore(s *Score) ([]byte, error) {
 func (d *debate) applyPanel(panel []sm.Judge, answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 	at := now.UTC().Format(timeLayout)
 	scores := make([]*Score, len(panel))
+	gaps := make([]*MissingScore, len(panel))
 	refusal := &sm.Refused{Answer: true}
 	for i, j := range panel {
 		ans, ok := answers[panelCallID(j.Name)]
 		var errs []string
+		if ok && ans.Missing != nil {
+			gaps[i] = &MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: at}
+			continue
+		}
 		if !ok {
 			errs = []string{"no answer"}
 		} else {
@@ -197,15 +211,54 @@ func (d *debate) applyPanel(panel []sm.Judge, answers map[string]sm.Answer, now 
 	c := &sm.Commit{}
 	unit := d.synthesisUnit()
 	perJudge := map[string]any{}
+	var scoredJudges []sm.Judge
+	var scored []*Score
+	var roll []PanelJudge
 	for i, j := range panel {
-		data, err := renderScore(scores[i])
+		var data []byte
+		var err error
+		if gaps[i] != nil {
+			data, err = json.MarshalIndent(gaps[i], "", "  ")
+			data = append(data, '\n')
+			perJudge[j.Name] = nil
+			roll = append(roll, PanelJudge{Name: j.Name, Model: j.Model, Missing: true})
+		} else {
+			data, err = renderScore(scores[i])
+			perJudge[j.Name] = scores[i].Score
+			scoredJudges, scored = append(scoredJudges, j), append(scored, scores[i])
+			roll = append(roll, PanelJudge{Name: j.Name, Model: j.Model, Score: scores[i].Score, WeightedScore: scores[i].WeightedScore})
+		}
 		if err != nil {
 			return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(j.Name), err)
 		}
 		c.Files = append(c.Files, sm.NewJudgeRecord(j, sm.KindPanel, unit, -1, now), sm.File{Name: JudgeScoreFile(j.Name), Data: data})
-		perJudge[j.Name] = scores[i].Score
 	}
-	agg := PanelScore(panel, scores)
+	if len(scored) == 0 {
+		// No judge scored: the panel's score is missing too.
+		m := &sm.Missing{Call: "score/" + RoleJudge, Role: RoleJudge, Model: "panel", Note: sm.MissingNote}
+		for _, g := range gaps {
+			m.Answers = append(m.Answers, g.Missing.Answers...)
+		}
+		missing, err := d.applyMissingScore(sm.Answer{Missing: m, Model: "panel"}, now)
+		if err != nil {
+			return nil, err
+		}
+		// The record lists the panel, its files first.
+		var gap MissingScore
+		if err := json.Unmarshal(missing.Files[0].Data, &gap); err != nil {
+			return nil, err
+		}
+		gap.Panel = roll
+		raw, err := json.MarshalIndent(gap, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		missing.Files[0].Data = append(raw, '\n')
+		missing.Files = append(c.Files, missing.Files...)
+		return missing, nil
+	}
+	agg := PanelScore(scoredJudges, scored)
+	agg.Panel = roll
 	agg.Time = at
 	data, err := renderScore(agg)
 	if err != nil {
@@ -292,14 +345,21 @@ func (d *debate) checkJudges(f *sm.Findings) {
 			inPanel = append(inPanel, p.Name)
 		}
 	}
+	if d.scoreGap != nil {
+		for _, p := range d.scoreGap.Panel {
+			inPanel = append(inPanel, p.Name)
+		}
+	}
 	for _, n := range names {
 		jf := d.judges[n]
 		file := JudgeScoreFile(n)
 		switch {
-		case jf.record == nil && jf.score != nil:
+		case jf.record == nil && (jf.score != nil || jf.gap != nil):
 			problem(file, "has no %s beside it", sm.JudgeRecordPath(n))
-		case jf.record != nil && jf.score == nil:
+		case jf.record != nil && jf.score == nil && jf.gap == nil:
 			problem(file, "is missing: %s names a judge", sm.JudgeRecordPath(n))
+		case jf.gap != nil && (jf.record.Kind != sm.KindPanel || !strings.Contains(jf.gap.Missing.Call, "score/")):
+			problem(file, "only a judge of the panel may miss the score")
 		}
 		if jf.score != nil {
 			for _, msg := range judgeScoreProblems(jf.score) {
@@ -318,8 +378,16 @@ func (d *debate) checkJudges(f *sm.Findings) {
 	}
 	var panel []sm.Judge
 	var scores []*Score
+	missing := 0
 	for _, p := range d.score.Panel {
 		jf := d.judges[p.Name]
+		if p.Missing {
+			missing++
+			if jf == nil || jf.gap == nil || p.Score != 0 || p.WeightedScore != 0 {
+				problem(ScoreFile, "names the panel judge %s as missing, but %s is not a score recorded as missing", p.Name, JudgeScoreFile(p.Name))
+			}
+			continue
+		}
 		switch {
 		case jf == nil || jf.score == nil:
 			problem(ScoreFile, "names the panel judge %s, but %s is missing", p.Name, JudgeScoreFile(p.Name))
@@ -335,7 +403,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 		panel = append(panel, sm.Judge{Name: p.Name, Model: p.Model})
 		scores = append(scores, jf.score)
 	}
-	if len(scores) != len(d.score.Panel) {
+	if len(scores) != len(d.score.Panel)-missing || len(scores) == 0 {
 		return
 	}
 	want := PanelScore(panel, scores)

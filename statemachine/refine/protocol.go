@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"sort"
 	"strconv"
@@ -46,11 +47,15 @@ const (
 	DefaultMaxRounds = 5
 	DefaultEarlyStop = 8
 	DefaultTopK      = 3
-	DefaultThreshold = 0.65
+	DefaultThreshold = 0.65 // on the scale ScaleHalfCosine
 	maxRoundsLimit   = 20
 	// maxTemplates bounds the candidates of one retrieval.
 	maxTemplates = 200
 )
+
+// DefaultTemperatures are the original's sampling temperatures by role,
+// which a new debate keeps in debate.md.
+var DefaultTemperatures = map[string]float64{RoleProposer: 0.7, RoleSkeptic: 0.8, RoleSynthesizer: 0.5, RoleJudge: 0.3}
 
 // Protocol is the refine protocol. Templates are the prompt templates in
 // force and Library the reasoning templates; nil means the built-in ones.
@@ -89,12 +94,13 @@ var (
 	maxRoundsFlag = sm.Flag{Name: "max-rounds", Usage: "the most `ROUNDS` of proposal and critique", Placeholder: "ROUNDS", Default: strconv.Itoa(DefaultMaxRounds)}
 	earlyStopFlag = sm.Flag{Name: "early-stop-score", Usage: "the skeptic's `SCORE` (1-10) at which it may say the answer is ready", Placeholder: "SCORE", Default: strconv.Itoa(DefaultEarlyStop)}
 	ragFlag       = sm.Flag{Name: "rag", Usage: "retrieve reasoning templates: `on` or off", Placeholder: "on|off", Default: "on"}
+	thresholdFlag = sm.Flag{Name: "retrieval-threshold", Usage: "the least `SCORE` (0 to 1, the original's (1 + cosine) / 2) a template needs to be offered", Placeholder: "SCORE", Default: strconv.FormatFloat(DefaultThreshold, 'g', -1, 64)}
 	reasoningFlag = sm.Flag{Name: "reasoning-dir", Usage: "a `DIR` of reasoning templates (.md) that add to or replace the built-in ones by name", Placeholder: "DIR", Dir: true, Suffix: ".md"}
 )
 
 // Flags returns the flags of `moot new --protocol refine`.
 func (Protocol) Flags() []sm.Flag {
-	return []sm.Flag{minRoundsFlag, maxRoundsFlag, earlyStopFlag, ragFlag, reasoningFlag}
+	return []sm.Flag{minRoundsFlag, maxRoundsFlag, earlyStopFlag, ragFlag, thresholdFlag, reasoningFlag}
 }
 
 func intFlag(in sm.NewInput, f sm.Flag, lo, hi int) (int, error) {
@@ -132,6 +138,10 @@ func (p Protocol) New(in sm.NewInput) ([]sm.File, error) {
 	if rag != "on" && rag != "off" {
 		return nil, fmt.Errorf("--rag %q is neither on nor off", rag)
 	}
+	thr, err := strconv.ParseFloat(strings.TrimSpace(in.Value(thresholdFlag)), 64)
+	if err != nil || !(thr >= 0 && thr <= 1) {
+		return nil, fmt.Errorf("--%s %q is not a number from 0 to 1", thresholdFlag.Name, in.Value(thresholdFlag))
+	}
 	var out []sm.File
 	names := make([]string, 0, len(in.Dirs[reasoningFlag.Name]))
 	for n := range in.Dirs[reasoningFlag.Name] {
@@ -151,9 +161,10 @@ func (p Protocol) New(in sm.NewInput) ([]sm.File, error) {
 	st := state{
 		Protocol: Name, DebateID: in.Slug, Round: 1, Phase: phaseRetrieval,
 		MinRounds: minR, MaxRounds: maxR, EarlyStop: early,
-		RAG:     ragSettings{Enabled: rag == "on", TopK: DefaultTopK, Threshold: DefaultThreshold},
-		Started: in.Now.UTC().Format(timeLayout),
-		ID:      uuidFrom(in.Slug + "\x00" + in.Now.UTC().Format("2006-01-02T15:04:05.000000000Z")),
+		RAG:          ragSettings{Enabled: rag == "on", TopK: DefaultTopK, Threshold: thr, Score: ScaleHalfCosine},
+		Temperatures: maps.Clone(DefaultTemperatures),
+		Started:      in.Now.UTC().Format(timeLayout),
+		ID:           uuidFrom(in.Slug + "\x00" + in.Now.UTC().Format("2006-01-02T15:04:05.000000000Z")),
 	}
 	d := &debate{st: st, question: q}
 	data, err := d.renderState()

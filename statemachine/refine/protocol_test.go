@@ -11,6 +11,8 @@ import (
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
+	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/refine"
@@ -174,7 +176,8 @@ func TestRetrieval(t *testing.T) {
 			}
 		}
 		p := prompt(chats(reqs, "proposer")[0])
-		if !strings.Contains(p, "### Template 1: Fermi estimate") || !strings.Contains(p, "**Match Score:** 90%") || strings.Contains(p, "No Strong Template Match") {
+		// A cosine of 0.9 is the original's (1 + 0.9) / 2 = 95%.
+		if !strings.Contains(p, "### Template 1: Fermi estimate") || !strings.Contains(p, "**Match Score:** 95%") || strings.Contains(p, "No Strong Template Match") {
 			t.Errorf("round-1 prompt lacks the kept templates in order:\n%s", p)
 		}
 	})
@@ -433,5 +436,134 @@ func TestEmbeddingsCache(t *testing.T) {
 				t.Errorf("the debate differs from one whose vectors were all asked for:\n%s", strings.Join(d, "\n"))
 			}
 		})
+	}
+}
+
+// TestRetrievalScale: a template is kept, as in the original, when
+// (1 + cosine) / 2 reaches the threshold, and the proposer is shown that
+// value as its Match Score; --retrieval-threshold moves the bar and is
+// kept in debate.md.
+func TestRetrievalScale(t *testing.T) {
+	// Cosines 0.35 and 0.32 are 0.675 and 0.66 on the original's scale:
+	// kept at 0.65, though below it as raw cosines; 0.28 is 0.64.
+	scores := map[string]float64{"Fermi estimate": 0.35, "Causal chain": 0.32, "Pre-mortem": 0.28}
+	t.Run("default", func(t *testing.T) {
+		_, fs, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 1}, scores)
+		var r refine.Retrieval
+		if err := json.Unmarshal([]byte(fs["retrieval.json"]), &r); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(r.Kept, ","); got != "fermi-estimate,causal-chain" {
+			t.Errorf("kept %q, want fermi-estimate,causal-chain", got)
+		}
+		if r.Threshold != 0.65 || r.Score != "(1 + cosine) / 2" || r.Candidates[0].Score != 0.675 || r.Candidates[2].Score != 0.64 {
+			t.Errorf("retrieval threshold %v, scale %q, scores %+v", r.Threshold, r.Score, r.Candidates[:3])
+		}
+		p := prompt(chats(reqs, "proposer")[0])
+		if !strings.Contains(p, "**Match Score:** 68%") || !strings.Contains(p, "**Match Score:** 66%") {
+			t.Errorf("round-1 prompt lacks the original's Match Scores 68%% and 66%%:\n%s", p)
+		}
+		if !strings.Contains(fs["debate.md"], `"score": "half_cosine"`) {
+			t.Errorf("debate.md does not keep the scale:\n%s", fs["debate.md"])
+		}
+	})
+	t.Run("flag", func(t *testing.T) {
+		_, fs, _ := runAll(t, map[string]string{"retrieval-threshold": "0.67"}, refinetest.Options{ReadyAt: 1}, scores)
+		var r refine.Retrieval
+		if err := json.Unmarshal([]byte(fs["retrieval.json"]), &r); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(r.Kept, ","); got != "fermi-estimate" || r.Threshold != 0.67 {
+			t.Errorf("kept %q at %v, want fermi-estimate at 0.67", got, r.Threshold)
+		}
+		if !strings.Contains(fs["debate.md"], `"threshold": 0.67`) {
+			t.Errorf("debate.md does not keep the threshold:\n%s", fs["debate.md"])
+		}
+	})
+	for _, bad := range []string{"1.5", "-0.1", "high", "NaN"} {
+		t.Run("refuses "+bad, func(t *testing.T) {
+			_, err := refine.Protocol{}.New(sm.NewInput{Slug: "d", Motion: question, Values: map[string][]string{"retrieval-threshold": {bad}}, Now: when})
+			if err == nil || !strings.Contains(err.Error(), "--retrieval-threshold") {
+				t.Errorf("--retrieval-threshold %s: error %v, want one naming the flag", bad, err)
+			}
+		})
+	}
+}
+
+// TestTemperatures: each role is sent the original's temperature, kept
+// in debate.md at new, and a --ROLE-temperature replaces one role's.
+func TestTemperatures(t *testing.T) {
+	want := map[string]float64{"proposer": 0.7, "skeptic": 0.8, "synthesizer": 0.5, "judge": 0.3}
+	check := func(t *testing.T, reqs []modeltest.Request, want map[string]float64) {
+		t.Helper()
+		seen := map[string]bool{}
+		for _, r := range chats(reqs, "") {
+			k := refinetest.Kind(r)
+			seen[k] = true
+			if r.Temperature == nil || *r.Temperature != want[k] {
+				t.Errorf("%s call: temperature %v, want %g", k, r.Temperature, want[k])
+			}
+		}
+		if len(seen) != 4 {
+			t.Errorf("kinds of call seen: %v, want the four roles that chat", seen)
+		}
+	}
+	_, fs, reqs := runAll(t, nil, refinetest.Options{ReadyAt: 2}, map[string]float64{})
+	check(t, reqs, want)
+	if !strings.Contains(fs["debate.md"], `"temperatures": {`) || !strings.Contains(fs["debate.md"], `"skeptic": 0.8`) {
+		t.Errorf("debate.md does not keep the temperatures:\n%s", fs["debate.md"])
+	}
+
+	srv := server(t, refinetest.Options{ReadyAt: 2}, map[string]float64{})
+	dir := newDebate(t, nil)
+	o := protocoltest.Served(t, srv.URL)
+	o.Overrides = driver.Overrides{Temperature: map[string]float64{"skeptic": 0.1}}
+	if _, err := protocoltest.Advance(t, context.Background(), refine.Protocol{}, dir, driver.UnitGoal{All: true}, o); err != nil {
+		t.Fatal(err)
+	}
+	want["skeptic"] = 0.1
+	check(t, srv.Requests(), want)
+}
+
+// TestOriginalTemplates: templates in the original's shape (YAML
+// frontmatter with a name and a description, no "# Name" heading, a
+// "## When to Use" section or none) are read as they are: named by their
+// frontmatter, or by their file name when it names nothing, and offered
+// to the proposer under that name.
+func TestOriginalTemplates(t *testing.T) {
+	withWhen := "---\nname: \"Ladder of causes\"\ndomain: general\nkeywords: [cause, effect]\ndescription: \"Walk from an effect back to its causes.\"\n---\n\n## When to Use\n- Something failed and nobody knows why\n\n## Steps\n\n### Step 1: Name the effect\n- Say what happened\n"
+	noWhen := "---\ndomain: research\ndescription: \"Weigh the studies one by one before concluding.\"\n---\n\n## Steps\n\n### Step 1: Gather\n- List the studies\n"
+	dir := filepath.Join(t.TempDir(), "d")
+	d, err := driver.CreateDebate(dir, refine.Protocol{}, newInput(map[string][]byte{"ladder.md": []byte(withWhen), "study-weighing.md": []byte(noWhen)}))
+	if err != nil {
+		t.Fatalf("the original's templates were refused: %v", err)
+	}
+	d.Close()
+	srv := server(t, refinetest.Options{ReadyAt: 1}, map[string]float64{"Ladder of causes": 0.95, "Study weighing": 0.9})
+	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	fs := filesOf(t, dir)
+	var r refine.Retrieval
+	if err := json.Unmarshal([]byte(fs["retrieval.json"]), &r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(r.Kept[:2], ",") != "ladder,study-weighing" || r.Candidates[0].Name != "Ladder of causes" || r.Candidates[1].Name != "Study weighing" {
+		t.Errorf("kept %v, candidates %+v", r.Kept, r.Candidates[:2])
+	}
+	p := prompt(chats(srv.Requests(), "proposer")[0])
+	if !strings.Contains(p, "### Template 1: Ladder of causes") || !strings.Contains(p, "### Template 2: Study weighing") {
+		t.Errorf("the proposer is not offered the templates by name:\n%s", p)
+	}
+	var doc string
+	for _, e := range embeds(srv.Requests()) {
+		for _, m := range e.Input {
+			if strings.HasPrefix(m, "Name: Study weighing") {
+				doc = m
+			}
+		}
+	}
+	if !strings.Contains(doc, "When to use: Weigh the studies one by one") {
+		t.Errorf("the template without a When to Use section is not described by its frontmatter: %q", doc)
 	}
 }

@@ -97,6 +97,9 @@ func (d *debate) Report() ([]sm.File, error) {
 		}
 		fmt.Fprintf(&b, "\n%s\n\nWould benefit from fine-tuning: %t.\n", block(s.Justification), s.Finetune)
 	}
+	if d.scoreGap != nil {
+		fmt.Fprintf(&b, "\n**Score: missing.** The judge's answers were refused after every repair; no value was invented (`moot run --retry-missing` asks again).\n")
+	}
 	b.WriteString("\n## How it got there\n\n")
 	if r := d.retrieval; r != nil {
 		switch {
@@ -186,19 +189,22 @@ func (d *debate) Formats() []sm.Format { return Protocol{}.Formats() }
 
 // Trace is the design's trace record.
 type Trace struct {
-	ID            string            `json:"id"`
-	Timestamp     string            `json:"timestamp"`
-	Query         string            `json:"query"`
-	TemplatesUsed []string          `json:"templates_used"`
-	Rounds        []TraceRound      `json:"rounds"`
-	FinalAnswer   *string           `json:"final_answer"`
-	TotalRounds   int               `json:"total_rounds"`
-	EarlyStopped  bool              `json:"early_stopped"`
-	QualityScore  *int              `json:"quality_score"`
-	UserRating    *int              `json:"user_rating"`
-	AutoScore     *int              `json:"auto_score"`
-	Models        map[string]string `json:"models"`
-	Timing        TraceTiming       `json:"timing"`
+	ID            string       `json:"id"`
+	Timestamp     string       `json:"timestamp"`
+	Query         string       `json:"query"`
+	TemplatesUsed []string     `json:"templates_used"`
+	Rounds        []TraceRound `json:"rounds"`
+	FinalAnswer   *string      `json:"final_answer"`
+	TotalRounds   int          `json:"total_rounds"`
+	EarlyStopped  bool         `json:"early_stopped"`
+	QualityScore  *int         `json:"quality_score"`
+	UserRating    *int         `json:"user_rating"`
+	AutoScore     *int         `json:"auto_score"`
+	// AutoScoreMissing, set only when the judge's score is recorded as
+	// missing (moot run --keep-going), says so: auto_score is then null.
+	AutoScoreMissing *sm.Missing       `json:"auto_score_missing,omitempty"`
+	Models           map[string]string `json:"models"`
+	Timing           TraceTiming       `json:"timing"`
 }
 
 // TraceRound is one round of a trace.
@@ -243,6 +249,9 @@ func (d *debate) Trace() Trace {
 		t.FinalAnswer = &d.synthesis.Text
 		t.Timing.SynthesisMS = d.synthesis.ElapsedMS
 		t.Timing.TotalMS += d.synthesis.ElapsedMS
+	}
+	if d.scoreGap != nil {
+		t.AutoScoreMissing = d.scoreGap.Missing
 	}
 	if d.score != nil {
 		s := d.score.Score

@@ -11,10 +11,15 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/adrg/frontmatter"
+	"gopkg.in/yaml.v3"
 )
 
-// Template is one reasoning template: a markdown file with a "# Name"
-// heading, a "## When to use" section and a "## Steps" section.
+// Template is one reasoning template: a markdown file with a "## Steps"
+// section, named by a "# Name" heading, by the name of its YAML
+// frontmatter (the original's files) or by its file name, and told apart
+// by a "## When to use" section or the frontmatter's description.
 type Template struct {
 	ID     string
 	Name   string
@@ -25,6 +30,17 @@ type Template struct {
 
 var templateID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`) })
 
+// templateFront is what moot reads of a template's YAML frontmatter, as
+// the original's templates carry it.
+type templateFront struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+}
+
+// yamlFront is the only frontmatter format of a template: YAML between
+// "---" lines.
+var yamlFront = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
+
 // parseTemplate reads the template id from its file's content.
 func parseTemplate(id string, data []byte) (Template, error) {
 	t := Template{ID: id, Body: strings.TrimSpace(strings.ReplaceAll(string(data), "\r\n", "\n"))}
@@ -34,10 +50,23 @@ func parseTemplate(id string, data []byte) (Template, error) {
 	if !utf8.ValidString(t.Body) {
 		return t, errors.New("is not UTF-8 text")
 	}
+	text := t.Body
+	var front templateFront
+	if strings.HasPrefix(text, "---\n") {
+		rest, err := frontmatter.Parse(strings.NewReader(text), &front, yamlFront)
+		if err != nil {
+			return t, fmt.Errorf("frontmatter: %w", err)
+		}
+		if strings.HasPrefix(string(rest), "---\n") {
+			return t, errors.New(`frontmatter: no "---" line closes it`)
+		}
+		text = string(rest)
+	}
+	t.Name = strings.TrimSpace(front.Name)
 	var section string
 	var when []string
 	steps := false
-	for _, line := range strings.Split(t.Body, "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		switch {
 		case strings.HasPrefix(line, "# ") && t.Name == "":
 			t.Name = strings.TrimSpace(line[2:])
@@ -49,15 +78,29 @@ func parseTemplate(id string, data []byte) (Template, error) {
 		}
 	}
 	t.When = strings.Join(when, " ")
+	if t.When == "" {
+		t.When = strings.TrimSpace(front.Description)
+	}
+	if t.Name == "" {
+		t.Name = nameOf(id)
+	}
 	switch {
-	case t.Name == "":
-		return t, errors.New(`has no "# Name" heading`)
 	case t.When == "":
-		return t, errors.New(`has no "## When to use" section with text`)
+		return t, errors.New(`has no "## When to use" section with text and no description in its frontmatter`)
 	case !steps:
 		return t, errors.New(`has no "## Steps" section`)
 	}
 	return t, nil
+}
+
+// nameOf makes a template's name of its file name: "tree-of-thoughts"
+// is "Tree of thoughts".
+func nameOf(id string) string {
+	n := strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(id))
+	if n == "" {
+		return id
+	}
+	return strings.ToUpper(n[:1]) + n[1:]
 }
 
 // sha returns the hex SHA-256 of a template's content.
@@ -161,6 +204,16 @@ func Cosine(a, b []float64) float64 {
 	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }
 
+// Similarity is the score of vector b against a on scale: the original's
+// (1 + cosine) / 2 for ScaleHalfCosine, the cosine itself otherwise.
+func Similarity(a, b []float64, scale string) float64 {
+	c := Cosine(a, b)
+	if scale == ScaleHalfCosine {
+		return (1 + c) / 2
+	}
+	return c
+}
+
 // Rank sorts candidates by score, highest first, ties by id, and keeps
 // the first topK whose score is at least threshold.
 func Rank(cs []Candidate, topK int, threshold float64) ([]Candidate, []string) {
@@ -250,8 +303,8 @@ func round4(x float64) float64 { return math.Round(x*10000) / 10000 }
 
 // retrieve ranks cs for the question: by the cosine of their vectors to
 // the question's (vectors[0] is the question's, then one per candidate),
-// or by BM25 when vectors is nil.
-func retrieve(question string, cs []Template, vectors [][]float64, topK int, threshold float64) Retrieval {
+// on the scale scale names, or by BM25 when vectors is nil.
+func retrieve(question string, cs []Template, vectors [][]float64, topK int, threshold float64, scale string) Retrieval {
 	r := Retrieval{Query: question, TopK: topK}
 	list := make([]Candidate, len(cs))
 	for i, t := range cs {
@@ -259,8 +312,11 @@ func retrieve(question string, cs []Template, vectors [][]float64, topK int, thr
 	}
 	if vectors != nil {
 		r.Method, r.Score, r.Threshold = "embeddings", "cosine", threshold
+		if scale == ScaleHalfCosine {
+			r.Score = "(1 + cosine) / 2"
+		}
 		for i := range list {
-			list[i].Score = round4(Cosine(vectors[0], vectors[i+1]))
+			list[i].Score = round4(Similarity(vectors[0], vectors[i+1], scale))
 		}
 	} else {
 		r.Method, r.Score, r.Threshold = "lexical", "bm25 relative to the best", LexicalThreshold

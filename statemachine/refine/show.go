@@ -47,6 +47,9 @@ func (d *debate) Parts() []sm.Part {
 	if d.synthesis != nil {
 		out = append(out, sm.Part{ID: partSynthesis, Unit: last, Role: RoleSynthesizer, Title: "the final answer"})
 	}
+	if d.scoreGap != nil {
+		out = append(out, sm.Part{ID: partScore, Unit: last, Role: RoleJudge, Title: "the judge's score: missing, no value invented"})
+	}
 	if s := d.score; s != nil {
 		score := float64(s.Score)
 		out = append(out, sm.Part{ID: partScore, Unit: last, Role: RoleJudge, Score: &score, Title: fmt.Sprintf("the judge's score: %d/10", s.Score)})

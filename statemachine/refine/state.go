@@ -54,7 +54,16 @@ type ragSettings struct {
 	Enabled   bool    `json:"enabled"`
 	TopK      int     `json:"top_k"`
 	Threshold float64 `json:"threshold"`
+	// Score is the scale of an embedding's score: ScaleHalfCosine, the
+	// original's (1 + cosine) / 2, or, absent in debates made before moot
+	// had it, the raw cosine.
+	Score string `json:"score,omitempty"`
 }
+
+// ScaleHalfCosine names the original's scale of retrieval scores,
+// (1 + cosine) / 2, from 0 to 1, which the threshold and the Match Score
+// shown to the proposer use.
+const ScaleHalfCosine = "half_cosine"
 
 // state is what debate.md's frontmatter holds.
 type state struct {
@@ -67,12 +76,16 @@ type state struct {
 	MaxRounds int         `json:"max_rounds"`
 	EarlyStop int         `json:"early_stop_score"`
 	RAG       ragSettings `json:"rag"`
-	ID        string      `json:"trace_id"`
-	Started   string      `json:"started"`
+	// Temperatures are the sampling temperatures of the roles, by role,
+	// fixed at new; a --ROLE-temperature of a run replaces one. Debates
+	// made before moot had them have none, and send none.
+	Temperatures map[string]float64 `json:"temperatures,omitempty"`
+	ID           string             `json:"trace_id"`
+	Started      string             `json:"started"`
 }
 
 var stateKeys = []string{"protocol", "debate_id", "current_round", "current_phase", "stop", "min_rounds", "max_rounds",
-	"early_stop_score", "rag", "trace_id", "started"}
+	"early_stop_score", "rag", "temperatures", "trace_id", "started"}
 
 // proposal is a round's answer, as rounds/rNN-proposal.md holds it.
 type proposal struct {
@@ -152,9 +165,13 @@ type debate struct {
 	rounds    map[int]*round
 	synthesis *synthesis
 	score     *Score
-	problems  []sm.Problem
-	tmpl      *templates.Set
-	library   map[string][]byte
+	// scoreGap is the record of a score that got no acceptable answer in
+	// a run with --keep-going, kept in score.json in place of the score;
+	// score is then nil.
+	scoreGap *MissingScore
+	problems []sm.Problem
+	tmpl     *templates.Set
+	library  map[string][]byte
 	// panel is the judge panel debate.md names; nil for one judge.
 	panel []sm.Judge
 	// judges holds every folder under judgments/, by name.
@@ -184,8 +201,22 @@ func (d *debate) checkState() error {
 		return fmt.Errorf("field %q: %d is outside 1 to 10", "early_stop_score", st.EarlyStop)
 	case st.RAG.TopK < 0 || st.RAG.TopK > maxTemplates:
 		return fmt.Errorf("field %q: top_k %d is outside 0 to %d", "rag", st.RAG.TopK, maxTemplates)
+	case !(st.RAG.Threshold >= 0 && st.RAG.Threshold <= 1):
+		return fmt.Errorf("field %q: threshold %v is outside 0 to 1", "rag", st.RAG.Threshold)
+	case st.RAG.Score != "" && st.RAG.Score != ScaleHalfCosine:
+		return fmt.Errorf("field %q: score %q is not %q", "rag", st.RAG.Score, ScaleHalfCosine)
 	case st.Round < 1 || st.Round > st.MaxRounds:
 		return fmt.Errorf("field %q: %d is outside 1 to max_rounds %d", "current_round", st.Round, st.MaxRounds)
+	}
+	for role, t := range st.Temperatures {
+		switch role {
+		case RoleProposer, RoleSkeptic, RoleSynthesizer, RoleJudge:
+		default:
+			return fmt.Errorf("field %q: %q is not a role that chats (proposer, skeptic, synthesizer or judge)", "temperatures", role)
+		}
+		if !(t >= 0 && t <= 2) {
+			return fmt.Errorf("field %q: %s: %v is outside 0 to 2", "temperatures", role, t)
+		}
 	}
 	switch st.Phase {
 	case phaseRetrieval, phaseProposal, phaseCritique, phaseSynthesis, phaseScore, phaseComplete:
@@ -269,7 +300,10 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 	}
 	if data, err := fs.ReadFile(files, ScoreFile); err == nil {
 		var s Score
-		if err := frontmatter.Unmarshal(data, &s); err != nil {
+		var gap MissingScore
+		if err := frontmatter.Unmarshal(data, &gap); err == nil && gap.Missing != nil {
+			d.scoreGap = &gap
+		} else if err := frontmatter.Unmarshal(data, &s); err != nil {
 			d.problems = append(d.problems, sm.Problem{File: ScoreFile, Message: frontmatter.JSONError(err).Error()})
 		} else {
 			d.score = &s

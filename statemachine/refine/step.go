@@ -204,9 +204,19 @@ func (d *debate) proposalCall(r int) (sm.Call, error) {
 	if err != nil {
 		return sm.Call{}, err
 	}
-	return researching(sm.Call{ID: RoleProposer, Role: RoleProposer, Messages: msgs,
+	return researching(sm.Call{ID: RoleProposer, Role: RoleProposer, Messages: msgs, Temperature: d.temperature(RoleProposer),
 		Validate: func(a []byte) sm.Report { return sm.Report{Errors: proposalProblems(a, open)} },
 		Repair:   d.repair}), nil
+}
+
+// temperature is the temperature debate.md gives role, nil when it gives
+// none (a debate made before moot sent them).
+func (d *debate) temperature(role string) *float64 {
+	t, ok := d.st.Temperatures[role]
+	if !ok {
+		return nil
+	}
+	return &t
 }
 
 func statusWords(s string) string { return strings.ReplaceAll(s, "_", " ") }
@@ -228,7 +238,7 @@ func (d *debate) critiqueCall(r int) (sm.Call, error) {
 		return sm.Call{}, err
 	}
 	early := d.st.EarlyStop
-	return sm.Call{ID: RoleSkeptic, Role: RoleSkeptic, Messages: msgs, Schema: skepticSchema(open), SchemaName: "critique",
+	return sm.Call{ID: RoleSkeptic, Role: RoleSkeptic, Messages: msgs, Temperature: d.temperature(RoleSkeptic), Schema: skepticSchema(open), SchemaName: "critique",
 		Validate: func(a []byte) sm.Report {
 			_, errs := parseCritique(a, r, early, open)
 			return sm.Report{Errors: errs}
@@ -243,7 +253,7 @@ func (d *debate) synthesisCall() (sm.Call, error) {
 	if err != nil {
 		return sm.Call{}, err
 	}
-	return researching(sm.Call{ID: RoleSynthesizer, Role: RoleSynthesizer, Messages: msgs, Validate: notEmpty, Repair: d.repair}), nil
+	return researching(sm.Call{ID: RoleSynthesizer, Role: RoleSynthesizer, Messages: msgs, Temperature: d.temperature(RoleSynthesizer), Validate: notEmpty, Repair: d.repair}), nil
 }
 
 func (d *debate) scoreCall() (sm.Call, error) {
@@ -255,7 +265,7 @@ func (d *debate) scoreCall() (sm.Call, error) {
 	if err != nil {
 		return sm.Call{}, err
 	}
-	return sm.Call{ID: RoleJudge, Role: RoleJudge, Messages: msgs, Schema: judgeSchema(), SchemaName: "score",
+	return sm.Call{ID: RoleJudge, Role: RoleJudge, Messages: msgs, Temperature: d.temperature(RoleJudge), Schema: judgeSchema(), SchemaName: "score",
 		Validate: func(a []byte) sm.Report {
 			_, errs := ParseScore(a)
 			return sm.Report{Errors: errs}
@@ -314,6 +324,8 @@ func (d *debate) Next() (*sm.Step, error) {
 		}
 		step.Key = "score"
 		c, err = d.scoreCall()
+		// The debate ends without a score (moot run --keep-going).
+		c.Missable = true
 	}
 	if err != nil {
 		return nil, err
@@ -346,21 +358,21 @@ func (d *debate) applyRetrieval(cs []Template, answers map[string]sm.Answer, now
 	case !d.st.RAG.Enabled || d.st.RAG.TopK == 0:
 		r = Retrieval{Method: "off", Query: d.question, Candidates: []Candidate{}, Kept: []string{}}
 	case !asked:
-		r = retrieve(d.question, cs, nil, d.st.RAG.TopK, d.st.RAG.Threshold)
+		r = retrieve(d.question, cs, nil, d.st.RAG.TopK, d.st.RAG.Threshold, d.st.RAG.Score)
 	default:
 		var e sm.Embeddings
 		if err := json.Unmarshal(ans.Text, &e); err != nil {
 			return nil, refused(RoleEmbedder, []string{"the embeddings do not read: " + err.Error()})
 		}
 		if e.Unavailable != "" {
-			r = retrieve(d.question, cs, nil, d.st.RAG.TopK, d.st.RAG.Threshold)
+			r = retrieve(d.question, cs, nil, d.st.RAG.TopK, d.st.RAG.Threshold, d.st.RAG.Score)
 			r.Unavailable = e.Unavailable
 			c.Warnings = append(c.Warnings, "the endpoint gives no embeddings: the templates were ranked by their words (BM25)")
 		} else {
 			if len(e.Vectors) != len(cs)+1 {
 				return nil, refused(RoleEmbedder, []string{fmt.Sprintf("%d vectors for %d texts", len(e.Vectors), len(cs)+1)})
 			}
-			r = retrieve(d.question, cs, e.Vectors, d.st.RAG.TopK, d.st.RAG.Threshold)
+			r = retrieve(d.question, cs, e.Vectors, d.st.RAG.TopK, d.st.RAG.Threshold, d.st.RAG.Score)
 		}
 		r.Model = e.Model
 		r.ElapsedMS = ms(ans.Elapsed)
@@ -414,6 +426,12 @@ func (d *debate) clone() *debate {
 }
 
 func (d *debate) apply(call sm.Call, ans sm.Answer, now time.Time) (*sm.Commit, error) {
+	if ans.Missing != nil {
+		if d.st.Phase != phaseScore {
+			return nil, refused(call.Role, []string{"only the judge's score can be missing"})
+		}
+		return d.applyMissingScore(ans, now)
+	}
 	if rep := call.Validate(ans.Text); !rep.OK() {
 		return nil, refused(call.Role, rep.Errors)
 	}
@@ -548,6 +566,10 @@ func (d *debate) Status() sm.Status {
 		st.Lines = append(st.Lines, sm.Line{Label: "score", Text: fmt.Sprintf("%d/10", d.score.Score)})
 		data["score"] = d.score.Score
 	}
+	if d.scoreGap != nil {
+		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: "the judge's score, no value invented (moot run --retry-missing asks again)"})
+		data["missing"] = d.Gaps()
+	}
 	st.Data = data
 	return st
 }
@@ -573,4 +595,82 @@ func (d *debate) describe() string {
 		return "the judge scores the final answer"
 	}
 	return "nothing: the debate is complete"
+}
+
+// applyMissingScore is the commit of a score recorded as missing: score.json
+// holds the record, and the debate is complete without a score.
+func (d *debate) applyMissingScore(ans sm.Answer, now time.Time) (*sm.Commit, error) {
+	gap := &MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(timeLayout)}
+	raw, err := json.MarshalIndent(gap, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	next := d.clone()
+	next.score, next.scoreGap = nil, gap
+	next.st.Phase = phaseComplete
+	c := &sm.Commit{Files: []sm.File{{Name: ScoreFile, Data: append(raw, '\n')}}}
+	c.Events = append(c.Events, sm.Event{Kind: "missing", Role: RoleJudge, Ends: d.st.Phase == phaseScore,
+		Message: "the judge's score is recorded as missing: no value invented"})
+	state, err := next.renderState()
+	if err != nil {
+		return nil, err
+	}
+	c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: state})
+	return c, nil
+}
+
+var _ sm.Filler = (*debate)(nil)
+
+// Gaps names the judge's score when it is recorded as missing; a panel's
+// is its judges', which --retry-missing does not ask one judge for.
+func (d *debate) Gaps() []string {
+	if d.scoreGap == nil || len(d.scoreGap.Panel) > 0 {
+		return nil
+	}
+	return []string{d.scoreGap.Missing.Call}
+}
+
+// Fill returns the step that asks the judge again for the score recorded
+// as missing: its commit writes score.json, the score or the record again.
+func (d *debate) Fill(gap string) (*sm.Step, error) {
+	if d.scoreGap == nil || d.scoreGap.Missing.Call != gap {
+		return nil, fmt.Errorf("no call %q is missing", gap)
+	}
+	c, err := d.scoreCall()
+	if err != nil {
+		return nil, err
+	}
+	c.Missable = true
+	return &sm.Step{Key: "score", Unit: d.unit(), Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			ans := answers[c.ID]
+			if ans.Missing != nil {
+				return d.applyMissingScore(ans, now)
+			}
+			s, errs := ParseScore(ans.Text)
+			if len(errs) > 0 {
+				return nil, refused(RoleJudge, errs)
+			}
+			s.Model, s.Attempts, s.ElapsedMS, s.Time = ans.Model, ans.Attempts, ms(ans.Elapsed), now.UTC().Format(timeLayout)
+			s.Parse = "json"
+			if ans.Attempts > 1 {
+				s.Parse = "repaired"
+			}
+			raw, err := json.MarshalIndent(s, "", "  ")
+			if err != nil {
+				return nil, err
+			}
+			next := d.clone()
+			next.score, next.scoreGap = s, nil
+			sc := float64(s.Score)
+			cm := &sm.Commit{Files: []sm.File{{Name: ScoreFile, Data: append(raw, '\n')}},
+				Events: []sm.Event{{Kind: "scored", Role: RoleJudge, Score: &sc,
+					Message: fmt.Sprintf("the judge scored the answer %d/10, asked again", s.Score), Data: map[string]any{"score": s.Score, "weighted_score": s.WeightedScore}}}}
+			state, err := next.renderState()
+			if err != nil {
+				return nil, err
+			}
+			cm.Files = append(cm.Files, sm.File{Name: sm.StateFile, Data: state})
+			return cm, nil
+		}}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -27,9 +28,12 @@ const SelfEnv = "MOOT_CRASHTEST_AS_MOOT"
 // AsMoot, called first in a TestMain, runs the test binary as moot,
 // knowing protocols besides dialectic, when it was started with SelfEnv
 // set; otherwise it returns. A test package can so start moot without
-// linking a binary of its own.
+// linking a binary of its own. Run so, moot exits at the write that
+// faults.Env names, as a moot built with the moot_faults tag does, for
+// ExitAtEveryWrite.
 func AsMoot(protocols ...sm.Protocol) {
 	if os.Getenv(SelfEnv) == "1" {
+		faults.ArmFromEnv()
 		os.Exit(cli.Main(os.Args, protocols...))
 	}
 }
@@ -118,26 +122,7 @@ const settle = 200 * time.Millisecond
 func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	t.Helper()
 	Apart(t)
-	made := t.TempDir()
-	o, err := c.moot(made, "", append([]string{"new", "d"}, c.New...)...)
-	if err != nil || o.Code != 0 {
-		t.Fatalf("moot new: %v %s", err, o)
-	}
-	if len(c.Prepare) > 0 {
-		prep := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
-		for _, args := range c.Prepare {
-			if o, err := c.moot(made, prep.URL, args...); err != nil || o.Code != 0 {
-				t.Fatalf("moot %s: %v %s", strings.Join(args, " "), err, o)
-			}
-		}
-	}
-	fresh := func(t *testing.T) string {
-		root := t.TempDir()
-		if err := fixture.CopyTree(filepath.Join(made, "d"), filepath.Join(root, "d")); err != nil {
-			t.Fatal(err)
-		}
-		return root
-	}
+	fresh := c.prepare(t)
 	ref := fresh(t)
 	var refAsked asked
 	refSrv := modeltest.NewServer(t, c.Model, c.serverOptions(refAsked.record)...)
@@ -389,4 +374,85 @@ func (c CallKills) files(t *testing.T, root string) map[string]string {
 		}
 	}
 	return tree
+}
+
+// ExitAtEveryWrite runs the command c describes (its Command, else `moot
+// run d` with its Run) without interruption, as the reference. Then, for
+// each write operation N of that run, on a fresh copy of the debate made
+// by `moot new` and Prepare, it runs the command again with
+// MOOT_FAULT=exit:N, so that moot exits as if killed at that write; runs
+// `moot check`, which must pass; runs the command again without the fault,
+// which must complete; and compares the files with the reference's. The
+// writes counted are every write of the store, moot's private files (kept
+// answers, the reasons a call was skipped) included, so that a kill
+// between the answers kept for a step and its commit is among them. It
+// returns how many writes the command made. The test binary must arm the
+// faults (see AsMoot), and, as for KillAtEveryCall, the test's name must
+// contain "Kill" (see Apart).
+func ExitAtEveryWrite(t *testing.T, c CallKills) int {
+	t.Helper()
+	Apart(t)
+	fresh := c.prepare(t)
+	srv := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
+	ref := fresh(t)
+	if o, err := c.moot(ref, srv.URL, c.runArgs()...); err != nil || o.Code != 0 {
+		t.Fatalf("reference run: %v %s", err, o)
+	}
+	want := c.files(t, ref)
+	const most = 1000
+	for n := 1; n <= most; n++ {
+		root := fresh(t)
+		h := &Harness{Bin: c.Bin, Root: root, Slug: "d", Env: c.env(srv.URL)}
+		o, err := h.Exec(c.runArgs(), []string{faults.Env + fmt.Sprintf("=exit:%d", n)}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Code == 0 {
+			if n == 1 {
+				t.Fatalf("%s wrote nothing", strings.Join(c.runArgs(), " "))
+			}
+			return n - 1
+		}
+		if o.Code != 137 {
+			t.Fatalf("exit at write %d: %s", n, o)
+		}
+		if o, err := c.moot(root, "", "check", "d"); err != nil || o.Code != 0 {
+			t.Fatalf("moot check after an exit at write %d: %v %s\n%s", n, err, o, o.Stdout)
+		}
+		if o, err := c.moot(root, srv.URL, c.runArgs()...); err != nil || o.Code != 0 {
+			t.Fatalf("run again after an exit at write %d: %v %s", n, err, o)
+		}
+		if d := Diff(want, c.files(t, root)); len(d) > 0 {
+			t.Fatalf("exit at write %d: the resumed debate differs from the uninterrupted run:\n%s", n, strings.Join(d, "\n"))
+		}
+	}
+	t.Fatalf("the command still wrote after %d writes", most)
+	return 0
+}
+
+// prepare makes the debate c describes once, by `moot new` and then the
+// Prepare commands against a fake answering as Model, and returns what
+// makes a copy of it under a new root for a run.
+func (c CallKills) prepare(t *testing.T) (fresh func(t *testing.T) string) {
+	t.Helper()
+	made := t.TempDir()
+	o, err := c.moot(made, "", append([]string{"new", "d"}, c.New...)...)
+	if err != nil || o.Code != 0 {
+		t.Fatalf("moot new: %v %s", err, o)
+	}
+	if len(c.Prepare) > 0 {
+		prep := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
+		for _, args := range c.Prepare {
+			if o, err := c.moot(made, prep.URL, args...); err != nil || o.Code != 0 {
+				t.Fatalf("moot %s: %v %s", strings.Join(args, " "), err, o)
+			}
+		}
+	}
+	return func(t *testing.T) string {
+		root := t.TempDir()
+		if err := fixture.CopyTree(filepath.Join(made, "d"), filepath.Join(root, "d")); err != nil {
+			t.Fatal(err)
+		}
+		return root
+	}
 }
