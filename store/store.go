@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -318,10 +319,22 @@ func syncPath(dir string) error {
 		return err
 	}
 	defer f.Close()
-	if err := f.Sync(); err != nil {
+	if err := folderSynced(f.Sync()); err != nil {
 		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil
+}
+
+// folderSynced is the error of an fsync of a folder, nil where the file
+// system cannot sync a folder at all (EINVAL, ENOTSUP: some network and
+// FUSE file systems, and Windows): the renames in it are then as durable
+// as that file system makes them, and refusing every step would help no
+// one.
+func folderSynced(err error) error {
+	if errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP) || errors.Is(err, errors.ErrUnsupported) {
+		return nil
+	}
+	return err
 }
 
 // Path returns the directory as it was given to Open.
@@ -1148,7 +1161,7 @@ func (d *Dir) syncDir(dir string) error {
 		return err
 	}
 	defer f.Close()
-	if err := f.Sync(); err != nil {
+	if err := folderSynced(f.Sync()); err != nil {
 		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil

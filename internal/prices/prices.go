@@ -31,7 +31,7 @@ import (
 	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 )

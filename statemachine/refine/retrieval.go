@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Template is one reasoning template: a markdown file with a "## Steps"
