@@ -115,6 +115,9 @@ func (s *Set) List() []Source {
 var funcs = template.FuncMap{
 	"join":  strings.Join,
 	"quote": Quote,
+	// neutralise breaks the fence delimiters in a text that a template
+	// places inside a fence of its own (dialectic's one-line index).
+	"neutralise": Neutralise,
 	// fenceRule takes no argument and gives FenceRule, for the
 	// instructions of every judge.
 	"fenceRule": func() string { return FenceRule },

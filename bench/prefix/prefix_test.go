@@ -112,8 +112,18 @@ func check(t *testing.T, title string, rows []prefix.Row, least func(prefix.Row)
 }
 
 // TestDialecticShare runs a 20-exchange dialectic debate with the scripted
-// sparring partner and measures every call's share.
+// sparring partner and measures every call's share, under
+// --judge-context full, whose judge's prompt only grows, and under the
+// default focused context, whose judge sees in full a different set of
+// arguments at every exchange: there only the debaters are held to the
+// target, and the judge's share is printed.
 func TestDialecticShare(t *testing.T) {
+	for _, jc := range []dialectic.JudgeContext{dialectic.ContextFull, dialectic.ContextFocused} {
+		t.Run(string(jc), func(t *testing.T) { dialecticShare(t, jc) })
+	}
+}
+
+func dialecticShare(t *testing.T, jc dialectic.JudgeContext) {
 	srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
 	d, err := driver.Create(filepath.Join(t.TempDir(), "d"), "d", dialectic.Motion{
 		Text:        "This house would tax sugar.",
@@ -130,7 +140,8 @@ func TestDialecticShare(t *testing.T) {
 	}
 	opts := driver.Options{
 		Client: c, Templates: templates.Default(), DefaultModel: "fake", Repairs: 2,
-		Now: func() time.Time { return protocoltest.When },
+		Now:       func() time.Time { return protocoltest.When },
+		Overrides: driver.Overrides{JudgeContext: jc},
 	}
 	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 20}, opts); err != nil {
 		t.Fatal(err)
@@ -139,7 +150,10 @@ func TestDialecticShare(t *testing.T) {
 	if len(rows) != 60 {
 		t.Fatalf("%d calls, want 60", len(rows))
 	}
-	check(t, "dialectic, 20 exchanges", rows, func(r prefix.Row) (float64, string) {
+	check(t, "dialectic, 20 exchanges, judge context "+string(jc), rows, func(r prefix.Row) (float64, string) {
+		if r.Role == modeltest.Judge && jc == dialectic.ContextFocused {
+			return 0, ""
+		}
 		// Every role's instructions and the form of its answer are in the
 		// system prompt; the user message holds the motion and every
 		// argument so far in order, then (for the judge) the current

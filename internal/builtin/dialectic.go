@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -236,9 +237,12 @@ type indexEntry struct {
 }
 
 // index reads the current scores of the earlier arguments from the
-// judge's prompt: the lines "- prop_001: +0.10" under its heading "## The
-// current scores ...", or, in a prompt of an older layout, the lines
-// "- prop_001 (proposition, exchange 1, current score +0.10): ...".
+// judge's prompt, in the order the arguments were made: the lines
+// "- prop_001: +0.10" under its heading "## The current scores ...", and
+// in a focused prompt the index lines "- prop_001 (proposition, current
+// score +0.10): claim" under "## The other arguments so far"; in a prompt
+// of an older layout, the lines "- prop_001 (proposition, exchange 1,
+// current score +0.10): ..." wherever they are.
 func index(prompt string) []indexEntry {
 	var out []indexEntry
 	section, ok := between(prompt, "## The current scores", "\n## ")
@@ -253,9 +257,19 @@ func index(prompt string) []indexEntry {
 		}
 	}
 	if ok {
+		if rest, found := between(prompt, "## The other arguments so far", "\n## "); found {
+			out = append(out, indexLines(rest)...)
+			sort.SliceStable(out, func(i, j int) bool { return argumentOrder(out[i].id, out[j].id) })
+		}
 		return out
 	}
-	for _, line := range strings.Split(prompt, "\n") {
+	return indexLines(prompt)
+}
+
+// indexLines reads the lines "- ID (..., current score S)..." of text.
+func indexLines(text string) []indexEntry {
+	var out []indexEntry
+	for _, line := range strings.Split(text, "\n") {
 		rest, ok := strings.CutPrefix(line, "- ")
 		if !ok {
 			continue
@@ -276,6 +290,31 @@ func index(prompt string) []indexEntry {
 		out = append(out, indexEntry{id: id, score: s})
 	}
 	return out
+}
+
+// argumentOrder tells whether the argument a was made before b: by
+// exchange, the proposition's first, then by letter, as a dialectic
+// prompt lists them.
+func argumentOrder(a, b string) bool {
+	key := func(id string) (int, int, string) {
+		side, rest, _ := strings.Cut(id, "_")
+		digits := strings.TrimRight(rest, "abcdefghijklmnopqrstuvwxyz")
+		x, _ := strconv.Atoi(digits)
+		rank := 1
+		if side == "prop" {
+			rank = 0
+		}
+		return x, rank, rest[len(digits):]
+	}
+	xa, sa, la := key(a)
+	xb, sb, lb := key(b)
+	if xa != xb {
+		return xa < xb
+	}
+	if sa != sb {
+		return sa < sb
+	}
+	return la < lb
 }
 
 // round2 rounds to hundredths, as scores are written.

@@ -57,6 +57,7 @@ func (a *app) rejudgeCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "name", Usage: "the judgment's `NAME`, its folder under judgments/ (default: from the model); a name already there resumes it"},
 			&ucli.IntFlag{Name: "from", HideDefault: true, Usage: "judge again from `UNIT` on (an exchange, for dialectic)"},
 			&ucli.IntFlag{Name: "to", HideDefault: true, Usage: "judge again up to `UNIT`"},
+			judgeContextFlag(),
 		}, a.callFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -77,6 +78,10 @@ func (a *app) rejudgeCommand() *ucli.Command {
 			}
 			defer d.Close()
 			p, err := a.protocolOf(d)
+			if err != nil {
+				return err
+			}
+			jc, err := judgeContext(cmd, p)
 			if err != nil {
 				return err
 			}
@@ -117,6 +122,7 @@ func (a *app) rejudgeCommand() *ucli.Command {
 				Emit:         emit,
 				Warn:         prog.warn,
 				Chunks:       cmd.Bool("json"),
+				Overrides:    driver.Overrides{JudgeContext: jc},
 			})
 			endLive()
 			prog.stop()

@@ -189,6 +189,11 @@ func (a *app) overrides(cmd *ucli.Command, p sm.Protocol) (driver.Overrides, err
 			o.Budget = &v
 		}
 	}
+	c, err := judgeContext(cmd, p)
+	if err != nil {
+		return o, err
+	}
+	o.JudgeContext = c
 	targets := roleTargets(p)
 	o.Defaults = a.roleDefaults(targets)
 	all := driver.RoleNames(p)

@@ -40,8 +40,29 @@ func defaultModel(getenv func(string) string) string {
 func (a *app) modelFlags() []ucli.Flag {
 	return append(append(a.roleFlags(),
 		&ucli.StringFlag{Name: "judges", Usage: "a panel of judge `MODELS`, comma-separated, that judges every step with a judge together (stored in debate.md)"},
-		budgetFlag(), pricesFlag()),
+		budgetFlag(), pricesFlag(), judgeContextFlag()),
 		a.callFlags()...)
+}
+
+// judgeContextFlag is --judge-context, which says what a dialectic
+// judge's prompt shows (see dialectic.JudgeContext).
+func judgeContextFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "judge-context", Usage: "what a dialectic judge reads in full: `CONTEXT` focused (the new arguments and those they attack or defend, the rest as one line each; the default) or full (every argument; stored in debate.md)"}
+}
+
+// judgeContext reads --judge-context; "" when it is not given.
+func judgeContext(cmd *ucli.Command, p sm.Protocol) (dialectic.JudgeContext, error) {
+	if !cmd.IsSet("judge-context") {
+		return "", nil
+	}
+	if p.Name() != (dialectic.Protocol{}).Name() {
+		return "", badUsage(fmt.Errorf("--judge-context: a %s debate has no dialectic judge", p.Name()), "the flag is for dialectic debates")
+	}
+	c, err := dialectic.ParseJudgeContext(cmd.String("judge-context"))
+	if err != nil {
+		return "", badUsage(fmt.Errorf("--judge-context: %w", err))
+	}
+	return c, nil
 }
 
 // callFlags are the flags of every command that asks models, besides the

@@ -285,6 +285,7 @@ func (g UnitGoal) reached(st sm.Status, steps int) bool {
 // and commits the result through the journal. It stops at the first
 // failure, leaving the debate at the last step committed.
 func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options) (Summary, error) {
+	p = withJudgeContext(p, opts.Overrides)
 	return advance(ctx, d, p, goal, opts, func() (sm.Debate, error) { return LoadDebate(d, p) })
 }
 
@@ -292,6 +293,10 @@ func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 // its end: the same as Advance, with the steps of the debate's
 // sm.Rejudger, which write only under the judge's folder.
 func Rejudge(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, opts Options) (Summary, error) {
+	// A re-judging writes only under its folder: the context is its own,
+	// not stored in debate.md.
+	p = withJudgeContext(p, opts.Overrides)
+	opts.Overrides.JudgeContext = ""
 	return advance(ctx, d, p, UnitGoal{All: true}, opts, func() (sm.Debate, error) {
 		deb, err := LoadDebate(d, p)
 		if err != nil {
@@ -303,6 +308,17 @@ func Rejudge(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, 
 		}
 		return r.Rejudge(rj)
 	})
+}
+
+// withJudgeContext gives a dialectic protocol the judge context of o, so
+// that the run's first prompt already uses it; the step's commit then
+// stores it in debate.md's settings.
+func withJudgeContext(p sm.Protocol, o Overrides) sm.Protocol {
+	if dp, ok := p.(dialectic.Protocol); ok && o.JudgeContext != "" {
+		dp.JudgeContext = o.JudgeContext
+		return dp
+	}
+	return p
 }
 
 func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options, load func() (sm.Debate, error)) (Summary, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -200,14 +201,75 @@ func TestPanelOfThree(t *testing.T) {
 		if len(asked) != 2 {
 			t.Fatalf("%s was asked %d times, want 2", name, len(asked))
 		}
+		// An earlier argument shown in full has its score in the scores'
+		// list, one shown in the index on its index line.
 		for i, id := range dialectic.ExchangeIDs(0) {
-			if want := fmt.Sprintf("- %s: %s\n", id, dialectic.FormatScore(vals[i])); !strings.Contains(asked[1], want) {
-				t.Errorf("%s's prompt of exchange 1 lacks its own score %q", name, want)
+			score := dialectic.FormatScore(vals[i])
+			listed := fmt.Sprintf("- %s: %s\n", id, score)
+			indexed := fmt.Sprintf("- %s (%s, current score %s): ", id, strings.SplitN(id, "_", 2)[0], score)
+			indexed = strings.Replace(strings.Replace(indexed, "(prop,", "(proposition,", 1), "(opp,", "(opposition,", 1)
+			if !strings.Contains(asked[1], listed) && !strings.Contains(asked[1], indexed) {
+				t.Errorf("%s's prompt of exchange 1 lacks its own score %q", name, score+" of "+id)
 			}
 		}
 	}
 	r := judging.Compare("demo", j)
 	if r.Alpha == nil || math.Abs(*r.Alpha-0.738056) > 5e-4 {
 		t.Errorf("alpha = %v, want 0.738", r.Alpha)
+	}
+}
+
+// TestRejudgeJudgeContext: a re-judging reads the debate's judge context,
+// the focused default, unless --judge-context names another for its run,
+// which it does not store in debate.md.
+func TestRejudgeJudgeContext(t *testing.T) {
+	for _, tc := range []struct {
+		ctx  dialectic.JudgeContext
+		want string
+	}{
+		{"", "## The arguments to judge, and the earlier ones they attack or defend"},
+		{dialectic.ContextFull, "## Every argument, in the order it was made"},
+	} {
+		name := string(tc.ctx)
+		if name == "" {
+			name = "default"
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := newDebate(t, t.TempDir(), 3, false)
+			header, err := os.ReadFile(filepath.Join(dir, dialectic.HeaderFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			var asked []string
+			fake := judgefake.Handler(map[string]judgefake.Scorer{"scripted": judgefake.Lean(0.2)}, sparring.Handler(sparring.Options{}))
+			srv := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+				if req.Model == "scripted" {
+					mu.Lock()
+					asked = append(asked, req.Messages[len(req.Messages)-1].Content)
+					mu.Unlock()
+				}
+				return fake(req)
+			})
+			opts := options(client(t, srv))
+			opts.Overrides.JudgeContext = tc.ctx
+			rj := sm.Rejudging{Judge: sm.Judge{Name: "again", Model: "scripted"}, To: -1}
+			if _, err := driver.Rejudge(context.Background(), openDir(t, dir), dialectic.Protocol{Templates: templates.Default()}, rj, opts); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(asked) != 3 {
+				t.Fatalf("the re-judge was asked %d times, want 3", len(asked))
+			}
+			for i, p := range asked {
+				if !strings.Contains(p, tc.want) {
+					t.Errorf("prompt %d lacks %q", i, tc.want)
+				}
+			}
+			if after, err := os.ReadFile(filepath.Join(dir, dialectic.HeaderFile)); err != nil || string(after) != string(header) {
+				t.Errorf("the re-judging changed debate.md (%v)", err)
+			}
+		})
 	}
 }

@@ -47,6 +47,9 @@ type Settings struct {
 	// Budget is the --budget of the debate in US dollars, kept as the
 	// models are, so that a later run without the flag keeps it.
 	Budget *float64 `json:"budget,omitempty"`
+	// JudgeContext is the --judge-context of a dialectic debate (see
+	// dialectic.JudgeContext); absent, the focused default.
+	JudgeContext string `json:"judge_context,omitempty"`
 	// panel is the judge panel the state file names, kept apart from
 	// the settings under its own key (sm.PanelKey).
 	panel []sm.Judge
@@ -91,6 +94,9 @@ func (s *Settings) check() error {
 		l := s.Research.Normal()
 		s.Research = &l
 	}
+	if _, err := dialectic.ParseJudgeContext(s.JudgeContext); err != nil {
+		return fmt.Errorf("%s: %w", dialectic.JudgeContextField, err)
+	}
 	return nil
 }
 
@@ -113,6 +119,8 @@ type Overrides struct {
 	Research *research.Limits
 	// Budget, when set, is the debate's budget from now on.
 	Budget *float64
+	// JudgeContext, when set, is the debate's judge context from now on.
+	JudgeContext dialectic.JudgeContext
 	// Defaults are the models of roles that neither Models nor the
 	// debate's stored settings name, by role, before the default model
 	// (moot.yaml's models).
@@ -133,6 +141,7 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		Research:       s.Research,
 		People:         clonePeople(s.People),
 		Budget:         s.Budget,
+		JudgeContext:   s.JudgeContext,
 		panel:          s.panel,
 	}
 	for k, v := range s.Models {
@@ -181,6 +190,18 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		lines = append(lines, fmt.Sprintf("budget %s", prices.USD(*b)))
 		v := *b
 		out.Budget = &v
+	}
+	if c := o.JudgeContext; c != "" {
+		old, _ := dialectic.ParseJudgeContext(out.JudgeContext)
+		if old != c {
+			lines = append(lines, fmt.Sprintf("judge context changes from %s to %s", old, c))
+		}
+		// The default is stored as an absent field, so that a debate
+		// run without the flag keeps its bytes.
+		out.JudgeContext = ""
+		if c != dialectic.ContextFocused {
+			out.JudgeContext = string(c)
+		}
 	}
 	return out, lines
 }

@@ -44,6 +44,56 @@ func TestLoadSettingsResponseFormat(t *testing.T) {
 	}
 }
 
+// TestJudgeContextSetting: a debate.md whose settings name an unknown
+// judge context is refused by the driver and by the dialectic protocol,
+// naming the field; "full" is read as full, and an absent one as the
+// focused default. Merge stores full and leaves the default absent.
+func TestJudgeContextSetting(t *testing.T) {
+	for _, tc := range []struct {
+		name, stored string
+		want         dialectic.JudgeContext
+		wantErr      string
+	}{
+		{name: "absent", stored: `{"models":{}}`, want: dialectic.ContextFocused},
+		{name: "full", stored: `{"models":{},"judge_context":"full"}`, want: dialectic.ContextFull},
+		{name: "focused", stored: `{"models":{},"judge_context":"focused"}`, want: dialectic.ContextFocused},
+		{name: "unknown", stored: `{"models":{},"judge_context":"most"}`, wantErr: `judge_context: "most" is not a judge context (focused or full)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := dialectic.NewHeader("demo", dialectic.Motion{Text: "This house would test"})
+			if err := h.SetSetting(driver.SettingsKey, json.RawMessage(tc.stored)); err != nil {
+				t.Fatal(err)
+			}
+			_, err := driver.LoadSettings(h)
+			c, cerr := dialectic.JudgeContextOf(h)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), `field "moot"`) {
+					t.Errorf("LoadSettings: %v, want an error naming %q", err, tc.wantErr)
+				}
+				if cerr == nil || !strings.Contains(cerr.Error(), tc.wantErr) {
+					t.Errorf("JudgeContextOf: %v, want an error naming %q", cerr, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || cerr != nil || c != tc.want {
+				t.Fatalf("context %q (%v, %v), want %q", c, err, cerr, tc.want)
+			}
+		})
+	}
+	var s driver.Settings
+	full, lines := s.Merge(driver.Overrides{JudgeContext: dialectic.ContextFull}, "m", []string{"judge"})
+	if full.JudgeContext != "full" || len(lines) != 1 || lines[0] != "judge context changes from focused to full" {
+		t.Errorf("merge full: %q, %q", full.JudgeContext, lines)
+	}
+	back, lines := full.Merge(driver.Overrides{JudgeContext: dialectic.ContextFocused}, "m", []string{"judge"})
+	if back.JudgeContext != "" || len(lines) != 1 {
+		t.Errorf("merge focused: %q, %q", back.JudgeContext, lines)
+	}
+	if kept, lines := full.Merge(driver.Overrides{}, "m", []string{"judge"}); kept.JudgeContext != "full" || len(lines) != 0 {
+		t.Errorf("merge without the flag: %q, %q", kept.JudgeContext, lines)
+	}
+}
+
 // TestSeedState: the models given are stored under "moot"; a model the
 // state already names for a role they do not set (a forum cast's judge)
 // is kept, one they set is replaced.

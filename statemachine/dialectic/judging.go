@@ -116,7 +116,7 @@ func (s *stepDebate) panelStep(x int) (*sm.Step, error) {
 	var calls []sm.Call
 	for i, j := range s.panel {
 		views[i] = overlay(official, s.own(j.Name).Current(), nil)
-		p, err := judgePrompt(s.tmpl, s.deb, x, views[i])
+		p, err := judgePrompt(s.tmpl, s.deb, x, views[i], s.judgeContext)
 		if err != nil {
 			return nil, err
 		}
@@ -467,7 +467,7 @@ func (d *rejudgeDebate) Next() (*sm.Step, error) {
 		pid, err := ParseID(id)
 		return err == nil && pid.Exchange < from
 	})
-	p, err := judgePrompt(d.s.tmpl, d.s.deb, x, cur)
+	p, err := judgePrompt(d.s.tmpl, d.s.deb, x, cur, d.s.judgeContext)
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,12 @@
 // A debater sees the motion, its definitions and scope, its side, the
 // exchange, and every earlier argument of both sides in full with its id;
 // never a score, never the judge's reasoning, never the other side's
-// argument of the same exchange. The judge sees the motion, every
-// argument in full up to those of the exchange it judges, and the current
-// scores of the earlier ones: it can check an attack on an argument's
-// grounds or warrant against the grounds and warrant themselves.
+// argument of the same exchange. The judge sees the motion, the arguments
+// of the exchange it judges and every earlier argument they attack or
+// defend in full, so that it can check an attack on an argument's grounds
+// or warrant against the grounds and warrant themselves, every other
+// earlier argument as one index line, and the current scores (see
+// JudgeContext; under ContextFull it sees every argument in full).
 //
 // Each prompt puts what the role's previous prompt already held first, in
 // the same order, and what is new last, so that a provider's prompt cache
@@ -22,7 +24,9 @@
 package dialectic
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/moot-dev/moot/templates"
 )
@@ -90,6 +94,8 @@ type data struct {
 	Arguments   []argumentView
 	All         []argumentView
 	Index       []indexEntry
+	Rest        []indexEntry
+	Focused     bool
 	IDs         []string
 	Errors      []string
 }
@@ -144,19 +150,117 @@ func Debater(t *templates.Set, d *Debate, side Side) (Prompt, error) {
 	}, nil
 }
 
-// JudgePrompt builds the judge's prompt for the exchange awaiting judgment.
-func JudgePrompt(t *templates.Set, d *Debate) (Prompt, error) {
-	return judgePrompt(t, d, d.Header.State.Exchange, d.Scores.Current())
+// JudgeContext says which earlier arguments a judge's prompt shows in full.
+type JudgeContext string
+
+const (
+	// ContextFocused, the default, shows in full the arguments of the
+	// exchange to judge and every earlier argument they attack or defend,
+	// and every other earlier argument as one line of an index: its id,
+	// side, current score and claim.
+	ContextFocused JudgeContext = "focused"
+	// ContextFull shows every argument of the debate in full, as moot
+	// did before the focused context was the default.
+	ContextFull JudgeContext = "full"
+)
+
+// JudgeContextField is the field of debate.md's moot settings that keeps
+// the judge context of a debate; absent means ContextFocused.
+const JudgeContextField = "judge_context"
+
+// ParseJudgeContext reads a judge context as a person or a settings file
+// writes it; "" is the default, ContextFocused.
+func ParseJudgeContext(s string) (JudgeContext, error) {
+	switch JudgeContext(s) {
+	case "", ContextFocused:
+		return ContextFocused, nil
+	case ContextFull:
+		return ContextFull, nil
+	}
+	return "", fmt.Errorf("%q is not a judge context (focused or full)", truncate(s, 40))
 }
 
-// judgePrompt builds a judge's prompt for exchange x, showing the earlier
-// arguments with the scores of current: the prompt of a panel's judge,
-// which sees its own scores, or of a judge judging a saved debate again.
-func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64) (Prompt, error) {
+// JudgeContextOf returns the judge context debate.md's moot settings keep.
+func JudgeContextOf(h *Header) (JudgeContext, error) {
+	raw, ok := h.Setting("moot")
+	if !ok {
+		return ContextFocused, nil
+	}
+	var set struct {
+		JudgeContext *string `json:"judge_context"`
+	}
+	if err := json.Unmarshal(raw, &set); err != nil || set.JudgeContext == nil {
+		// The driver reports a malformed settings value when it reads
+		// them; what is not a judge context here is the default.
+		return ContextFocused, nil
+	}
+	c, err := ParseJudgeContext(*set.JudgeContext)
+	if err != nil {
+		return "", fmt.Errorf("%s: field \"moot\": %s: %w", HeaderFile, JudgeContextField, err)
+	}
+	return c, nil
+}
+
+// maxIndexClaim bounds, in characters, the claim an index line quotes.
+const maxIndexClaim = 160
+
+// indexClaim is a claim as an index line quotes it: on one line, at most
+// maxIndexClaim characters.
+func indexClaim(claim string) string {
+	return truncate(strings.Join(strings.Fields(claim), " "), maxIndexClaim)
+}
+
+// JudgePrompt builds the judge's prompt for the exchange awaiting
+// judgment, in the judge context debate.md's settings keep.
+func JudgePrompt(t *templates.Set, d *Debate) (Prompt, error) {
+	ctx, err := JudgeContextOf(d.Header)
+	if err != nil {
+		return Prompt{}, err
+	}
+	return judgePrompt(t, d, d.Header.State.Exchange, d.Scores.Current(), ctx)
+}
+
+// Context lists the ids of the earlier arguments the arguments of
+// exchange x attack or defend, in the order they were made: those a
+// focused judge's prompt shows in full besides the new ones.
+func Context(d *Debate, x int) []string {
+	targets := map[string]bool{}
+	for _, a := range d.Arguments {
+		if a.Exchange != x {
+			continue
+		}
+		for _, t := range a.Attacks {
+			targets[t.TargetID] = true
+		}
+		for _, t := range a.Defends {
+			targets[t.TargetID] = true
+		}
+	}
+	var out []string
+	for _, a := range d.Arguments {
+		if a.Exchange < x && targets[a.ID] {
+			out = append(out, a.ID)
+		}
+	}
+	return out
+}
+
+// judgePrompt builds a judge's prompt for exchange x in the judge context
+// ctx, showing the earlier arguments with the scores of current: the
+// prompt of a panel's judge, which sees its own scores, or of a judge
+// judging a saved debate again.
+func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64, ctx JudgeContext) (Prompt, error) {
 	v := base(d)
 	v.Exchange = x
+	v.Focused = ctx != ContextFull
+	shown := map[string]bool{}
+	for _, id := range Context(d, x) {
+		shown[id] = true
+	}
+	var rescorable []string
 	for _, a := range d.Arguments {
-		if a.Exchange <= x {
+		full := a.Exchange == x || (a.Exchange < x && (!v.Focused || shown[a.ID]))
+		if full {
 			v.All = append(v.All, view(a))
 		}
 		switch {
@@ -166,17 +270,18 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64)
 			score := "none"
 			if s, ok := current[a.ID]; ok {
 				score = FormatScore(s)
+				rescorable = append(rescorable, a.ID)
 			}
-			v.Index = append(v.Index, indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.Claim, Score: score})
+			e := indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.Claim, Score: score}
+			if full {
+				v.Index = append(v.Index, e)
+			} else {
+				e.Claim = indexClaim(e.Claim)
+				v.Rest = append(v.Rest, e)
+			}
 		}
 	}
 	v.IDs = ExchangeIDs(x)
-	var rescorable []string
-	for _, e := range v.Index {
-		if _, ok := current[e.ID]; ok {
-			rescorable = append(rescorable, e.ID)
-		}
-	}
 	if len(v.Arguments) != len(v.IDs) {
 		return Prompt{}, fmt.Errorf("exchange %d has %d argument files, want %d", x, len(v.Arguments), len(v.IDs))
 	}

@@ -116,10 +116,13 @@ func TestJudgePrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	deb := load(t, d)
+	setJudgeContext(t, deb, "full")
 	p, err := dialectic.JudgePrompt(templates.Default(), deb)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// --judge-context full keeps the prompt moot sent before the focused
+	// context was the default, byte for byte: judge.golden is that prompt.
 	goldenPrompt(t, "judge", p)
 	all := p.Messages[0].Content + p.Messages[1].Content
 	if strings.Count(all, "NEW-ARGUMENT-TEXT") != 2 {
@@ -208,8 +211,13 @@ func TestPromptsRepeatTheirStart(t *testing.T) {
 		}
 		return out
 	}
+	// The judge's prompt repeats its start under --judge-context full;
+	// the focused context shows in full a different set of arguments at
+	// every exchange.
 	judge := func() string {
-		p, err := dialectic.JudgePrompt(templates.Default(), load(t, d))
+		deb := load(t, d)
+		setJudgeContext(t, deb, "full")
+		p, err := dialectic.JudgePrompt(templates.Default(), deb)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,5 +263,69 @@ func TestPromptsRepeatTheirStart(t *testing.T) {
 				t.Errorf("%d of the prompt's %d bytes come after %q", len(tc.before)-i, len(tc.before), tc.changing)
 			}
 		})
+	}
+}
+
+// setJudgeContext keeps c as the judge context of deb's settings, as
+// moot run --judge-context c does.
+func setJudgeContext(t *testing.T, deb *dialectic.Debate, c string) {
+	t.Helper()
+	if err := deb.Header.SetSetting("moot", map[string]any{"models": map[string]string{}, dialectic.JudgeContextField: c}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFocusedJudgePrompt: by default the judge sees in full the new
+// arguments and every earlier argument they attack or defend, and every
+// other earlier argument as one index line with its side, current score
+// and claim; it may still rescore any earlier argument.
+func TestFocusedJudgePrompt(t *testing.T) {
+	d := example(t)
+	prop := `{"title": "A Rebuttal Of Five Words", "claim": "c", "grounds": [{"source": "s", "content": "NEW-ARGUMENT-TEXT", "relevance": "r"}], "warrant": "w",
+ "attacks": [{"target_id": "opp_001", "attack_type": "warrant_attack", "content": "x"}], "defends": [{"target_id": "prop_000b", "defense_type": "reinforce", "content": "y"}]}`
+	opp := `{"title": "Another Rebuttal Of Five Words", "claim": "c", "grounds": [{"source": "s", "content": "NEW-ARGUMENT-TEXT", "relevance": "r"}], "warrant": "w",
+ "attacks": [{"target_id": "prop_001", "attack_type": "grounds_attack", "content": "z"}]}`
+	if _, err := driver.ProcessExchange(d, 2, []byte(prop), []byte(opp)); err != nil {
+		t.Fatal(err)
+	}
+	deb := load(t, d)
+	p, err := dialectic.JudgePrompt(templates.Default(), deb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenPrompt(t, "judge-focused", p)
+	user := p.Messages[1].Content
+	if got, want := dialectic.Context(deb, 2), []string{"prop_000b", "prop_001", "opp_001"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("Context = %v, want %v", got, want)
+	}
+	for _, a := range deb.Arguments {
+		heading := fmt.Sprintf("### %s (", a.ID)
+		inFull := strings.Contains(user, heading) && strings.Contains(user, a.Body)
+		indexed := strings.Contains(user, fmt.Sprintf("- %s (%s, current score ", a.ID, a.Side.Name()))
+		switch a.ID {
+		case "prop_002", "opp_002", "prop_000b", "prop_001", "opp_001":
+			if !inFull || indexed {
+				t.Errorf("%s: in full %v, in the index %v; want it in full only", a.ID, inFull, indexed)
+			}
+		default:
+			if inFull || !indexed || !strings.Contains(user, a.Claim) {
+				t.Errorf("%s: in full %v, in the index %v; want one index line with its claim", a.ID, inFull, indexed)
+			}
+		}
+	}
+	if !strings.Contains(user, "- prop_001: -0.10\n") {
+		t.Error("the judge's scores lack the current score of prop_001, shown in full")
+	}
+	// Every earlier argument with a score may be rescored, in the index
+	// or not: the schema offers them all.
+	rescore := p.Schema["properties"].(map[string]any)["rescores"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)["argument_id"].(map[string]any)["enum"]
+	if got := fmt.Sprint(rescore); !strings.Contains(got, "opp_000a") || !strings.Contains(got, "prop_001") {
+		t.Errorf("the schema's rescorable ids %v lack an argument shown in the index or in full", got)
+	}
+	// A rescore of an argument shown only in the index is accepted.
+	judgment := `{"scores": [{"argument_id": "prop_002", "score": 0.1, "reasoning": "r"}, {"argument_id": "opp_002", "score": -0.1, "reasoning": "r"}],
+ "rescores": [{"argument_id": "opp_000a", "old_score": -0.2, "new_score": -0.3, "reasoning": "r"}]}`
+	if _, err := driver.ProcessJudge(d, []byte(judgment), time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)); err != nil {
+		t.Fatalf("a rescore of an argument the prompt shows in one line was refused: %v", err)
 	}
 }

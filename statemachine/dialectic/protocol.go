@@ -20,6 +20,9 @@ import (
 // prompt templates in force; nil means the built-in ones.
 type Protocol struct {
 	Templates *templates.Set
+	// JudgeContext, when set, replaces the judge context debate.md's
+	// settings keep: the --judge-context of a run that will store it.
+	JudgeContext JudgeContext
 }
 
 var (
@@ -134,7 +137,14 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stepDebate{deb: deb, tmpl: p.templates(), panel: panel, judges: judges, sources: sources}, nil
+	ctx, err := JudgeContextOf(deb.Header)
+	if err != nil {
+		return nil, fmt.Errorf("read %w", err)
+	}
+	if p.JudgeContext != "" {
+		ctx = p.JudgeContext
+	}
+	return &stepDebate{deb: deb, tmpl: p.templates(), panel: panel, judges: judges, sources: sources, judgeContext: ctx}, nil
 }
 
 // ReadRaw reads the files of a dialectic debate from files, debate.md
@@ -179,6 +189,8 @@ type stepDebate struct {
 	// sources holds the pages the debate's research read, by URL (see
 	// research.go).
 	sources map[string]*evidence.Source
+	// judgeContext is what every judge's prompt shows (see JudgeContext).
+	judgeContext JudgeContext
 }
 
 // Debate returns the dialectic debate d holds, when d is one.

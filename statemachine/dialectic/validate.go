@@ -88,10 +88,13 @@ func samples() []data {
 	judge.Arguments = []argumentView{arg("prop_002", "proposition", 2), arg("opp_002", "opposition", 2)}
 	judge.Index = []indexEntry{{ID: "prop_001", SideName: "proposition", Exchange: 1, Title: "A title", Claim: "A claim.", Score: "+0.10"}}
 	judge.IDs = []string{"prop_002", "opp_002"}
+	focused := judge
+	focused.Focused = true
+	focused.Rest = []indexEntry{{ID: "opp_001", SideName: "opposition", Exchange: 1, Title: "A title", Claim: "A claim.", Score: "-0.10"}}
 	repair := data{Errors: []string{"grounds: is required"}}
 	opening := prop
 	opening.Exchange, opening.Own, opening.Others, opening.Earlier = 0, nil, nil, nil
-	return []data{prop, opp, opening, judge, repair}
+	return []data{prop, opp, opening, judge, focused, repair}
 }
 
 // Fields lists the fields a template may use, as a person would write
@@ -110,7 +113,8 @@ func Fields() string {
 		".Definitions (each " + names(Definition{}) + ")",
 		".Side .Opponent (debaters)",
 		".Earlier .Own .Others (debaters) and .Arguments (judge), each " + names(argumentView{}),
-		".Index (judge), each " + names(indexEntry{}),
+		".Index .Rest (judge), each " + names(indexEntry{}),
+		".Focused (judge)",
 		".IDs (judge)",
 		".Errors (repair)",
 	}, "; ")
