@@ -6,9 +6,9 @@ import (
 	"maps"
 	pathpkg "path"
 	"regexp"
-	"sync"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 
