@@ -47,23 +47,8 @@ func Plan(models, motions []string, rounds int) ([]Pairing, error) {
 	if len(models) < 2 {
 		return nil, fmt.Errorf("a tournament needs at least two models, got %d", len(models))
 	}
-	seen := make(map[string]bool, len(models))
-	for i, m := range models {
-		if strings.TrimSpace(m) == "" {
-			return nil, fmt.Errorf("model %d of %d has no name", i+1, len(models))
-		}
-		if seen[m] {
-			return nil, fmt.Errorf("model %q is named twice", m)
-		}
-		seen[m] = true
-	}
-	if len(motions) == 0 {
-		return nil, errors.New("a tournament needs at least one motion")
-	}
-	for i, m := range motions {
-		if strings.TrimSpace(m) == "" {
-			return nil, fmt.Errorf("motion %d of %d is empty", i+1, len(motions))
-		}
+	if err := checkNames(models, motions, "a tournament"); err != nil {
+		return nil, err
 	}
 	if rounds < 1 {
 		return nil, fmt.Errorf("rounds is %d: it must be at least 1", rounds)
@@ -114,23 +99,8 @@ func Batch(models, motions []string, runs int) ([]Pairing, error) {
 	if len(models) == 0 {
 		return nil, errors.New("a batch needs a model")
 	}
-	seen := make(map[string]bool, len(models))
-	for i, m := range models {
-		if strings.TrimSpace(m) == "" {
-			return nil, fmt.Errorf("model %d of %d has no name", i+1, len(models))
-		}
-		if seen[m] {
-			return nil, fmt.Errorf("model %q is named twice", m)
-		}
-		seen[m] = true
-	}
-	if len(motions) == 0 {
-		return nil, errors.New("a batch needs at least one motion")
-	}
-	for i, m := range motions {
-		if strings.TrimSpace(m) == "" {
-			return nil, fmt.Errorf("motion %d of %d is empty", i+1, len(motions))
-		}
+	if err := checkNames(models, motions, "a batch"); err != nil {
+		return nil, err
 	}
 	if runs < 1 || runs > MaxRuns {
 		return nil, fmt.Errorf("runs is %d: it must be from 1 to %d", runs, MaxRuns)
@@ -208,4 +178,28 @@ func unique(s string, limit int, taken map[string]bool) string {
 	}
 	taken[out] = true
 	return out
+}
+
+// checkNames refuses a model without a name or named twice, and no
+// motions or an empty one, for what (a tournament, a batch).
+func checkNames(models, motions []string, what string) error {
+	seen := make(map[string]bool, len(models))
+	for i, m := range models {
+		if strings.TrimSpace(m) == "" {
+			return fmt.Errorf("model %d of %d has no name", i+1, len(models))
+		}
+		if seen[m] {
+			return fmt.Errorf("model %q is named twice", m)
+		}
+		seen[m] = true
+	}
+	if len(motions) == 0 {
+		return errors.New(what + " needs at least one motion")
+	}
+	for i, m := range motions {
+		if strings.TrimSpace(m) == "" {
+			return fmt.Errorf("motion %d of %d is empty", i+1, len(motions))
+		}
+	}
+	return nil
 }
