@@ -177,14 +177,12 @@ func (a *app) fillSummary(s *debateSummary, table prices.Table) error {
 // whereText says where a debate stands in its protocol's unit: "3 of 3
 // exchanges, ended", "2 exchanges, awaiting judgment".
 func whereText(st sm.Status) string {
-	unit := st.Unit
-	if unit == "" {
-		unit = "step"
+	if st.Unit == "" {
+		st.Unit = "step"
 	}
-	s := english.Count(st.Done, unit)
-	if st.Total > 0 {
-		s = fmt.Sprintf("%d of %s", st.Done, english.Count(st.Total, unit))
-	}
+	// The protocol's own count: forum's verdict and refine's synthesis
+	// apart from the turns and rounds.
+	s := st.Progress()
 	if st.Complete {
 		return s + ", ended"
 	}
