@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -221,16 +222,32 @@ func describeHolder(h *store.Holder) string {
 // command and its arguments, without flags, whose values are nobody's
 // business.
 func (a *app) holder(cmd *ucli.Command) string {
-	// The command line as it was given, flags included (moot run x
-	// --all), so that a watcher sees what the run was asked to do.
+	return clip(strings.Join(append([]string{"moot", cmd.Name}, cmd.Args().Slice()...), " "))
+}
+
+// invocation is the command line as it was given, flags included (moot
+// run x --all), from the command's name on: global flags before it
+// (--dir) are left out. The live file gives it, so that a watcher sees
+// what the run was asked to do.
+func (a *app) invocation(cmd *ucli.Command) string {
+	lineage := cmd.Lineage()
+	if len(a.args) == 0 || len(lineage) < 2 {
+		return a.holder(cmd)
+	}
+	top := lineage[len(lineage)-2].Name
+	i := slices.Index(a.args, top)
+	if i < 0 {
+		return a.holder(cmd)
+	}
 	words := []string{"moot"}
-	for _, w := range a.args {
+	for _, w := range a.args[i:] {
 		words = append(words, shellQuote(w))
 	}
-	if len(a.args) == 0 {
-		words = append(append(words, cmd.Name), cmd.Args().Slice()...)
-	}
-	s := strings.Join(words, " ")
+	return clip(strings.Join(words, " "))
+}
+
+// clip cuts s to 200 characters.
+func clip(s string) string {
 	if r := []rune(s); len(r) > 200 {
 		s = string(r[:199]) + "…"
 	}

@@ -55,7 +55,7 @@ func init() {
 // it, never on the pieces of an answer, and a failure to write it is a
 // warning, never the run's end.
 func (a *app) liveEmit(d *store.Dir, cmd *ucli.Command, unit string, emit func(driver.Event), warn func(string)) (func(driver.Event), func()) {
-	rec := live.NewRecorder(d, os.Getpid(), a.holder(cmd), unit, a.io.Now(), func(err error) { warn(err.Error()) })
+	rec := live.NewRecorder(d, os.Getpid(), a.invocation(cmd), unit, a.io.Now(), func(err error) { warn(err.Error()) })
 	return func(e driver.Event) {
 		switch {
 		case e.Begins:

@@ -65,7 +65,11 @@ func TestPromptSizes(t *testing.T) {
 	}
 	srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
 	d := newRunDebate(t)
-	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 20}, options(client(t, srv))); err != nil {
+	// The full judge context, in which the judge, like the debaters, sees
+	// every argument once (bench/judgectx measures the focused default).
+	opts := options(client(t, srv))
+	opts.Overrides.JudgeContext = dialectic.ContextFull
+	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 20}, opts); err != nil {
 		t.Fatal(err)
 	}
 	sizes := map[string][]int{}

@@ -142,7 +142,9 @@ func fixDialectic(req modeltest.Request, name string, v any, r *rand.Rand) {
 		sum += x
 	}
 	current := map[string]float64{}
-	for _, m := range regexp.MustCompile(`(?m)^- ([a-z]+_[0-9a-z]+): ([-+]?[0-9.]+)$`).FindAllStringSubmatch(last(req), -1) {
+	// The scores of the arguments shown in full, "- id: S", and of those
+	// in the one-line index, "- id (side, current score S): claim".
+	for _, m := range regexp.MustCompile(`(?m)^- ([a-z]+_[0-9a-z]+)(?:: | \([a-z]+, current score )([-+]?[0-9.]+)`).FindAllStringSubmatch(last(req), -1) {
 		if x, err := strconv.ParseFloat(m[2], 64); err == nil {
 			current[m[1]] = x
 		}
@@ -152,7 +154,9 @@ func fixDialectic(req modeltest.Request, name string, v any, r *rand.Rand) {
 		m := s.(map[string]any)
 		cur := current[m["argument_id"].(string)]
 		m["old_score"] = cur
-		m["new_score"] = math.Round(math.Max(-1, math.Min(1, cur+r.Float64()-0.5))*100) / 100
+		// Small moves, as a judge reading its prompt makes them: a
+		// judgment's rescores together move the margin by at most 1.
+		m["new_score"] = math.Round(math.Max(-1, math.Min(1, cur+(r.Float64()-0.5)*0.3))*100) / 100
 		if math.Abs(m["new_score"].(float64)-cur) > 0.5 {
 			m["new_score"] = cur
 		}
@@ -247,7 +251,7 @@ func last(req modeltest.Request) string {
 // apart).
 var inexpressible = regexp.MustCompile(strings.Join([]string{
 	`scored twice`, `rescored twice`, `rated twice`, `is not rated`, `missing scores for`,
-	`the scores sum to`, `a rescore moves at most`,
+	`the scores sum to`, `a rescore moves at most`, `rescores may move it by at most`,
 	`cannot score lower than the loser`, `ready is true but the score`, `weighted mean of the criteria`,
 	`has \d+ words, want at most`, `is given twice`, `resolution is needed when resolved is true`,
 	`is not answered: start its paragraph with its id`, `the answer must be exactly`,
