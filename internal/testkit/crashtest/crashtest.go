@@ -81,7 +81,7 @@ func Script(dir, slug string, exchanges int) ([]Step, error) {
 	steps := []Step{{
 		Args:   []string{"new", slug, "--motion", "This house would keep every debate on disk."},
 		Until:  State{0, string(dialectic.AwaitingArguments)},
-		Redone: []int{1}, // "already exists"
+		Redone: []int{2}, // "already exists": a command line naming a debate that is there
 	}}
 	for e := 0; e < exchanges; e++ {
 		files := map[string][]byte{
