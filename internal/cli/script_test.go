@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,10 +43,22 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// scriptsApartEnv, set in the environment of `go test -race`, makes
+// TestScripts skip under the race detector: test.sh then runs the scripts
+// in its pass without it, with the tests that kill moot processes. Every
+// command of a script is a moot process of its own, which the race-built
+// test binary makes several times slower (most of the suite's time), while
+// the code those processes share with other goroutines runs in-process,
+// under the race detector, in the packages' own tests.
+const scriptsApartEnv = "MOOT_SCRIPTS_APART"
+
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real moot binary. $FAKE is a fake OpenAI-compatible server answering as
 // the sparring partner; $SLOW answers the same after a delay.
 func TestScripts(t *testing.T) {
+	if raceEnabled && os.Getenv(scriptsApartEnv) != "" {
+		t.Skipf("runs a moot process per command: run without -race by test.sh's second pass (go test -run '^TestScripts$'), as %s is set", scriptsApartEnv)
+	}
 	fake := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
 	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond}))
 	// $SLOWER answers after a second, for a run that must still hold its
@@ -52,6 +66,21 @@ func TestScripts(t *testing.T) {
 	// client has gone, for a command that must be interrupted in a call.
 	slower := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: time.Second}))
 	hang := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 10 * time.Minute}))
+	// $GATE answers as $SLOWER, but holds every call to a model until
+	// the script says `release MODEL`: a run is then surely under way,
+	// holding its debate, while the script tries other commands.
+	gates := &gates{open: map[string]chan struct{}{}}
+	gate := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: time.Second}),
+		modeltest.Before(func(ctx context.Context, req modeltest.Request) {
+			select {
+			case <-gates.of(req.Model):
+			case <-ctx.Done():
+			}
+		}))
+	// $HOLD answers as $SLOW until exchange 2, whose debaters' calls it
+	// holds until the client goes away: a run stopped after exchange 1
+	// is written is then surely stopped in a call.
+	hold := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond, HoldFrom: 2}))
 	trioFake := func(req modeltest.Request) modeltest.Reply {
 		return modeltest.Reply{Content: trio.Fake(req.Messages[0].Content, req.Messages[1].Content)}
 	}
@@ -161,6 +190,8 @@ func TestScripts(t *testing.T) {
 			e.Setenv("SLOW", slow.URL)
 			e.Setenv("SLOWER", slower.URL)
 			e.Setenv("HANG", hang.URL)
+			e.Setenv("HOLD", hold.URL)
+			e.Setenv("GATE", gate.URL)
 			e.Setenv("TRIO", trioServer.URL)
 			e.Setenv("TRIOSLOW", trioSlow.URL)
 			e.Setenv("MODERATED", moderatedServer.URL)
@@ -215,6 +246,14 @@ func TestScripts(t *testing.T) {
 						ts.Fatalf("waited %v for %s to exist and match %v", guard, args[0], re)
 					}
 				}
+			},
+			// release MODEL lets $GATE answer the calls to MODEL, those
+			// it holds and those to come.
+			"release": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: release model")
+				}
+				gates.release(args[0])
 			},
 			// cmptimed A B compares two files as cmp does, except on the
 			// lines that record how long something took or when.
@@ -278,6 +317,36 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+// gates are $GATE's gates, one a model, each open once released.
+type gates struct {
+	mu   sync.Mutex
+	open map[string]chan struct{}
+}
+
+// of returns the channel that is closed when model's gate opens.
+func (g *gates) of(model string) chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, ok := g.open[model]
+	if !ok {
+		c = make(chan struct{})
+		g.open[model] = c
+	}
+	return c
+}
+
+// release opens model's gate.
+func (g *gates) release(model string) {
+	c := g.of(model)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	select {
+	case <-c:
+	default:
+		close(c)
+	}
 }
 
 // timing matches the lines of a debate's files that record a duration or
