@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -85,8 +86,17 @@ func TestScripts(t *testing.T) {
 		return modeltest.Reply{Content: trio.Fake(req.Messages[0].Content, req.Messages[1].Content)}
 	}
 	trioServer := modeltest.NewServer(t, trioFake)
-	trioSlow := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
-		time.Sleep(300 * time.Millisecond)
+	// $TRIOHOLD answers as $TRIO, but holds the calls of round 2 and later
+	// until the client goes away: a run killed once round 1 is written is
+	// surely killed before its end.
+	trioHold := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		var round int
+		if i := strings.Index(req.Messages[1].Content, "ound "); i >= 0 {
+			fmt.Sscanf(req.Messages[1].Content[i+len("ound "):], "%d", &round)
+		}
+		if round >= 2 {
+			return modeltest.Reply{Delay: time.Hour}
+		}
 		return trioFake(req)
 	})
 	// $MODERATED answers every call of a moderated debate, each rubric
@@ -96,8 +106,7 @@ func TestScripts(t *testing.T) {
 	moderatedServer := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{
 		"strict": {6, 5, 6, 5, 7}, "lenient": {9, 8, 9, 8, 8}, "clumsy": {11},
 	}}))
-	// $FORUM answers every call of a forum debate as forumfake does;
-	// $FORUMSLOW the same after a delay.
+	// $FORUM answers every call of a forum debate as forumfake does.
 	forumFake := func(req modeltest.Request) modeltest.Reply {
 		msgs := make([]forumfake.Message, len(req.Messages))
 		for i, m := range req.Messages {
@@ -124,8 +133,17 @@ func TestScripts(t *testing.T) {
 		}
 		return forumFake(req)
 	})
-	forumSlow := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
-		time.Sleep(150 * time.Millisecond)
+	// $FORUMHOLD answers as $FORUM, but holds every speech until the
+	// client goes away: a run killed once the plans are written is surely
+	// killed before its end.
+	forumHold := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		msgs := make([]forumfake.Message, len(req.Messages))
+		for i, m := range req.Messages {
+			msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
+		}
+		if forumfake.Kind(msgs) == forumfake.Turn {
+			return modeltest.Reply{Delay: time.Hour}
+		}
 		return forumFake(req)
 	})
 	// $REFINE answers every call of a refine debate as refinetest does,
@@ -193,10 +211,10 @@ func TestScripts(t *testing.T) {
 			e.Setenv("HOLD", hold.URL)
 			e.Setenv("GATE", gate.URL)
 			e.Setenv("TRIO", trioServer.URL)
-			e.Setenv("TRIOSLOW", trioSlow.URL)
+			e.Setenv("TRIOHOLD", trioHold.URL)
 			e.Setenv("MODERATED", moderatedServer.URL)
 			e.Setenv("FORUM", forumServer.URL)
-			e.Setenv("FORUMSLOW", forumSlow.URL)
+			e.Setenv("FORUMHOLD", forumHold.URL)
 			e.Setenv("FORUMMESSY", forumMessy.URL)
 			e.Setenv("REFINE", refineServer.URL)
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
