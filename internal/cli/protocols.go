@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/moot-dev/moot/internal/research"
 	"io"
 	"io/fs"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/report"
+	"github.com/moot-dev/moot/internal/research"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
