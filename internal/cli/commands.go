@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
@@ -347,7 +347,7 @@ func writeColumns(w io.Writer, rows [][]string) {
 			if i >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			widths[i] = max(widths[i], termwidth.Width(c))
 		}
 	}
 	for _, r := range rows {
@@ -355,7 +355,7 @@ func writeColumns(w io.Writer, rows [][]string) {
 		for i, c := range r {
 			b.WriteString(c)
 			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
+				b.WriteString(termwidth.Pad("", widths[i]-termwidth.Width(c)+2))
 			}
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
@@ -783,14 +783,10 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// oneLine folds s onto one line of at most n characters.
+// oneLine folds s onto one line of at most n columns of a terminal (a
+// wide character takes two).
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return termwidth.Fit(strings.Join(strings.Fields(s), " "), n)
 }
 
 // jsonFlags are the flags of a read-only command whose only option is

@@ -1,9 +1,10 @@
-// Package run drives a debate with language models: it asks the debaters
+// This file drives a debate with language models: it asks the debaters
 // and the judge for the answer the debate waits for, puts each answer
 // through the same rules and commit path as process-exchange and
 // process-judge, sends refused answers back for repair, and keeps answers
 // already paid for until they are committed. Everything it needs to resume
 // is in the debate directory.
+
 package driver
 
 import (

@@ -1,3 +1,8 @@
+// Package report writes what a dialectic debate gives a reader: its
+// README.md and report.html (the arguments, the judge's scores and their
+// charts, the argument graph, and a model's written analysis where one was
+// asked for) and its export as JSON or CSV. It reads a debate already
+// loaded and touches no file.
 package report
 
 import (

@@ -1,4 +1,4 @@
-// Package prompt builds what each role of a debate is shown, as a pure
+// This file builds what each role of a debate is shown, as a pure
 // function of the debate's files and the templates in force. A resumed run
 // therefore asks exactly what an uninterrupted run would have asked.
 //
@@ -21,6 +21,7 @@
 // call: for the judge the current scores (a rescore changes them), and a
 // short line naming the exchange (and for the judge its ids) to answer.
 // bench/prefix measures it.
+
 package dialectic
 
 import (
