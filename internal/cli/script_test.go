@@ -181,6 +181,11 @@ func TestScripts(t *testing.T) {
 			return out
 		},
 	}, sparring.Handler(sparring.Options{})))
+	// $JUDGESMENDED answers as $JUDGES, but bad scores as lean does: a
+	// judgment recorded as missing is asked for again there.
+	judgesMended := modeltest.NewServer(t, judgefake.Handler(map[string]judgefake.Scorer{
+		"lean": judgefake.Lean(0.2), "fair": judgefake.Alternating(0.2), "bad": judgefake.Lean(0.2),
+	}, sparring.Handler(sparring.Options{})))
 	// $TOURNEY answers dialectic debates whose judge gives every exchange
 	// to the stronger model: strong beats middle beats weak, and twin
 	// draws with middle.
@@ -220,6 +225,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
 			e.Setenv("PANEL", panelServer.URL)
 			e.Setenv("JUDGES", judgesServer.URL)
+			e.Setenv("JUDGESMENDED", judgesMended.URL)
 			e.Setenv("TOURNEY", tourneyServer.URL)
 			e.Setenv("PERSON", person)
 			e.Setenv("DOCTOR", doctor.URL)

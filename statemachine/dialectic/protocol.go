@@ -212,6 +212,10 @@ func (s *stepDebate) Status() sm.Status {
 	if s.deb.Ended() {
 		out.Complete, out.Next = true, fmt.Sprintf("nothing: the debate ended after its %d exchanges", s.deb.Header.End)
 	}
+	if line := gapLine(s.sortedJudges(), s.judges); line != "" {
+		out.Lines = append(out.Lines, sm.Line{Label: "missing", Text: line})
+		out.Data = map[string]any{"missing": s.Gaps()}
+	}
 	return out
 }
 
