@@ -12,7 +12,7 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/sparring"
-	"github.com/moot-dev/moot/statemachine/dialectic"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
 func TestCacheMarksFor(t *testing.T) {
@@ -120,7 +120,7 @@ func TestCacheMarksOfARun(t *testing.T) {
 			t.Fatal(err)
 		}
 		out.usage = string(b)
-		out.header = out.files[dialectic.HeaderFile]
+		out.header = out.files[sm.StateFile]
 		return out
 	}
 	off := do(t, "anthropic/claude-sonnet-4.5", driver.CacheOff)
@@ -154,9 +154,9 @@ func TestCacheMarksOfARun(t *testing.T) {
 				}
 			}
 			same := maps.Clone(r.files)
-			delete(same, dialectic.HeaderFile)
+			delete(same, sm.StateFile)
 			want := maps.Clone(off.files)
-			delete(want, dialectic.HeaderFile)
+			delete(want, sm.StateFile)
 			for name := range want {
 				if !strings.HasPrefix(name, ".moot") && want[name] != same[name] {
 					t.Errorf("%s differs from the run without marks", name)
