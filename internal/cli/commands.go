@@ -439,7 +439,7 @@ func (a *app) showCommand() *ucli.Command {
 			}
 			if cmd.Bool("json") {
 				out := map[string]any{
-					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.Claim,
+					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.ClaimText(),
 					"attacks": nonNilTargets(arg.Attacks), "defends": nonNilTargets(arg.Defends), "body": arg.Body,
 					"current_score": nil, "history": []any{}, "graph_strength": nil, "judges": judges,
 				}

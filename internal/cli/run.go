@@ -287,6 +287,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
 		KeepGoing:    cmd.Bool("keep-going"),
+		NoPrompts:    a.noTranscripts(),
 		Now:          a.io.Now,
 		Emit:         emit,
 		Warn:         p.warn,

@@ -196,7 +196,8 @@ func TestScripts(t *testing.T) {
 	// The fakes of moot doctor: $DOCTOR lists its models and supports a
 	// JSON schema, streaming, usage and cached tokens; $DOCTORJSON has
 	// JSON mode but no schema and answers a stream whole; $DOCTORBARE
-	// lists nothing and has none of them; $DOCTORKEY wants a key.
+	// lists nothing and has none of them; $DOCTORNOSTREAM streams but
+	// reports the usage only with a whole answer; $DOCTORKEY wants a key.
 	doctorOK := func(modeltest.Request) modeltest.Reply {
 		return modeltest.Reply{Content: `{"ok": true}`, CachedTokens: 2}
 	}
@@ -204,6 +205,7 @@ func TestScripts(t *testing.T) {
 	doctorJSON := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RefuseSchema(), modeltest.IgnoreStream())
 	doctorBare := modeltest.NewServer(t, func(modeltest.Request) modeltest.Reply { return modeltest.Reply{Content: `ok`} },
 		modeltest.RefuseSchema(), modeltest.RefuseJSONObject(), modeltest.RefuseStream(), modeltest.NoUsage())
+	doctorNoStream := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.NoStreamUsage())
 	doctorKey := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RequireAPIKey("sk-doctor-secret-0123456789"))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -231,6 +233,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("DOCTOR", doctor.URL)
 			e.Setenv("DOCTORJSON", doctorJSON.URL)
 			e.Setenv("DOCTORBARE", doctorBare.URL)
+			e.Setenv("DOCTORNOSTREAM", doctorNoStream.URL)
 			e.Setenv("DOCTORKEY", doctorKey.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")

@@ -881,7 +881,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			}
 		}
 		resp.Text, resp.Model = r.opts.Mask(resp.Text), r.opts.Mask(resp.Model)
-		r.logUsage(step.Unit, role, rs.Model, resp, err)
+		r.logUsage(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(msgs[:len(msgs):len(msgs)], added...))})
 		if err != nil {
 			discard("the attempt failed; nothing of it is kept")
 			if ctx.Err() != nil {

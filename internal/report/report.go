@@ -736,7 +736,7 @@ func (r *Report) argument(w *writer, a *Arg) {
 		meta += " · defended " + plural(n, "time", "times")
 	}
 	w.p("%s", meta)
-	if c := escape.Fold(a.Claim); c != "" {
+	if c := escape.Fold(a.ClaimText()); c != "" {
 		w.p("**Claim:** %s", escape.Markdown(c))
 	}
 	if checks := groundChecks(a); checks != "" {

@@ -653,7 +653,7 @@ func (d *rejudgeDebate) step(x int) (*sm.Step, error) {
 func (s *stepDebate) Judgments() sm.Judgments {
 	out := sm.Judgments{Unit: "exchange", Min: MinScore, Max: MaxScore, Graph: true}
 	for _, a := range s.deb.Arguments {
-		it := sm.Item{ID: a.ID, Unit: a.Exchange, Title: a.Title, Side: a.Side.Name(), Length: len([]rune(a.Claim)) + len([]rune(a.Body))}
+		it := sm.Item{ID: a.ID, Unit: a.Exchange, Title: a.Title, Side: a.Side.Name(), Length: len([]rune(a.ClaimText())) + len([]rune(a.Body))}
 		for _, t := range a.Attacks {
 			it.Attacks = append(it.Attacks, t.TargetID)
 		}

@@ -363,7 +363,7 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64,
 				score = FormatScore(s)
 				rescorable = append(rescorable, a.ID)
 			}
-			e := indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.Claim, Score: score}
+			e := indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.ClaimText(), Score: score}
 			if full {
 				v.Index = append(v.Index, e)
 			} else {
