@@ -119,7 +119,11 @@ func TestScripts(t *testing.T) {
 		},
 		Exit: func(int, int) bool { return true },
 	}))
-	// $JUDGES has the sparring partner's debaters and scripted judges:
+	// $PANELSHORT answers as $PANEL without rooms, but ines only ever
+	// says "That's a great point!", which leaves her too little to say.
+	panelShort := modeltest.NewServer(t, paneltest.Handler(paneltest.Options{Short: "ines"}))
+	// $JUDGES has the sparring partner's debaters (but a debater on
+	// model mute answers with no argument at all) and scripted judges:
 	// model lean favours the proposition by 0.2 in every exchange, fair
 	// favours each side in turn, bad breaks the zero-sum rule every time,
 	// and any other model is down.
@@ -133,7 +137,7 @@ func TestScripts(t *testing.T) {
 			}
 			return out
 		},
-	}, sparring.Handler(sparring.Options{})))
+	}, muteDebater(sparring.Handler(sparring.Options{}))))
 	// $JUDGESMENDED answers as $JUDGES, but bad scores as lean does: a
 	// judgment recorded as missing is asked for again there.
 	judgesMended := modeltest.NewServer(t, judgefake.Handler(map[string]judgefake.Scorer{
@@ -175,6 +179,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("REFINE", refineServer.URL)
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
 			e.Setenv("PANEL", panelServer.URL)
+			e.Setenv("PANELSHORT", panelShort.URL)
 			e.Setenv("JUDGES", judgesServer.URL)
 			e.Setenv("JUDGESMENDED", judgesMended.URL)
 			e.Setenv("TOURNEY", tourneyServer.URL)
@@ -292,3 +297,14 @@ var timing = regexp.MustCompile(`(?m)^.*("[a-z_]*(_ms|seconds|time|timestamp)"|e
 
 // untimed is text without its lines of timings.
 func untimed(text string) string { return timing.ReplaceAllString(text, "") }
+
+// muteDebater answers as others, but a debater on model mute answers with
+// a sentence that holds no argument, however often it is asked.
+func muteDebater(others modeltest.Handler) modeltest.Handler {
+	return func(req modeltest.Request) modeltest.Reply {
+		if req.Model == "mute" {
+			return modeltest.Reply{Content: "I would rather not argue today."}
+		}
+		return others(req)
+	}
+}
