@@ -110,6 +110,12 @@ func TestScripts(t *testing.T) {
 	refineServer := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{Judges: refineJudges}),
 		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
 	refineNoEmbed := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{ReadyAt: 1}))
+	// $REFINEMENDED answers as $REFINE, but clumsy scores as a judge
+	// should (7; 7, 8, 7, 6): a score recorded as missing is asked for
+	// again there.
+	refineMended := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{Judges: map[string]string{
+		"strict": refineJudges["strict"], "kind": refineJudges["kind"], "clumsy": refinetest.JudgeAnswer(7, 7, 8, 7, 6)}}),
+		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
 	// $PANEL answers every call of a panel debate as paneltest does,
 	// opening a crux room for the first two personas of the default
 	// panel in aspect 1, whose crux surfaces at the first check.
@@ -178,6 +184,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("FORUMMESSY", forumMessy.URL)
 			e.Setenv("REFINE", refineServer.URL)
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
+			e.Setenv("REFINEMENDED", refineMended.URL)
 			e.Setenv("PANEL", panelServer.URL)
 			e.Setenv("PANELSHORT", panelShort.URL)
 			e.Setenv("JUDGES", judgesServer.URL)
