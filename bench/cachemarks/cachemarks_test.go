@@ -26,6 +26,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/templates"
 )
@@ -181,7 +182,7 @@ func run(t *testing.T, marks driver.CacheMarks, judge dialectic.JudgeContext) re
 		t.Fatal(err)
 	}
 	r.files = fixture.Without(tree, func(p string) bool {
-		return fixture.Folder(p) || strings.HasPrefix(p, ".moot/") || p == dialectic.HeaderFile
+		return fixture.Folder(p) || strings.HasPrefix(p, ".moot/") || p == sm.StateFile
 	})
 	return r
 }
