@@ -1,4 +1,4 @@
-// Package prompt builds what each role of a debate is shown, as a pure
+// This file builds what each role of a debate is shown, as a pure
 // function of the debate's files and the templates in force. A resumed run
 // therefore asks exactly what an uninterrupted run would have asked.
 //
@@ -21,6 +21,7 @@
 // call: for the judge the current scores (a rescore changes them), and a
 // short line naming the exchange (and for the judge its ids) to answer.
 // bench/prefix measures it.
+
 package dialectic
 
 import (
@@ -362,7 +363,7 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64,
 				score = FormatScore(s)
 				rescorable = append(rescorable, a.ID)
 			}
-			e := indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.Claim, Score: score}
+			e := indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.ClaimText(), Score: score}
 			if full {
 				v.Index = append(v.Index, e)
 			} else {
