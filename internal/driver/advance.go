@@ -881,7 +881,14 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			}
 		}
 		resp.Text, resp.Model = r.opts.Mask(resp.Text), r.opts.Mask(resp.Model)
-		r.logUsage(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(msgs[:len(msgs):len(msgs)], added...))})
+		// What was sent: without the research instructions when the
+		// endpoint takes no tools (ask took them out), then the rounds of
+		// tool calls.
+		asked := msgs[:len(msgs):len(msgs)]
+		if sess != nil && !r.researches(c, rs.Model) {
+			asked = withoutInstructions(msgs)
+		}
+		r.logUsage(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(asked, added...))})
 		if err != nil {
 			discard("the attempt failed; nothing of it is kept")
 			if ctx.Err() != nil {
