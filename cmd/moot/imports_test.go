@@ -74,7 +74,6 @@ var protocolImportsLeft = []string{
 	"internal/testkit/schemafake [test] -> statemachine/refine",
 	"internal/testkit/sparring -> statemachine/dialectic",
 	"internal/testkit/tourneyfake -> statemachine/dialectic",
-	"statemachine/refine => statemachine/dialectic",
 }
 
 // TestOnlyTheHouseImportsProtocols fails when a package outside
