@@ -119,7 +119,7 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 		return nil, fmt.Errorf("read usage log: %w", err)
 	}
 	if s.Judges, err = sm.PanelOf(h.Front); err != nil {
-		return nil, fmt.Errorf("read %s: %w", dialectic.HeaderFile, err)
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	records, err := driver.JudgeRecords(d)
 	if err != nil {

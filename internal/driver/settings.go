@@ -74,10 +74,10 @@ func LoadSettings(h *dialectic.Header) (Settings, error) {
 		return s, nil
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return s, fmt.Errorf("read %s: field %q: %w", dialectic.HeaderFile, SettingsKey, err)
+		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
 	}
 	if err := s.check(); err != nil {
-		return s, fmt.Errorf("read %s: field %q: %w", dialectic.HeaderFile, SettingsKey, err)
+		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
 	}
 	return s, nil
 }

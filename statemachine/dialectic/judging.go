@@ -43,7 +43,7 @@ type judgeFolder struct {
 func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, error) {
 	panel, err := sm.PanelOf(h.Front)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", HeaderFile, err)
+		return nil, nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	records, err := sm.ReadJudgeRecords(files)
 	if err != nil {

@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"strings"
 
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -196,7 +197,7 @@ func JudgeContextOf(h *Header) (JudgeContext, error) {
 	}
 	c, err := ParseJudgeContext(*set.JudgeContext)
 	if err != nil {
-		return "", fmt.Errorf("%s: field \"moot\": %s: %w", HeaderFile, JudgeContextField, err)
+		return "", fmt.Errorf("%s: field \"moot\": %s: %w", sm.StateFile, JudgeContextField, err)
 	}
 	return c, nil
 }
