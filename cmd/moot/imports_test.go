@@ -54,7 +54,6 @@ var protocolImportsLeft = []string{
 	"internal/driver [test] -> statemachine/dialectic",
 	"internal/human [test] -> statemachine/dialectic",
 	"internal/judging [test] -> statemachine/dialectic",
-	"internal/live -> statemachine/dialectic",
 	"internal/report -> statemachine/dialectic",
 	"internal/report [test] -> statemachine/dialectic",
 	"internal/testkit/crashtest -> statemachine/dialectic",

@@ -60,7 +60,7 @@ func (a *app) protocolsCommand() *ucli.Command {
 					line += " (groups: " + strings.Join(groups, ", ") + ")"
 				}
 				fmt.Fprintf(w, "%-10s %s\n", "", line)
-				if l, ok := p.(sm.FormatLister); ok && p.Name() != sm.Default {
+				if l, ok := p.(sm.FormatLister); ok {
 					names := make([]string, 0, len(l.Formats()))
 					for _, f := range l.Formats() {
 						names = append(names, f.Name)
@@ -672,7 +672,7 @@ func (a *app) protocolFormats() string {
 	var parts []string
 	for _, p := range a.io.Protocols {
 		l, ok := p.(sm.FormatLister)
-		if !ok || p.Name() == sm.Default {
+		if !ok {
 			continue
 		}
 		parts = append(parts, p.Name()+": "+describeFormats(l.Formats()))

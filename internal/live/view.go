@@ -14,8 +14,8 @@ import (
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/motion"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -73,26 +73,20 @@ func Load(dir string, protocols sm.Protocols) (*Snapshot, error) {
 		return nil, err
 	}
 	s := &Snapshot{Slug: filepath.Base(dir), Protocol: p.Name(), Status: deb.Status(), Motion: Motion(state)}
-	if dd, ok := dialectic.DebateOf(deb); ok {
-		s.Motion = dd.Header.Motion.Text
-		for _, a := range dd.Arguments {
-			e := Entry{ID: a.ID, Unit: a.Exchange, Role: a.Side.Name(), For: a.Side.Name(), Title: a.Title}
-			if r, ok := dd.Scores.Get(a.ID); ok {
-				v := r.CurrentScore
-				e.Score = &v
-			}
-			s.Entries = append(s.Entries, e)
-		}
-	} else if sh, ok := deb.(sm.Shower); ok {
+	if sh, ok := deb.(sm.Shower); ok {
 		for _, part := range sh.Parts() {
 			if part.Private != "" {
 				continue
 			}
-			e := Entry{ID: part.ID, Unit: part.Unit, Role: part.Role, Title: part.Title, Score: part.Score}
+			e := Entry{ID: part.ID, Unit: part.Unit, Role: part.Role, Title: part.Title, Score: part.Score, For: part.For}
 			// A score given in a part of its own (forum's judge, refine's
 			// skeptic) is the score of the part just before it, in the
 			// same unit, by another role: the chart counts it for that
-			// role.
+			// role, unless the part says whom it counts for.
+			if e.For != "" {
+				s.Entries = append(s.Entries, e)
+				continue
+			}
 			e.For = e.Role
 			if n := len(s.Entries); e.Score != nil && n > 0 {
 				if prev := s.Entries[n-1]; prev.Score == nil && prev.Unit == e.Unit && prev.Role != e.Role {
@@ -116,7 +110,7 @@ func Motion(state []byte) string {
 	if err != nil {
 		return ""
 	}
-	if m := strings.TrimSpace(dialectic.ParseMotion(body).Text); m != "" {
+	if m := strings.TrimSpace(motion.Parse(body).Text); m != "" {
 		return m
 	}
 	// A protocol that heads it otherwise (forum's "# Topic"): the first
