@@ -26,6 +26,7 @@ const module = "github.com/moot-dev/moot"
 // gone, so that the line is deleted with it.
 var protocolImportsLeft = []string{
 	"bench/gendebate -> statemachine/dialectic",
+	"bench/judgectx -> statemachine/dialectic",
 	"bench/judgectx [test] -> statemachine/dialectic",
 	"bench/prefix [test] -> statemachine/dialectic",
 	"bench/prefix [test] -> statemachine/forum",

@@ -43,7 +43,7 @@ func (a *app) newCommand() *ucli.Command {
 				return usageError("new takes one slug, got %d arguments", cmd.Args().Len())
 			}
 			slug := cmd.Args().First()
-			if !ValidSlug(slug) {
+			if !store.ValidSlug(slug) {
 				return badUsage(fmt.Errorf("%q is not a valid slug", slug),
 					"a slug is lowercase letters, digits and hyphens, starting with a letter or digit, at most 64 characters: climate-policy")
 			}

@@ -36,7 +36,7 @@ func debateDir(cmd *ucli.Command, arg string) (string, error) {
 	isPath := strings.ContainsAny(arg, `/\`) || arg == "." || arg == ".."
 	if !isPath {
 		dir := filepath.Join(root(cmd), arg)
-		if ValidSlug(arg) {
+		if store.ValidSlug(arg) {
 			if _, err := os.Stat(filepath.Join(dir, sm.StateFile)); err == nil {
 				return dir, nil
 			}
@@ -51,7 +51,7 @@ func debateDir(cmd *ucli.Command, arg string) (string, error) {
 				hints = append(hints, fmt.Sprintf("did you mean '%s'?", near))
 			}
 		}
-		if !ValidSlug(arg) {
+		if !store.ValidSlug(arg) {
 			return "", badUsage(fmt.Errorf("%q is not a debate slug (lowercase letters, digits and hyphens) nor a debate directory", arg), hints...)
 		}
 		hints = append(hints, "'moot list' shows the debates there; '--dir DIR' or MOOT_DIR points elsewhere")

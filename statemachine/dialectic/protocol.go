@@ -264,7 +264,7 @@ func (s *stepDebate) call(p Prompt, validate func([]byte) sm.Report) sm.Call {
 		msgs[i] = sm.Message{Role: m.Role, Content: m.Content}
 	}
 	return sm.Call{
-		ID: string(p.Role), Role: string(p.Role), Messages: msgs,
+		ID: string(p.Role), Role: string(p.Role), Messages: msgs, Marks: p.Marks,
 		Schema: p.Schema, SchemaName: p.SchemaName, Validate: validate,
 		Repair: func(errs []string) (sm.Message, error) {
 			m, err := Repair(s.tmpl, errs)
