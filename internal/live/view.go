@@ -74,33 +74,38 @@ func Load(dir string, protocols sm.Protocols) (*Snapshot, error) {
 	}
 	s := &Snapshot{Slug: filepath.Base(dir), Protocol: p.Name(), Status: deb.Status(), Motion: Motion(state)}
 	if sh, ok := deb.(sm.Shower); ok {
-		for _, part := range sh.Parts() {
-			if part.Private != "" {
-				continue
-			}
-			e := Entry{ID: part.ID, Unit: part.Unit, Role: part.Role, Title: part.Title, Score: part.Score, For: part.For}
-			// A score given in a part of its own (forum's judge, refine's
-			// skeptic) is the score of the part just before it, in the
-			// same unit, by another role: the chart counts it for that
-			// role, unless the part says whom it counts for.
-			if e.For != "" {
-				s.Entries = append(s.Entries, e)
-				continue
-			}
-			e.For = e.Role
-			if n := len(s.Entries); e.Score != nil && n > 0 {
-				if prev := s.Entries[n-1]; prev.Score == nil && prev.Unit == e.Unit && prev.Role != e.Role {
-					e.For = prev.Role
-				}
-			}
-			s.Entries = append(s.Entries, e)
-		}
+		s.Entries = entries(sh.Parts())
 	}
 	if s.Live, err = Read(d); err != nil {
 		s.Live = nil // a live file being replaced: the next change reads it
 	}
 	s.Writer = d.Writer()
 	return s, nil
+}
+
+// entries are the public parts of a debate as the chart counts them. A
+// score given in a part of its own (forum's judge, refine's skeptic) is
+// the score of the part just before it, in the same unit, by another
+// role: the chart counts it for that role, unless the part says whom it
+// counts for (Part.For).
+func entries(parts []sm.Part) []Entry {
+	var out []Entry
+	for _, part := range parts {
+		if part.Private != "" {
+			continue
+		}
+		e := Entry{ID: part.ID, Unit: part.Unit, Role: part.Role, Title: part.Title, Score: part.Score, For: part.For}
+		if e.For == "" {
+			e.For = e.Role
+			if n := len(out); e.Score != nil && n > 0 {
+				if prev := out[n-1]; prev.Score == nil && prev.Unit == e.Unit && prev.Role != e.Role {
+					e.For = prev.Role
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // Motion reads the motion from a state file's body: the text under its
