@@ -25,6 +25,7 @@ const module = "github.com/moot-dev/moot"
 // TestOnlyTheHouseImportsProtocols, and so does one listed here that is
 // gone, so that the line is deleted with it.
 var protocolImportsLeft = []string{
+	"bench/cachemarks [test] -> statemachine/dialectic",
 	"bench/gendebate -> statemachine/dialectic",
 	"bench/judgectx -> statemachine/dialectic",
 	"bench/judgectx [test] -> statemachine/dialectic",

@@ -1,9 +1,6 @@
-// Package dialectic is the dialectic protocol: two debaters argue in
-// parallel in Toulmin form and a judge scores each exchange. It holds the
-// files of a dialectic debate as values: debate.md (state and motion), the
-// argument files and scores.json, how each is read from bytes and written
-// back, and the invariants that tie them together. It is pure: the store
-// does the reading and writing of files.
+// This file keeps dialectic's names for the motion every state file holds,
+// whose format internal/motion reads and writes.
+
 package dialectic
 
 import "github.com/moot-dev/moot/internal/motion"
