@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/evidence"
+	"github.com/moot-dev/moot/templates"
 )
 
 // StateFile is the file every protocol keeps its state in: a JSON
@@ -659,6 +660,33 @@ type Part struct {
 	Private string `json:"private,omitempty"`
 	// Score is the part's score, when it has one.
 	Score *float64 `json:"score,omitempty"`
+	// For, when set, names the role the part's score counts for, as a
+	// dialectic argument's counts for its side. Empty, a reader that
+	// charts scores by role decides: a score given in a part of its own
+	// (forum's judge) counts for the part before it.
+	For string `json:"-"`
+}
+
+// JudgeContexter is a Protocol whose judge may read a debate in more than
+// one way, as dialectic's does (moot run --judge-context): what it judges
+// and what that answers in full and the rest as an index, or every
+// argument in full. The context a run is given is stored in the state
+// file's settings, so that later runs keep it.
+type JudgeContexter interface {
+	// ParseJudgeContext checks a context's name as a person writes it;
+	// "" names the default. It returns the name as the protocol spells
+	// it.
+	ParseJudgeContext(name string) (string, error)
+	// WithJudgeContext returns the protocol whose judge reads the debate
+	// in the context named name, one ParseJudgeContext returned.
+	WithJudgeContext(name string) Protocol
+}
+
+// Templated is a Protocol whose prompts come from templates a user may
+// replace (a debate's templates/ folder, moot run --templates).
+type Templated interface {
+	// WithTemplates returns the protocol that writes its prompts from t.
+	WithTemplates(t *templates.Set) Protocol
 }
 
 // Leader is a Debate that says in a few words who leads it, or how it came

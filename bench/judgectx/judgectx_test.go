@@ -53,7 +53,7 @@ func run(t *testing.T, c dialectic.JudgeContext) result {
 	opts := driver.Options{
 		Client: cl, Templates: templates.Default(), DefaultModel: "fake", Repairs: 2,
 		Now:       func() time.Time { return protocoltest.When },
-		Overrides: driver.Overrides{JudgeContext: c},
+		Overrides: driver.Overrides{JudgeContext: string(c)},
 	}
 	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: exchanges}, opts); err != nil {
 		t.Fatal(err)

@@ -22,7 +22,6 @@ import (
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -316,13 +315,13 @@ func rejudging(d *store.Dir, p sm.Protocol, rj sm.Rejudging) func() (sm.Debate, 
 	}
 }
 
-// withJudgeContext gives a dialectic protocol the judge context of o, so
-// that the run's first prompt already uses it; the step's commit then
-// stores it in debate.md's settings.
+// withJudgeContext gives a protocol whose judge reads a debate in more
+// than one way the judge context of o, so that the run's first prompt
+// already uses it; the step's commit then stores it in debate.md's
+// settings.
 func withJudgeContext(p sm.Protocol, o Overrides) sm.Protocol {
-	if dp, ok := p.(dialectic.Protocol); ok && o.JudgeContext != "" {
-		dp.JudgeContext = o.JudgeContext
-		return dp
+	if jc, ok := p.(sm.JudgeContexter); ok && o.JudgeContext != "" {
+		return jc.WithJudgeContext(o.JudgeContext)
 	}
 	return p
 }
@@ -541,7 +540,7 @@ func allMissing(step *sm.Step, answers map[string]sm.Answer, refused *sm.Refused
 	if role == "" {
 		role = step.Calls[0].Role
 	}
-	return &RoleError{Role: dialectic.Role(role), Model: strings.Join(models, ", "), Exchange: step.Unit, Unit: unit, Problems: refused.Reasons}
+	return &RoleError{Role: role, Model: strings.Join(models, ", "), Exchange: step.Unit, Unit: unit, Problems: refused.Reasons}
 }
 
 // forget removes what was kept for the calls of step.
@@ -702,7 +701,7 @@ func (r *runner) keptMissing(step *sm.Step, c sm.Call) (sm.Answer, bool) {
 // interrupted, or the model's, repaired in the same conversation up to
 // Repairs times, or the call's own cap if it is lower.
 func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer, error) {
-	role := dialectic.Role(c.Role)
+	role := c.Role
 	validate := validator(c)
 	if !r.opts.Fresh {
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
@@ -768,7 +767,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	// that two judges' failures never share a file.
 	who := role
 	if c.Model != "" {
-		who = dialectic.Role(c.ID)
+		who = c.ID
 	}
 	if c.Schema == nil {
 		// A call that asks for text is sent as text, whatever mode the

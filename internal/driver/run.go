@@ -219,7 +219,7 @@ type Summary struct {
 // RoleError is a role that gave no acceptable answer: the model failed, or
 // its answers broke the rules every time.
 type RoleError struct {
-	Role     dialectic.Role
+	Role     string
 	Exchange int
 	// Unit is what the protocol's steps count, as Exchange numbers them;
 	// empty means "exchange".
@@ -335,7 +335,7 @@ type failedAttempt struct {
 
 // saveFailed keeps the raw answers of a role that failed under
 // .moot/failed/ and returns the file's path inside the debate.
-func (r *runner) saveFailed(x int, role dialectic.Role, attempts []failedAttempt) string {
+func (r *runner) saveFailed(x int, role string, attempts []failedAttempt) string {
 	if len(attempts) == 0 {
 		return ""
 	}
@@ -386,7 +386,7 @@ type Usage struct {
 
 // logUsage logs a call that ended, with err when it got no answer, and
 // keeps its transcript t (nil for none).
-func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp model.Response, err error, t *Transcript) {
+func (r *runner) logUsage(x int, role string, modelName string, resp model.Response, err error, t *Transcript) {
 	u := Usage{
 		Time: r.opts.Now().UTC().Format(time.RFC3339), Exchange: x, Role: string(role), Model: modelName,
 		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CacheWriteTokens: resp.CacheWriteTokens, CompletionTokens: resp.CompletionTokens,
