@@ -220,7 +220,7 @@ func (d *debate) personaCall(pid, role, user string, pd promptData, validate fun
 		validate = func(a []byte) sm.Report { return sm.Report{Errors: spokenErrors(string(a))} }
 	}
 	c := sm.Call{
-		ID: pid, Role: role, Skippable: true,
+		ID: pid, Role: role, Kind: strings.TrimSuffix(user, ".md"), Skippable: true,
 		Messages: []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		Validate: validate, Repair: d.repair,
 		MaxTokens: tierOf(role).maxTokens, Temperature: temp(role),
@@ -244,7 +244,7 @@ func (d *debate) analysisCall(id, role, name string, pd promptData, schema map[s
 		return sm.Call{}, err
 	}
 	c := sm.Call{
-		ID: id, Role: role,
+		ID: id, Role: role, Kind: name,
 		Messages: []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		Validate: validate, Repair: d.repair, Schema: schema, SchemaName: strings.ReplaceAll(name, "-", "_"),
 		MaxTokens: tierOf(role).maxTokens, Temperature: temp(role),
