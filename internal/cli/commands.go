@@ -84,6 +84,10 @@ type statusJSON struct {
 	// names every judge with a folder under judgments/.
 	Judges    []sm.Judge `json:"judges,omitempty"`
 	Judgments []string   `json:"judgments,omitempty"`
+	// Missing names the judgments recorded as missing (moot run
+	// --keep-going), by call; MissingText says them in words.
+	Missing     []string `json:"missing,omitempty"`
+	MissingText string   `json:"-"`
 	// Scripted says who wrote the text that moot's built-in model wrote
 	// (builtin.Note), when it wrote any.
 	Scripted string `json:"scripted,omitempty"`
@@ -127,6 +131,20 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 	}
 	for _, r := range records {
 		s.Judgments = append(s.Judgments, r.Name)
+	}
+	if len(records) > 0 {
+		sd, err := driver.LoadDebate(d, dialectic.Protocol{})
+		if err != nil {
+			return nil, err
+		}
+		if f, ok := sd.(sm.Filler); ok {
+			s.Missing = f.Gaps()
+		}
+		for _, l := range sd.Status().Lines {
+			if l.Label == "missing" {
+				s.MissingText = l.Text
+			}
+		}
 	}
 	if s.Scripted, err = scriptedNote(d); err != nil {
 		return nil, err
@@ -256,6 +274,9 @@ func (a *app) statusCommand() *ucli.Command {
 			}
 			if len(s.Judgments) > 0 {
 				fmt.Fprintf(w, "judgments %s under judgments/: moot judges %s compares them\n", strings.Join(s.Judgments, ", "), visible(s.Path, false))
+			}
+			if s.MissingText != "" {
+				fmt.Fprintf(w, "missing   %s\n", visible(s.MissingText, false))
 			}
 			fmt.Fprint(w, peopleLine(dir, "exchange"))
 			if u := s.Usage; u.Calls > 0 {
@@ -418,7 +439,7 @@ func (a *app) showCommand() *ucli.Command {
 			}
 			if cmd.Bool("json") {
 				out := map[string]any{
-					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.Claim,
+					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.ClaimText(),
 					"attacks": nonNilTargets(arg.Attacks), "defends": nonNilTargets(arg.Defends), "body": arg.Body,
 					"current_score": nil, "history": []any{}, "graph_strength": nil, "judges": judges,
 				}

@@ -27,9 +27,31 @@ type Protocol struct {
 }
 
 var (
-	_ sm.Protocol    = Protocol{}
-	_ sm.FolderMaker = Protocol{}
+	_ sm.Protocol       = Protocol{}
+	_ sm.FolderMaker    = Protocol{}
+	_ sm.JudgeContexter = Protocol{}
+	_ sm.Templated      = Protocol{}
 )
+
+// ParseJudgeContext reads a judge context as ParseJudgeContext does; ""
+// is the default, focused.
+func (Protocol) ParseJudgeContext(name string) (string, error) {
+	c, err := ParseJudgeContext(name)
+	return string(c), err
+}
+
+// WithJudgeContext returns p whose judge reads the debate in the context
+// named name, in place of the one debate.md's settings keep.
+func (p Protocol) WithJudgeContext(name string) sm.Protocol {
+	p.JudgeContext = JudgeContext(name)
+	return p
+}
+
+// WithTemplates returns p with the prompt templates t.
+func (p Protocol) WithTemplates(t *templates.Set) sm.Protocol {
+	p.Templates = t
+	return p
+}
 
 // Name returns "dialectic".
 func (Protocol) Name() string { return sm.Default }
@@ -213,6 +235,10 @@ func (s *stepDebate) Status() sm.Status {
 	if s.deb.Ended() {
 		out.Complete, out.Next = true, fmt.Sprintf("nothing: the debate ended after its %d exchanges", s.deb.Header.End)
 	}
+	if line := gapLine(s.sortedJudges(), s.judges); line != "" {
+		out.Lines = append(out.Lines, sm.Line{Label: "missing", Text: line})
+		out.Data = map[string]any{"missing": s.Gaps()}
+	}
 	return out
 }
 
@@ -243,7 +269,7 @@ func (s *stepDebate) call(p Prompt, validate func([]byte) sm.Report) sm.Call {
 		msgs[i] = sm.Message{Role: m.Role, Content: m.Content}
 	}
 	return sm.Call{
-		ID: string(p.Role), Role: string(p.Role), Messages: msgs,
+		ID: string(p.Role), Role: string(p.Role), Messages: msgs, Marks: p.Marks,
 		Schema: p.Schema, SchemaName: p.SchemaName, Validate: validate,
 		Repair: func(errs []string) (sm.Message, error) {
 			m, err := Repair(s.tmpl, errs)
@@ -391,3 +417,31 @@ func (s *stepDebate) Leader() string {
 func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
 
 var _ sm.Scripted = Protocol{}
+
+var _ sm.Shower = (*stepDebate)(nil)
+
+// Parts lists the debate's arguments in order, each with its side and its
+// current score once judged; a score counts for its argument's own side.
+func (s *stepDebate) Parts() []sm.Part {
+	parts := make([]sm.Part, 0, len(s.deb.Arguments))
+	for _, a := range s.deb.Arguments {
+		p := sm.Part{ID: a.ID, Unit: a.Exchange, Role: a.Side.Name(), Title: a.Title, For: a.Side.Name()}
+		if r, ok := s.deb.Scores.Get(a.ID); ok {
+			v := r.CurrentScore
+			p.Score = &v
+		}
+		parts = append(parts, p)
+	}
+	return parts
+}
+
+// Show returns the body of the argument called id, as its file holds it
+// under the frontmatter.
+func (s *stepDebate) Show(id string) (string, bool) {
+	for _, a := range s.deb.Arguments {
+		if a.ID == id {
+			return a.Body, true
+		}
+	}
+	return "", false
+}

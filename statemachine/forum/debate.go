@@ -488,7 +488,7 @@ func (d *debate) call(s slot, h history) (sm.Call, error) {
 		return sm.Call{}, err
 	}
 	c := sm.Call{
-		ID: s.Role, Role: s.Role, Kind: callKind(s), Messages: msgs,
+		ID: s.Role, Role: s.Role, Kind: callKind(s), Messages: msgs, Marks: sm.ConversationMarks(msgs),
 		Repair: func(errs []string) (sm.Message, error) {
 			text, err := d.tmpl.Render("repair.md", map[string]any{"Errors": errs})
 			return sm.Message{Role: "user", Content: text}, err

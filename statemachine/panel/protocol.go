@@ -3,8 +3,9 @@
 // argues each in minirounds, and sends the two personas of a sharp
 // disagreement into a crux room until the crux surfaces as a card. It
 // follows the design of seed 003 with the original code's flaws fixed:
-// every phase is committed as it is made, a persona that fails is
-// recorded as skipped with its reason, every analysis answer is checked
+// every phase is committed as it is made, a persona that fails stops the
+// run or, with --keep-going, is recorded as missing with each refused
+// answer, every analysis answer is checked
 // and repaired, and a room's kind of disagreement comes from a fixed set.
 //
 // Where the debate stands is derived from its files alone; debate.md

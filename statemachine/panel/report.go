@@ -183,7 +183,7 @@ func (d *debate) msgLine(path string, indent bool) line {
 		lbl += ", to " + m.ReplyTo
 	}
 	if !m.OK() {
-		return line{Label: lbl, Text: "(skipped: " + m.Reason + ")", Indent: indent}
+		return line{Label: lbl, Text: "(" + m.Status + ": " + m.Reason + ")", Indent: indent}
 	}
 	text := m.Content
 	if len(m.Citations) > 0 {
