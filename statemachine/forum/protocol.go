@@ -25,6 +25,7 @@ import (
 	"github.com/moot-dev/moot/internal/frontmatter"
 	researchpkg "github.com/moot-dev/moot/internal/research"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/forum/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -333,3 +334,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Script is forum's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}

@@ -26,6 +26,7 @@ import (
 	"sync"
 
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/moderated/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -344,3 +345,9 @@ func (p Protocol) templates() *templates.Set {
 func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	return load(files, p.templates())
 }
+
+// Script is moderated's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/refine/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -223,3 +224,9 @@ func (p Protocol) CheckSetup() error {
 func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	return load(files, p.templates(), p.library())
 }
+
+// Script is refine's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}
