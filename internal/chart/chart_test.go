@@ -42,3 +42,34 @@ func TestLines(t *testing.T) {
 		t.Errorf("want a dot at each of the 5 scores:\n%s", svg)
 	}
 }
+
+func TestBars(t *testing.T) {
+	c := Bars{Title: "Statement <totals>", XLabel: "weighted total (0 to 10)", XMin: 0, XMax: 10, XStep: 2,
+		Bars: []Bar{
+			{Label: "001 Ada & co, opening", Value: 7.3, Colour: "#3b6ea5"},
+			{Label: "002 Brook, opening", Value: 12, Colour: "#b5563c"},
+		},
+		Legend: []Series{{Name: "Ada & co", Colour: "#3b6ea5"}, {Name: "Brook", Colour: "#b5563c"}}}
+	svg := c.SVG()
+	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+		t.Fatalf("not well-formed: %v\n%s", err, svg)
+	}
+	for _, want := range []string{
+		">weighted total (0 to 10)</text>",                               // the axis is labelled
+		">0</text>", ">2</text>", ">4</text>", ">6</text>", ">10</text>", // a tick at each step with its value
+		">001 Ada &amp; co, opening</text>", ">7.30</text>", // each bar's label and value
+		"<title>Statement &lt;totals&gt;</title>",
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the chart lacks %q:\n%s", want, svg)
+		}
+	}
+	// A value past the axis is drawn to its end, not beyond: 10 points
+	// are the 360 pixels of the axis.
+	if !strings.Contains(svg, `width="360" height="14" fill="#b5563c"`) {
+		t.Errorf("the bar past the axis is not cut at its end:\n%s", svg)
+	}
+	if strings.Count(svg, "<rect") != 4 {
+		t.Errorf("want two bars and two legend swatches:\n%s", svg)
+	}
+}
