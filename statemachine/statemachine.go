@@ -292,6 +292,13 @@ type Call struct {
 	Model string
 	// Messages is the conversation so far, the new request last.
 	Messages []Message
+	// Marks are where the parts of Messages that the role's calls share
+	// end, earliest first: where this prompt stops repeating the role's
+	// previous prompt, and where the part that the role's next prompt
+	// will repeat ends. A run that marks prompts for caching (moot run
+	// --cache-marks) sends the last of them as cache breakpoints; none
+	// leaves the call unmarked. They never change what the model reads.
+	Marks []Mark
 	// Schema, when not nil, asks for a JSON answer of that JSON-schema
 	// shape, named SchemaName; nil asks for text.
 	Schema     map[string]any
@@ -342,6 +349,13 @@ type Call struct {
 	// at a path ("scores.argument_id") starts with an item per value,
 	// that field filled in with it, such as a line per argument to score.
 	Rows map[string][]string
+}
+
+// Mark is the end of a part of a call's prompt that a provider's prompt
+// cache may keep: the first Offset bytes of the content of message
+// Message, and every message before it.
+type Mark struct {
+	Message, Offset int
 }
 
 // Embeddings is the answer of a call that asks for embeddings: a vector

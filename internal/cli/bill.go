@@ -66,7 +66,7 @@ func usageCalls(lines []driver.Usage) []prices.Call {
 	out := make([]prices.Call, len(lines))
 	for i, u := range lines {
 		out[i] = prices.Call{Role: u.Role, Model: u.Model, Asked: u.Asked,
-			Prompt: u.PromptTokens, Cached: u.CachedTokens, Completion: u.CompletionTokens}
+			Prompt: u.PromptTokens, Cached: u.CachedTokens, Written: u.CacheWriteTokens, Completion: u.CompletionTokens}
 	}
 	return out
 }
@@ -110,6 +110,9 @@ func writeCost(w io.Writer, b prices.Bill) {
 		fmt.Fprintf(w, "          %-*s  %s · %d prompt, %d cached · %d completion · %s\n", width, visible(r.Role, false),
 			english.Count(r.Calls, "call"), r.Prompt, r.Cached, r.Completion, visible(r.Cost(), false))
 	}
+	if s := t.Saving(); s != "" && t.Written > 0 {
+		fmt.Fprintf(w, "cache     %d prompt tokens written to the cache, %d read from it: %s\n", t.Written, t.Cached, s)
+	}
 }
 
 // costJSON is a bill as status --json and the summary event give it: usd
@@ -121,6 +124,10 @@ func costJSON(b prices.Bill) map[string]any {
 			"completion_tokens": t.Completion, "usd": nil, "known_usd": t.USD, "unknown_models": append([]string{}, t.Unknown...)}
 		if t.Known() {
 			m["usd"] = t.USD
+		}
+		if t.Written > 0 {
+			m["cache_write_tokens"] = t.Written
+			m["saved_usd"] = t.Saved
 		}
 		if t.Role != "" {
 			m["role"] = t.Role
@@ -136,6 +143,9 @@ func costJSON(b prices.Bill) map[string]any {
 	used := make([]map[string]any, len(b.Priced))
 	for i, r := range b.Priced {
 		p := map[string]any{"model": r.Model, "input": r.Input, "cached": r.Cached, "output": r.Output, "source": r.Source}
+		if r.CacheWrite != r.Input {
+			p["cache_write"] = r.CacheWrite
+		}
 		if r.NoCachedPrice {
 			p["cached"] = nil
 		}

@@ -400,22 +400,6 @@ func problemsOf(err error) []string {
 	return nil
 }
 
-// ValidSlug reports whether s can name a debate: lowercase letters, digits
-// and hyphens, starting with a letter or digit, at most 64 characters.
-// Every command that names a debate checks its name, so this is done by
-// hand rather than with a regexp compiled at each start.
-func ValidSlug(s string) bool {
-	if len(s) == 0 || len(s) > 64 || s[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 func (a *app) command(args []string) *ucli.Command {
 	dirFlag := &ucli.StringFlag{
 		Name:    "dir",

@@ -43,7 +43,7 @@ func (a *app) newCommand() *ucli.Command {
 				return usageError("new takes one slug, got %d arguments", cmd.Args().Len())
 			}
 			slug := cmd.Args().First()
-			if !ValidSlug(slug) {
+			if !store.ValidSlug(slug) {
 				return badUsage(fmt.Errorf("%q is not a valid slug", slug),
 					"a slug is lowercase letters, digits and hyphens, starting with a letter or digit, at most 64 characters: climate-policy")
 			}
@@ -119,7 +119,7 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 		return nil, fmt.Errorf("read usage log: %w", err)
 	}
 	if s.Judges, err = sm.PanelOf(h.Front); err != nil {
-		return nil, fmt.Errorf("read %s: %w", dialectic.HeaderFile, err)
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	records, err := driver.JudgeRecords(d)
 	if err != nil {

@@ -40,7 +40,7 @@ func defaultModel(getenv func(string) string) string {
 func (a *app) modelFlags() []ucli.Flag {
 	return append(append(a.roleFlags(),
 		&ucli.StringFlag{Name: "judges", Usage: "a panel of judge `MODELS`, comma-separated, that judges every step with a judge together (stored in debate.md)"},
-		budgetFlag(), pricesFlag(), judgeContextFlag()),
+		budgetFlag(), pricesFlag(), judgeContextFlag(), cacheMarksFlag()),
 		a.callFlags()...)
 }
 
@@ -61,6 +61,24 @@ func judgeContext(cmd *ucli.Command, p sm.Protocol) (dialectic.JudgeContext, err
 	c, err := dialectic.ParseJudgeContext(cmd.String("judge-context"))
 	if err != nil {
 		return "", badUsage(fmt.Errorf("--judge-context: %w", err))
+	}
+	return c, nil
+}
+
+// cacheMarksFlag is --cache-marks, which says which calls carry cache
+// breakpoints (see driver.CacheMarks).
+func cacheMarksFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "cache-marks", Usage: "mark the stable start of each prompt for the provider's cache: `WHEN` auto (for Anthropic and Gemini models through OpenRouter, by their ids; the default), on (every model: an endpoint that honours cache_control) or off (stored in debate.md)"}
+}
+
+// cacheMarks reads --cache-marks; "" when it is not given.
+func cacheMarks(cmd *ucli.Command) (driver.CacheMarks, error) {
+	if !cmd.IsSet("cache-marks") {
+		return "", nil
+	}
+	c, err := driver.ParseCacheMarks(cmd.String("cache-marks"))
+	if err != nil {
+		return "", badUsage(fmt.Errorf("--cache-marks: %w", err))
 	}
 	return c, nil
 }

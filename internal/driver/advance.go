@@ -755,6 +755,13 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	if sess != nil {
 		msgs = withInstructions(msgs)
 	}
+	var marks []model.Breakpoint
+	r.mu.Lock()
+	cm, _ := ParseCacheMarks(r.settings.CacheMarks)
+	r.mu.Unlock()
+	if cm.For(rs.Model) {
+		marks = breakpoints(c)
+	}
 	var transcript []model.Message
 	var attempts []failedAttempt
 	var elapsed time.Duration
@@ -818,7 +825,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		resp, added, err := r.ask(ctx, step, c, sess, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
 			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema, Role: c.Role,
-			OnChunk: onChunk,
+			Breakpoints: marks, OnChunk: onChunk,
 			OnRetry: func(rt model.Retry) {
 				discard("the attempt failed; its answer is asked for again")
 				arrived.Reset()

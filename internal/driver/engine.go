@@ -101,8 +101,8 @@ func ReadRaw(d *store.Dir) (dialectic.Raw, error) {
 func readRaw(d *store.Dir) (dialectic.Raw, error) {
 	var raw dialectic.Raw
 	var err error
-	if raw.Header, err = d.ReadFile(dialectic.HeaderFile); err != nil {
-		return raw, fmt.Errorf("read %s: %w", dialectic.HeaderFile, err)
+	if raw.Header, err = d.ReadFile(sm.StateFile); err != nil {
+		return raw, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	if d.Exists(dialectic.ScoresFile) {
 		if raw.Scores, err = d.ReadFile(dialectic.ScoresFile); err != nil {
@@ -178,7 +178,7 @@ func Create(dir, slug string, m dialectic.Motion) (*store.Dir, error) {
 	}
 	d, err := store.Create(dir, []string{dialectic.ArgumentsDir}, []store.File{
 		{Name: dialectic.ScoresFile, Data: []byte("{}\n")},
-		{Name: dialectic.HeaderFile, Data: header},
+		{Name: sm.StateFile, Data: header},
 	})
 	if err != nil {
 		return nil, err

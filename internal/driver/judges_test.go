@@ -236,7 +236,7 @@ func TestRejudgeJudgeContext(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			dir := newDebate(t, t.TempDir(), 3, false)
-			header, err := os.ReadFile(filepath.Join(dir, dialectic.HeaderFile))
+			header, err := os.ReadFile(filepath.Join(dir, sm.StateFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -267,7 +267,7 @@ func TestRejudgeJudgeContext(t *testing.T) {
 					t.Errorf("prompt %d lacks %q", i, tc.want)
 				}
 			}
-			if after, err := os.ReadFile(filepath.Join(dir, dialectic.HeaderFile)); err != nil || string(after) != string(header) {
+			if after, err := os.ReadFile(filepath.Join(dir, sm.StateFile)); err != nil || string(after) != string(header) {
 				t.Errorf("the re-judging changed debate.md (%v)", err)
 			}
 		})

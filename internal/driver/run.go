@@ -203,6 +203,7 @@ type Summary struct {
 	Failed           int           `json:"failed_calls"`
 	PromptTokens     int           `json:"prompt_tokens"`
 	CachedTokens     int           `json:"cached_tokens"`
+	CacheWriteTokens int           `json:"cache_write_tokens,omitempty"`
 	CompletionTokens int           `json:"completion_tokens"`
 	Elapsed          time.Duration `json:"-"`
 	Warnings         []string      `json:"warnings"`
@@ -359,7 +360,11 @@ type Usage struct {
 	// CachedTokens is the part of PromptTokens the server read from its
 	// prompt cache, as it reported; left out when 0 or not reported, as
 	// in the lines of moots that did not read it.
-	CachedTokens     int `json:"cached_tokens,omitempty"`
+	CachedTokens int `json:"cached_tokens,omitempty"`
+	// CacheWriteTokens is the part of PromptTokens the server wrote to
+	// its prompt cache, as it reported (Anthropic and Gemini bill it
+	// above the input price); left out when 0 or not reported.
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 	CompletionTokens int `json:"completion_tokens"`
 	// Seconds is the call's whole wall time, retries included, and
 	// Attempts the requests it took.
@@ -374,7 +379,7 @@ type Usage struct {
 func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp model.Response, err error) {
 	u := Usage{
 		Time: r.opts.Now().UTC().Format(time.RFC3339), Exchange: x, Role: string(role), Model: modelName,
-		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CompletionTokens: resp.CompletionTokens,
+		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CacheWriteTokens: resp.CacheWriteTokens, CompletionTokens: resp.CompletionTokens,
 		Seconds: resp.Latency.Seconds(), Attempts: resp.Attempts, OK: err == nil,
 	}
 	if resp.Model != "" && resp.Model != u.Model {
@@ -387,6 +392,7 @@ func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp mod
 	}
 	r.sum.PromptTokens += resp.PromptTokens
 	r.sum.CachedTokens += resp.CachedTokens
+	r.sum.CacheWriteTokens += resp.CacheWriteTokens
 	r.sum.CompletionTokens += resp.CompletionTokens
 	logged := u
 	logged.Model, logged.Asked = r.opts.Mask(u.Model), r.opts.Mask(u.Asked)
@@ -418,6 +424,7 @@ type Totals struct {
 	Failed           int     `json:"failed_calls"`
 	PromptTokens     int     `json:"prompt_tokens"`
 	CachedTokens     int     `json:"cached_tokens"`
+	CacheWriteTokens int     `json:"cache_write_tokens,omitempty"`
 	CompletionTokens int     `json:"completion_tokens"`
 	Seconds          float64 `json:"seconds"`
 }
@@ -438,6 +445,7 @@ func SumUsage(lines []Usage) Totals {
 		}
 		t.PromptTokens += u.PromptTokens
 		t.CachedTokens += u.CachedTokens
+		t.CacheWriteTokens += u.CacheWriteTokens
 		t.CompletionTokens += u.CompletionTokens
 		t.Seconds += u.Seconds
 	}

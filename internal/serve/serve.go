@@ -181,27 +181,13 @@ func (s *Server) Close() {
 	}
 }
 
-// ValidSlug reports whether s is a debate's slug: lowercase letters,
-// digits and hyphens, not starting with a hyphen.
-func ValidSlug(s string) bool {
-	if s == "" || len(s) > 64 || s[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // Debates lists the slugs of the debates directly in root, in order: the
 // folders (not links) with a valid slug for a name that hold a debate.md.
 func Debates(root string) ([]string, error) {
 	names, err := store.Debates(root, sm.StateFile)
 	out := names[:0]
 	for _, n := range names {
-		if ValidSlug(n) {
+		if store.ValidSlug(n) {
 			out = append(out, n)
 		}
 	}
@@ -324,7 +310,7 @@ func (s *Server) authorize(r *http.Request) int {
 // the debates the root holds now. Nothing of the request becomes a path
 // unless it is one of those names.
 func (s *Server) debate(slug string) (string, bool) {
-	if !ValidSlug(slug) {
+	if !store.ValidSlug(slug) {
 		return "", false
 	}
 	names, err := Debates(s.o.Root)

@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"strings"
 
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -62,6 +63,84 @@ type Prompt struct {
 	Messages   []Message
 	SchemaName string
 	Schema     map[string]any
+	// Marks are where the parts of the user message that the role's
+	// prompts share end (see sm.Call.Marks): for a debater, where the
+	// arguments its previous prompt showed end and where those this one
+	// shows end, which its next prompt repeats; for a judge, the end of
+	// the motion, which every judge's prompt repeats.
+	Marks []sm.Mark
+}
+
+// userMessage is the index of the user message in every prompt.
+const userMessage = 1
+
+// motionEnd returns where the motion's text ends in user, or 0 when a
+// template leaves it out.
+func motionEnd(user, motion string) int {
+	if motion == "" {
+		return 0
+	}
+	i := strings.Index(user, motion)
+	if i < 0 {
+		return 0
+	}
+	return i + len(motion)
+}
+
+// exchangeEnds returns, for each exchange from 0 to x-1, where the last
+// of its arguments in args (in the order they were made) ends in user, each
+// found after the one before; -1 for an exchange none of whose bodies a
+// template shows.
+func exchangeEnds(user string, args []argumentView, x int) []int {
+	ends := make([]int, x)
+	for i := range ends {
+		ends[i] = -1
+	}
+	at := 0
+	for _, a := range args {
+		if a.Exchange < 0 || a.Exchange >= x || a.Body == "" {
+			continue
+		}
+		i := strings.Index(user[at:], a.Body)
+		if i < 0 {
+			continue
+		}
+		at += i + len(a.Body)
+		ends[a.Exchange] = at
+	}
+	return ends
+}
+
+// marks turns offsets in the user message into marks, leaving out those
+// not found (0 or less) and any not after the one before.
+func marks(offsets ...int) []sm.Mark {
+	var out []sm.Mark
+	last := 0
+	for _, o := range offsets {
+		if o > last {
+			out = append(out, sm.Mark{Message: userMessage, Offset: o})
+			last = o
+		}
+	}
+	return out
+}
+
+// debaterMarks are the marks of a debater's prompt for exchange x: the end
+// of what its prompt for exchange x-1 showed (the motion for the first
+// rebuttal, the arguments up to exchange x-2 after it), then the end of
+// what its prompt for exchange x+1 will repeat (the motion for the
+// opening, the arguments up to exchange x-1 after it).
+func debaterMarks(user, motion string, earlier []argumentView, x int) []sm.Mark {
+	m := motionEnd(user, motion)
+	if x == 0 {
+		return marks(m)
+	}
+	ends := exchangeEnds(user, earlier, x)
+	read := m
+	if x >= 2 {
+		read = ends[x-2]
+	}
+	return marks(read, ends[x-1])
 }
 
 type argumentView struct {
@@ -147,6 +226,7 @@ func Debater(t *templates.Set, d *Debate, side Side) (Prompt, error) {
 		Messages:   []Message{{"system", system}, {"user", user}},
 		SchemaName: schemaName,
 		Schema:     schema,
+		Marks:      debaterMarks(user, v.Motion, v.Earlier, x),
 	}, nil
 }
 
@@ -196,7 +276,7 @@ func JudgeContextOf(h *Header) (JudgeContext, error) {
 	}
 	c, err := ParseJudgeContext(*set.JudgeContext)
 	if err != nil {
-		return "", fmt.Errorf("%s: field \"moot\": %s: %w", HeaderFile, JudgeContextField, err)
+		return "", fmt.Errorf("%s: field \"moot\": %s: %w", sm.StateFile, JudgeContextField, err)
 	}
 	return c, nil
 }
@@ -298,6 +378,7 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64,
 		Messages:   []Message{{"system", system}, {"user", user}},
 		SchemaName: "judgment",
 		Schema:     JudgmentSchema(v.IDs, rescorable),
+		Marks:      marks(motionEnd(user, v.Motion)),
 	}, nil
 }
 

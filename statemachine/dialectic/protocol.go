@@ -98,7 +98,7 @@ func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []sm.File{{Name: ScoresFile, Data: []byte("{}\n")}, {Name: HeaderFile, Data: header}}, nil
+	return []sm.File{{Name: ScoresFile, Data: []byte("{}\n")}, {Name: sm.StateFile, Data: header}}, nil
 }
 
 // Folders returns arguments/, which a new dialectic debate has from the
@@ -152,8 +152,8 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 func ReadRaw(files fs.FS) (Raw, error) {
 	var raw Raw
 	var err error
-	if raw.Header, err = fs.ReadFile(files, HeaderFile); err != nil {
-		return raw, fmt.Errorf("read %s: %w", HeaderFile, err)
+	if raw.Header, err = fs.ReadFile(files, sm.StateFile); err != nil {
+		return raw, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	if raw.Scores, err = fs.ReadFile(files, ScoresFile); errors.Is(err, fs.ErrNotExist) {
 		raw.Scores = nil
@@ -242,7 +242,7 @@ func (s *stepDebate) call(p Prompt, validate func([]byte) sm.Report) sm.Call {
 		msgs[i] = sm.Message{Role: m.Role, Content: m.Content}
 	}
 	return sm.Call{
-		ID: string(p.Role), Role: string(p.Role), Messages: msgs,
+		ID: string(p.Role), Role: string(p.Role), Messages: msgs, Marks: p.Marks,
 		Schema: p.Schema, SchemaName: p.SchemaName, Validate: validate,
 		Repair: func(errs []string) (sm.Message, error) {
 			m, err := Repair(s.tmpl, errs)

@@ -105,6 +105,11 @@ type Reply struct {
 	// .cached_tokens as OpenAI, OpenRouter, vLLM and Ollama report it
 	// (and in the last chunk of a stream that asked for the usage).
 	CachedTokens int
+	// CacheWriteTokens, when above 0, is reported as the part of the
+	// prompt written to the server's cache, in
+	// usage.prompt_tokens_details.cache_write_tokens as OpenRouter
+	// reports it for Anthropic and Gemini models.
+	CacheWriteTokens int
 
 	// CutShort makes the server announce the full body, send only half of
 	// it and close the connection, as a dropped connection would.
@@ -591,8 +596,12 @@ func completionBody(req Request, reply Reply) []byte {
 		"completion_tokens": completion,
 		"total_tokens":      prompt + completion,
 	}
-	if reply.CachedTokens > 0 {
-		usage["prompt_tokens_details"] = map[string]any{"cached_tokens": reply.CachedTokens}
+	if reply.CachedTokens > 0 || reply.CacheWriteTokens > 0 {
+		details := map[string]any{"cached_tokens": reply.CachedTokens}
+		if reply.CacheWriteTokens > 0 {
+			details["cache_write_tokens"] = reply.CacheWriteTokens
+		}
+		usage["prompt_tokens_details"] = details
 	}
 	message := map[string]any{"role": "assistant", "content": reply.Content}
 	if reply.Refusal != "" {
