@@ -473,8 +473,7 @@ const reportCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:;
 // keeps it current. The strip, which holds the request's links, is put in
 // for each request; the rest is built once for each state of the debate.
 func (s *Server) page(w http.ResponseWriter, r *http.Request, dir string) {
-	strip := []byte(`<nav id="moot-live" style="position:sticky;top:0;background:#f6f6f0;border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
-		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a>` + s.callsLink(r) + ` · <span id="moot-now">connecting…</span></nav>`)
+	strip := nav(true, append([]navLink{indexLink(r)}, s.callsLinks(r)...)...)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	s.serveBuilt(w, r, dir, "page", "read the debate", variant(r), strip, func() (page, error) {
 		// The version is taken before the report is read: a step
