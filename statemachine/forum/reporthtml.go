@@ -1,7 +1,6 @@
 package forum
 
 import (
-	"bytes"
 	"html/template"
 	"math"
 	"strconv"
@@ -10,9 +9,11 @@ import (
 
 	"github.com/moot-dev/moot/internal/chart"
 	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/page"
 )
 
-// htmlPage is report.html's template, parsed on first use. Every text
+// htmlPage is the body of report.html, in the page every report shares;
+// the template is parsed on first use. Every text
 // from the debate reaches it as text, which the template escapes; the
 // chart is the one piece of markup it is given, and the chart escapes
 // what it draws.
@@ -27,10 +28,7 @@ const htmlPageText = `{{define "paras"}}{{range .}}<p>{{range $i, $l := .}}{{if 
 {{else if eq .Kind "speech"}}<p><strong>{{.Who}}:</strong></p>
 {{template "paras" .Body}}{{else if eq .Kind "score"}}<p><span class="chip">{{.Chip}}</span> {{.Note}}</p>
 {{else if eq .Kind "announcement"}}{{if .Winner}}<p><strong>Winner: {{.Winner}}</strong>{{range .Results}} · {{.}}{{end}}</p>
-{{end}}{{template "paras" .Body}}{{end}}{{end}}<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Topic}}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;color:#222}details{color:#666;margin:.5em 0;border-left:3px solid #ddd;padding-left:.8em}.chip{display:inline-block;background:#eef;border-radius:1em;padding:0 .7em;font-weight:600}.turn{margin-top:1.5em}.verdict{border:2px solid #333;padding:1em;margin-top:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}</style></head><body>
-<h1>{{.Topic}}</h1>
+{{end}}{{template "paras" .Body}}{{end}}{{end}}<h1>{{.Topic}}</h1>
 {{if .Premise}}<p><strong>Premise:</strong> {{.Premise}}</p>
 {{end}}<table><tr><th>role</th><th>name</th><th>side</th></tr>
 {{range .Cast}}<tr><td>{{.Role}}</td><td>{{.Name}}</td><td>{{.Side}}</td></tr>
@@ -42,7 +40,15 @@ const htmlPageText = `{{define "paras"}}{{range .}}<p>{{range $i, $l := .}}{{if 
 {{end}}{{if .Chart}}<h2>Running scores</h2>
 {{.Chart}}{{end}}{{range .Transcript}}{{template "entry" .}}{{end}}{{if .Verdict}}<div class="verdict"><h2>Verdict</h2>
 {{range .Verdict}}{{template "entry" .}}{{end}}</div>
-{{end}}</body></html>
+{{end}}`
+
+// htmlStyle is what report.html's body needs beyond the shared page's
+// styles: private texts folded, score chips, the verdict's box.
+const htmlStyle template.CSS = `
+details { color: #666; margin: .5em 0; border-left: 3px solid #ddd; padding-left: .8em; }
+.chip { display: inline-block; background: #eef; border-radius: 1em; padding: 0 .7em; font-weight: 600; }
+.turn { margin-top: 1.5em; }
+.verdict { border: 2px solid #333; padding: 1em; margin-top: 2em; }
 `
 
 // htmlEntry is one call of the transcript as report.html shows it.
@@ -155,9 +161,9 @@ func (d *debate) ReportHTML() ([]byte, error) {
 			*list = append(*list, x)
 		}
 	}
-	var b bytes.Buffer
-	if err := htmlPage().Execute(&b, data); err != nil {
+	body, err := page.Body(htmlPage(), data)
+	if err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return page.Page{Title: d.topic, Style: htmlStyle, Body: body}.HTML()
 }
