@@ -11,6 +11,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/chart"
 	"github.com/moot-dev/moot/internal/evidence"
+	"github.com/moot-dev/moot/internal/page"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -121,17 +122,21 @@ func (d *debate) participantPair() (Participant, Participant) {
 	return a, b
 }
 
-// page is the HTML report's template, parsed on first use.
-var page = sync.OnceValue(func() *template.Template {
+// body is the HTML report's body, in the page every report shares; the
+// template is parsed on first use.
+var body = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page").Parse(pageText))
 })
 
-const pageText = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Motion}}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;line-height:1.45}
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
-blockquote{margin:.3rem 0 .8rem;padding-left:.8rem;border-left:3px solid #ccc;white-space:pre-wrap}.note{color:#555;font-size:.9em}</style></head><body>
-<h1>{{.Motion}}</h1>
+// pageStyle is what report.html's body needs beyond the shared page's
+// styles: statements kept as written, the derived note muted.
+const pageStyle template.CSS = `
+td, th { text-align: left; }
+blockquote { white-space: pre-wrap; }
+.note { color: #555; font-size: .9em; }
+`
+
+const pageText = `<h1>{{.Motion}}</h1>
 <p>A moderated debate, {{.Format}} format, {{.Rounds}} rounds: {{.Progress}}.</p>
 <ul>{{range .Sides}}<li>{{.Name}} defends: {{.Position}}</li>{{end}}</ul>
 <h2>Scores</h2>
@@ -145,8 +150,7 @@ blockquote{margin:.3rem 0 .8rem;padding-left:.8rem;border-left:3px solid #ccc;wh
 {{if .Marks}}<table><tr><th>criterion</th><th>score</th><th>weight</th><th>weighted</th><th>justification</th></tr>
 {{range .Marks}}<tr><td>{{.Name}}</td><td>{{.Raw}}</td><td>{{.Weight}}</td><td>{{.Weighted}}</td><td>{{.Justification}}</td></tr>{{end}}
 <tr><th>total</th><th>{{.Total}}</th><td></td><td></td><td></td></tr></table>{{end}}{{if eq .Total "missing"}}<p><em>Score: missing.</em> No value was invented: the debate went on without it (moot run --keep-going).</p>{{end}}
-{{end}}{{end}}</body></html>
-`
+{{end}}{{end}}`
 
 // ReportHTML is the report as one self-contained page, the chart of
 // totals drawn in SVG.
@@ -212,11 +216,11 @@ func (d *debate) ReportHTML() ([]byte, error) {
 		sec := &data.Sections[len(data.Sections)-1]
 		sec.Messages = append(sec.Messages, out)
 	}
-	var b bytes.Buffer
-	if err := page().Execute(&b, data); err != nil {
+	html, err := page.Body(body(), data)
+	if err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return page.Page{Title: d.motion, Style: pageStyle, Body: html}.HTML()
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
