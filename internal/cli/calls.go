@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"path/filepath"
@@ -9,35 +8,32 @@ import (
 	"sync"
 
 	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/page"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
-// callsTemplate is parsed on first use, so that no other command pays
-// for it at start.
-var callsTemplate = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("calls").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>moot: the calls of {{.Name}}</title>
-<style>
-body { font: 16px/1.5 system-ui, sans-serif; max-width: 70rem; margin: 0 auto; padding: 0 1rem 2rem; color: #222; }
-table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
-th, td { text-align: left; padding: .2rem .5rem; border-bottom: 1px solid #ddd; }
+// callsStyle is what the calls page needs beyond the shared page's
+// styles: a wider column, numbers aligned, prompts and answers kept as
+// written.
+const callsStyle template.CSS = `
+main { max-width: 70rem; }
+table { width: 100%; display: table; }
+th, td { text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 pre { white-space: pre-wrap; background: #f6f6f0; padding: .6rem; border: 1px solid #ddd; }
 details { margin: .3rem 0; }
 summary { cursor: pointer; }
 .muted { color: #777; }
 .failed { color: #a00; }
-</style>
-</head>
-<body>
-<main>
-<h1>The calls of {{.Name}}</h1>
+`
+
+// callsTemplate is the calls page's body, in the page every report
+// shares. It is parsed on first use, so that no other command pays for
+// it at start.
+var callsTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("calls").Parse(`<h1>The calls of {{.Name}}</h1>
 <p class="muted">{{.Protocol}} · {{len .Calls}} model call{{if ne (len .Calls) 1}}s{{end}} in the usage log. Each {{.Unit}} lists its calls, then the answers its files keep. moot keeps every answer but not the prompts of calls already made: each was built from the files as they stood then. The prompts of the calls the debate waits for now are below in full.</p>
 {{if .Next}}<h2 id="next">Next: {{.NextWhat}}</h2>
 {{range .Next}}<details open><summary>{{.Role}}{{if .Model}} on {{.Model}}{{end}} ({{.ID}}) · {{len .Messages}} messages</summary>
@@ -53,9 +49,6 @@ summary { cursor: pointer; }
 </table>{{end}}
 {{range .Answers}}<details id="answer-{{.ID}}"><summary>{{.ID}} · {{.Role}}{{if .Title}} · {{.Title}}{{end}}</summary><pre>{{.Text}}</pre></details>
 {{end}}{{end}}
-</main>
-</body>
-</html>
 `))
 })
 
@@ -139,9 +132,9 @@ func (a *app) callsPage(dir string) ([]byte, error) {
 			data.Next, data.NextWhat = step.Calls, st.Next
 		}
 	}
-	var b bytes.Buffer
-	if err := callsTemplate().Execute(&b, data); err != nil {
+	body, err := page.Body(callsTemplate(), data)
+	if err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return page.Page{Title: "moot: the calls of " + data.Name, Style: callsStyle, Body: body}.HTML()
 }
