@@ -358,6 +358,25 @@ type Mark struct {
 	Message, Offset int
 }
 
+// ConversationMarks are the marks of a prompt that repeats the role's
+// previous prompt whole and adds its answer and a new request (forum's
+// conversations): the end of the previous request, the third message from
+// the end (the system prompt's end in the role's first prompt), then the
+// end of the new request, all of which the role's next prompt repeats.
+func ConversationMarks(msgs []Message) []Mark {
+	var out []Mark
+	prev := len(msgs) - 3
+	if prev < 0 {
+		prev = 0
+	}
+	for _, i := range []int{prev, len(msgs) - 1} {
+		if i >= 0 && i < len(msgs) && msgs[i].Content != "" && (len(out) == 0 || out[len(out)-1].Message < i) {
+			out = append(out, Mark{Message: i, Offset: len(msgs[i].Content)})
+		}
+	}
+	return out
+}
+
 // Embeddings is the answer of a call that asks for embeddings: a vector
 // per text, in the order of Call.Embed, or why the endpoint gave none
 // (Unavailable), in which case the step may rank its texts otherwise.

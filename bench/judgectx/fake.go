@@ -133,4 +133,3 @@ func Handler(req modeltest.Request) modeltest.Reply {
 	b, _ := json.Marshal(v)
 	return modeltest.Reply{Content: string(b)}
 }
-

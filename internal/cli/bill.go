@@ -13,6 +13,7 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/prices"
+	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
@@ -104,10 +105,10 @@ func writeCost(w io.Writer, b prices.Bill) {
 	}
 	width := 0
 	for _, r := range b.Roles {
-		width = max(width, len(r.Role))
+		width = max(width, termwidth.Width(visible(r.Role, false)))
 	}
 	for _, r := range b.Roles {
-		fmt.Fprintf(w, "          %-*s  %s · %d prompt, %d cached · %d completion · %s\n", width, visible(r.Role, false),
+		fmt.Fprintf(w, "          %s  %s · %d prompt, %d cached · %d completion · %s\n", termwidth.Pad(visible(r.Role, false), width),
 			english.Count(r.Calls, "call"), r.Prompt, r.Cached, r.Completion, visible(r.Cost(), false))
 	}
 	if s := t.Saving(); s != "" && t.Written > 0 {

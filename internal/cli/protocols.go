@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/moot-dev/moot/internal/research"
 	"io"
 	"io/fs"
 	"path/filepath"
@@ -19,6 +18,8 @@ import (
 	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/prices"
+	"github.com/moot-dev/moot/internal/research"
+	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
@@ -354,6 +355,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
 		KeepGoing:    cmd.Bool("keep-going"),
+		NoPrompts:    a.noTranscripts(),
 		Now:          a.io.Now,
 		Emit:         emit,
 		Warn:         p2.warn,
@@ -813,7 +815,7 @@ func (a *app) showProtocol(d *store.Dir, p sm.Protocol, id string, one, asJSON b
 		w := a.io.Stdout
 		width := 0
 		for _, pt := range parts {
-			width = max(width, len(pt.ID))
+			width = max(width, termwidth.Width(visible(pt.ID, false)))
 		}
 		for _, pt := range parts {
 			score := ""
@@ -824,7 +826,7 @@ func (a *app) showProtocol(d *store.Dir, p sm.Protocol, id string, one, asJSON b
 			if pt.Private != "" {
 				private = " · private to " + pt.Private
 			}
-			fmt.Fprintf(w, "%-*s  %s %-3d %-12s %s%s%s\n", width, pt.ID, deb.Status().Unit, pt.Unit, pt.Role, visible(pt.Title, false), score, private)
+			fmt.Fprintf(w, "%s  %s %-3d %s %s%s%s\n", termwidth.Pad(visible(pt.ID, false), width), deb.Status().Unit, pt.Unit, termwidth.Pad(visible(pt.Role, false), 12), visible(pt.Title, false), score, private)
 		}
 		if len(parts) == 0 {
 			fmt.Fprintf(w, "%s has no parts yet\n", d.Path())

@@ -235,6 +235,18 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	}
 	startState := deb.Header.State
 	a.exchange = &startState.Exchange
+	// --retry-missing first asks again for the judgments of a panel's
+	// judges, or of a re-judging, that runs with --keep-going went on
+	// without.
+	var gaps []string
+	if cmd.Bool("retry-missing") {
+		if gaps, err = dialecticGaps(d); err != nil {
+			return err
+		}
+	}
+	if deb.Ended() && len(gaps) > 0 {
+		return a.driveProtocol(ctx, cmd, d, proto, req, o)
+	}
 	if deb.Ended() {
 		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (its %d exchanges are judged); nothing to run\n", d.Path(), end)
 		return nil
@@ -247,7 +259,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		// A debate with an end runs to it and no further.
 		g.Exchange = end
 	}
-	if g.Steps == 0 && (g.Exchange < startState.Exchange || (g.Exchange == startState.Exchange && startState.Phase == dialectic.AwaitingArguments)) {
+	if g.Steps == 0 && len(gaps) == 0 && (g.Exchange < startState.Exchange || (g.Exchange == startState.Exchange && startState.Phase == dialectic.AwaitingArguments)) {
 		fmt.Fprintf(a.io.Stderr, "moot: %s is already at exchange %d; nothing to run\n", d.Path(), startState.Exchange)
 		return nil
 	}
@@ -275,6 +287,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
 		KeepGoing:    cmd.Bool("keep-going"),
+		NoPrompts:    a.noTranscripts(),
 		Now:          a.io.Now,
 		Emit:         emit,
 		Warn:         p.warn,
@@ -285,7 +298,15 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check
 	}
-	sum, err := driver.Run(ctx, d, g, opts)
+	var sum driver.Summary
+	if len(gaps) > 0 {
+		sum, _, err = driver.FillMissing(ctx, d, dialectic.Protocol{Templates: tmpl}, opts)
+	}
+	if err == nil {
+		var more driver.Summary
+		more, err = driver.Run(ctx, d, g, opts)
+		sum = addSummaries(sum, more)
+	}
 	p.stop()
 	if err != nil {
 		if now, lerr := driver.Load(d); lerr == nil {
@@ -319,6 +340,19 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		return err
 	}
 	return a.summary(d, cmd, startState, sum, rb)
+}
+
+// dialecticGaps lists the judgments the judges' folders of the dialectic
+// debate in d record as missing.
+func dialecticGaps(d *store.Dir) ([]string, error) {
+	deb, err := driver.LoadDebate(d, dialectic.Protocol{})
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := deb.(sm.Filler); ok {
+		return f.Gaps(), nil
+	}
+	return nil, nil
 }
 
 // runBill is what run and step need for the bill of a debate.

@@ -20,6 +20,7 @@ import (
 	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/rating"
+	"github.com/moot-dev/moot/internal/termwidth"
 	"github.com/moot-dev/moot/internal/tournament"
 	"github.com/moot-dev/moot/store"
 )
@@ -160,7 +161,7 @@ func (a *app) tournamentStatusCommand() *ucli.Command {
 			} else {
 				fmt.Fprintf(w, "leaderboard Bradley-Terry rating [95%% interval, bootstrap over debates] · Elo · won-drawn-lost\n")
 				for i, r := range s.Ratings {
-					fmt.Fprintf(w, "  %2d. %-28s %6.0f [%4.0f, %4.0f] · Elo %4.0f · %d-%d-%d\n", i+1, visible(r.Model, false), r.BT, r.Low, r.High, r.Elo, r.Wins, r.Draws, r.Losses)
+					fmt.Fprintf(w, "  %2d. %s %6.0f [%4.0f, %4.0f] · Elo %4.0f · %d-%d-%d\n", i+1, termwidth.Pad(visible(r.Model, false), 28), r.BT, r.Low, r.High, r.Elo, r.Wins, r.Draws, r.Losses)
 				}
 			}
 			if tot := s.bill.Total; tot.Calls > 0 {

@@ -297,7 +297,13 @@ func Rejudge(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, 
 	// not stored in debate.md.
 	p = withJudgeContext(p, opts.Overrides)
 	opts.Overrides.JudgeContext = ""
-	return advance(ctx, d, p, UnitGoal{All: true}, opts, func() (sm.Debate, error) {
+	return advance(ctx, d, p, UnitGoal{All: true}, opts, rejudging(d, p, rj))
+}
+
+// rejudging returns the loader of the debate in d, of protocol p, as the
+// re-judging rj sees it.
+func rejudging(d *store.Dir, p sm.Protocol, rj sm.Rejudging) func() (sm.Debate, error) {
+	return func() (sm.Debate, error) {
 		deb, err := LoadDebate(d, p)
 		if err != nil {
 			return nil, err
@@ -307,7 +313,7 @@ func Rejudge(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, 
 			return nil, fmt.Errorf("a %s debate cannot be judged again: its protocol has no judge", p.Name())
 		}
 		return r.Rejudge(rj)
-	})
+	}
 }
 
 // withJudgeContext gives a dialectic protocol the judge context of o, so
@@ -470,6 +476,9 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 			// The answers passed one by one but not together: ask anew
 			// next time rather than refuse the same ones for ever.
 			r.forget(step)
+			if re := allMissing(step, answers, refused, r.unit); re != nil {
+				return re
+			}
 		}
 		return err
 	}
@@ -507,6 +516,32 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 	}
 	r.forget(step)
 	return nil
+}
+
+// allMissing is the error of a step whose every call was recorded as
+// missing (--keep-going) and which refused to go on without them, such as
+// the judgment of a dialectic exchange none of whose panel's judges
+// answered: the role's failure, which --keep-going cannot skip. It is nil
+// when some call was answered.
+func allMissing(step *sm.Step, answers map[string]sm.Answer, refused *sm.Refused, unit string) *RoleError {
+	var models []string
+	for _, c := range step.Calls {
+		a, ok := answers[c.ID]
+		if !ok || a.Missing == nil {
+			return nil
+		}
+		if c.Model != "" && !slices.Contains(models, c.Model) {
+			models = append(models, c.Model)
+		}
+	}
+	if len(step.Calls) == 0 {
+		return nil
+	}
+	role := refused.Role
+	if role == "" {
+		role = step.Calls[0].Role
+	}
+	return &RoleError{Role: dialectic.Role(role), Model: strings.Join(models, ", "), Exchange: step.Unit, Unit: unit, Problems: refused.Reasons}
 }
 
 // forget removes what was kept for the calls of step.
@@ -846,7 +881,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			}
 		}
 		resp.Text, resp.Model = r.opts.Mask(resp.Text), r.opts.Mask(resp.Model)
-		r.logUsage(step.Unit, role, rs.Model, resp, err)
+		r.logUsage(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(msgs[:len(msgs):len(msgs)], added...))})
 		if err != nil {
 			discard("the attempt failed; nothing of it is kept")
 			if ctx.Err() != nil {
@@ -1103,7 +1138,22 @@ func Panel(d *store.Dir) ([]sm.Judge, error) {
 // A call refused again stays missing in a run with KeepGoing and stops
 // the run without it. A debate whose protocol records no gaps has none.
 func FillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options) (Summary, int, error) {
-	deb, err := LoadDebate(d, p)
+	return fillMissing(ctx, d, p, opts, func() (sm.Debate, error) { return LoadDebate(d, p) })
+}
+
+// RejudgeMissing asks again, as FillMissing does, for every judgment that
+// the re-judging rj of the debate in d records as missing, and returns
+// how many it asked for; none for a protocol whose re-judging records no
+// gaps.
+func RejudgeMissing(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, opts Options) (Summary, int, error) {
+	p = withJudgeContext(p, opts.Overrides)
+	opts.Overrides.JudgeContext = ""
+	return fillMissing(ctx, d, p, opts, rejudging(d, p, rj))
+}
+
+// fillMissing asks again for the gaps of the debate load returns.
+func fillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options, load func() (sm.Debate, error)) (Summary, int, error) {
+	deb, err := load()
 	if err != nil {
 		return Summary{}, 0, err
 	}
@@ -1117,7 +1167,7 @@ func FillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options)
 	}
 	next := 0
 	sum, err := advance(ctx, d, p, UnitGoal{Steps: len(gaps)}, opts, func() (sm.Debate, error) {
-		deb, err := LoadDebate(d, p)
+		deb, err := load()
 		if err != nil {
 			return nil, err
 		}

@@ -93,7 +93,7 @@ func (r *runner) embed(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer
 					Seconds: rt.Wait.Seconds(),
 					Message: fmt.Sprintf("attempt %d of %d failed (%s); trying again in %.1f s", rt.Attempt, rt.Of, rt.Reason, rt.Wait.Seconds())})
 			}})
-			r.logUsage(step.Unit, role, rs.Model, model.Response{PromptTokens: resp.PromptTokens, Latency: resp.Latency, Attempts: resp.Attempts, Model: resp.Model}, err)
+			r.logUsage(step.Unit, role, rs.Model, model.Response{PromptTokens: resp.PromptTokens, Latency: resp.Latency, Attempts: resp.Attempts, Model: resp.Model}, err, &Transcript{Input: missing})
 			elapsed, attempts = resp.Latency, 1
 		}
 		switch {

@@ -1,8 +1,13 @@
-// Package engine performs the steps of a debate: it loads the debate from
+// Package driver performs the steps of a debate: it loads the debate from
 // the store, puts what a debater or judge handed in through the rules of
 // the state machine, and commits the files the step changes as one commit,
 // debate.md last. The command line and the model runner both go through it,
 // so an answer typed by hand and an answer from a model meet the same rules.
+//
+// It also drives a debate with language models (run.go): it asks each
+// role for the answer the debate waits for, sends refused answers back
+// for repair, and keeps answers already paid for until they are
+// committed. Everything it needs to resume is in the debate directory.
 package driver
 
 import (

@@ -1,9 +1,10 @@
-// Package run drives a debate with language models: it asks the debaters
+// This file drives a debate with language models: it asks the debaters
 // and the judge for the answer the debate waits for, puts each answer
 // through the same rules and commit path as process-exchange and
 // process-judge, sends refused answers back for repair, and keeps answers
 // already paid for until they are committed. Everything it needs to resume
 // is in the debate directory.
+
 package driver
 
 import (
@@ -158,6 +159,9 @@ type Options struct {
 	// instead of all at once: a run whose model takes no time (moot demo)
 	// then logs its calls in the same order every time.
 	Serial bool
+	// NoPrompts keeps no transcript of the calls (Usage.Transcript):
+	// what each was sent and answered is then not kept.
+	NoPrompts bool
 	// Person, when set, answers the calls of the roles a person plays
 	// (moot run --human) in place of the model, after the step's model
 	// calls.
@@ -374,9 +378,15 @@ type Usage struct {
 	// Asked is the model asked, when the server named the model that
 	// answered (Model) otherwise, such as a dated version of it.
 	Asked string `json:"asked,omitempty"`
+	// Transcript names the file under .moot/ that keeps what the call
+	// was sent and answered (see ReadTranscript); left out when none was
+	// kept (Options.NoPrompts, or a moot that kept none).
+	Transcript string `json:"transcript,omitempty"`
 }
 
-func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp model.Response, err error) {
+// logUsage logs a call that ended, with err when it got no answer, and
+// keeps its transcript t (nil for none).
+func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp model.Response, err error, t *Transcript) {
 	u := Usage{
 		Time: r.opts.Now().UTC().Format(time.RFC3339), Exchange: x, Role: string(role), Model: modelName,
 		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CacheWriteTokens: resp.CacheWriteTokens, CompletionTokens: resp.CompletionTokens,
@@ -384,6 +394,10 @@ func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp mod
 	}
 	if resp.Model != "" && resp.Model != u.Model {
 		u.Model, u.Asked = resp.Model, u.Model
+	}
+	if t != nil {
+		t.Unit, t.Role, t.Model, t.Answer, t.Error = x, string(role), u.Model, resp.Text, errText(err)
+		u.Transcript = r.keepTranscript(t)
 	}
 	r.mu.Lock()
 	r.sum.Calls++

@@ -14,6 +14,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
@@ -165,7 +166,7 @@ func Render(w io.Writer, s *Snapshot, width int, now time.Time) error {
 		line("next     %s", clean(st.Next))
 	}
 	for _, l := range st.Lines {
-		line("%-8s %s", clean(l.Label), clean(l.Text))
+		line("%s %s", termwidth.Pad(clean(l.Label), 8), clean(l.Text))
 	}
 	switch {
 	case s.Live != nil && len(s.Live.Calls) > 0:
@@ -245,7 +246,7 @@ func chart(b *bytes.Buffer, s *Snapshot, width int) {
 	}
 	nameW := 0
 	for _, r := range roles {
-		nameW = max(nameW, utf8.RuneCountInString(clean(r)))
+		nameW = max(nameW, termwidth.Width(clean(r)))
 	}
 	nameW = min(nameW, 14)
 	half := max(4, min(20, (width-nameW-22)/2))
@@ -265,7 +266,7 @@ func chart(b *bytes.Buffer, s *Snapshot, width int) {
 			} else {
 				right = strings.Repeat("█", n) + strings.Repeat(" ", half-n)
 			}
-			row := fmt.Sprintf("  %4d %-*s %s│%s %s", u, nameW, cut(clean(r), nameW), left, right, signed(v))
+			row := fmt.Sprintf("  %4d %s %s│%s %s", u, termwidth.Pad(termwidth.Fit(clean(r), nameW), nameW), left, right, signed(v))
 			b.WriteString(fit(row, width) + "\n")
 		}
 	}
@@ -332,21 +333,6 @@ func unsafe(r rune) bool {
 	return false
 }
 
-// fit cuts s to width columns (runes), marking a cut with "…".
-func fit(s string, width int) string {
-	if utf8.RuneCountInString(s) <= width {
-		return s
-	}
-	return cut(s, width)
-}
-
-func cut(s string, width int) string {
-	if utf8.RuneCountInString(s) <= width {
-		return s
-	}
-	r := []rune(s)
-	if width < 1 {
-		return ""
-	}
-	return string(r[:width-1]) + "…"
-}
+// fit cuts s to width columns of a terminal, marking a cut with "…": a
+// wide character (CJK, emoji) takes two.
+func fit(s string, width int) string { return termwidth.Fit(s, width) }

@@ -199,7 +199,7 @@ func (b Bill) Markdown(level int) string {
 		// (--cache-marks); the saving is told of with it.
 		fmt.Fprintf(&w, "The servers wrote %d of the prompt tokens to their caches. ", t.Written)
 		if s := t.Saving(); s != "" {
-			w.WriteString(strings.ToUpper(s[:1]) + s[1:] + ". ")
+			w.WriteString(escape.Markdown(strings.ToUpper(s[:1])+s[1:]) + ". ")
 		}
 	}
 	if len(b.Priced) > 0 {

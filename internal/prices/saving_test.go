@@ -21,7 +21,7 @@ func TestBillSaving(t *testing.T) {
 		t.Errorf("cost %v, saved %v; want %v, %v", b.Total.USD, b.Total.Saved, cost, uncached-cost)
 	}
 	md := b.Markdown(2)
-	for _, want := range []string{"wrote 10000 of the prompt tokens", "The prompt cache saved " + USD(uncached-cost), "$3.75 a cache write"} {
+	for _, want := range []string{"wrote 10000 of the prompt tokens", "The prompt cache saved \\" + USD(uncached-cost), "\\$3.75 a cache write"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the bill lacks %q:\n%s", want, md)
 		}

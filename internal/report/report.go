@@ -1,3 +1,8 @@
+// Package report writes what a dialectic debate gives a reader: its
+// README.md and report.html (the arguments, the judge's scores and their
+// charts, the argument graph, and a model's written analysis where one was
+// asked for) and its export as JSON or CSV. It reads a debate already
+// loaded and touches no file.
 package report
 
 import (
@@ -732,7 +737,7 @@ func (r *Report) argument(w *writer, a *Arg) {
 		meta += " · defended " + plural(n, "time", "times")
 	}
 	w.p("%s", meta)
-	if c := escape.Fold(a.Claim); c != "" {
+	if c := escape.Fold(a.ClaimText()); c != "" {
 		w.p("**Claim:** %s", escape.Markdown(c))
 	}
 	if checks := groundChecks(a); checks != "" {

@@ -12,6 +12,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -54,8 +55,12 @@ type Options struct {
 	// it the tournaments are not served.
 	Leaderboard func(dir string) ([]byte, error)
 	// Calls, when set, returns the page of the debate at dir that lists
-	// every call with its answer, linked from the debate's page.
-	Calls func(dir string) ([]byte, error)
+	// every call with its answer, linked from the debate's page (call 0),
+	// or the page of its call number call (from 1, in the order of its
+	// usage log) with what it was sent and answered; an error that is
+	// ErrNoCall answers 404. query ("" or "?token=...") is to end every
+	// link the page makes to another of them.
+	Calls func(dir string, call int, query string) ([]byte, error)
 	// Watch follows the debate at dir, calling changed whenever it may
 	// have changed, until ctx ends; live.Watch when nil.
 	Watch func(ctx context.Context, dir string, changed func()) error
@@ -260,12 +265,16 @@ func (s *Server) debateRoute(w http.ResponseWriter, r *http.Request, dir, what s
 	case "report":
 		s.report(w, r, dir)
 	case "calls":
-		s.calls(w, r, dir)
+		s.calls(w, r, dir, 0)
 	case "live":
 		s.liveJSON(w, r, dir)
 	case "events":
 		s.events(w, r, dir)
 	default:
+		if n, ok := callNumber(what); ok {
+			s.calls(w, r, dir, n)
+			return
+		}
 		http.NotFound(w, r)
 	}
 }
@@ -711,6 +720,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 }
 
 func (s *Server) fail(w http.ResponseWriter, what string, err error) {
+	if errors.Is(err, ErrNoCall) {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	}
 	s.o.Logf("cannot %s: %v", what, err)
 	http.Error(w, "cannot "+what+"; moot serve says why on its terminal", http.StatusInternalServerError)
 }

@@ -15,8 +15,12 @@ import (
 // role's prompts over three exchanges: each mark ends a prefix that the
 // role's next prompt repeats byte for byte, and the last mark of a prompt
 // is the first of the role's next one, so that what one call asks the
-// provider to cache the next call reads.
+// provider to cache the next call reads. The focused judge, whose prompt
+// changes after the motion, marks the motion alone.
 func TestMarksEndWhatTheNextPromptRepeats(t *testing.T) {
+	// The judge under --judge-context full, which shows every argument in
+	// full, marks them as a debater does.
+	const fullJudge = dialectic.Role("judge, full context")
 	d := example(t)
 	arg := func(x int) []byte {
 		return []byte(fmt.Sprintf(`{"title": "A Rebuttal Of Exchange %d", "claim": "c", "grounds": [{"source": "s", "content": "g", "relevance": "r"}], "warrant": "w"}`, x))
@@ -37,6 +41,12 @@ func TestMarksEndWhatTheNextPromptRepeats(t *testing.T) {
 			t.Fatal(err)
 		}
 		prompts[dialectic.Judge] = append(prompts[dialectic.Judge], p)
+		deb := load(t, d)
+		setJudgeContext(t, deb, "full")
+		if p, err = dialectic.JudgePrompt(templates.Default(), deb); err != nil {
+			t.Fatal(err)
+		}
+		prompts[fullJudge] = append(prompts[fullJudge], p)
 	}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for x := 2; x <= 4; x++ {

@@ -1,7 +1,8 @@
-// Package debate holds the files of a dialectic debate as values: debate.md
+// This file holds the files of a dialectic debate as values: debate.md
 // (state and motion), the argument files and scores.json, how each is read
 // from bytes and written back, and the invariants that tie them together.
 // It is pure: the store does the reading and writing of files.
+
 package dialectic
 
 import (

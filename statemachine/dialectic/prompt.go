@@ -1,4 +1,4 @@
-// Package prompt builds what each role of a debate is shown, as a pure
+// This file builds what each role of a debate is shown, as a pure
 // function of the debate's files and the templates in force. A resumed run
 // therefore asks exactly what an uninterrupted run would have asked.
 //
@@ -21,12 +21,14 @@
 // call: for the judge the current scores (a rescore changes them), and a
 // short line naming the exchange (and for the judge its ids) to answer.
 // bench/prefix measures it.
+
 package dialectic
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
@@ -90,7 +92,8 @@ func motionEnd(user, motion string) int {
 // exchangeEnds returns, for each exchange from 0 to x-1, where the last
 // of its arguments in args (in the order they were made) ends in user, each
 // found after the one before; -1 for an exchange none of whose bodies a
-// template shows.
+// template shows. A body is found as it is, or as a judge's prompt quotes
+// it (templates.Quote).
 func exchangeEnds(user string, args []argumentView, x int) []int {
 	ends := make([]int, x)
 	for i := range ends {
@@ -98,14 +101,19 @@ func exchangeEnds(user string, args []argumentView, x int) []int {
 	}
 	at := 0
 	for _, a := range args {
-		if a.Exchange < 0 || a.Exchange >= x || a.Body == "" {
+		if a.Exchange < 0 || a.Exchange >= x || strings.TrimSpace(a.Body) == "" {
 			continue
 		}
-		i := strings.Index(user[at:], a.Body)
+		body := a.Body
+		i := strings.Index(user[at:], body)
+		if i < 0 {
+			body = templates.Neutralise(strings.TrimRightFunc(a.Body, unicode.IsSpace))
+			i = strings.Index(user[at:], body)
+		}
 		if i < 0 {
 			continue
 		}
-		at += i + len(a.Body)
+		at += i + len(body)
 		ends[a.Exchange] = at
 	}
 	return ends
@@ -125,17 +133,20 @@ func marks(offsets ...int) []sm.Mark {
 	return out
 }
 
-// debaterMarks are the marks of a debater's prompt for exchange x: the end
-// of what its prompt for exchange x-1 showed (the motion for the first
-// rebuttal, the arguments up to exchange x-2 after it), then the end of
-// what its prompt for exchange x+1 will repeat (the motion for the
-// opening, the arguments up to exchange x-1 after it).
-func debaterMarks(user, motion string, earlier []argumentView, x int) []sm.Mark {
+// historyMarks are the marks of a prompt that shows, after the motion,
+// the arguments of the exchanges before x in full, in the order they were
+// made: the end of what the role's previous prompt showed (the motion when
+// it showed none, the arguments up to exchange x-2 otherwise), then the
+// end of what its next prompt will repeat (the motion when this one shows
+// no argument, the arguments up to exchange x-1 otherwise). A debater's
+// prompt for exchange x is such a prompt, and so is the judge's under
+// ContextFull, with x one above the exchange it judges.
+func historyMarks(user, motion string, shown []argumentView, x int) []sm.Mark {
 	m := motionEnd(user, motion)
 	if x == 0 {
 		return marks(m)
 	}
-	ends := exchangeEnds(user, earlier, x)
+	ends := exchangeEnds(user, shown, x)
 	read := m
 	if x >= 2 {
 		read = ends[x-2]
@@ -226,7 +237,7 @@ func Debater(t *templates.Set, d *Debate, side Side) (Prompt, error) {
 		Messages:   []Message{{"system", system}, {"user", user}},
 		SchemaName: schemaName,
 		Schema:     schema,
-		Marks:      debaterMarks(user, v.Motion, v.Earlier, x),
+		Marks:      historyMarks(user, v.Motion, v.Earlier, x),
 	}, nil
 }
 
@@ -352,7 +363,7 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64,
 				score = FormatScore(s)
 				rescorable = append(rescorable, a.ID)
 			}
-			e := indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.Claim, Score: score}
+			e := indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.ClaimText(), Score: score}
 			if full {
 				v.Index = append(v.Index, e)
 			} else {
@@ -378,8 +389,20 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64,
 		Messages:   []Message{{"system", system}, {"user", user}},
 		SchemaName: "judgment",
 		Schema:     JudgmentSchema(v.IDs, rescorable),
-		Marks:      marks(motionEnd(user, v.Motion)),
+		Marks:      judgeMarks(user, v, x),
 	}, nil
+}
+
+// judgeMarks are the marks of the judge's prompt v for exchange x: under
+// ContextFull, which shows every argument in full in the order they were
+// made, those of historyMarks; under the focused context, whose index and
+// arguments in full change from exchange to exchange, the end of the
+// motion, the part every judge's prompt repeats.
+func judgeMarks(user string, v data, x int) []sm.Mark {
+	if !v.Focused {
+		return historyMarks(user, v.Motion, v.All, x+1)
+	}
+	return marks(motionEnd(user, v.Motion))
 }
 
 // Repair is the message that sends a refused answer's errors back to the

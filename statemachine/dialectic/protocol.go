@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"io/fs"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
@@ -211,6 +211,10 @@ func (s *stepDebate) Status() sm.Status {
 	}
 	if s.deb.Ended() {
 		out.Complete, out.Next = true, fmt.Sprintf("nothing: the debate ended after its %d exchanges", s.deb.Header.End)
+	}
+	if line := gapLine(s.sortedJudges(), s.judges); line != "" {
+		out.Lines = append(out.Lines, sm.Line{Label: "missing", Text: line})
+		out.Data = map[string]any{"missing": s.Gaps()}
 	}
 	return out
 }

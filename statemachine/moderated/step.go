@@ -2,11 +2,11 @@ package moderated
 
 import (
 	"fmt"
-	"github.com/moot-dev/moot/internal/english"
-	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/evidence"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 

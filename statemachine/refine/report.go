@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 
 	"github.com/moot-dev/moot/internal/escape"
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/page"
 	sm "github.com/moot-dev/moot/statemachine"
 )

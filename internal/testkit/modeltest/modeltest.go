@@ -209,6 +209,13 @@ func NoUsage() Option {
 	return func(s *Server) { s.noUsage = true }
 }
 
+// NoStreamUsage makes the server leave the usage out of a stream, even
+// when the request asks for it, and report it only with a whole answer,
+// as some servers do.
+func NoStreamUsage() Option {
+	return func(s *Server) { s.noStreamUsage = true }
+}
+
 // Forget makes the server keep no requests (Requests returns none): for
 // a server that answers a great many, as a benchmark's does.
 func Forget() Option {
@@ -236,6 +243,8 @@ type Server struct {
 	// leaves the usage out of every answer.
 	models  []string
 	noUsage bool
+	// noStreamUsage leaves the usage out of every stream (NoStreamUsage).
+	noStreamUsage bool
 
 	// record is whether requests are kept, for Requests.
 	record    bool
