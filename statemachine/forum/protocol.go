@@ -43,6 +43,7 @@ type Protocol struct {
 }
 
 var (
+	_ sm.Panelist     = Protocol{}
 	_ sm.Protocol     = Protocol{}
 	_ sm.FormatLister = Protocol{}
 )
@@ -54,6 +55,9 @@ func (Protocol) Name() string { return Name }
 func (Protocol) Summary() string {
 	return "two debaters plan and think in private and speak in turns; a judge scores every turn 0-10 and gives a verdict"
 }
+
+// JudgeRole returns "judge": a panel takes the judge's calls.
+func (Protocol) JudgeRole() string { return Judge }
 
 // Roles returns the debater of each side and the judge.
 func (Protocol) Roles() []sm.Role {

@@ -52,6 +52,7 @@ type Protocol struct {
 }
 
 var (
+	_ sm.Panelist     = Protocol{}
 	_ sm.Protocol     = Protocol{}
 	_ sm.FormatLister = Protocol{}
 )
@@ -63,6 +64,10 @@ func (Protocol) Name() string { return Name }
 func (Protocol) Summary() string {
 	return "a moderator leads two advocates through openings, argument and rebuttal rounds and closings; each argument and rebuttal is scored on a weighted rubric"
 }
+
+// JudgeRole returns "moderator": a panel takes the moderator's scoring
+// calls, and those alone.
+func (Protocol) JudgeRole() string { return RoleModerator }
 
 // Roles returns the moderator, the two advocates and the optional fact
 // checker. --advocate-model sets both advocates.

@@ -66,6 +66,7 @@ type Protocol struct {
 }
 
 var (
+	_ sm.Panelist     = Protocol{}
 	_ sm.Protocol     = Protocol{}
 	_ sm.FormatLister = Protocol{}
 )
@@ -77,6 +78,9 @@ func (Protocol) Name() string { return Name }
 func (Protocol) Summary() string {
 	return "a proposer answers with a retrieved reasoning template, a skeptic critiques it round by round until a stop rule holds, a synthesizer writes the final answer and a judge scores it"
 }
+
+// JudgeRole returns "judge": a panel takes the judge's calls.
+func (Protocol) JudgeRole() string { return RoleJudge }
 
 // Roles returns the proposer, skeptic, synthesizer, judge and the
 // embedder, whose model embeds the templates and the question.
