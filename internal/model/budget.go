@@ -168,10 +168,14 @@ func (b *Budget) takeAnswer(ctx context.Context, payload, maxTokens int, role st
 		if maxTokens > 0 {
 			return prompt + maxTokens, false
 		}
-		if m, ok := b.meanAnswer(role); ok {
-			return prompt + m, false
+		m, ok := b.meanAnswer(role)
+		if !ok {
+			return prompt, true
 		}
-		return prompt, true
+		// A role none of whose answers came yet is estimated by every
+		// role's mean, but its answer may be longer than any seen: it
+		// goes as one of unknown size, alone among those.
+		return prompt + m, b.answers[role].n == 0
 	})
 }
 
