@@ -15,8 +15,9 @@ import (
 // role's prompts over three exchanges: each mark ends a prefix that the
 // role's next prompt repeats byte for byte, and the last mark of a prompt
 // is the first of the role's next one, so that what one call asks the
-// provider to cache the next call reads. The focused judge, whose prompt
-// changes after the motion, marks the motion alone.
+// provider to cache the next call reads. The focused judge marks its
+// index of earlier arguments, which only grows, as a debater marks the
+// arguments it shows.
 func TestMarksEndWhatTheNextPromptRepeats(t *testing.T) {
 	// The judge under --judge-context full, which shows every argument in
 	// full, marks them as a debater does.
@@ -70,12 +71,8 @@ func TestMarksEndWhatTheNextPromptRepeats(t *testing.T) {
 	for role, ps := range prompts {
 		t.Run(string(role), func(t *testing.T) {
 			for i, p := range ps {
-				want := 2
-				if role == dialectic.Judge {
-					want = 1
-				}
-				if len(p.Marks) != want {
-					t.Fatalf("prompt %d has marks %v, want %d", i, p.Marks, want)
+				if len(p.Marks) != 2 {
+					t.Fatalf("prompt %d has marks %v, want 2", i, p.Marks)
 				}
 				if i == 0 {
 					continue
@@ -89,7 +86,13 @@ func TestMarksEndWhatTheNextPromptRepeats(t *testing.T) {
 						t.Errorf("prompt %d does not repeat its previous prompt up to the mark %v", i, m)
 					}
 				}
-				if role != dialectic.Judge && p.Marks[1].Offset <= p.Marks[0].Offset+len("A Rebuttal") {
+				// A debater's or the full judge's marks take in the last
+				// exchange's bodies, the focused judge's its index lines.
+				took := len("A Rebuttal")
+				if role == dialectic.Judge {
+					took = len("\n- opp_001 (opposition): c")
+				}
+				if p.Marks[1].Offset < p.Marks[0].Offset+took {
 					t.Errorf("prompt %d's marks %v do not take in the last exchange's arguments", i, p.Marks)
 				}
 			}

@@ -68,8 +68,9 @@ type Prompt struct {
 	// Marks are where the parts of the user message that the role's
 	// prompts share end (see sm.Call.Marks): for a debater, where the
 	// arguments its previous prompt showed end and where those this one
-	// shows end, which its next prompt repeats; for a judge, the end of
-	// the motion, which every judge's prompt repeats.
+	// shows end, which its next prompt repeats; for a judge, likewise
+	// with the arguments in full under ContextFull and with the lines of
+	// its index of earlier arguments under the focused context.
 	Marks []sm.Mark
 }
 
@@ -364,9 +365,13 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64,
 				rescorable = append(rescorable, a.ID)
 			}
 			e := indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.ClaimText(), Score: score}
-			if full {
-				v.Index = append(v.Index, e)
-			} else {
+			v.Index = append(v.Index, e)
+			if v.Focused {
+				// The focused judge's index lists every earlier
+				// argument, in full or not, without its score, in id
+				// order: the next exchange's index repeats it and adds
+				// to its end, so that the prompt up to it can be read
+				// from cache. The scores are listed apart, later.
 				e.Claim = indexClaim(e.Claim)
 				v.Rest = append(v.Rest, e)
 			}
@@ -395,14 +400,59 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64,
 
 // judgeMarks are the marks of the judge's prompt v for exchange x: under
 // ContextFull, which shows every argument in full in the order they were
-// made, those of historyMarks; under the focused context, whose index and
-// arguments in full change from exchange to exchange, the end of the
-// motion, the part every judge's prompt repeats.
+// made, those of historyMarks; under the focused context, whose index of
+// the earlier arguments follows the motion and only grows, the end of what
+// the previous prompt's index listed (the motion when it listed none) and
+// the end of this prompt's index, which the next prompt repeats.
 func judgeMarks(user string, v data, x int) []sm.Mark {
 	if !v.Focused {
 		return historyMarks(user, v.Motion, v.All, x+1)
 	}
-	return marks(motionEnd(user, v.Motion))
+	m := motionEnd(user, v.Motion)
+	if x == 0 {
+		return marks(m)
+	}
+	ends := indexEnds(user, m, v.Rest, x)
+	read := m
+	if x >= 2 {
+		read = ends[x-2]
+	}
+	return marks(read, ends[x-1])
+}
+
+// indexEnds returns, for each exchange from 0 to x-1, where the index line
+// of the last of its arguments in index (in id order) ends in user, each
+// found after the one before and after from; -1 for an exchange none of
+// whose lines a template shows. A line is found by its id followed by its
+// claim, as it is or as the template quotes it (templates.Neutralise).
+func indexEnds(user string, from int, index []indexEntry, x int) []int {
+	ends := make([]int, x)
+	for i := range ends {
+		ends[i] = -1
+	}
+	at := from
+	for _, e := range index {
+		if e.Exchange < 0 || e.Exchange >= x || e.Claim == "" {
+			continue
+		}
+		i := strings.Index(user[at:], e.ID)
+		if i < 0 {
+			continue
+		}
+		after := at + i + len(e.ID)
+		claim := e.Claim
+		j := strings.Index(user[after:], claim)
+		if j < 0 {
+			claim = templates.Neutralise(claim)
+			j = strings.Index(user[after:], claim)
+		}
+		if j < 0 {
+			continue
+		}
+		at = after + j + len(claim)
+		ends[e.Exchange] = at
+	}
+	return ends
 }
 
 // Repair is the message that sends a refused answer's errors back to the

@@ -275,10 +275,11 @@ func setJudgeContext(t *testing.T, deb *dialectic.Debate, c string) {
 	}
 }
 
-// TestFocusedJudgePrompt: by default the judge sees in full the new
-// arguments and every earlier argument they attack or defend, and every
-// other earlier argument as one index line with its side, current score
-// and claim; it may still rescore any earlier argument.
+// TestFocusedJudgePrompt: by default the judge sees every earlier
+// argument as one index line with its side and claim, in full
+// the new arguments and every earlier argument they attack or defend, and
+// the current score of every earlier argument; it may still rescore any
+// earlier argument.
 func TestFocusedJudgePrompt(t *testing.T) {
 	d := example(t)
 	prop := `{"title": "A Rebuttal Of Five Words", "claim": "c", "grounds": [{"source": "s", "content": "NEW-ARGUMENT-TEXT", "relevance": "r"}], "warrant": "w",
@@ -301,16 +302,24 @@ func TestFocusedJudgePrompt(t *testing.T) {
 	for _, a := range deb.Arguments {
 		heading := fmt.Sprintf("### %s (", a.ID)
 		inFull := strings.Contains(user, heading) && strings.Contains(user, a.Body)
-		indexed := strings.Contains(user, fmt.Sprintf("- %s (%s, current score ", a.ID, a.Side.Name()))
+		line := fmt.Sprintf("- %s (%s): %s\n", a.ID, a.Side.Name(), a.ClaimText())
+		indexed := strings.Contains(user, line)
 		switch a.ID {
-		case "prop_002", "opp_002", "prop_000b", "prop_001", "opp_001":
+		case "prop_002", "opp_002":
 			if !inFull || indexed {
 				t.Errorf("%s: in full %v, in the index %v; want it in full only", a.ID, inFull, indexed)
 			}
+		case "prop_000b", "prop_001", "opp_001":
+			if !inFull || !indexed {
+				t.Errorf("%s: in full %v, in the index %v; want it in full and in the index", a.ID, inFull, indexed)
+			}
 		default:
-			if inFull || !indexed || !strings.Contains(user, a.Claim) {
+			if inFull || !indexed {
 				t.Errorf("%s: in full %v, in the index %v; want one index line with its claim", a.ID, inFull, indexed)
 			}
+		}
+		if a.Exchange < 2 && !strings.Contains(user, fmt.Sprintf("- %s: %s\n", a.ID, dialectic.FormatScore(deb.Scores.Current()[a.ID]))) {
+			t.Errorf("the judge's scores lack the current score of %s", a.ID)
 		}
 	}
 	if !strings.Contains(user, "- prop_001: -0.10\n") {
