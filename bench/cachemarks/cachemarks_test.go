@@ -158,7 +158,7 @@ func run(t *testing.T, marks driver.CacheMarks, judge dialectic.JudgeContext) re
 	opts := driver.Options{
 		Client: cl, Templates: templates.Default(), DefaultModel: modelID, Repairs: 2,
 		Now:       func() time.Time { return protocoltest.When },
-		Overrides: driver.Overrides{CacheMarks: marks, JudgeContext: judge},
+		Overrides: driver.Overrides{CacheMarks: marks, JudgeContext: string(judge)},
 	}
 	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: exchanges}, opts); err != nil {
 		t.Fatal(err)

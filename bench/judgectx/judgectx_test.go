@@ -1,9 +1,3 @@
-// Package judgectx measures what the dialectic judge's context costs: a
-// 40-exchange debate with real-size arguments (5-9 KB each), run against a
-// deterministic fake under the default focused context and under
-// --judge-context full, side by side.
-//
-//	go test ./bench/judgectx -run JudgeContext -v
 package judgectx
 
 import (
@@ -54,7 +48,7 @@ func run(t *testing.T, c dialectic.JudgeContext) result {
 	opts := driver.Options{
 		Client: cl, Templates: templates.Default(), DefaultModel: "fake", Repairs: 2,
 		Now:       func() time.Time { return protocoltest.When },
-		Overrides: driver.Overrides{JudgeContext: c},
+		Overrides: driver.Overrides{JudgeContext: string(c)},
 	}
 	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: exchanges}, opts); err != nil {
 		t.Fatal(err)

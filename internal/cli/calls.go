@@ -10,7 +10,6 @@ import (
 
 	"github.com/moot-dev/moot/internal/driver"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -131,10 +130,6 @@ func (a *app) callsPage(dir string, call int, query string) ([]byte, error) {
 		for _, pt := range sh.Parts() {
 			text, _ := sh.Show(pt.ID)
 			unit(pt.Unit).Answers = append(unit(pt.Unit).Answers, answerRow{ID: pt.ID, Role: pt.Role, Title: pt.Title, Text: text})
-		}
-	} else if dd, ok := dialectic.DebateOf(deb); ok {
-		for _, arg := range dd.Arguments {
-			unit(arg.Exchange).Answers = append(unit(arg.Exchange).Answers, answerRow{ID: arg.ID, Role: arg.Side.Name(), Title: arg.Title, Text: arg.Body})
 		}
 	}
 	for _, u := range units {

@@ -101,8 +101,8 @@ type IO struct {
 	Stderr io.Writer
 	Now    func() time.Time
 	Getenv func(string) string
-	// Protocols are the protocols moot runs through the step model,
-	// besides dialectic.
+	// Protocols are the protocols moot knows, the default (dialectic)
+	// among them; Run adds the default first when they leave it out.
 	Protocols sm.Protocols
 	// Narrator, when set, returns the model that writes report
 	// --narrative analyses and its name, from the environment and the
@@ -113,7 +113,7 @@ type IO struct {
 // Main runs moot with os.Args and returns the exit code. The first SIGINT
 // or SIGTERM cancels the command, which stops at once without applying the
 // step in progress; a second one exits there and then. protocols are the
-// protocols moot knows besides dialectic.
+// protocols moot knows, each registered by its line in cmd/moot.
 func Main(args []string, protocols ...sm.Protocol) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)

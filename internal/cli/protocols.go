@@ -16,8 +16,8 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/prices"
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/research"
 	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -61,7 +61,7 @@ func (a *app) protocolsCommand() *ucli.Command {
 					line += " (groups: " + strings.Join(groups, ", ") + ")"
 				}
 				fmt.Fprintf(w, "%-10s %s\n", "", line)
-				if l, ok := p.(sm.FormatLister); ok && p.Name() != sm.Default {
+				if l, ok := p.(sm.FormatLister); ok {
 					names := make([]string, 0, len(l.Formats()))
 					for _, f := range l.Formats() {
 						names = append(names, f.Name)
@@ -549,23 +549,23 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, t
 	if err != nil {
 		return err
 	}
-	var page []byte
+	var doc []byte
 	if html {
 		h, ok := deb.(sm.HTMLReporter)
 		if !ok {
 			return usageError("--html: protocol %s writes no HTML report", p.Name())
 		}
-		if page, err = h.ReportHTML(); err != nil {
+		if doc, err = h.ReportHTML(); err != nil {
 			return err
 		}
-		page = report.InsertNoteHTML(page, note)
+		doc = page.InsertNoteHTML(doc, note)
 		if section != "" {
-			if page, err = report.AppendSection(page, section); err != nil {
+			if doc, err = page.AppendSection(doc, section); err != nil {
 				return err
 			}
 		}
 		if toStdout {
-			_, err := a.io.Stdout.Write(page)
+			_, err := a.io.Stdout.Write(doc)
 			return err
 		}
 	}
@@ -578,11 +578,11 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, t
 			files[i].Data = append(append(append([]byte(nil), f.Data...), '\n'), section...)
 		}
 		if f.Name == "README.md" {
-			files[i].Data = report.InsertNote(files[i].Data, note)
+			files[i].Data = page.InsertNote(files[i].Data, note)
 		}
 	}
-	if page != nil {
-		files = append(files, sm.File{Name: report.HTMLFile, Data: page})
+	if doc != nil {
+		files = append(files, sm.File{Name: page.File, Data: doc})
 	}
 	if toStdout {
 		for _, f := range files {
@@ -674,7 +674,7 @@ func (a *app) protocolFormats() string {
 	var parts []string
 	for _, p := range a.io.Protocols {
 		l, ok := p.(sm.FormatLister)
-		if !ok || p.Name() == sm.Default {
+		if !ok {
 			continue
 		}
 		parts = append(parts, p.Name()+": "+describeFormats(l.Formats()))

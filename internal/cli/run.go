@@ -51,14 +51,15 @@ func judgeContextFlag() ucli.Flag {
 }
 
 // judgeContext reads --judge-context; "" when it is not given.
-func judgeContext(cmd *ucli.Command, p sm.Protocol) (dialectic.JudgeContext, error) {
+func judgeContext(cmd *ucli.Command, p sm.Protocol) (string, error) {
 	if !cmd.IsSet("judge-context") {
 		return "", nil
 	}
-	if p.Name() != (dialectic.Protocol{}).Name() {
+	jc, ok := p.(sm.JudgeContexter)
+	if !ok {
 		return "", badUsage(fmt.Errorf("--judge-context: a %s debate has no dialectic judge", p.Name()), "the flag is for dialectic debates")
 	}
-	c, err := dialectic.ParseJudgeContext(cmd.String("judge-context"))
+	c, err := jc.ParseJudgeContext(cmd.String("judge-context"))
 	if err != nil {
 		return "", badUsage(fmt.Errorf("--judge-context: %w", err))
 	}

@@ -157,6 +157,12 @@ func TestScripts(t *testing.T) {
 	refineServer := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{Judges: refineJudges}),
 		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
 	refineNoEmbed := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{ReadyAt: 1}))
+	// $REFINEMENDED answers as $REFINE, but clumsy scores as a judge
+	// should (7; 7, 8, 7, 6): a score recorded as missing is asked for
+	// again there.
+	refineMended := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{Judges: map[string]string{
+		"strict": refineJudges["strict"], "kind": refineJudges["kind"], "clumsy": refinetest.JudgeAnswer(7, 7, 8, 7, 6)}}),
+		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
 	// $PANEL answers every call of a panel debate as paneltest does,
 	// opening a crux room for the first two personas of the default
 	// panel in aspect 1, whose crux surfaces at the first check.
@@ -166,7 +172,11 @@ func TestScripts(t *testing.T) {
 		},
 		Exit: func(int, int) bool { return true },
 	}))
-	// $JUDGES has the sparring partner's debaters and scripted judges:
+	// $PANELSHORT answers as $PANEL without rooms, but ines only ever
+	// says "That's a great point!", which leaves her too little to say.
+	panelShort := modeltest.NewServer(t, paneltest.Handler(paneltest.Options{Short: "ines"}))
+	// $JUDGES has the sparring partner's debaters (but a debater on
+	// model mute answers with no argument at all) and scripted judges:
 	// model lean favours the proposition by 0.2 in every exchange, fair
 	// favours each side in turn, bad breaks the zero-sum rule every time,
 	// and any other model is down.
@@ -180,7 +190,7 @@ func TestScripts(t *testing.T) {
 			}
 			return out
 		},
-	}, sparring.Handler(sparring.Options{})))
+	}, muteDebater(sparring.Handler(sparring.Options{}))))
 	// $JUDGESMENDED answers as $JUDGES, but bad scores as lean does: a
 	// judgment recorded as missing is asked for again there.
 	judgesMended := modeltest.NewServer(t, judgefake.Handler(map[string]judgefake.Scorer{
@@ -225,7 +235,9 @@ func TestScripts(t *testing.T) {
 			e.Setenv("FORUMMESSY", forumMessy.URL)
 			e.Setenv("REFINE", refineServer.URL)
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
+			e.Setenv("REFINEMENDED", refineMended.URL)
 			e.Setenv("PANEL", panelServer.URL)
+			e.Setenv("PANELSHORT", panelShort.URL)
 			e.Setenv("JUDGES", judgesServer.URL)
 			e.Setenv("JUDGESMENDED", judgesMended.URL)
 			e.Setenv("TOURNEY", tourneyServer.URL)
@@ -382,3 +394,14 @@ var timing = regexp.MustCompile(`(?m)^.*("[a-z_]*(_ms|seconds|time|timestamp)"|e
 
 // untimed is text without its lines of timings.
 func untimed(text string) string { return timing.ReplaceAllString(text, "") }
+
+// muteDebater answers as others, but a debater on model mute answers with
+// a sentence that holds no argument, however often it is asked.
+func muteDebater(others modeltest.Handler) modeltest.Handler {
+	return func(req modeltest.Request) modeltest.Reply {
+		if req.Model == "mute" {
+			return modeltest.Reply{Content: "I would rather not argue today."}
+		}
+		return others(req)
+	}
+}

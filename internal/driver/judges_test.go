@@ -252,7 +252,7 @@ func TestRejudgeJudgeContext(t *testing.T) {
 				return fake(req)
 			})
 			opts := options(client(t, srv))
-			opts.Overrides.JudgeContext = tc.ctx
+			opts.Overrides.JudgeContext = string(tc.ctx)
 			rj := sm.Rejudging{Judge: sm.Judge{Name: "again", Model: "scripted"}, To: -1}
 			if _, err := driver.Rejudge(context.Background(), openDir(t, dir), dialectic.Protocol{Templates: templates.Default()}, rj, opts); err != nil {
 				t.Fatal(err)

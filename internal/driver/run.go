@@ -22,6 +22,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 	"github.com/moot-dev/moot/templates"
@@ -219,7 +220,7 @@ type Summary struct {
 // RoleError is a role that gave no acceptable answer: the model failed, or
 // its answers broke the rules every time.
 type RoleError struct {
-	Role     dialectic.Role
+	Role     string
 	Exchange int
 	// Unit is what the protocol's steps count, as Exchange numbers them;
 	// empty means "exchange".
@@ -264,6 +265,28 @@ type runner struct {
 	// research is the research of a debate that researches; nil
 	// otherwise (see research.go).
 	research *researchState
+	// script is the protocol's script for moot's built-in model; nil for
+	// a protocol without one.
+	script sm.Scripted
+}
+
+// scriptFor is the built-in model's answer to call c (see
+// model.Request.Script), nil when the protocol has no script. repair
+// reports that the request sends an answer back.
+func (r *runner) scriptFor(c sm.Call, repair bool) func([]model.Message) (string, error) {
+	if r.script == nil {
+		return nil
+	}
+	return func(msgs []model.Message) (string, error) {
+		// The answers sent back and their repair messages, after the
+		// call's own, are left out: Repair says that there are some.
+		msgs = msgs[:min(len(msgs), len(c.Messages))]
+		call := sm.ScriptCall{Role: c.Role, Kind: c.Kind, Repair: repair, Messages: make([]sm.Message, len(msgs))}
+		for i, m := range msgs {
+			call.Messages[i] = sm.Message{Role: m.Role, Content: m.Content}
+		}
+		return r.script.Script(call)
+	}
 }
 
 // Goal says when a dialectic run stops: after Steps steps when Steps > 0,
@@ -335,7 +358,7 @@ type failedAttempt struct {
 
 // saveFailed keeps the raw answers of a role that failed under
 // .moot/failed/ and returns the file's path inside the debate.
-func (r *runner) saveFailed(x int, role dialectic.Role, attempts []failedAttempt) string {
+func (r *runner) saveFailed(x int, role string, attempts []failedAttempt) string {
 	if len(attempts) == 0 {
 		return ""
 	}
@@ -386,7 +409,7 @@ type Usage struct {
 
 // logUsage logs a call that ended, with err when it got no answer, and
 // keeps its transcript t (nil for none).
-func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp model.Response, err error, t *Transcript) {
+func (r *runner) logUsage(x int, role string, modelName string, resp model.Response, err error, t *Transcript) {
 	u := Usage{
 		Time: r.opts.Now().UTC().Format(time.RFC3339), Exchange: x, Role: string(role), Model: modelName,
 		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CacheWriteTokens: resp.CacheWriteTokens, CompletionTokens: resp.CompletionTokens,

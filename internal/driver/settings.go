@@ -126,7 +126,7 @@ type Overrides struct {
 	// Budget, when set, is the debate's budget from now on.
 	Budget *float64
 	// JudgeContext, when set, is the debate's judge context from now on.
-	JudgeContext dialectic.JudgeContext
+	JudgeContext string
 	// CacheMarks, when set, is the debate's cache marks from now on.
 	CacheMarks CacheMarks
 	// Defaults are the models of roles that neither Models nor the
@@ -202,14 +202,14 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 	}
 	if c := o.JudgeContext; c != "" {
 		old, _ := dialectic.ParseJudgeContext(out.JudgeContext)
-		if old != c {
+		if string(old) != c {
 			lines = append(lines, fmt.Sprintf("judge context changes from %s to %s", old, c))
 		}
 		// The default is stored as an absent field, so that a debate
 		// run without the flag keeps its bytes.
 		out.JudgeContext = ""
-		if c != dialectic.ContextFocused {
-			out.JudgeContext = string(c)
+		if c != string(dialectic.ContextFocused) {
+			out.JudgeContext = c
 		}
 	}
 	if c := o.CacheMarks; c != "" {

@@ -13,13 +13,14 @@ import (
 
 	"github.com/moot-dev/moot/internal/escape"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 // Names of the files the report writes into a debate directory.
 const (
 	ReadmeFile = "README.md"
-	HTMLFile   = "report.html"
+	HTMLFile   = page.File
 )
 
 // Mermaid diagrams larger than this are not embedded in README.md: GitHub
@@ -206,7 +207,7 @@ func (r *Report) headline(w *writer) {
 	}
 	w.p("# %s", escape.Markdown(title))
 	if r.note != "" {
-		w.p("%s", noteMarkdown(r.note))
+		w.p("%s", page.NoteMarkdown(r.note))
 	}
 	for _, p := range paras[min(1, len(paras)):] {
 		w.p("%s", escape.Markdown(p))

@@ -13,6 +13,7 @@ import (
 	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -26,9 +27,31 @@ type Protocol struct {
 }
 
 var (
-	_ sm.Protocol    = Protocol{}
-	_ sm.FolderMaker = Protocol{}
+	_ sm.Protocol       = Protocol{}
+	_ sm.FolderMaker    = Protocol{}
+	_ sm.JudgeContexter = Protocol{}
+	_ sm.Templated      = Protocol{}
 )
+
+// ParseJudgeContext reads a judge context as ParseJudgeContext does; ""
+// is the default, focused.
+func (Protocol) ParseJudgeContext(name string) (string, error) {
+	c, err := ParseJudgeContext(name)
+	return string(c), err
+}
+
+// WithJudgeContext returns p whose judge reads the debate in the context
+// named name, in place of the one debate.md's settings keep.
+func (p Protocol) WithJudgeContext(name string) sm.Protocol {
+	p.JudgeContext = JudgeContext(name)
+	return p
+}
+
+// WithTemplates returns p with the prompt templates t.
+func (p Protocol) WithTemplates(t *templates.Set) sm.Protocol {
+	p.Templates = t
+	return p
+}
 
 // Name returns "dialectic".
 func (Protocol) Name() string { return sm.Default }
@@ -387,4 +410,38 @@ func (s *stepDebate) Leader() string {
 		return side.Name() + " won by " + by
 	}
 	return side.Name() + " by " + by
+}
+
+// Script is dialectic's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}
+
+var _ sm.Shower = (*stepDebate)(nil)
+
+// Parts lists the debate's arguments in order, each with its side and its
+// current score once judged; a score counts for its argument's own side.
+func (s *stepDebate) Parts() []sm.Part {
+	parts := make([]sm.Part, 0, len(s.deb.Arguments))
+	for _, a := range s.deb.Arguments {
+		p := sm.Part{ID: a.ID, Unit: a.Exchange, Role: a.Side.Name(), Title: a.Title, For: a.Side.Name()}
+		if r, ok := s.deb.Scores.Get(a.ID); ok {
+			v := r.CurrentScore
+			p.Score = &v
+		}
+		parts = append(parts, p)
+	}
+	return parts
+}
+
+// Show returns the body of the argument called id, as its file holds it
+// under the frontmatter.
+func (s *stepDebate) Show(id string) (string, bool) {
+	for _, a := range s.deb.Arguments {
+		if a.ID == id {
+			return a.Body, true
+		}
+	}
+	return "", false
 }
