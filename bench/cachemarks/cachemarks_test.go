@@ -13,6 +13,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -188,6 +189,12 @@ func run(t *testing.T, marks driver.CacheMarks, judge dialectic.JudgeContext) re
 func TestCacheMarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 40-exchange debate four times with real-size arguments; run without -short")
+	}
+	// A measurement, in one process: under the race detector it takes
+	// several times as long and measures nothing more, so test.sh runs it
+	// in its pass without -race (MOOT_BENCH_APART set in the first).
+	if raceEnabled && os.Getenv("MOOT_BENCH_APART") != "" {
+		t.Skip("a measurement: run without -race by test.sh's second pass, as MOOT_BENCH_APART is set")
 	}
 	runs := []result{
 		run(t, driver.CacheOff, dialectic.ContextFocused), run(t, driver.CacheAuto, dialectic.ContextFocused),

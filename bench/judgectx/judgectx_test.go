@@ -2,6 +2,7 @@ package judgectx
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,6 +83,12 @@ func run(t *testing.T, c dialectic.JudgeContext) result {
 func TestJudgeContext(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 40-exchange debate twice with real-size arguments; run without -short")
+	}
+	// A measurement, in one process: under the race detector it takes
+	// several times as long and measures nothing more, so test.sh runs it
+	// in its pass without -race (MOOT_BENCH_APART set in the first).
+	if raceEnabled && os.Getenv("MOOT_BENCH_APART") != "" {
+		t.Skip("a measurement: run without -race by test.sh's second pass, as MOOT_BENCH_APART is set")
 	}
 	focused, full := run(t, dialectic.ContextFocused), run(t, dialectic.ContextFull)
 	sizes := map[int]int{}
