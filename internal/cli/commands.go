@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
@@ -43,7 +43,7 @@ func (a *app) newCommand() *ucli.Command {
 				return usageError("new takes one slug, got %d arguments", cmd.Args().Len())
 			}
 			slug := cmd.Args().First()
-			if !ValidSlug(slug) {
+			if !store.ValidSlug(slug) {
 				return badUsage(fmt.Errorf("%q is not a valid slug", slug),
 					"a slug is lowercase letters, digits and hyphens, starting with a letter or digit, at most 64 characters: climate-policy")
 			}
@@ -123,7 +123,7 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 		return nil, fmt.Errorf("read usage log: %w", err)
 	}
 	if s.Judges, err = sm.PanelOf(h.Front); err != nil {
-		return nil, fmt.Errorf("read %s: %w", dialectic.HeaderFile, err)
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	records, err := driver.JudgeRecords(d)
 	if err != nil {
@@ -368,7 +368,7 @@ func writeColumns(w io.Writer, rows [][]string) {
 			if i >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			widths[i] = max(widths[i], termwidth.Width(c))
 		}
 	}
 	for _, r := range rows {
@@ -376,7 +376,7 @@ func writeColumns(w io.Writer, rows [][]string) {
 		for i, c := range r {
 			b.WriteString(c)
 			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
+				b.WriteString(termwidth.Pad("", widths[i]-termwidth.Width(c)+2))
 			}
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
@@ -439,7 +439,7 @@ func (a *app) showCommand() *ucli.Command {
 			}
 			if cmd.Bool("json") {
 				out := map[string]any{
-					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.Claim,
+					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.ClaimText(),
 					"attacks": nonNilTargets(arg.Attacks), "defends": nonNilTargets(arg.Defends), "body": arg.Body,
 					"current_score": nil, "history": []any{}, "graph_strength": nil, "judges": judges,
 				}
@@ -804,14 +804,10 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// oneLine folds s onto one line of at most n characters.
+// oneLine folds s onto one line of at most n columns of a terminal (a
+// wide character takes two).
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return termwidth.Fit(strings.Join(strings.Fields(s), " "), n)
 }
 
 // jsonFlags are the flags of a read-only command whose only option is

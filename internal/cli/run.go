@@ -40,7 +40,7 @@ func defaultModel(getenv func(string) string) string {
 func (a *app) modelFlags() []ucli.Flag {
 	return append(append(a.roleFlags(),
 		&ucli.StringFlag{Name: "judges", Usage: "a panel of judge `MODELS`, comma-separated, that judges every step with a judge together (stored in debate.md)"},
-		budgetFlag(), pricesFlag(), judgeContextFlag()),
+		budgetFlag(), pricesFlag(), judgeContextFlag(), cacheMarksFlag()),
 		a.callFlags()...)
 }
 
@@ -51,16 +51,35 @@ func judgeContextFlag() ucli.Flag {
 }
 
 // judgeContext reads --judge-context; "" when it is not given.
-func judgeContext(cmd *ucli.Command, p sm.Protocol) (dialectic.JudgeContext, error) {
+func judgeContext(cmd *ucli.Command, p sm.Protocol) (string, error) {
 	if !cmd.IsSet("judge-context") {
 		return "", nil
 	}
-	if p.Name() != (dialectic.Protocol{}).Name() {
+	jc, ok := p.(sm.JudgeContexter)
+	if !ok {
 		return "", badUsage(fmt.Errorf("--judge-context: a %s debate has no dialectic judge", p.Name()), "the flag is for dialectic debates")
 	}
-	c, err := dialectic.ParseJudgeContext(cmd.String("judge-context"))
+	c, err := jc.ParseJudgeContext(cmd.String("judge-context"))
 	if err != nil {
 		return "", badUsage(fmt.Errorf("--judge-context: %w", err))
+	}
+	return c, nil
+}
+
+// cacheMarksFlag is --cache-marks, which says which calls carry cache
+// breakpoints (see driver.CacheMarks).
+func cacheMarksFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "cache-marks", Usage: "mark the stable start of each prompt for the provider's cache: `WHEN` auto (for Anthropic and Gemini models through OpenRouter, by their ids; the default), on (every model: an endpoint that honours cache_control) or off (stored in debate.md)"}
+}
+
+// cacheMarks reads --cache-marks; "" when it is not given.
+func cacheMarks(cmd *ucli.Command) (driver.CacheMarks, error) {
+	if !cmd.IsSet("cache-marks") {
+		return "", nil
+	}
+	c, err := driver.ParseCacheMarks(cmd.String("cache-marks"))
+	if err != nil {
+		return "", badUsage(fmt.Errorf("--cache-marks: %w", err))
 	}
 	return c, nil
 }
@@ -269,6 +288,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
 		KeepGoing:    cmd.Bool("keep-going"),
+		NoPrompts:    a.noTranscripts(),
 		Now:          a.io.Now,
 		Emit:         emit,
 		Warn:         p.warn,

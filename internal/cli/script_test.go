@@ -1,7 +1,9 @@
 package cli_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -10,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,10 +44,22 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// scriptsApartEnv, set in the environment of `go test -race`, makes
+// TestScripts skip under the race detector: test.sh then runs the scripts
+// in its pass without it, with the tests that kill moot processes. Every
+// command of a script is a moot process of its own, which the race-built
+// test binary makes several times slower (most of the suite's time), while
+// the code those processes share with other goroutines runs in-process,
+// under the race detector, in the packages' own tests.
+const scriptsApartEnv = "MOOT_SCRIPTS_APART"
+
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real moot binary. $FAKE is a fake OpenAI-compatible server answering as
 // the sparring partner; $SLOW answers the same after a delay.
 func TestScripts(t *testing.T) {
+	if raceEnabled && os.Getenv(scriptsApartEnv) != "" {
+		t.Skipf("runs a moot process per command: run without -race by test.sh's second pass (go test -run '^TestScripts$'), as %s is set", scriptsApartEnv)
+	}
 	fake := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
 	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond}))
 	// $SLOWER answers after a second, for a run that must still hold its
@@ -52,12 +67,36 @@ func TestScripts(t *testing.T) {
 	// client has gone, for a command that must be interrupted in a call.
 	slower := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: time.Second}))
 	hang := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 10 * time.Minute}))
+	// $GATE answers as $SLOWER, but holds every call to a model until
+	// the script says `release MODEL`: a run is then surely under way,
+	// holding its debate, while the script tries other commands.
+	gates := &gates{open: map[string]chan struct{}{}}
+	gate := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: time.Second}),
+		modeltest.Before(func(ctx context.Context, req modeltest.Request) {
+			select {
+			case <-gates.of(req.Model):
+			case <-ctx.Done():
+			}
+		}))
+	// $HOLD answers as $SLOW until exchange 2, whose debaters' calls it
+	// holds until the client goes away: a run stopped after exchange 1
+	// is written is then surely stopped in a call.
+	hold := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond, HoldFrom: 2}))
 	trioFake := func(req modeltest.Request) modeltest.Reply {
 		return modeltest.Reply{Content: trio.Fake(req.Messages[0].Content, req.Messages[1].Content)}
 	}
 	trioServer := modeltest.NewServer(t, trioFake)
-	trioSlow := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
-		time.Sleep(300 * time.Millisecond)
+	// $TRIOHOLD answers as $TRIO, but holds the calls of round 2 and later
+	// until the client goes away: a run killed once round 1 is written is
+	// surely killed before its end.
+	trioHold := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		var round int
+		if i := strings.Index(req.Messages[1].Content, "ound "); i >= 0 {
+			fmt.Sscanf(req.Messages[1].Content[i+len("ound "):], "%d", &round)
+		}
+		if round >= 2 {
+			return modeltest.Reply{Delay: time.Hour}
+		}
 		return trioFake(req)
 	})
 	// $MODERATED answers every call of a moderated debate, each rubric
@@ -72,8 +111,7 @@ func TestScripts(t *testing.T) {
 	moderatedMended := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{
 		"strict": {6, 5, 6, 5, 7}, "lenient": {9, 8, 9, 8, 8}, "clumsy": {7, 7, 7, 7, 7},
 	}}))
-	// $FORUM answers every call of a forum debate as forumfake does;
-	// $FORUMSLOW the same after a delay.
+	// $FORUM answers every call of a forum debate as forumfake does.
 	forumFake := func(req modeltest.Request) modeltest.Reply {
 		msgs := make([]forumfake.Message, len(req.Messages))
 		for i, m := range req.Messages {
@@ -100,8 +138,17 @@ func TestScripts(t *testing.T) {
 		}
 		return forumFake(req)
 	})
-	forumSlow := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
-		time.Sleep(150 * time.Millisecond)
+	// $FORUMHOLD answers as $FORUM, but holds every speech until the
+	// client goes away: a run killed once the plans are written is surely
+	// killed before its end.
+	forumHold := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		msgs := make([]forumfake.Message, len(req.Messages))
+		for i, m := range req.Messages {
+			msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
+		}
+		if forumfake.Kind(msgs) == forumfake.Turn {
+			return modeltest.Reply{Delay: time.Hour}
+		}
 		return forumFake(req)
 	})
 	// $REFINE answers every call of a refine debate as refinetest does,
@@ -164,7 +211,8 @@ func TestScripts(t *testing.T) {
 	// The fakes of moot doctor: $DOCTOR lists its models and supports a
 	// JSON schema, streaming, usage and cached tokens; $DOCTORJSON has
 	// JSON mode but no schema and answers a stream whole; $DOCTORBARE
-	// lists nothing and has none of them; $DOCTORKEY wants a key.
+	// lists nothing and has none of them; $DOCTORNOSTREAM streams but
+	// reports the usage only with a whole answer; $DOCTORKEY wants a key.
 	doctorOK := func(modeltest.Request) modeltest.Reply {
 		return modeltest.Reply{Content: `{"ok": true}`, CachedTokens: 2}
 	}
@@ -172,6 +220,7 @@ func TestScripts(t *testing.T) {
 	doctorJSON := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RefuseSchema(), modeltest.IgnoreStream())
 	doctorBare := modeltest.NewServer(t, func(modeltest.Request) modeltest.Reply { return modeltest.Reply{Content: `ok`} },
 		modeltest.RefuseSchema(), modeltest.RefuseJSONObject(), modeltest.RefuseStream(), modeltest.NoUsage())
+	doctorNoStream := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.NoStreamUsage())
 	doctorKey := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RequireAPIKey("sk-doctor-secret-0123456789"))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -181,12 +230,14 @@ func TestScripts(t *testing.T) {
 			e.Setenv("SLOW", slow.URL)
 			e.Setenv("SLOWER", slower.URL)
 			e.Setenv("HANG", hang.URL)
+			e.Setenv("HOLD", hold.URL)
+			e.Setenv("GATE", gate.URL)
 			e.Setenv("TRIO", trioServer.URL)
-			e.Setenv("TRIOSLOW", trioSlow.URL)
+			e.Setenv("TRIOHOLD", trioHold.URL)
 			e.Setenv("MODERATED", moderatedServer.URL)
 			e.Setenv("MODERATEDMENDED", moderatedMended.URL)
 			e.Setenv("FORUM", forumServer.URL)
-			e.Setenv("FORUMSLOW", forumSlow.URL)
+			e.Setenv("FORUMHOLD", forumHold.URL)
 			e.Setenv("FORUMMESSY", forumMessy.URL)
 			e.Setenv("REFINE", refineServer.URL)
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
@@ -200,6 +251,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("DOCTOR", doctor.URL)
 			e.Setenv("DOCTORJSON", doctorJSON.URL)
 			e.Setenv("DOCTORBARE", doctorBare.URL)
+			e.Setenv("DOCTORNOSTREAM", doctorNoStream.URL)
 			e.Setenv("DOCTORKEY", doctorKey.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
@@ -239,6 +291,14 @@ func TestScripts(t *testing.T) {
 						ts.Fatalf("waited %v for %s to exist and match %v", guard, args[0], re)
 					}
 				}
+			},
+			// release MODEL lets $GATE answer the calls to MODEL, those
+			// it holds and those to come.
+			"release": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: release model")
+				}
+				gates.release(args[0])
 			},
 			// cmptimed A B compares two files as cmp does, except on the
 			// lines that record how long something took or when.
@@ -302,6 +362,36 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+// gates are $GATE's gates, one a model, each open once released.
+type gates struct {
+	mu   sync.Mutex
+	open map[string]chan struct{}
+}
+
+// of returns the channel that is closed when model's gate opens.
+func (g *gates) of(model string) chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, ok := g.open[model]
+	if !ok {
+		c = make(chan struct{})
+		g.open[model] = c
+	}
+	return c
+}
+
+// release opens model's gate.
+func (g *gates) release(model string) {
+	c := g.of(model)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	select {
+	case <-c:
+	default:
+		close(c)
+	}
 }
 
 // timing matches the lines of a debate's files that record a duration or

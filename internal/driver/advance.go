@@ -22,7 +22,6 @@ import (
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -316,13 +315,13 @@ func rejudging(d *store.Dir, p sm.Protocol, rj sm.Rejudging) func() (sm.Debate, 
 	}
 }
 
-// withJudgeContext gives a dialectic protocol the judge context of o, so
-// that the run's first prompt already uses it; the step's commit then
-// stores it in debate.md's settings.
+// withJudgeContext gives a protocol whose judge reads a debate in more
+// than one way the judge context of o, so that the run's first prompt
+// already uses it; the step's commit then stores it in debate.md's
+// settings.
 func withJudgeContext(p sm.Protocol, o Overrides) sm.Protocol {
-	if dp, ok := p.(dialectic.Protocol); ok && o.JudgeContext != "" {
-		dp.JudgeContext = o.JudgeContext
-		return dp
+	if jc, ok := p.(sm.JudgeContexter); ok && o.JudgeContext != "" {
+		return jc.WithJudgeContext(o.JudgeContext)
 	}
 	return p
 }
@@ -541,7 +540,7 @@ func allMissing(step *sm.Step, answers map[string]sm.Answer, refused *sm.Refused
 	if role == "" {
 		role = step.Calls[0].Role
 	}
-	return &RoleError{Role: dialectic.Role(role), Model: strings.Join(models, ", "), Exchange: step.Unit, Unit: unit, Problems: refused.Reasons}
+	return &RoleError{Role: role, Model: strings.Join(models, ", "), Exchange: step.Unit, Unit: unit, Problems: refused.Reasons}
 }
 
 // forget removes what was kept for the calls of step.
@@ -702,7 +701,7 @@ func (r *runner) keptMissing(step *sm.Step, c sm.Call) (sm.Answer, bool) {
 // interrupted, or the model's, repaired in the same conversation up to
 // Repairs times, or the call's own cap if it is lower.
 func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer, error) {
-	role := dialectic.Role(c.Role)
+	role := c.Role
 	validate := validator(c)
 	if !r.opts.Fresh {
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
@@ -768,7 +767,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	// that two judges' failures never share a file.
 	who := role
 	if c.Model != "" {
-		who = dialectic.Role(c.ID)
+		who = c.ID
 	}
 	if c.Schema == nil {
 		// A call that asks for text is sent as text, whatever mode the
@@ -789,6 +788,13 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	}
 	if sess != nil {
 		msgs = withInstructions(msgs)
+	}
+	var marks []model.Breakpoint
+	r.mu.Lock()
+	cm, _ := ParseCacheMarks(r.settings.CacheMarks)
+	r.mu.Unlock()
+	if cm.For(rs.Model) {
+		marks = breakpoints(c)
 	}
 	var transcript []model.Message
 	var attempts []failedAttempt
@@ -853,7 +859,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		resp, added, err := r.ask(ctx, step, c, sess, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
 			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema, Role: c.Role,
-			OnChunk: onChunk,
+			Breakpoints: marks, OnChunk: onChunk,
 			OnRetry: func(rt model.Retry) {
 				discard("the attempt failed; its answer is asked for again")
 				arrived.Reset()
@@ -874,7 +880,14 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			}
 		}
 		resp.Text, resp.Model = r.opts.Mask(resp.Text), r.opts.Mask(resp.Model)
-		r.logUsage(step.Unit, role, rs.Model, resp, err)
+		// What was sent: without the research instructions when the
+		// endpoint takes no tools (ask took them out), then the rounds of
+		// tool calls.
+		asked := msgs[:len(msgs):len(msgs)]
+		if sess != nil && !r.researches(c, rs.Model) {
+			asked = withoutInstructions(msgs)
+		}
+		r.logUsage(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(asked, added...))})
 		if err != nil {
 			discard("the attempt failed; nothing of it is kept")
 			if ctx.Err() != nil {

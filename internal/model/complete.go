@@ -106,11 +106,29 @@ type Request struct {
 	// not streamed. A server that refuses tools fails with an error
 	// wrapping ErrNoTools.
 	Tools []Tool
+	// Breakpoints, when not empty, mark where prefixes of the prompt
+	// that the server should cache end: the content of each message with
+	// one is sent as text parts, the part that ends at a breakpoint
+	// carrying cache_control (see content in wire.go). At most
+	// MaxBreakpoints are sent, the last ones; without any, every content
+	// is sent as a plain string.
+	Breakpoints []Breakpoint
 	// Role names what the request asks for (a debate's role), never
 	// sent: a Budget estimates an answer without MaxTokens from the mean
 	// of the answers to earlier requests of the same Role.
 	Role string
 }
+
+// Breakpoint is the end of a prefix of a prompt to cache: the first
+// Offset bytes of the content of message Message, and every message
+// before it.
+type Breakpoint struct {
+	Message, Offset int
+}
+
+// MaxBreakpoints is how many cache breakpoints a request may carry, as
+// Anthropic allows.
+const MaxBreakpoints = 4
 
 // Retry describes a failed attempt that is about to be tried again.
 type Retry struct {
@@ -137,6 +155,10 @@ type Response struct {
 	// from its prompt cache (see wireUsage for where each server reports
 	// it); 0 when it reported none.
 	CachedTokens int
+	// CacheWriteTokens is the part of PromptTokens the server says it
+	// wrote to its prompt cache (OpenRouter's cache_write_tokens,
+	// Anthropic's cache_creation_input_tokens); 0 when it reported none.
+	CacheWriteTokens int
 	// UsageReported says the server reported the usage (in the last chunk
 	// of a stream, when it streamed), CachedReported that it reported the
 	// cached prompt tokens, 0 included, in a field moot reads.
@@ -272,10 +294,14 @@ func (r Request) messages() ([]chatMessage, error) {
 		return nil, errors.New("request has no messages")
 	}
 	out := make([]chatMessage, 0, len(r.Messages))
+	cuts := map[int][]int{}
+	for _, b := range r.Breakpoints[max(0, len(r.Breakpoints)-MaxBreakpoints):] {
+		cuts[b.Message] = append(cuts[b.Message], b.Offset)
+	}
 	for i, m := range r.Messages {
 		switch m.Role {
 		case "system", "developer", "user", "assistant":
-			out = append(out, chatMessage{Role: m.Role, Content: m.Content, ToolCalls: wireCalls(m.ToolCalls)})
+			out = append(out, chatMessage{Role: m.Role, Content: content(m.Content, cuts[i]), ToolCalls: wireCalls(m.ToolCalls)})
 		case "tool":
 			if m.ToolCallID == "" {
 				return nil, fmt.Errorf("message %d has role \"tool\" but names no tool call", i)
@@ -651,6 +677,7 @@ func (c *Client) response(req Request, mode Mode, comp *chatCompletion, start ti
 		PromptTokens:     int(comp.Usage.PromptTokens),
 		CompletionTokens: int(comp.Usage.CompletionTokens),
 		CachedTokens:     comp.Usage.cached(),
+		CacheWriteTokens: comp.Usage.written(),
 		Latency:          time.Since(start),
 		Model:            reported,
 		Truncated:        choice.FinishReason == "length",

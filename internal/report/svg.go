@@ -352,7 +352,7 @@ func GraphSVG(an *Analysis) string {
 			stroke, fill = oppColour, oppFill
 		}
 		tip := a.ID + ": " + titleOf(a)
-		if c := escape.Fold(a.Claim); c != "" {
+		if c := escape.Fold(a.ClaimText()); c != "" {
 			tip += " — " + c
 		}
 		fmt.Fprintf(&b, `<g class="node"><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" rx="6" fill="%s" stroke="%s" stroke-width="1.5"/>`,

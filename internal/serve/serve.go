@@ -12,6 +12,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -53,8 +54,12 @@ type Options struct {
 	// it the tournaments are not served.
 	Leaderboard func(dir string) ([]byte, error)
 	// Calls, when set, returns the page of the debate at dir that lists
-	// every call with its answer, linked from the debate's page.
-	Calls func(dir string) ([]byte, error)
+	// every call with its answer, linked from the debate's page (call 0),
+	// or the page of its call number call (from 1, in the order of its
+	// usage log) with what it was sent and answered; an error that is
+	// ErrNoCall answers 404. query ("" or "?token=...") is to end every
+	// link the page makes to another of them.
+	Calls func(dir string, call int, query string) ([]byte, error)
 	// Watch follows the debate at dir, calling changed whenever it may
 	// have changed, until ctx ends; live.Watch when nil.
 	Watch func(ctx context.Context, dir string, changed func()) error
@@ -181,27 +186,13 @@ func (s *Server) Close() {
 	}
 }
 
-// ValidSlug reports whether s is a debate's slug: lowercase letters,
-// digits and hyphens, not starting with a hyphen.
-func ValidSlug(s string) bool {
-	if s == "" || len(s) > 64 || s[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // Debates lists the slugs of the debates directly in root, in order: the
 // folders (not links) with a valid slug for a name that hold a debate.md.
 func Debates(root string) ([]string, error) {
 	names, err := store.Debates(root, sm.StateFile)
 	out := names[:0]
 	for _, n := range names {
-		if ValidSlug(n) {
+		if store.ValidSlug(n) {
 			out = append(out, n)
 		}
 	}
@@ -273,12 +264,16 @@ func (s *Server) debateRoute(w http.ResponseWriter, r *http.Request, dir, what s
 	case "report":
 		s.report(w, r, dir)
 	case "calls":
-		s.calls(w, r, dir)
+		s.calls(w, r, dir, 0)
 	case "live":
 		s.liveJSON(w, r, dir)
 	case "events":
 		s.events(w, r, dir)
 	default:
+		if n, ok := callNumber(what); ok {
+			s.calls(w, r, dir, n)
+			return
+		}
 		http.NotFound(w, r)
 	}
 }
@@ -324,7 +319,7 @@ func (s *Server) authorize(r *http.Request) int {
 // the debates the root holds now. Nothing of the request becomes a path
 // unless it is one of those names.
 func (s *Server) debate(slug string) (string, bool) {
-	if !ValidSlug(slug) {
+	if !store.ValidSlug(slug) {
 		return "", false
 	}
 	names, err := Debates(s.o.Root)
@@ -728,6 +723,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 }
 
 func (s *Server) fail(w http.ResponseWriter, what string, err error) {
+	if errors.Is(err, ErrNoCall) {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	}
 	s.o.Logf("cannot %s: %v", what, err)
 	http.Error(w, "cannot "+what+"; moot serve says why on its terminal", http.StatusInternalServerError)
 }

@@ -28,7 +28,7 @@ func tournamentDebates(tdir string) ([]string, error) {
 func validSlugs(names []string, err error) ([]string, error) {
 	out := names[:0]
 	for _, n := range names {
-		if ValidSlug(n) {
+		if store.ValidSlug(n) {
 			out = append(out, n)
 		}
 	}
@@ -42,7 +42,7 @@ func validSlugs(names []string, err error) ([]string, error) {
 // it, that the root holds now.
 func (s *Server) tournamentRoute(w http.ResponseWriter, r *http.Request, rest string) {
 	name, rest, slashed := strings.Cut(rest, "/")
-	if s.o.Leaderboard == nil || !ValidSlug(name) {
+	if s.o.Leaderboard == nil || !store.ValidSlug(name) {
 		http.NotFound(w, r)
 		return
 	}
@@ -62,7 +62,7 @@ func (s *Server) tournamentRoute(w http.ResponseWriter, r *http.Request, rest st
 	}
 	slug, what, _ := strings.Cut(rest, "/")
 	inner, err := tournamentDebates(tdir)
-	if err != nil || !ValidSlug(slug) || !slices.Contains(inner, slug) {
+	if err != nil || !store.ValidSlug(slug) || !slices.Contains(inner, slug) {
 		http.NotFound(w, r)
 		return
 	}

@@ -46,7 +46,7 @@ type judgeFolder struct {
 func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, error) {
 	panel, err := sm.PanelOf(h.Front)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", HeaderFile, err)
+		return nil, nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	records, err := sm.ReadJudgeRecords(files)
 	if err != nil {
@@ -653,7 +653,7 @@ func (d *rejudgeDebate) step(x int) (*sm.Step, error) {
 func (s *stepDebate) Judgments() sm.Judgments {
 	out := sm.Judgments{Unit: "exchange", Min: MinScore, Max: MaxScore, Graph: true}
 	for _, a := range s.deb.Arguments {
-		it := sm.Item{ID: a.ID, Unit: a.Exchange, Title: a.Title, Side: a.Side.Name(), Length: len([]rune(a.Claim)) + len([]rune(a.Body))}
+		it := sm.Item{ID: a.ID, Unit: a.Exchange, Title: a.Title, Side: a.Side.Name(), Length: len([]rune(a.ClaimText())) + len([]rune(a.Body))}
 		for _, t := range a.Attacks {
 			it.Attacks = append(it.Attacks, t.TargetID)
 		}

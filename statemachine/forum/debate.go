@@ -3,11 +3,11 @@ package forum
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 	"time"
 
 	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
@@ -472,7 +472,7 @@ func (d *debate) call(s slot, h history) (sm.Call, error) {
 		return sm.Call{}, err
 	}
 	c := sm.Call{
-		ID: s.Role, Role: s.Role, Messages: msgs,
+		ID: s.Role, Role: s.Role, Messages: msgs, Marks: sm.ConversationMarks(msgs),
 		Repair: func(errs []string) (sm.Message, error) {
 			text, err := d.tmpl.Render("repair.md", map[string]any{"Errors": errs})
 			return sm.Message{Role: "user", Content: text}, err

@@ -81,41 +81,29 @@ func judgePath(judge, name string) string { return sm.JudgeFolder(judge) + "/" +
 
 // readJudges reads the panel debate.md names and every judge's folder.
 func (d *debate) readJudges(files fs.FS) error {
-	panel, err := sm.PanelOf(d.front)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", sm.StateFile, err)
-	}
-	d.panel = panel
-	records, err := sm.ReadJudgeRecords(files)
+	b, err := sm.ReadBench(files, d.front)
 	if err != nil {
 		return err
 	}
+	d.panel = b.Panel
 	d.judges = map[string]*judgeFolder{}
-	for i := range records {
-		f, err := readJudgeFolder(files, records[i].Name)
-		if err != nil {
-			return err
-		}
-		f.record = &records[i]
-		d.judges[records[i].Name] = f
+	// Every folder, and every judge of the panel yet to sit, is read: a
+	// folder without a record is read when its name is valid, so that
+	// check can say so of one that holds a judge's calls.
+	names := slices.Clone(b.Folders)
+	for _, j := range b.Panel {
+		names = append(names, j.Name)
 	}
-	// Every other folder, and every judge of the panel yet to sit, has
-	// no record: check says so of a folder that holds a judge's calls.
-	others, err := sm.Folders(files, sm.JudgmentsDir)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", sm.JudgmentsDir, err)
-	}
-	for _, j := range panel {
-		others = append(others, j.Name)
-	}
-	for _, name := range others {
-		if d.judges[name] != nil || sm.CheckJudgeName(name) != nil {
+	for _, name := range names {
+		rec := b.Records[name]
+		if d.judges[name] != nil || (rec == nil && sm.CheckJudgeName(name) != nil) {
 			continue
 		}
 		f, err := readJudgeFolder(files, name)
 		if err != nil {
 			return err
 		}
+		f.record = rec
 		d.judges[name] = f
 	}
 	return nil
@@ -188,9 +176,6 @@ func (d *debate) judgeHistory(name string) history {
 	}
 }
 
-// panelCallID is the call of the panel judge called name.
-func panelCallID(name string) string { return Judge + "-" + name }
-
 // panelStep is the call of s asked of every judge of the panel, each with
 // its own conversation.
 func (d *debate) panelStep(s slot) (*sm.Step, error) {
@@ -202,7 +187,7 @@ func (d *debate) panelStep(s slot) (*sm.Step, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.ID, c.Model = panelCallID(j.Name), j.Model
+		c.ID, c.Model = sm.PanelCallID(Judge, j.Name), j.Model
 		// A judge's evaluation or score may go missing (--keep-going):
 		// the panel's aggregate is then that of the others.
 		c.Missable = missable(s)
@@ -236,7 +221,7 @@ func (d *debate) applyPanel(s slot, answers map[string]sm.Answer, confirmed []st
 	got := make([]panelAnswer, len(d.panel))
 	var refused *sm.Refused
 	for i, j := range d.panel {
-		a, ok := answers[panelCallID(j.Name)]
+		a, ok := answers[sm.PanelCallID(Judge, j.Name)]
 		if !ok {
 			return nil, &sm.Refused{Reasons: []string{"no answer for the judge " + j.Name}}
 		}
@@ -259,9 +244,7 @@ func (d *debate) applyPanel(s slot, answers map[string]sm.Answer, confirmed []st
 	verdictSlot, _ := d.slotOf(kindVerdict, d.st.Turns+1)
 	for _, g := range got {
 		name := g.judge.Name
-		if f := d.judges[name]; f == nil || f.record == nil {
-			c.Files = append(c.Files, sm.NewJudgeRecord(g.judge, sm.KindPanel, s.Turn, -1, now))
-		}
+		c.Files = sm.FirstRecord(c.Files, d.record(name), g.judge, sm.KindPanel, s.Turn, -1, now)
 		data, err := renderCall(g.meta, g.text)
 		if err != nil {
 			return nil, err
@@ -565,7 +548,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 			}
 			continue
 		}
-		if rec.Kind != sm.KindPanel && slices.ContainsFunc(d.panel, func(j sm.Judge) bool { return j.Name == name }) {
+		if rec.Kind != sm.KindPanel && sm.InPanel(d.panel, name) {
 			problem(sm.JudgeRecordPath(name), "kind is %q, but %s names %s as a judge of its panel", rec.Kind, sm.StateFile, name)
 		}
 		for _, n := range jf.stray {
@@ -691,18 +674,13 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 	if to < from {
 		return nil, fmt.Errorf("--to %d is before the first turn judged, %d", r.To, from)
 	}
-	if slices.ContainsFunc(d.panel, func(j sm.Judge) bool { return j.Name == r.Judge.Name }) {
+	if sm.InPanel(d.panel, r.Judge.Name) {
 		return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
 	}
-	f := d.judges[r.Judge.Name]
-	if f != nil && f.record != nil {
-		if f.record.Kind != sm.KindRejudge {
-			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
-		}
-		if f.record.Model != r.Judge.Model {
-			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(r.Judge.Name), f.record.Model, r.Judge.Model)
-		}
+	if err := sm.CheckRejudgeRecord(r, d.record(r.Judge.Name)); err != nil {
+		return nil, err
 	}
+	f := d.judges[r.Judge.Name]
 	if f == nil {
 		f = &judgeFolder{calls: map[string]*callFile{}}
 	}
@@ -781,10 +759,7 @@ func (x *rejudgeDebate) Next() (*sm.Step, error) {
 			if len(errs) > 0 {
 				return nil, refusal(Judge, Judge, errs)
 			}
-			cm := &sm.Commit{}
-			if x.folder.record == nil {
-				cm.Files = append(cm.Files, sm.NewJudgeRecord(x.r.Judge, sm.KindRejudge, x.r.From, x.r.To, now))
-			}
+			cm := &sm.Commit{Files: sm.FirstRecord(nil, x.folder.record, x.r.Judge, sm.KindRejudge, x.r.From, x.r.To, now)}
 			data, err := renderCall(m, text)
 			if err != nil {
 				return nil, err
@@ -860,20 +835,10 @@ func (d *debate) Judgments() sm.Judgments {
 	}
 	official := scoresOf(d.file)
 	official.Name, official.Model, official.Kind = "debate", d.judgeModel(), sm.KindOfficial
-	if len(d.panel) > 0 {
-		official.Kind = "aggregate"
-		out.Aggregate = &official
-	} else {
-		out.Judges = append(out.Judges, official)
-	}
-	for _, name := range sortedKeys(d.judges) {
+	out.AddOfficial(official, len(d.panel) > 0)
+	for _, name := range sm.SortedNames(d.judges, recorded) {
 		f := d.judges[name]
-		if f.record == nil {
-			continue
-		}
-		js := scoresOf(func(s slot) *callFile { return f.calls[s.File()] })
-		js.Name, js.Model, js.Kind = name, f.record.Model, f.record.Kind
-		out.Judges = append(out.Judges, js)
+		out.AddJudge(scoresOf(func(s slot) *callFile { return f.calls[s.File()] }), f.record)
 	}
 	return out
 }
@@ -895,23 +860,22 @@ func (d *debate) judgeModel() string {
 
 // panelMissing is the record of the debate's own file of call s when no
 // judge of the panel, on models, answered it: every judge's refused
-// answers, in the panel's order.
+// answers, in the panel's order, each problem under its judge's name.
 func panelMissing(s slot, models []string, gaps []panelAnswer) *sm.Missing {
-	m := &sm.Missing{Call: s.Key() + "/" + Judge, Role: Judge, Model: "panel: " + strings.Join(models, ", "), Note: sm.MissingNote}
-	for _, g := range gaps {
-		for _, a := range g.meta.Missing.Answers {
-			m.Answers = append(m.Answers, sm.MissingAnswer{Answer: a.Answer, Problems: prefixedAll("judge "+g.judge.Name, a.Problems)})
-		}
+	each := make([]*sm.Missing, len(gaps))
+	for i, g := range gaps {
+		each[i] = g.meta.Missing.Of("judge " + g.judge.Name)
 	}
-	return m
+	return sm.PanelMissing(s.Key()+"/"+Judge, Judge, "panel: "+strings.Join(models, ", "), each)
 }
 
-func prefixedAll(who string, ps []string) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = who + ": " + p
+// record is the record of the folder of the judge called name; nil
+// before its first commit.
+func (d *debate) record(name string) *sm.JudgeRecord {
+	if f := d.judges[name]; f != nil {
+		return f.record
 	}
-	return out
+	return nil
 }
 
 // missingVotes counts the judges of votes whose answer is missing.
@@ -924,3 +888,6 @@ func missingVotes(votes []vote) int {
 	}
 	return n
 }
+
+// recorded reports whether a judge's folder has its record.
+func recorded(f *judgeFolder) bool { return f.record != nil }

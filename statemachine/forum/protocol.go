@@ -16,14 +16,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
-	researchpkg "github.com/moot-dev/moot/internal/research"
 	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
+	researchpkg "github.com/moot-dev/moot/internal/research"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
 )

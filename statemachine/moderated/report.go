@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"html/template"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 

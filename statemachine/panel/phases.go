@@ -2,9 +2,9 @@ package panel
 
 import (
 	"fmt"
-	"github.com/moot-dev/moot/internal/english"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/english"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 

@@ -3,12 +3,12 @@ package refine
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"path"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
