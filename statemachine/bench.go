@@ -19,12 +19,14 @@ import (
 // panel's answers make the official one.
 
 // Bench is the judges of a debate as read: the panel its state file
-// names, the record of every judge's folder that has one, and the names
-// of all the folders under JudgmentsDir.
+// names, the record of every judge's folder that has one, the names of
+// all the folders under JudgmentsDir, and of the files there, which are
+// in no judge's folder.
 type Bench struct {
 	Panel   []Judge
 	Records map[string]*JudgeRecord
 	Folders []string
+	Loose   []string
 }
 
 // ReadBench reads the panel of the state file's frontmatter front and the
@@ -43,11 +45,47 @@ func ReadBench(files fs.FS, front frontmatter.Object) (Bench, error) {
 	if err != nil {
 		return Bench{}, fmt.Errorf("read %s: %w", JudgmentsDir, err)
 	}
+	names, err := FileNames(files, JudgmentsDir)
+	if err != nil {
+		return Bench{}, err
+	}
 	b := Bench{Panel: panel, Records: make(map[string]*JudgeRecord, len(records)), Folders: folders}
+	for _, n := range names {
+		// The debate's files, as moot shows them, list folders with the
+		// files.
+		if !slices.Contains(folders, n) {
+			b.Loose = append(b.Loose, n)
+		}
+	}
 	for i := range records {
 		b.Records[records[i].Name] = &records[i]
 	}
 	return b, nil
+}
+
+// LooseProblems returns a problem of each file in no judge's folder,
+// saying message of it.
+func (b Bench) LooseProblems(message string) []Problem {
+	var out []Problem
+	for _, n := range b.Loose {
+		out = append(out, Problem{File: JudgmentsDir + "/" + n, Message: message})
+	}
+	return out
+}
+
+// EachFolder reads every folder under JudgmentsDir, in name order, by
+// read, given the folder's name and record (nil when it has none), and
+// returns what read made of each by name.
+func EachFolder[F any](b Bench, read func(name string, rec *JudgeRecord) (F, error)) (map[string]F, error) {
+	out := make(map[string]F, len(b.Folders))
+	for _, name := range b.Folders {
+		f, err := read(name, b.Records[name])
+		if err != nil {
+			return nil, err
+		}
+		out[name] = f
+	}
+	return out, nil
 }
 
 // PanelCallID returns the ID of the call asked of the panel's judge
@@ -135,6 +173,16 @@ func CheckRejudgeRecord(r Rejudging, rec *JudgeRecord) error {
 	return nil
 }
 
+// CheckRejudgeSeat is CheckRejudgeRecord for a debate whose panel is
+// panel, whose judges' folders a re-judging may not take even before
+// their first commit.
+func CheckRejudgeSeat(r Rejudging, panel []Judge, rec *JudgeRecord) error {
+	if InPanel(panel, r.Judge.Name) {
+		return fmt.Errorf("%s is the folder of a judge of the debate's panel", JudgeFolder(r.Judge.Name))
+	}
+	return CheckRejudgeRecord(r, rec)
+}
+
 // AddOfficial adds the scores of the debate's own judgment to j: with a
 // panel, as its Aggregate, of kind "aggregate"; else as its first judge.
 func (j *Judgments) AddOfficial(official JudgeScores, panel bool) {
@@ -150,4 +198,12 @@ func (j *Judgments) AddOfficial(official JudgeScores, panel bool) {
 func (j *Judgments) AddJudge(js JudgeScores, rec *JudgeRecord) {
 	js.Name, js.Model, js.Kind = rec.Name, rec.Model, rec.Kind
 	j.Judges = append(j.Judges, js)
+}
+
+// Benched is the Debate of a Panelist protocol: it can be judged again,
+// and its judges' scores compared.
+type Benched interface {
+	Debate
+	Rejudger
+	Judged
 }

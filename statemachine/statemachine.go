@@ -287,6 +287,11 @@ type Call struct {
 	ID string
 	// Role is the role the call is made for.
 	Role string
+	// Kind names what the call asks of its role when the role is asked
+	// more than one kind of thing, such as forum's "plan" or panel's
+	// "take"; "" when the role says it all. With Role it keys a
+	// protocol's script for moot's built-in model (Scripted).
+	Kind string
 	// Model, when set, is the model that answers in place of the role's:
 	// a judge of a panel, or of a re-judging. The role's other settings
 	// (temperature, answer length) hold.
@@ -350,6 +355,24 @@ type Call struct {
 	// at a path ("scores.argument_id") starts with an item per value,
 	// that field filled in with it, such as a line per argument to score.
 	Rows map[string][]string
+}
+
+// Scripted is a protocol that ships a script for moot's built-in model
+// (--model builtin, moot demo): its answer to each call, found by the
+// call's Role and Kind, never by the wording of its prompts, so that a
+// template reworded by a user or a release still gets its answer.
+type Scripted interface {
+	Script(call ScriptCall) (string, error)
+}
+
+// ScriptCall is a call as a protocol's script reads it.
+type ScriptCall struct {
+	Role, Kind string
+	// Messages are the call's messages as sent.
+	Messages []Message
+	// Repair reports that an answer to them was sent back for repair:
+	// the script then answers by the rules.
+	Repair bool
 }
 
 // Mark is the end of a part of a call's prompt that a provider's prompt

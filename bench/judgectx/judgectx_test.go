@@ -1,9 +1,3 @@
-// Package judgectx measures what the dialectic judge's context costs: a
-// 40-exchange debate with real-size arguments (5-9 KB each), run against a
-// deterministic fake under the default focused context and under
-// --judge-context full, side by side.
-//
-//	go test ./bench/judgectx -run JudgeContext -v
 package judgectx
 
 import (

@@ -329,6 +329,7 @@ func withJudgeContext(p sm.Protocol, o Overrides) sm.Protocol {
 func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options, load func() (sm.Debate, error)) (Summary, error) {
 	start := time.Now()
 	r := newRunner(d, opts)
+	r.script, _ = p.(sm.Scripted)
 	if c, ok := p.(sm.SetupChecker); ok {
 		if err := c.CheckSetup(); err != nil {
 			return r.sum, err
@@ -859,7 +860,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		resp, added, err := r.ask(ctx, step, c, sess, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
 			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema, Role: c.Role,
-			Breakpoints: marks, OnChunk: onChunk,
+			Script: r.scriptFor(c, try > 0), Breakpoints: marks, OnChunk: onChunk,
 			OnRetry: func(rt model.Retry) {
 				discard("the attempt failed; its answer is asked for again")
 				arrived.Reset()

@@ -22,6 +22,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 	"github.com/moot-dev/moot/templates"
@@ -264,6 +265,28 @@ type runner struct {
 	// research is the research of a debate that researches; nil
 	// otherwise (see research.go).
 	research *researchState
+	// script is the protocol's script for moot's built-in model; nil for
+	// a protocol without one.
+	script sm.Scripted
+}
+
+// scriptFor is the built-in model's answer to call c (see
+// model.Request.Script), nil when the protocol has no script. repair
+// reports that the request sends an answer back.
+func (r *runner) scriptFor(c sm.Call, repair bool) func([]model.Message) (string, error) {
+	if r.script == nil {
+		return nil
+	}
+	return func(msgs []model.Message) (string, error) {
+		// The answers sent back and their repair messages, after the
+		// call's own, are left out: Repair says that there are some.
+		msgs = msgs[:min(len(msgs), len(c.Messages))]
+		call := sm.ScriptCall{Role: c.Role, Kind: c.Kind, Repair: repair, Messages: make([]sm.Message, len(msgs))}
+		for i, m := range msgs {
+			call.Messages[i] = sm.Message{Role: m.Role, Content: m.Content}
+		}
+		return r.script.Script(call)
+	}
 }
 
 // Goal says when a dialectic run stops: after Steps steps when Steps > 0,

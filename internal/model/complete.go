@@ -117,6 +117,11 @@ type Request struct {
 	// sent: a Budget estimates an answer without MaxTokens from the mean
 	// of the answers to earlier requests of the same Role.
 	Role string
+	// Script, when set, is the answer of moot's built-in model to the
+	// request, never sent: the script the debate's protocol ships for the
+	// call (statemachine.Scripted), given the messages as sent. Every
+	// other model ignores it.
+	Script func(messages []Message) (string, error)
 }
 
 // Breakpoint is the end of a prefix of a prompt to cache: the first

@@ -7,7 +7,7 @@ package page
 import (
 	"bytes"
 	"fmt"
-	"html"
+	"html/template"
 	"strings"
 	"sync"
 
@@ -109,16 +109,9 @@ func AppendSection(page []byte, markdown string) ([]byte, error) {
 // Wrap wraps body, rendered HTML, in the page of report.html, titled
 // title.
 func Wrap(title string, body []byte) []byte {
-	var p bytes.Buffer
-	p.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-	p.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
-	p.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	p.WriteString("<meta name=\"generator\" content=\"moot report\">\n")
-	fmt.Fprintf(&p, "<title>%s</title>\n", html.EscapeString(title))
-	fmt.Fprintf(&p, "<style>%s</style>\n</head>\n<body>\n<main>\n", pageCSS)
-	p.Write(body)
-	p.WriteString("</main>\n</body>\n</html>\n")
-	return p.Bytes()
+	// The layout and its data are moot's own: it cannot fail.
+	out, _ := Page{Title: title, Body: template.HTML(body)}.HTML()
+	return out
 }
 
 // Render renders src, markdown that moot wrote, to out: its tables

@@ -3,7 +3,6 @@ package serve
 import (
 	"bytes"
 	"errors"
-	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,16 +11,6 @@ import (
 // ErrNoCall is what Options.Calls returns, wrapped, for a call the debate
 // has not made: the request answers 404.
 var ErrNoCall = errors.New("no such call")
-
-// callsLink is the strip's link to the debate's calls page, "" when the
-// server has none. The page's address may end without its slash.
-func (s *Server) callsLink(r *http.Request) string {
-	if s.o.Calls == nil {
-		return ""
-	}
-	base := strings.TrimSuffix(r.URL.EscapedPath(), "/") + "/"
-	return ` · <a href="` + template.HTMLEscapeString(base+"calls"+tokenQuery(r)) + `">every call</a>`
-}
 
 // callNumber reads what, "calls/N" with N a call's number from 1 written
 // as numbers are.
@@ -44,12 +33,12 @@ func (s *Server) calls(w http.ResponseWriter, r *http.Request, dir string, call 
 		http.NotFound(w, r)
 		return
 	}
-	q := template.HTMLEscapeString(tokenQuery(r))
-	links := `<a href="/` + q + `">all debates</a> · <a href="./` + q + `">the debate</a>`
+	q := tokenQuery(r)
+	links := []navLink{indexLink(r), {Href: "./" + q, Text: "the debate"}}
 	if call > 0 {
-		links = `<a href="/` + q + `">all debates</a> · <a href="../` + q + `">the debate</a> · <a href="../calls` + q + `">every call</a>`
+		links = []navLink{indexLink(r), {Href: "../" + q, Text: "the debate"}, {Href: "../calls" + q, Text: "every call"}}
 	}
-	nav := []byte(`<nav style="border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` + links + `</nav>`)
+	nav := nav(false, links...)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	// The page's links carry the token when the address does, so the
 	// two are built and kept apart.

@@ -29,6 +29,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/moot-dev/moot/internal/live"
+	layout "github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
@@ -337,26 +338,21 @@ func tokenQuery(r *http.Request) string {
 	return ""
 }
 
-// indexPage is parsed on first use, so that no other command pays for it
-// at start.
-var indexPage = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("index").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>moot: debates</title>
-<style>
-body { font: 16px/1.5 system-ui, sans-serif; max-width: 80rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; width: 100%; margin-bottom: 2rem; }
-th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
+// indexStyle is what the index needs beyond the shared page's styles: a
+// wider column, and tables across it.
+const indexStyle template.CSS = `
+main { max-width: 80rem; }
+table { width: 100%; display: table; margin-bottom: 2rem; }
+th, td { text-align: left; }
 td.slug { white-space: nowrap; }
 .muted { color: #777; }
 .error { color: #a00; }
-</style>
-</head>
-<body>
-<h1>Debates</h1>
+`
+
+// indexPage is the index's body, in the page every report shares. It is
+// parsed on first use, so that no other command pays for it at start.
+var indexPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("index").Parse(`<h1>Debates</h1>
 <p class="muted">{{.Root}}: {{len .Debates}} debate{{if ne (len .Debates) 1}}s{{end}}{{if .Tournaments}}, {{.InTournaments}} of them in {{len .Tournaments}} tournament{{if ne (len .Tournaments) 1}}s{{end}}{{end}}. Each debate's page follows it live.</p>
 {{if .Tournaments}}<h2>Tournaments</h2>
 <table id="tournaments">
@@ -372,8 +368,6 @@ td.slug { white-space: nowrap; }
 {{range .Debates}}<tr><td class="slug"><a href="{{.Href}}{{$.Query}}">{{.Name}}</a></td>{{if $.Tournaments}}<td>{{.Tournament}}</td>{{end}}{{template "cells" .}}<td>{{.Motion}}</td></tr>
 {{end}}</tbody>
 </table>{{else}}<p>No debates here yet: <code>moot new SLUG --motion "..."</code> makes one.</p>{{end}}
-</body>
-</html>
 {{define "cells"}}{{if .Error}}<td colspan="4" class="error">unreadable: {{.Error}}</td>{{else}}<td>{{.Protocol}}</td><td>{{.State}}</td><td>{{.Leader}}</td><td>{{.Cost}}</td>{{end}}{{end}}
 `))
 })
@@ -436,14 +430,18 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	var b bytes.Buffer
-	if err := indexPage().Execute(&b, data); err != nil {
+	body, err := layout.Body(indexPage(), data)
+	var out []byte
+	if err == nil {
+		out, err = layout.Page{Title: "moot: debates", Style: indexStyle, Body: body}.HTML()
+	}
+	if err != nil {
 		s.fail(w, "render the index", err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-	w.Write(b.Bytes())
+	w.Write(out)
 }
 
 // entry is the index's row of the debate or tournament at dir.
@@ -482,8 +480,7 @@ const reportCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:;
 // keeps it current. The strip, which holds the request's links, is put in
 // for each request; the rest is built once for each state of the debate.
 func (s *Server) page(w http.ResponseWriter, r *http.Request, dir string) {
-	strip := []byte(`<nav id="moot-live" style="position:sticky;top:0;background:#f6f6f0;border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
-		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a>` + s.callsLink(r) + ` · <span id="moot-now">connecting…</span></nav>`)
+	strip := nav(true, append([]navLink{indexLink(r)}, s.callsLinks(r)...)...)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	s.serveBuilt(w, r, dir, "page", "read the debate", variant(r), strip, func() (page, error) {
 		// The version is taken before the report is read: a step

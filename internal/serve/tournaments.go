@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"html/template"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -77,9 +76,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, tdir string
 		s.fail(w, "read the tournament", err)
 		return
 	}
-	nav := []byte(`<nav style="border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
-		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a></nav>`)
-	page = insertAfter(page, "<body>", nav)
+	page = insertAfter(page, "<body>", nav(false, indexLink(r)))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 	w.Write(page)

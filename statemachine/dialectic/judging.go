@@ -44,11 +44,7 @@ type judgeFolder struct {
 
 // readJudges reads the panel debate.md names and every judge's folder.
 func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, error) {
-	panel, err := sm.PanelOf(h.Front)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
-	}
-	records, err := sm.ReadJudgeRecords(files)
+	b, err := sm.ReadBench(files, h.Front)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,20 +74,20 @@ func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, er
 		folders[name] = f
 		return nil
 	}
-	for i := range records {
-		if err := read(records[i].Name); err != nil {
+	for _, name := range sm.SortedNames(b.Records, nil) {
+		if err := read(name); err != nil {
 			return nil, nil, err
 		}
-		folders[records[i].Name].record = &records[i]
+		folders[name].record = b.Records[name]
 	}
-	for _, j := range panel {
+	for _, j := range b.Panel {
 		if folders[j.Name] == nil {
 			if err := read(j.Name); err != nil {
 				return nil, nil, err
 			}
 		}
 	}
-	return panel, folders, nil
+	return b.Panel, folders, nil
 }
 
 // own returns the scores of the judge called name; empty before it judged.
@@ -119,7 +115,7 @@ func overlay(base, own map[string]float64, keep func(id string) bool) map[string
 }
 
 // panelCallID is the call of the panel judge called name.
-func panelCallID(name string) string { return string(Judge) + "-" + name }
+func panelCallID(name string) string { return sm.PanelCallID(string(Judge), name) }
 
 // panelCall is the call of the panel judge j for its judgment of
 // exchange x, seeing the earlier arguments under view.
@@ -190,12 +186,7 @@ func (s *stepDebate) applyPanel(x int, answers map[string]sm.Answer, views []map
 		}
 		c.Soft = append(c.Soft, p.Soft...)
 		if !p.OK() {
-			if refused.Role == "" {
-				refused.Role, refused.RoleReasons = string(Judge), p.Errors
-			}
-			for _, e := range p.Errors {
-				refused.Reasons = append(refused.Reasons, "judge "+j.Name+": "+e)
-			}
+			refused.AddJudge(string(Judge), j.Name, p.Errors)
 		}
 		judgments[i] = jg
 	}
@@ -419,14 +410,9 @@ func rescoreTrigger(judgments []Judgment, id string, known Known) string {
 // arguments that do not exist or of exchanges not yet judged, and current
 // scores that are not the last of their history.
 func (s *stepDebate) checkJudges(f *sm.Findings) {
-	names := make([]string, 0, len(s.judges))
-	for n := range s.judges {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	st := s.deb.Header.State
 	s.checkGaps(f)
-	for _, n := range names {
+	for _, n := range sm.SortedNames(s.judges, nil) {
 		file := JudgeScoresFile(n)
 		sc := s.judges[n].scores
 		for _, id := range sc.IDs() {
@@ -473,12 +459,9 @@ func (s *stepDebate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 		return nil, fmt.Errorf("the debate has judged exchanges 0 to %d; --from %d is past them", last, r.From)
 	}
 	f := s.judges[r.Judge.Name]
-	if f != nil && f.record != nil {
-		if f.record.Kind != sm.KindRejudge {
-			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
-		}
-		if f.record.Model != r.Judge.Model {
-			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(r.Judge.Name), f.record.Model, r.Judge.Model)
+	if f != nil {
+		if err := sm.CheckRejudgeRecord(r, f.record); err != nil {
+			return nil, err
 		}
 	}
 	if f == nil {
@@ -666,24 +649,9 @@ func (s *stepDebate) Judgments() sm.Judgments {
 	}
 	official := scoresOf(s.deb.Scores)
 	official.Name, official.Model, official.Kind = "debate", s.judgeModel(), sm.KindOfficial
-	if len(s.panel) > 0 {
-		official.Kind = "aggregate"
-		out.Aggregate = &official
-	} else {
-		out.Judges = append(out.Judges, official)
-	}
-	names := make([]string, 0, len(s.judges))
-	for n, f := range s.judges {
-		if f.record != nil {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		f := s.judges[n]
-		js := scoresOf(f.scores)
-		js.Name, js.Model, js.Kind = n, f.record.Model, f.record.Kind
-		out.Judges = append(out.Judges, js)
+	out.AddOfficial(official, len(s.panel) > 0)
+	for _, n := range sm.SortedNames(s.judges, func(f *judgeFolder) bool { return f.record != nil }) {
+		out.AddJudge(scoresOf(s.judges[n].scores), s.judges[n].record)
 	}
 	return out
 }

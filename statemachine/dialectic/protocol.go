@@ -13,6 +13,7 @@ import (
 	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -410,6 +411,12 @@ func (s *stepDebate) Leader() string {
 	}
 	return side.Name() + " by " + by
 }
+
+// Script is dialectic's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}
 
 var _ sm.Shower = (*stepDebate)(nil)
 

@@ -29,15 +29,7 @@ import (
 // (half away from zero), with its weighted mark from that mean, and the
 // total computed from those means as any total is.
 
-var (
-	_ sm.Panelist = Protocol{}
-	_ sm.Rejudger = (*debate)(nil)
-	_ sm.Judged   = (*debate)(nil)
-)
-
-// JudgeRole returns "moderator": a panel takes the moderator's scoring
-// calls, and those alone.
-func (Protocol) JudgeRole() string { return RoleModerator }
+var _ sm.Benched = (*debate)(nil)
 
 // judgeFolder is one folder under judgments/ as read: its record (nil
 // before its first commit), its scores by message number, and its files
@@ -68,22 +60,14 @@ func (d *debate) readJudges(files fs.FS) error {
 		return err
 	}
 	d.panel = b.Panel
-	folders := b.Folders
-	d.judges = map[string]*judgeFolder{}
-	loose, err := filesOnly(files, sm.JudgmentsDir, folders)
-	if err != nil {
-		return err
-	}
-	for _, n := range loose {
-		d.stray = append(d.stray, sm.Problem{File: sm.JudgmentsDir + "/" + n, Message: "is not a judge's folder"})
-	}
-	for _, name := range folders {
-		f := &judgeFolder{record: b.Records[name]}
+	d.judges, err = sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
+		f := &judgeFolder{record: rec}
 		if err := sm.CheckJudgeName(name); err != nil {
 			f.stray = append(f.stray, sm.Problem{File: sm.JudgeFolder(name), Message: err.Error()})
 		}
+		var err error
 		if f.scores, f.stray, err = d.readJudgeFolder(files, name, f.stray); err != nil {
-			return err
+			return nil, err
 		}
 		f.gaps = map[int]Score{}
 		for n, sc := range f.scores {
@@ -92,9 +76,10 @@ func (d *debate) readJudges(files fs.FS) error {
 				delete(f.scores, n)
 			}
 		}
-		d.judges[name] = f
-	}
-	return nil
+		return f, nil
+	})
+	d.stray = append(d.stray, b.LooseProblems("is not a judge's folder")...)
+	return err
 }
 
 // readJudgeFolder reads the scores of the judge called name, adding to
@@ -526,10 +511,7 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 	if len(slots) == 0 {
 		return nil, fmt.Errorf("exchanges %d to %d have no scored statement; exchanges %d to %d have", from, to, first, last)
 	}
-	if sm.InPanel(d.panel, r.Judge.Name) {
-		return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
-	}
-	if err := sm.CheckRejudgeRecord(r, d.record(r.Judge.Name)); err != nil {
+	if err := sm.CheckRejudgeSeat(r, d.panel, d.record(r.Judge.Name)); err != nil {
 		return nil, err
 	}
 	f := d.judges[r.Judge.Name]

@@ -220,7 +220,7 @@ func (d *debate) callFor(i int) (sm.Call, error) {
 		return sm.Call{}, err
 	}
 	c := sm.Call{
-		ID: s.Role, Role: s.Role,
+		ID: s.Role, Role: s.Role, Kind: s.Kind,
 		Messages:  []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		MaxTokens: d.maxTokens(s.Kind), Temperature: defaultTemperature(),
 	}

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/panel/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -242,3 +243,9 @@ var templateNames = []string{"persona-system.md", "crux-system.md", "opening.md"
 func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	return load(files, p.templates())
 }
+
+// Script is panel's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}

@@ -222,7 +222,7 @@ func (d *debate) personaCall(pid, role, user string, pd promptData, validate fun
 	c := sm.Call{
 		// A persona's message is a call the panel can do without: with
 		// --keep-going it is recorded as missing after its repairs.
-		ID: pid, Role: role, Missable: true,
+		ID: pid, Role: role, Kind: strings.TrimSuffix(user, ".md"), Missable: true,
 		Messages: []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		Validate: validate, Repair: d.repair,
 		MaxTokens: tierOf(role).maxTokens, Temperature: temp(role),
@@ -246,7 +246,7 @@ func (d *debate) analysisCall(id, role, name string, pd promptData, schema map[s
 		return sm.Call{}, err
 	}
 	c := sm.Call{
-		ID: id, Role: role,
+		ID: id, Role: role, Kind: name,
 		Messages: []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		Validate: validate, Repair: d.repair, Schema: schema, SchemaName: strings.ReplaceAll(name, "-", "_"),
 		MaxTokens: tierOf(role).maxTokens, Temperature: temp(role),
