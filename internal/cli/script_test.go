@@ -106,6 +106,11 @@ func TestScripts(t *testing.T) {
 	moderatedServer := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{
 		"strict": {6, 5, 6, 5, 7}, "lenient": {9, 8, 9, 8, 8}, "clumsy": {11},
 	}}))
+	// $MODERATEDMENDED answers as $MODERATED, but clumsy scores 7 on every
+	// criterion: a score recorded as missing is asked for again there.
+	moderatedMended := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{
+		"strict": {6, 5, 6, 5, 7}, "lenient": {9, 8, 9, 8, 8}, "clumsy": {7, 7, 7, 7, 7},
+	}}))
 	// $FORUM answers every call of a forum debate as forumfake does.
 	forumFake := func(req modeltest.Request) modeltest.Reply {
 		msgs := make([]forumfake.Message, len(req.Messages))
@@ -230,6 +235,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("TRIO", trioServer.URL)
 			e.Setenv("TRIOHOLD", trioHold.URL)
 			e.Setenv("MODERATED", moderatedServer.URL)
+			e.Setenv("MODERATEDMENDED", moderatedMended.URL)
 			e.Setenv("FORUM", forumServer.URL)
 			e.Setenv("FORUMHOLD", forumHold.URL)
 			e.Setenv("FORUMMESSY", forumMessy.URL)

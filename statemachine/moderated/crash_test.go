@@ -193,3 +193,45 @@ func TestKilledAtEveryCallKeepGoing(t *testing.T) {
 		t.Errorf("%d score files, want 4", n)
 	}
 }
+
+// panelMissing is a debate a panel of two judges scores, one of which,
+// clumsy, never scores within the range.
+func panelMissing(bin string, env []string) crashtest.CallKills {
+	return crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "moderated", "--motion", "Cars in cities",
+			"--position-a", "Ban them.", "--position-b", "Keep them.", "--rounds", "1", "--transcript"},
+		Model: moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{"a": {8, 6, 7, 7, 9}, "clumsy": {11}}}),
+		Normalise: func(_, data string) string {
+			return createdField.ReplaceAllString(timeField.ReplaceAllString(data, `"time": "*"`), `"created": "*"`)
+		},
+	}
+}
+
+// TestKilledAtEveryCallPanelMissingJudge: a panel run with --keep-going
+// whose judge clumsy is refused at every score, killed while each call is
+// in flight (each of clumsy's repairs included) and run again, ends with
+// the files of a run never killed: clumsy's scores recorded as missing in
+// its folder, the panel's a's.
+func TestKilledAtEveryCallPanelMissingJudge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 37 kills, each a moot process run twice: run without -short")
+	}
+	c := panelMissing(crashtest.Self(t))
+	c.Run = []string{"--all", "--judges", "a,clumsy", "--keep-going"}
+	// 21 calls of the messages, 4 scores: a once, clumsy three times.
+	c.Requests = 37
+	k := crashtest.KillAtEveryCall(t, c)
+	n := 0
+	for name, data := range k.Reference {
+		if strings.HasPrefix(name, "judgments/clumsy/scores/") && !strings.HasSuffix(name, "/") {
+			if !strings.Contains(data, `"missing": {`) {
+				t.Errorf("%s is not recorded as missing:\n%s", name, data)
+			}
+			n++
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d of clumsy's score files, want 4", n)
+	}
+}

@@ -3,6 +3,7 @@ package moderated
 import (
 	"errors"
 	"fmt"
+	"github.com/moot-dev/moot/internal/english"
 	"io/fs"
 	"maps"
 	"math"
@@ -289,6 +290,99 @@ func (d *debate) applyPanel(i int, answers map[string]sm.Answer, now time.Time) 
 	return d.commitScore(i, sc, files, ev)
 }
 
+// panelGap is a panel judge's score recorded as missing: the slot of the
+// score, the judge, and the call its record names.
+type panelGap struct {
+	slot  int
+	judge sm.Judge
+	call  string
+}
+
+// panelGaps lists the panel judges' scores recorded as missing, by slot,
+// then in the panel's order.
+func (d *debate) panelGaps() []panelGap {
+	var out []panelGap
+	for i, s := range d.sched {
+		if i >= d.st.Step {
+			break
+		}
+		if s.Kind != kindScore {
+			continue
+		}
+		n := d.sched[s.Target].Number
+		for _, j := range d.panel {
+			if f := d.judges[j.Name]; f != nil {
+				if g, ok := f.gaps[n]; ok {
+					out = append(out, panelGap{slot: i, judge: j, call: g.Missing.Call})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fillPanel is the step that asks the panel judge j again for its score
+// of slot i's statement, recorded as missing. Its commit writes the
+// judge's file, the score or the record again, and, when it scored, the
+// panel's score anew as the mean of every judge that has scored, with the
+// derived files and debate.md.
+func (d *debate) fillPanel(i int, j sm.Judge) (*sm.Step, error) {
+	c, err := d.callFor(i)
+	if err != nil {
+		return nil, err
+	}
+	c.ID, c.Model, c.Missable = sm.PanelCallID(RoleModerator, j.Name), j.Model, true
+	s := d.sched[i]
+	target := d.sched[s.Target]
+	p, _ := d.participant(target.Role)
+	return &sm.Step{
+		Key: stepKey(i, s), Unit: s.Exchange, Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			ans := answers[c.ID]
+			own := Score{Message: target.Number, Participant: p.ID, Missing: ans.Missing}
+			if ans.Missing == nil {
+				marks, errs := ParseRubric(d.st.Criteria, ans.Text)
+				if len(errs) > 0 {
+					return nil, &sm.Refused{Reasons: prefixed("judge "+j.Name, errs), Role: s.Role, RoleReasons: errs, Answer: true}
+				}
+				own = newScore(d.st.Criteria, target.Number, p.ID, marks, string(ans.Text))
+			}
+			data, err := renderScore(d.out(), own)
+			if err != nil {
+				return nil, err
+			}
+			files := []sm.File{{Name: d.judgeScoreFile(j.Name, target), Data: data}}
+			if own.Missing != nil {
+				return &sm.Commit{Files: files, Events: []sm.Event{{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number),
+					Message: fmt.Sprintf("judge %s's score is still missing: no value invented", j.Name)}}}, nil
+			}
+			var names []string
+			var scored []Score
+			for _, pj := range d.panel {
+				sc, ok := own, pj.Name == j.Name
+				if !ok {
+					if f := d.judges[pj.Name]; f != nil {
+						sc, ok = f.scores[target.Number]
+					}
+				}
+				if ok {
+					names, scored = append(names, pj.Name), append(scored, sc)
+				}
+			}
+			agg := PanelScore(d.st.Criteria, names, scored)
+			total := agg.Total
+			cm, err := d.refill(target, agg, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
+				Title:   fmt.Sprintf("judge %s scores %s's %s, asked again", j.Name, d.name(target.Role), d.label(target)),
+				Message: fmt.Sprintf("the panel's score is now %.2f", total)})
+			if err != nil {
+				return nil, err
+			}
+			cm.Files = append(files, cm.Files...)
+			return cm, nil
+		},
+	}, nil
+}
+
 // judgeNames lists the names of the folders under judgments/, sorted.
 func (d *debate) judgeNames() []string { return sm.SortedNames(d.judges, nil) }
 
@@ -328,8 +422,8 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 				problem(g.file, "message %d is not scored yet, or is not a statement that is scored", n)
 			case g.file != d.judgeScoreFile(name, t):
 				problem(g.file, "should be %s", d.judgeScoreFile(name, t))
-			case jf.record == nil || jf.record.Kind != sm.KindPanel:
-				problem(g.file, "only a judge of the panel may miss a score")
+			case jf.record == nil || (jf.record.Kind != sm.KindPanel && jf.record.Kind != sm.KindRejudge):
+				problem(g.file, "only a judge of the panel, or of a re-judging, may miss a score")
 			}
 		}
 		nums := make([]int, 0, len(jf.scores))
@@ -442,6 +536,37 @@ func (rd *rejudgeDebate) judged(i int) bool {
 	return ok
 }
 
+// missed reports whether the judge's score of the statement of slot i is
+// recorded as missing (--keep-going).
+func (rd *rejudgeDebate) missed(i int) bool {
+	_, ok := rd.folder.gaps[rd.d.sched[rd.d.sched[i].Target].Number]
+	return ok
+}
+
+var _ sm.Filler = (*rejudgeDebate)(nil)
+
+// Gaps lists the re-judging's scores recorded as missing, in order.
+func (rd *rejudgeDebate) Gaps() []string {
+	var out []string
+	for _, i := range rd.slots {
+		if rd.missed(i) {
+			out = append(out, rd.folder.gaps[rd.d.sched[rd.d.sched[i].Target].Number].Missing.Call)
+		}
+	}
+	return out
+}
+
+// Fill asks the judge again for the score recorded as missing that gap
+// names.
+func (rd *rejudgeDebate) Fill(gap string) (*sm.Step, error) {
+	for _, i := range rd.slots {
+		if rd.missed(i) && rd.folder.gaps[rd.d.sched[rd.d.sched[i].Target].Number].Missing.Call == gap {
+			return rd.step(i)
+		}
+	}
+	return nil, fmt.Errorf("no score %q is missing", gap)
+}
+
 // units lists the exchanges of the slots, in order, and whether each is
 // scored again in full.
 func (rd *rejudgeDebate) units() ([]int, map[int]bool) {
@@ -469,9 +594,13 @@ func (rd *rejudgeDebate) Status() sm.Status {
 	}
 	left := 0
 	next := -1
+	missed := 0
 	for _, i := range rd.slots {
+		if rd.missed(i) {
+			missed++
+		}
 		if !rd.judged(i) {
-			if next < 0 {
+			if next < 0 && !rd.missed(i) {
 				next = i
 			}
 			left++
@@ -479,11 +608,17 @@ func (rd *rejudgeDebate) Status() sm.Status {
 	}
 	if next < 0 {
 		st.Complete, st.Next = true, "nothing: every statement is scored again"
+		if missed > 0 {
+			st.Next = "nothing but the missing scores: moot rejudge --retry-missing asks for them again"
+		}
 	} else {
 		t := rd.d.sched[rd.d.sched[next].Target]
 		st.Next = fmt.Sprintf("%s scores %s's %s again (message %03d)", rd.r.Judge.Model, rd.d.name(t.Role), rd.d.label(t), t.Number)
 	}
 	st.Lines = []sm.Line{{Label: "statements", Text: fmt.Sprintf("%d of %d scored again", len(rd.slots)-left, len(rd.slots))}}
+	if missed > 0 {
+		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: fmt.Sprintf("%s, no value invented (moot rejudge --retry-missing asks again)", english.Count(missed, "score"))})
+	}
 	return st
 }
 
@@ -492,23 +627,28 @@ func (rd *rejudgeDebate) Check() sm.Findings { return rd.d.Check() }
 
 // Next is the scoring again of the first statement not yet scored again.
 func (rd *rejudgeDebate) Next() (*sm.Step, error) {
-	k := slices.IndexFunc(rd.slots, func(i int) bool { return !rd.judged(i) })
+	k := slices.IndexFunc(rd.slots, func(i int) bool { return !rd.judged(i) && !rd.missed(i) })
 	if k < 0 {
 		return nil, nil
 	}
-	i := rd.slots[k]
+	return rd.step(rd.slots[k])
+}
+
+// step is the scoring again of the statement of score slot i; with
+// --keep-going it may be recorded as missing in the judge's folder.
+func (rd *rejudgeDebate) step(i int) (*sm.Step, error) {
 	c, err := rd.d.callFor(i)
 	if err != nil {
 		return nil, err
 	}
 	j := rd.r.Judge
-	c.ID, c.Model = sm.PanelCallID(RoleModerator, j.Name), j.Model
+	c.ID, c.Model, c.Missable = sm.PanelCallID(RoleModerator, j.Name), j.Model, true
 	s := rd.d.sched[i]
 	t := rd.d.sched[s.Target]
 	// ends: every other statement of the exchange is scored again.
 	ends := true
 	for _, o := range rd.slots {
-		if o != i && rd.d.sched[o].Exchange == s.Exchange && !rd.judged(o) {
+		if o != i && rd.d.sched[o].Exchange == s.Exchange && !rd.judged(o) && !rd.missed(o) {
 			ends = false
 		}
 	}
@@ -516,11 +656,22 @@ func (rd *rejudgeDebate) Next() (*sm.Step, error) {
 		Key: fmt.Sprintf("rejudge-%s-%s", j.Name, stepKey(i, s)), Unit: s.Exchange, Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 			text := answers[c.ID].Text
+			p, _ := rd.d.participant(t.Role)
+			if m := answers[c.ID].Missing; m != nil {
+				data, err := renderScore(rd.d.out(), Score{Message: t.Number, Participant: p.ID, Missing: m})
+				if err != nil {
+					return nil, err
+				}
+				commit := &sm.Commit{Files: sm.FirstRecord(nil, rd.folder.record, j, sm.KindRejudge, rd.d.sched[rd.slots[0]].Exchange, rd.r.To, now)}
+				commit.Files = append(commit.Files, sm.File{Name: rd.d.judgeScoreFile(j.Name, t), Data: data})
+				commit.Events = append(commit.Events, sm.Event{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Ends: ends,
+					Message: fmt.Sprintf("%s's score of %s's %s is recorded as missing: no value invented", j.Name, rd.d.name(t.Role), rd.d.label(t))})
+				return commit, nil
+			}
 			marks, errs := ParseRubric(rd.d.st.Criteria, text)
 			if len(errs) > 0 {
 				return nil, &sm.Refused{Reasons: prefixed("judge "+j.Name, errs), Role: s.Role, RoleReasons: errs, Answer: true}
 			}
-			p, _ := rd.d.participant(t.Role)
 			sc := newScore(rd.d.st.Criteria, t.Number, p.ID, marks, string(text))
 			data, err := renderScore(rd.d.out(), sc)
 			if err != nil {

@@ -457,6 +457,15 @@ func (d *debate) Status() sm.Status {
 			english.Count(len(gaps), "score"), strings.Join(gaps, "; "))})
 		st.Data["missing"] = d.Gaps()
 	}
+	if pgs := d.panelGaps(); len(pgs) > 0 {
+		var parts []string
+		for _, pg := range pgs {
+			parts = append(parts, fmt.Sprintf("judge %s on message %03d", pg.judge.Name, d.sched[d.sched[pg.slot].Target].Number))
+		}
+		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: fmt.Sprintf("%s of the panel's judges, no value invented; the panel's are the others' (moot run --retry-missing asks again): %s",
+			english.Count(len(pgs), "score"), strings.Join(parts, "; "))})
+		st.Data["missing"] = d.Gaps()
+	}
 	if len(d.panel) > 0 {
 		st.Lines = append(st.Lines, sm.Line{Label: "judges", Text: fmt.Sprintf("a panel of %d scores: %s", len(d.panel), d.panelText())})
 		st.Data["judges"] = d.panel
@@ -506,11 +515,17 @@ func (d *debate) gapSlots() []int {
 }
 
 // Gaps lists the scores recorded as missing, in the order they were
-// asked for.
+// asked for: the moderator's, or with a panel each judge's whose score is
+// missing, in the panel's order.
 func (d *debate) Gaps() []string {
 	var out []string
 	for _, i := range d.gapSlots() {
-		out = append(out, d.gaps[d.sched[d.sched[i].Target].Number].Missing.Call)
+		if g := d.gaps[d.sched[d.sched[i].Target].Number]; g.Missing.Model != "panel" {
+			out = append(out, g.Missing.Call)
+		}
+	}
+	for _, pg := range d.panelGaps() {
+		out = append(out, pg.call)
 	}
 	return out
 }
@@ -529,6 +544,11 @@ func (d *debate) gapLines() []string {
 // recorded as missing that gap names. Its commit writes the score in
 // place of the record, the derived files and debate.md.
 func (d *debate) Fill(gap string) (*sm.Step, error) {
+	for _, pg := range d.panelGaps() {
+		if pg.call == gap {
+			return d.fillPanel(pg.slot, pg.judge)
+		}
+	}
 	for _, i := range d.gapSlots() {
 		s := d.sched[i]
 		target := d.sched[s.Target]

@@ -410,8 +410,10 @@ func (d *debate) checkJudges(f *sm.Findings) {
 			problem(file, "has no %s beside it", sm.JudgeRecordPath(n))
 		case jf.record != nil && jf.score == nil && jf.gap == nil:
 			problem(file, "is missing: %s names a judge", sm.JudgeRecordPath(n))
-		case jf.gap != nil && (jf.record.Kind != sm.KindPanel || !strings.Contains(jf.gap.Missing.Call, "score/")):
-			problem(file, "only a judge of the panel may miss the score")
+		case jf.gap != nil && jf.record.Kind == sm.KindRejudge && jf.gap.Missing.Call != "rejudge-"+n+"-score/"+RoleJudge:
+			problem(file, "the missing call %q is not the judgment again by %s", jf.gap.Missing.Call, n)
+		case jf.gap != nil && jf.record.Kind != sm.KindRejudge && (jf.record.Kind != sm.KindPanel || !strings.Contains(jf.gap.Missing.Call, "score/")):
+			problem(file, "only a judge of the panel, or of a re-judging, may miss the score")
 		}
 		if jf.score != nil {
 			for _, msg := range judgeScoreProblems(jf.score) {
@@ -556,6 +558,12 @@ func (j *rejudgeDebate) Status() sm.Status {
 		st.Lines = []sm.Line{{Label: "score", Text: fmt.Sprintf("%d/10 by %s", j.folder.score.Score, j.r.Judge.Model)}}
 		return st
 	}
+	if j.folder.gap != nil {
+		st.Complete = true
+		st.Next = "nothing but the missing score: moot rejudge --retry-missing asks for it again"
+		st.Lines = []sm.Line{{Label: "missing", Text: "the score, no value invented (moot rejudge --retry-missing asks again)"}}
+		return st
+	}
 	st.Next = fmt.Sprintf("%s scores the final answer again", j.r.Judge.Model)
 	return st
 }
@@ -563,14 +571,38 @@ func (j *rejudgeDebate) Status() sm.Status {
 func (j *rejudgeDebate) Check() sm.Findings { return j.d.Check() }
 
 func (j *rejudgeDebate) Next() (*sm.Step, error) {
-	if j.folder.score != nil {
+	if j.folder.score != nil || j.folder.gap != nil {
 		return nil, nil
 	}
+	return j.step()
+}
+
+var _ sm.Filler = (*rejudgeDebate)(nil)
+
+// Gaps names the score of the re-judging when it is recorded as missing.
+func (j *rejudgeDebate) Gaps() []string {
+	if j.folder.gap == nil {
+		return nil
+	}
+	return []string{j.folder.gap.Missing.Call}
+}
+
+// Fill asks the judge again for the score recorded as missing.
+func (j *rejudgeDebate) Fill(gap string) (*sm.Step, error) {
+	if j.folder.gap == nil || j.folder.gap.Missing.Call != gap {
+		return nil, fmt.Errorf("no call %q is missing", gap)
+	}
+	return j.step()
+}
+
+// step is the score of the final answer by the judge of the re-judging;
+// with --keep-going it may be recorded as missing in its folder.
+func (j *rejudgeDebate) step() (*sm.Step, error) {
 	c, err := j.d.scoreCall()
 	if err != nil {
 		return nil, err
 	}
-	c.Model = j.r.Judge.Model
+	c.Model, c.Missable = j.r.Judge.Model, true
 	name := j.r.Judge.Name
 	return &sm.Step{
 		Key: "rejudge-" + name + "-score", Unit: j.unit, Calls: []sm.Call{c},
@@ -579,6 +611,17 @@ func (j *rejudgeDebate) Next() (*sm.Step, error) {
 				return nil, &sm.Refused{Reasons: []string{JudgeScoreFile(name) + " is written already"}}
 			}
 			ans := answers[c.ID]
+			out := &sm.Commit{Files: sm.FirstRecord(nil, j.folder.record, j.r.Judge, sm.KindRejudge, j.r.From, j.r.To, now)}
+			if ans.Missing != nil {
+				data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(timeLayout)}, "", "  ")
+				if err != nil {
+					return nil, err
+				}
+				out.Files = append(out.Files, sm.File{Name: JudgeScoreFile(name), Data: append(data, '\n')})
+				out.Events = append(out.Events, sm.Event{Kind: "missing", Role: RoleJudge, Ends: true,
+					Message: fmt.Sprintf("the score of the judgment again by %s is recorded as missing: no value invented", name)})
+				return out, nil
+			}
 			s, errs := ParseScore(ans.Text)
 			if len(errs) > 0 {
 				return nil, refused(RoleJudge, errs)
@@ -588,7 +631,6 @@ func (j *rejudgeDebate) Next() (*sm.Step, error) {
 			if err != nil {
 				return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(name), err)
 			}
-			out := &sm.Commit{Files: sm.FirstRecord(nil, j.folder.record, j.r.Judge, sm.KindRejudge, j.r.From, j.r.To, now)}
 			out.Files = append(out.Files, sm.File{Name: JudgeScoreFile(name), Data: data})
 			sc := float64(s.Score)
 			out.Events = append(out.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc, Ends: true,
