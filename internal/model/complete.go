@@ -105,8 +105,8 @@ type Request struct {
 	// whole, and OnChunk is then not called.
 	OnChunk func(string)
 	// Tools, when not empty, offers the model these tools: its answer may
-	// then be Response.ToolCalls instead of text. A request with tools is
-	// not streamed. A server that refuses tools fails with an error
+	// then be Response.ToolCalls instead of text, streamed like text when
+	// OnChunk is set (the calls' pieces put together). A server that refuses tools fails with an error
 	// wrapping ErrNoTools.
 	Tools []Tool
 	// Role names what the request asks for (a debate's role), never
@@ -223,7 +223,7 @@ func (c *Client) complete(ctx context.Context, req Request, cl *call, start time
 		return Response{}, fmt.Errorf("max tokens is %d: it must not be negative", req.MaxTokens)
 	}
 	v := variant{mode: mode, tokenField: fieldMaxTokens, sendTemperature: req.Temperature != nil,
-		stream: req.OnChunk != nil && len(req.Tools) == 0, streamUsage: req.OnChunk != nil && len(req.Tools) == 0}
+		stream: req.OnChunk != nil, streamUsage: req.OnChunk != nil}
 	if c.openAI || c.azure != nil {
 		// Azure OpenAI serves OpenAI's models, which want the same.
 		v.tokenField = fieldMaxCompletionTokens
