@@ -1,17 +1,19 @@
 // Package model is the client moot uses to talk to language models through
-// any OpenAI-compatible Chat Completions endpoint: OpenAI itself,
-// OpenRouter, Ollama, vLLM or a llama.cpp server.
+// any OpenAI-compatible Chat Completions endpoint: OpenAI itself, Azure
+// OpenAI, OpenRouter, Ollama, vLLM or a llama.cpp server.
 //
-// It speaks the protocol itself with net/http and encoding/json (see
-// wire.go), and retries rate limits (429, honouring Retry-After), server
-// errors (5xx), attempts that hit Config.Timeout and answers cut short,
-// counting each retry so that it can be announced (Request.OnRetry), while a refused connection gets one quick
-// second try only. It reads at most MaxResponseSize of a response, falls
-// back to weaker ways of asking for JSON when a server refuses one, and
-// turns failures into errors that say what to fix without ever showing the
-// API key. Clients that share a Budget keep together within an endpoint's
-// requests and tokens a minute, and all wait when one of them is rate
-// limited.
+// It speaks through the openai-go SDK (see wire.go): the SDK builds each
+// request, streams and decodes the answer and types the errors, while
+// moot's middleware and options keep moot's rules on top. It retries rate
+// limits (429, honouring Retry-After), server errors (5xx), attempts that
+// hit Config.Timeout and answers cut short, counting each retry so that it
+// can be announced (Request.OnRetry), while a refused connection gets one
+// quick second try only. It reads at most MaxResponseSize of a response,
+// falls back to weaker ways of asking for JSON when a server refuses one,
+// and turns failures into errors that say what to fix without ever
+// showing the API key. Clients that share a Budget keep together within an
+// endpoint's requests and tokens a minute, and all wait when one of them
+// is rate limited.
 package model
 
 import (

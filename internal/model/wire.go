@@ -183,9 +183,9 @@ func (comp *chatCompletion) readUsage(raw string) error {
 }
 
 // wireUsage is the usage a server reports with a completion, or in the
-// last chunk of a stream, read by moot from the JSON itself: the SDK's
-// Usage has no field for DeepSeek's prompt_cache_hit_tokens and does not
-// tell a null cached_tokens from a 0. Cached prompt tokens come where
+// last chunk of a stream, read by moot from the JSON itself, one reader
+// for whole and streamed answers (DeepSeek's prompt_cache_hit_tokens is
+// no field of the SDK's Usage, only an extra). Cached prompt tokens come where
 // each server puts them: prompt_tokens_details.cached_tokens on OpenAI,
 // on OpenRouter, on vLLM started with --enable-prompt-tokens-details
 // (null otherwise) and on Ollama from the release that reports them;
@@ -227,9 +227,8 @@ func (u wireUsage) cached() int {
 
 // parseError reads the fields of an error body, {"error": {"message",
 // "type", "code", "param"}}. Code and param are strings on OpenAI but
-// numbers or null elsewhere, so each field is read as whatever JSON it is
-// (the SDK's typed error leaves a number code empty). ok is false when
-// the body is not of that shape, or names no message.
+// numbers or null elsewhere, so each field is read as whatever JSON it is.
+// ok is false when the body is not of that shape, or names no message.
 func parseError(body []byte) (message, typ, code, param string, ok bool) {
 	var eb struct {
 		Error json.RawMessage `json:"error"`
