@@ -35,6 +35,11 @@ func (c *Client) sdkOptions() []option.RequestOption {
 		option.WithHeader("Accept-Encoding", "identity"),
 		option.WithHeader("Accept", "application/json, text/event-stream"),
 	}
+	// The SDK tells every server the machine's system, architecture and Go
+	// version; moot sends no more of the machine than it did before it.
+	for _, h := range sdkTelemetry {
+		opts = append(opts, option.WithHeaderDel(h))
+	}
 	if c.azure != nil {
 		return append(opts, c.azure.options(c.key)...)
 	}
@@ -47,6 +52,11 @@ func (c *Client) sdkOptions() []option.RequestOption {
 	}
 	return opts
 }
+
+// sdkTelemetry are the headers the SDK adds to every request that moot
+// does not send.
+var sdkTelemetry = []string{"X-Stainless-Lang", "X-Stainless-Package-Version", "X-Stainless-OS", "X-Stainless-Arch",
+	"X-Stainless-Runtime", "X-Stainless-Runtime-Version", "X-Stainless-Retry-Count", "X-Stainless-Timeout"}
 
 // exchange is what moot's middleware saw of one attempt: the answer's
 // status and headers, the budget's ticket, and the JSON of an answer that
