@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, vet, and every test with the race
-# detector; the tests that kill moot processes run in a second pass
-# without it (see crashtest.Apart), where they take a fraction of the time.
+# detector; the tests that kill moot processes (see crashtest.Apart) and
+# the end-to-end scripts of internal/cli, which start a moot process for
+# every command, run in a second pass without it, where they take a
+# fraction of the time: the race detector sees no memory shared between
+# processes, and the concurrent code those processes run is raced
+# in-process by the packages' own tests. -timeout is a guard for a loaded
+# machine, where a package can take longer than go test's default of ten
+# minutes.
 set -euo pipefail
 cd "$(dirname "$0")"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -11,8 +17,8 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
-MOOT_KILLS_APART=1 go test -race -count=1 ./...
+MOOT_KILLS_APART=1 MOOT_SCRIPTS_APART=1 go test -race -count=1 -timeout 30m ./...
 # The packages whose tests kill moot processes: those that call the
 # harness, found afresh so that a new one is never left out.
 kills=$(grep -rlE '(Apart|KillAtEveryCall)\(t' --include='*_test.go' . | xargs -n1 dirname | sort -u)
-go test -count=1 -run Kill $kills
+go test -count=1 -timeout 30m -run 'Kill|^TestScripts$' $kills ./internal/cli

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/evidence"
+	"github.com/moot-dev/moot/templates"
 )
 
 // StateFile is the file every protocol keeps its state in: a JSON
@@ -286,12 +287,24 @@ type Call struct {
 	ID string
 	// Role is the role the call is made for.
 	Role string
+	// Kind names what the call asks of its role when the role is asked
+	// more than one kind of thing, such as forum's "plan" or panel's
+	// "take"; "" when the role says it all. With Role it keys a
+	// protocol's script for moot's built-in model (Scripted).
+	Kind string
 	// Model, when set, is the model that answers in place of the role's:
 	// a judge of a panel, or of a re-judging. The role's other settings
 	// (temperature, answer length) hold.
 	Model string
 	// Messages is the conversation so far, the new request last.
 	Messages []Message
+	// Marks are where the parts of Messages that the role's calls share
+	// end, earliest first: where this prompt stops repeating the role's
+	// previous prompt, and where the part that the role's next prompt
+	// will repeat ends. A run that marks prompts for caching (moot run
+	// --cache-marks) sends the last of them as cache breakpoints; none
+	// leaves the call unmarked. They never change what the model reads.
+	Marks []Mark
 	// Schema, when not nil, asks for a JSON answer of that JSON-schema
 	// shape, named SchemaName; nil asks for text.
 	Schema     map[string]any
@@ -342,6 +355,50 @@ type Call struct {
 	// at a path ("scores.argument_id") starts with an item per value,
 	// that field filled in with it, such as a line per argument to score.
 	Rows map[string][]string
+}
+
+// Scripted is a protocol that ships a script for moot's built-in model
+// (--model builtin, moot demo): its answer to each call, found by the
+// call's Role and Kind, never by the wording of its prompts, so that a
+// template reworded by a user or a release still gets its answer.
+type Scripted interface {
+	Script(call ScriptCall) (string, error)
+}
+
+// ScriptCall is a call as a protocol's script reads it.
+type ScriptCall struct {
+	Role, Kind string
+	// Messages are the call's messages as sent.
+	Messages []Message
+	// Repair reports that an answer to them was sent back for repair:
+	// the script then answers by the rules.
+	Repair bool
+}
+
+// Mark is the end of a part of a call's prompt that a provider's prompt
+// cache may keep: the first Offset bytes of the content of message
+// Message, and every message before it.
+type Mark struct {
+	Message, Offset int
+}
+
+// ConversationMarks are the marks of a prompt that repeats the role's
+// previous prompt whole and adds its answer and a new request (forum's
+// conversations): the end of the previous request, the third message from
+// the end (the system prompt's end in the role's first prompt), then the
+// end of the new request, all of which the role's next prompt repeats.
+func ConversationMarks(msgs []Message) []Mark {
+	var out []Mark
+	prev := len(msgs) - 3
+	if prev < 0 {
+		prev = 0
+	}
+	for _, i := range []int{prev, len(msgs) - 1} {
+		if i >= 0 && i < len(msgs) && msgs[i].Content != "" && (len(out) == 0 || out[len(out)-1].Message < i) {
+			out = append(out, Mark{Message: i, Offset: len(msgs[i].Content)})
+		}
+	}
+	return out
 }
 
 // Embeddings is the answer of a call that asks for embeddings: a vector
@@ -626,6 +683,33 @@ type Part struct {
 	Private string `json:"private,omitempty"`
 	// Score is the part's score, when it has one.
 	Score *float64 `json:"score,omitempty"`
+	// For, when set, names the role the part's score counts for, as a
+	// dialectic argument's counts for its side. Empty, a reader that
+	// charts scores by role decides: a score given in a part of its own
+	// (forum's judge) counts for the part before it.
+	For string `json:"-"`
+}
+
+// JudgeContexter is a Protocol whose judge may read a debate in more than
+// one way, as dialectic's does (moot run --judge-context): what it judges
+// and what that answers in full and the rest as an index, or every
+// argument in full. The context a run is given is stored in the state
+// file's settings, so that later runs keep it.
+type JudgeContexter interface {
+	// ParseJudgeContext checks a context's name as a person writes it;
+	// "" names the default. It returns the name as the protocol spells
+	// it.
+	ParseJudgeContext(name string) (string, error)
+	// WithJudgeContext returns the protocol whose judge reads the debate
+	// in the context named name, one ParseJudgeContext returned.
+	WithJudgeContext(name string) Protocol
+}
+
+// Templated is a Protocol whose prompts come from templates a user may
+// replace (a debate's templates/ folder, moot run --templates).
+type Templated interface {
+	// WithTemplates returns the protocol that writes its prompts from t.
+	WithTemplates(t *templates.Set) Protocol
 }
 
 // Leader is a Debate that says in a few words who leads it, or how it came

@@ -141,7 +141,7 @@ func dialecticShare(t *testing.T, jc dialectic.JudgeContext) {
 	opts := driver.Options{
 		Client: c, Templates: templates.Default(), DefaultModel: "fake", Repairs: 2,
 		Now:       func() time.Time { return protocoltest.When },
-		Overrides: driver.Overrides{JudgeContext: jc},
+		Overrides: driver.Overrides{JudgeContext: string(jc)},
 	}
 	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 20}, opts); err != nil {
 		t.Fatal(err)

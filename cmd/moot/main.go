@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/panel"
@@ -13,5 +14,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args, forum.Protocol{}, moderated.Protocol{}, refine.Protocol{}, panel.Protocol{}))
+	os.Exit(cli.Main(os.Args, dialectic.Protocol{}, forum.Protocol{}, moderated.Protocol{}, refine.Protocol{}, panel.Protocol{}))
 }

@@ -102,21 +102,7 @@ func TestEveryProtocol(t *testing.T) {
 			if r := repairs[0]; r.Role != tc.role || r.Exchange != tc.unit {
 				t.Errorf("the repair was of the %s in unit %d, want the %s in unit %d: %s", r.Role, r.Exchange, tc.role, tc.unit, r.Message)
 			}
-			d, err := store.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			deb, err := driver.ReadDebate(d, tc.p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st := deb.Status(); !st.Complete {
-				t.Errorf("the debate stopped at %d of %d %ss", st.Done, st.Total, st.Unit)
-			}
-			if f := deb.Check(); len(f.Problems) > 0 {
-				t.Errorf("check: %v", f.Problems)
-			}
+			d := finished(t, tc.p, dir)
 			models, err := driver.ModelsOf(d)
 			if err != nil {
 				t.Fatal(err)
@@ -130,13 +116,39 @@ func TestEveryProtocol(t *testing.T) {
 	}
 }
 
+// finished opens the debate of p at dir, which must have ended complete
+// and pass its check.
+func finished(t *testing.T, p sm.Protocol, dir string) *store.Dir {
+	t.Helper()
+	d, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	deb, err := driver.ReadDebate(d, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := deb.Status(); !st.Complete {
+		t.Errorf("the debate stopped at %d of %d %ss", st.Done, st.Total, st.Unit)
+	}
+	if f := deb.Check(); len(f.Problems) > 0 {
+		t.Errorf("check: %v", f.Problems)
+	}
+	return d
+}
+
 // TestSameAnswer checks that the same request gets the same answer, with
 // token counts and no time taken, and that the answer names the model.
 func TestSameAnswer(t *testing.T) {
-	req := model.Request{Model: builtin.Name, Messages: []model.Message{
+	msgs := []sm.Message{
 		{Role: "system", Content: "You are the Skeptic in a structured adversarial debate."},
 		{Role: "user", Content: "## Original Question\n\nWhy?\n\nThis is round 1 of at most 3. The early-stop score is 8: ..."},
-	}}
+	}
+	req := model.Request{Model: builtin.Name, Messages: []model.Message{{Role: msgs[0].Role, Content: msgs[0].Content}, {Role: msgs[1].Role, Content: msgs[1].Content}},
+		Script: func([]model.Message) (string, error) {
+			return refine.Protocol{}.Script(sm.ScriptCall{Role: refine.RoleSkeptic, Messages: msgs})
+		}}
 	a, err := builtin.Client{}.Complete(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -153,19 +165,33 @@ func TestSameAnswer(t *testing.T) {
 	}
 }
 
-// TestUnknownPrompt checks that a request of no protocol moot knows gets
-// an error that says so, and a cancelled one the context's error.
+// TestUnknownPrompt checks that a request of no protocol's script, or
+// one whose prompt lacks what its script reads, gets an error that says
+// so, and a cancelled one the context's error.
 func TestUnknownPrompt(t *testing.T) {
+	script := func(p sm.Scripted, role, kind string) func([]model.Message) (string, error) {
+		return func(msgs []model.Message) (string, error) {
+			call := sm.ScriptCall{Role: role, Kind: kind}
+			for _, m := range msgs {
+				call.Messages = append(call.Messages, sm.Message{Role: m.Role, Content: m.Content})
+			}
+			return p.Script(call)
+		}
+	}
 	for _, tc := range []struct {
-		name string
-		msgs []model.Message
+		name   string
+		msgs   []model.Message
+		script func([]model.Message) (string, error)
 	}{
-		{"no messages", nil},
-		{"a stranger's prompt", []model.Message{{Role: "system", Content: "You are a helpful assistant."}, {Role: "user", Content: "Hello."}}},
-		{"a dialectic debater without an exchange", []model.Message{{Role: "system", Content: "You are a debater arguing for the proposition."}, {Role: "user", Content: "Argue."}}},
+		{"no messages", nil, nil},
+		{"a stranger's prompt", []model.Message{{Role: "system", Content: "You are a helpful assistant."}, {Role: "user", Content: "Hello."}}, nil},
+		{"a dialectic debater without an exchange", []model.Message{{Role: "system", Content: "You are a debater arguing for the proposition."}, {Role: "user", Content: "Argue."}},
+			script(dialectic.Protocol{}, "proposition", "")},
+		{"a role dialectic has not", []model.Message{{Role: "user", Content: "Argue."}}, script(dialectic.Protocol{}, "moderator", "")},
+		{"a kind forum has not", []model.Message{{Role: "user", Content: "Argue."}}, script(forum.Protocol{}, "judge", "sing")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := builtin.Client{}.Complete(context.Background(), model.Request{Model: builtin.Name, Messages: tc.msgs})
+			_, err := builtin.Client{}.Complete(context.Background(), model.Request{Model: builtin.Name, Messages: tc.msgs, Script: tc.script})
 			if !errors.Is(err, builtin.ErrUnknownPrompt) {
 				t.Errorf("error %v, want ErrUnknownPrompt", err)
 			}
@@ -237,7 +263,7 @@ func TestNote(t *testing.T) {
 // debate, for report --narrative, has as many words as the report asks
 // for.
 func TestNarrative(t *testing.T) {
-	res, err := builtin.Client{}.Complete(context.Background(), model.Request{Model: builtin.Name,
+	res, err := builtin.Client{}.Complete(context.Background(), model.Request{Model: builtin.Name, Role: builtin.NarratorRole,
 		Messages: []model.Message{{Role: "user", Content: "Write an analysis of the debate recorded below ..."}}})
 	if err != nil {
 		t.Fatal(err)
@@ -247,5 +273,87 @@ func TestNarrative(t *testing.T) {
 	}
 	if !strings.Contains(res.Text, "scripted") {
 		t.Errorf("the narrative does not say it is scripted:\n%s", res.Text)
+	}
+}
+
+// TestRewordedTemplates runs a forum and a panel debate to their end with
+// the built-in model on templates whose wording it used to find its place
+// by: panel's opening line of every task ("Task: take") and forum's
+// requests to plan, to think before the opening and to open. The built-in
+// model answers by the call's role and kind, so the debate must still end
+// complete, pass its check and take exactly the one repair it is meant to.
+func TestRewordedTemplates(t *testing.T) {
+	reword := func(protocol string, change func(name, text string) string) *templates.Set {
+		set := templates.For(protocol)
+		files := map[string][]byte{}
+		for _, src := range set.List() {
+			text, ok := set.Text(src.Name)
+			if !ok {
+				t.Fatalf("no text for template %s", src.Name)
+			}
+			if changed := change(src.Name, text); changed != text {
+				files[src.Name] = []byte(changed)
+			}
+		}
+		if len(files) == 0 {
+			t.Fatalf("no %s template was reworded", protocol)
+		}
+		if err := set.Override(files, "reworded"); err != nil {
+			t.Fatal(err)
+		}
+		return set
+	}
+	forumSet := reword(forum.Name, func(name, text string) string {
+		for _, r := range [][2]string{
+			{"Plan your case in private first:", "Before anyone speaks, work out your case for yourself:"},
+			{"you are about to give the opening statement", "you speak first"},
+			{"Give your opening statement now", "Open the debate now"},
+		} {
+			text = strings.ReplaceAll(text, r[0], r[1])
+		}
+		return text
+	})
+	panelSet := reword(panel.Name, func(name, text string) string {
+		if rest, ok := strings.CutPrefix(text, "Task: "); ok {
+			return "Your part now: " + rest
+		}
+		return text
+	})
+	for _, tc := range []struct {
+		name   string
+		p      sm.Protocol
+		values map[string][]string
+	}{
+		{"forum", forum.Protocol{Templates: forumSet}, map[string][]string{"premise": {"Cities should ban cars."}, "turns": {"2"}, "seed": {"1"}}},
+		{"panel", panel.Protocol{Templates: panelSet}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := protocoltest.Create(t, tc.p, sm.NewInput{Slug: "d", Motion: "Should cities ban private cars from their centres?",
+				Values: tc.values, Now: protocoltest.When})
+			o := driver.Overrides{Models: map[string]string{}}
+			for _, r := range driver.RoleNames(tc.p) {
+				o.Models[r] = builtin.Name
+			}
+			var mu sync.Mutex
+			repairs := 0
+			_, err := protocoltest.Advance(t, context.Background(), tc.p, dir, driver.UnitGoal{All: true}, driver.Options{
+				Client: builtin.Client{}, Overrides: o, DefaultModel: builtin.Name, Repairs: 2,
+				Now: func() time.Time { return protocoltest.When },
+				Emit: func(e driver.Event) {
+					if e.Kind == driver.EventRepair {
+						mu.Lock()
+						repairs++
+						mu.Unlock()
+					}
+				},
+			})
+			if err != nil {
+				t.Fatalf("run on reworded templates: %v", err)
+			}
+			if repairs != 1 {
+				t.Errorf("%d answers sent back for repair, want 1", repairs)
+			}
+			finished(t, tc.p, dir)
+		})
 	}
 }

@@ -85,7 +85,7 @@ func vector(text string) []float64 {
 		if len(w) < 3 || shortWord(w) {
 			continue
 		}
-		v[1+pick(w, dimensions-1)]++
+		v[1+Pick(w, dimensions-1)]++
 	}
 	var norm float64
 	for _, x := range v[1:] {

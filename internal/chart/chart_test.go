@@ -2,7 +2,10 @@ package chart
 
 import (
 	"encoding/xml"
+	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -40,5 +43,76 @@ func TestLines(t *testing.T) {
 	}
 	if strings.Count(svg, "<circle") != 5 {
 		t.Errorf("want a dot at each of the 5 scores:\n%s", svg)
+	}
+}
+
+func TestBars(t *testing.T) {
+	c := Bars{Title: "Statement <totals>", XLabel: "weighted total (0 to 10)", XMin: 0, XMax: 10, XStep: 2,
+		Bars: []Bar{
+			{Label: "001 Ada & co, opening", Value: 7.3, Colour: "#3b6ea5"},
+			{Label: "002 Brook, opening", Value: 12, Colour: "#b5563c"},
+		},
+		Legend: []Series{{Name: "Ada & co", Colour: "#3b6ea5"}, {Name: "Brook", Colour: "#b5563c"}}}
+	svg := c.SVG()
+	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+		t.Fatalf("not well-formed: %v\n%s", err, svg)
+	}
+	for _, want := range []string{
+		">weighted total (0 to 10)</text>",                               // the axis is labelled
+		">0</text>", ">2</text>", ">4</text>", ">6</text>", ">10</text>", // a tick at each step with its value
+		">001 Ada &amp; co, opening</text>", ">7.30</text>", // each bar's label and value
+		"<title>Statement &lt;totals&gt;</title>",
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the chart lacks %q:\n%s", want, svg)
+		}
+	}
+	// A value past the axis is drawn to its end, not beyond: 10 points
+	// are the 360 pixels of the axis.
+	if !strings.Contains(svg, `width="360" height="14" fill="#b5563c"`) {
+		t.Errorf("the bar past the axis is not cut at its end:\n%s", svg)
+	}
+	if strings.Count(svg, "<rect") != 4 {
+		t.Errorf("want two bars and two legend swatches:\n%s", svg)
+	}
+}
+
+func TestLinesOfMany(t *testing.T) {
+	c := Lines{Title: "Margin", XLabel: "exchange", YLabel: "margin", YMin: -2, YMax: 2, YStep: 1, Zero: true,
+		Format: func(v float64) string { return fmt.Sprintf("%+.2f", v) },
+		Above:  Note{Text: "↑ A ahead", Colour: "#2e7d32"}, Below: Note{Text: "↓ B ahead", Colour: "#c62828"}}
+	s := Series{Name: "margin", Colour: "#424a53"}
+	for i := range 120 {
+		c.X = append(c.X, strconv.Itoa(i))
+		s.Values = append(s.Values, float64(i%5-2))
+		s.Marks = append(s.Marks, Mark{Colour: "#111", Title: "exchange " + strconv.Itoa(i)})
+	}
+	c.Series = []Series{s}
+	svg := c.SVG()
+	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+		t.Fatalf("not well-formed: %v\n%s", err, svg)
+	}
+	for _, want := range []string{">+0.00</text>", ">-2.00</text>", ">↑ A ahead</text>", ">↓ B ahead</text>", ">0</text>", ">119</text>"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the chart lacks %q", want)
+		}
+	}
+	// 120 points: a label every few, the last among them, and no dots.
+	if strings.Contains(svg, ">1</text>") || strings.Count(svg, "<circle") != 0 {
+		t.Errorf("120 points should be labelled every few and have no dots:\n%s", svg)
+	}
+	// The zero line is drawn darker than the grid.
+	if !regexp.MustCompile(`<line x1="\d+" y1="(\d+(\.\d+)?)" x2="\d+" y2="(\d+(\.\d+)?)" stroke="` + axisColour + `"/>\n<line [^\n]*\n<text [^>]*>\+0\.00<`).MatchString(svg) {
+		t.Errorf("the zero line is not darker than the grid:\n%.2000s", svg)
+	}
+	// The widest value, "+0.00", pushes the plot right so that the y
+	// axis's label does not run into the values.
+	if !strings.Contains(svg, `<line x1="59" y1="16" x2="59"`) {
+		t.Errorf("the y axis is not right of the values:\n%.1500s", svg)
+	}
+	// A few points: a dot at each, in its mark's colour, with its title.
+	c.X, c.Series[0].Values, c.Series[0].Marks = c.X[:3], s.Values[:3], s.Marks[:3]
+	if svg := c.SVG(); strings.Count(svg, `fill="#111"><title>exchange `) != 3 {
+		t.Errorf("want three dots with their marks:\n%s", svg)
 	}
 }

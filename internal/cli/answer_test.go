@@ -130,16 +130,25 @@ func waiting(t *testing.T, root, protocol, role string) []driver.Waiting {
 	return ws
 }
 
-// builtinAnswer is an answer to c that its validation accepts, as the
-// built-in model gives it (repaired if need be).
-func builtinAnswer(t *testing.T, c sm.Call) []byte {
+// builtinAnswer is an answer to c, a call of protocol, that its
+// validation accepts, as the built-in model gives it (repaired if need
+// be).
+func builtinAnswer(t *testing.T, protocol string, c sm.Call) []byte {
 	t.Helper()
+	p, err := personProtocols.Lookup(protocol)
+	if err != nil {
+		t.Fatal(err)
+	}
 	msgs := make([]model.Message, len(c.Messages))
 	for i, m := range c.Messages {
 		msgs[i] = model.Message{Role: m.Role, Content: m.Content}
 	}
 	for try := 0; try < 3; try++ {
-		resp, err := builtin.Client{}.Complete(context.Background(), model.Request{Model: builtin.Name, Messages: msgs, Schema: c.Schema, SchemaName: c.SchemaName})
+		script := func(msgs []model.Message) (string, error) {
+			call := sm.ScriptCall{Role: c.Role, Kind: c.Kind, Repair: try > 0, Messages: c.Messages}
+			return p.(sm.Scripted).Script(call)
+		}
+		resp, err := builtin.Client{}.Complete(context.Background(), model.Request{Model: builtin.Name, Messages: msgs, Schema: c.Schema, SchemaName: c.SchemaName, Script: script})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +197,7 @@ func TestAnswerNotUTF8IsRefused(t *testing.T) {
 			}
 			w := ws[0]
 			file := filepath.Join(t.TempDir(), "answer")
-			if err := os.WriteFile(file, withBadUTF8(builtinAnswer(t, w.Call)), 0o644); err != nil {
+			if err := os.WriteFile(file, withBadUTF8(builtinAnswer(t, c.protocol, w.Call)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			before := debateFiles(t, root)
@@ -235,7 +244,7 @@ func TestKeptAnswerThatBreaksTheLimitsIsNotCommitted(t *testing.T) {
 					if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
 						t.Fatal(err)
 					}
-					if err := os.WriteFile(kept+".json", k.make(builtinAnswer(t, w.Call)), 0o644); err != nil {
+					if err := os.WriteFile(kept+".json", k.make(builtinAnswer(t, c.protocol, w.Call)), 0o644); err != nil {
 						t.Fatal(err)
 					}
 					if err := os.WriteFile(kept+".meta", []byte(`{"model": "human", "attempts": 0}`), 0o644); err != nil {
@@ -287,7 +296,7 @@ func handIn(t *testing.T, root string, c personCase, skipLast bool) (file, call 
 	dir := t.TempDir()
 	for i, w := range open {
 		file = filepath.Join(dir, w.Call.ID+".answer")
-		if err := os.WriteFile(file, builtinAnswer(t, w.Call), 0o644); err != nil {
+		if err := os.WriteFile(file, builtinAnswer(t, c.protocol, w.Call), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		call = w.Step.Key + "/" + w.Call.ID
@@ -426,7 +435,7 @@ func TestAnswerReplacedBeforeItsCallIsTaken(t *testing.T) {
 	}
 	dir := t.TempDir()
 	first := filepath.Join(dir, "first")
-	valid := builtinAnswer(t, ws[0].Call)
+	valid := builtinAnswer(t, c.protocol, ws[0].Call)
 	if err := os.WriteFile(first, append(append([]byte{}, valid...), []byte("\n\nA first thought.")...), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/prices"
+	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
@@ -66,7 +67,7 @@ func usageCalls(lines []driver.Usage) []prices.Call {
 	out := make([]prices.Call, len(lines))
 	for i, u := range lines {
 		out[i] = prices.Call{Role: u.Role, Model: u.Model, Asked: u.Asked,
-			Prompt: u.PromptTokens, Cached: u.CachedTokens, Completion: u.CompletionTokens}
+			Prompt: u.PromptTokens, Cached: u.CachedTokens, Written: u.CacheWriteTokens, Completion: u.CompletionTokens}
 	}
 	return out
 }
@@ -104,11 +105,14 @@ func writeCost(w io.Writer, b prices.Bill) {
 	}
 	width := 0
 	for _, r := range b.Roles {
-		width = max(width, len(r.Role))
+		width = max(width, termwidth.Width(visible(r.Role, false)))
 	}
 	for _, r := range b.Roles {
-		fmt.Fprintf(w, "          %-*s  %s · %d prompt, %d cached · %d completion · %s\n", width, visible(r.Role, false),
+		fmt.Fprintf(w, "          %s  %s · %d prompt, %d cached · %d completion · %s\n", termwidth.Pad(visible(r.Role, false), width),
 			english.Count(r.Calls, "call"), r.Prompt, r.Cached, r.Completion, visible(r.Cost(), false))
+	}
+	if s := t.Saving(); s != "" && t.Written > 0 {
+		fmt.Fprintf(w, "cache     %d prompt tokens written to the cache, %d read from it: %s\n", t.Written, t.Cached, s)
 	}
 }
 
@@ -121,6 +125,10 @@ func costJSON(b prices.Bill) map[string]any {
 			"completion_tokens": t.Completion, "usd": nil, "known_usd": t.USD, "unknown_models": append([]string{}, t.Unknown...)}
 		if t.Known() {
 			m["usd"] = t.USD
+		}
+		if t.Written > 0 {
+			m["cache_write_tokens"] = t.Written
+			m["saved_usd"] = t.Saved
 		}
 		if t.Role != "" {
 			m["role"] = t.Role
@@ -136,6 +144,9 @@ func costJSON(b prices.Bill) map[string]any {
 	used := make([]map[string]any, len(b.Priced))
 	for i, r := range b.Priced {
 		p := map[string]any{"model": r.Model, "input": r.Input, "cached": r.Cached, "output": r.Output, "source": r.Source}
+		if r.CacheWrite != r.Input {
+			p["cache_write"] = r.CacheWrite
+		}
 		if r.NoCachedPrice {
 			p["cached"] = nil
 		}

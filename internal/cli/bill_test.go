@@ -378,3 +378,56 @@ func TestBudgetForeseesLongAnswersOfANewRole(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheSavingIsShown: calls to a model whose server writes marked
+// prompts to its cache and reads them back are billed at its cache
+// prices, and status, status --json and the report say what the cache
+// saved.
+func TestCacheSavingIsShown(t *testing.T) {
+	good := sparring.Handler(sparring.Options{})
+	srv := modeltest.NewServer(t, func(r modeltest.Request) modeltest.Reply {
+		reply := good(r)
+		reply.PromptTokens, reply.CompletionTokens = 1000, 100
+		if modeltest.RoleOf(r) == modeltest.Judge {
+			reply.CachedTokens = 600
+		} else {
+			reply.CacheWriteTokens = 800
+		}
+		return reply
+	})
+	b := newBench(t, srv.URL)
+	b.must("new", "d", "--motion", "M.")
+	b.must("run", "d", "--model", "anthropic/claude-sonnet-4.5")
+	// Sonnet 4.5: $3 input, $0.30 cached, $3.75 a cache write, $15
+	// output. Each debater: 200 × 3 + 800 × 3.75 + 100 × 15 = $0.0051;
+	// the judge: 400 × 3 + 600 × 0.30 + 100 × 15 = $0.00288; uncached,
+	// the three would cost 3 × (1000 × 3 + 100 × 15) = $0.0135.
+	status, _ := b.must("status", "d")
+	want := "cache     1600 prompt tokens written to the cache, 600 read from it: the prompt cache saved $0.0004 (3% of the $0.0135 the calls would have cost without it)"
+	if !strings.Contains(status, want) {
+		t.Errorf("status lacks %q:\n%s", want, status)
+	}
+	out, _ := b.must("status", "d", "--json")
+	var s struct {
+		Cost struct {
+			Written int     `json:"cache_write_tokens"`
+			Saved   float64 `json:"saved_usd"`
+		} `json:"cost"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Cost.Written != 1600 || s.Cost.Saved < 0.00041 || s.Cost.Saved > 0.00043 {
+		t.Errorf("status --json: %+v, want 1600 written and $0.00042 saved", s.Cost)
+	}
+	b.must("report", "d")
+	readme, err := os.ReadFile(filepath.Join(b.root, "d", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"The servers wrote 1600 of the prompt tokens to their caches. The prompt cache saved \\$0.0004", "\\$3.75 a cache write"} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README.md lacks %q", want)
+		}
+	}
+}

@@ -101,8 +101,8 @@ type IO struct {
 	Stderr io.Writer
 	Now    func() time.Time
 	Getenv func(string) string
-	// Protocols are the protocols moot runs through the step model,
-	// besides dialectic.
+	// Protocols are the protocols moot knows, the default (dialectic)
+	// among them; Run adds the default first when they leave it out.
 	Protocols sm.Protocols
 	// Narrator, when set, returns the model that writes report
 	// --narrative analyses and its name, from the environment and the
@@ -113,7 +113,7 @@ type IO struct {
 // Main runs moot with os.Args and returns the exit code. The first SIGINT
 // or SIGTERM cancels the command, which stops at once without applying the
 // step in progress; a second one exits there and then. protocols are the
-// protocols moot knows besides dialectic.
+// protocols moot knows, each registered by its line in cmd/moot.
 func Main(args []string, protocols ...sm.Protocol) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
@@ -398,22 +398,6 @@ func problemsOf(err error) []string {
 		return problemStrings(bad.problems)
 	}
 	return nil
-}
-
-// ValidSlug reports whether s can name a debate: lowercase letters, digits
-// and hyphens, starting with a letter or digit, at most 64 characters.
-// Every command that names a debate checks its name, so this is done by
-// hand rather than with a regexp compiled at each start.
-func ValidSlug(s string) bool {
-	if len(s) == 0 || len(s) > 64 || s[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 func (a *app) command(args []string) *ucli.Command {

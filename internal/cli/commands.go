@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
@@ -43,7 +43,7 @@ func (a *app) newCommand() *ucli.Command {
 				return usageError("new takes one slug, got %d arguments", cmd.Args().Len())
 			}
 			slug := cmd.Args().First()
-			if !ValidSlug(slug) {
+			if !store.ValidSlug(slug) {
 				return badUsage(fmt.Errorf("%q is not a valid slug", slug),
 					"a slug is lowercase letters, digits and hyphens, starting with a letter or digit, at most 64 characters: climate-policy")
 			}
@@ -84,6 +84,10 @@ type statusJSON struct {
 	// names every judge with a folder under judgments/.
 	Judges    []sm.Judge `json:"judges,omitempty"`
 	Judgments []string   `json:"judgments,omitempty"`
+	// Missing names the judgments recorded as missing (moot run
+	// --keep-going), by call; MissingText says them in words.
+	Missing     []string `json:"missing,omitempty"`
+	MissingText string   `json:"-"`
 	// Scripted says who wrote the text that moot's built-in model wrote
 	// (builtin.Note), when it wrote any.
 	Scripted string `json:"scripted,omitempty"`
@@ -119,7 +123,7 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 		return nil, fmt.Errorf("read usage log: %w", err)
 	}
 	if s.Judges, err = sm.PanelOf(h.Front); err != nil {
-		return nil, fmt.Errorf("read %s: %w", dialectic.HeaderFile, err)
+		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	records, err := driver.JudgeRecords(d)
 	if err != nil {
@@ -127,6 +131,20 @@ func (a *app) statusOf(dir string) (*statusJSON, error) {
 	}
 	for _, r := range records {
 		s.Judgments = append(s.Judgments, r.Name)
+	}
+	if len(records) > 0 {
+		sd, err := driver.LoadDebate(d, dialectic.Protocol{})
+		if err != nil {
+			return nil, err
+		}
+		if f, ok := sd.(sm.Filler); ok {
+			s.Missing = f.Gaps()
+		}
+		for _, l := range sd.Status().Lines {
+			if l.Label == "missing" {
+				s.MissingText = l.Text
+			}
+		}
 	}
 	if s.Scripted, err = scriptedNote(d); err != nil {
 		return nil, err
@@ -257,6 +275,9 @@ func (a *app) statusCommand() *ucli.Command {
 			if len(s.Judgments) > 0 {
 				fmt.Fprintf(w, "judgments %s under judgments/: moot judges %s compares them\n", strings.Join(s.Judgments, ", "), visible(s.Path, false))
 			}
+			if s.MissingText != "" {
+				fmt.Fprintf(w, "missing   %s\n", visible(s.MissingText, false))
+			}
 			fmt.Fprint(w, peopleLine(dir, "exchange"))
 			if u := s.Usage; u.Calls > 0 {
 				fmt.Fprintf(w, "models    %s in all runs (%d failed) · %s · %.1f s of model time\n",
@@ -347,7 +368,7 @@ func writeColumns(w io.Writer, rows [][]string) {
 			if i >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			widths[i] = max(widths[i], termwidth.Width(c))
 		}
 	}
 	for _, r := range rows {
@@ -355,7 +376,7 @@ func writeColumns(w io.Writer, rows [][]string) {
 		for i, c := range r {
 			b.WriteString(c)
 			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
+				b.WriteString(termwidth.Pad("", widths[i]-termwidth.Width(c)+2))
 			}
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
@@ -418,7 +439,7 @@ func (a *app) showCommand() *ucli.Command {
 			}
 			if cmd.Bool("json") {
 				out := map[string]any{
-					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.Claim,
+					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.ClaimText(),
 					"attacks": nonNilTargets(arg.Attacks), "defends": nonNilTargets(arg.Defends), "body": arg.Body,
 					"current_score": nil, "history": []any{}, "graph_strength": nil, "judges": judges,
 				}
@@ -783,14 +804,10 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// oneLine folds s onto one line of at most n characters.
+// oneLine folds s onto one line of at most n columns of a terminal (a
+// wide character takes two).
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return termwidth.Fit(strings.Join(strings.Fields(s), " "), n)
 }
 
 // jsonFlags are the flags of a read-only command whose only option is

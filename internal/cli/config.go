@@ -16,6 +16,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/research"
@@ -28,7 +29,7 @@ const ConfigFile = "moot.yaml"
 
 // configKeys are the keys moot.yaml may have, in the order `moot config`
 // shows them.
-var configKeys = []string{"model", "models", "base_url", "budget", "prices", "research"}
+var configKeys = []string{"model", "models", "base_url", "budget", "prices", "research", "cache_marks"}
 
 // researchKeys are the keys of moot.yaml's research mapping.
 var researchKeys = []string{"search", "searches", "pages", "bytes", "time"}
@@ -56,6 +57,8 @@ type config struct {
 	research bool
 	search   string
 	limits   map[string]string
+	// cacheMarks is --cache-marks of run and step, "" when not set.
+	cacheMarks string
 }
 
 // configPaths are the files moot.yaml may be, for the debates root dir:
@@ -163,6 +166,13 @@ func parseConfig(path string, data []byte, roles []string) (*config, error) {
 			return nil
 		case "research":
 			return cfg.parseResearch(path, v)
+		case "cache_marks":
+			c, err := driver.ParseCacheMarks(v.Value)
+			if v.Kind != yaml.ScalarNode || err != nil {
+				return configError(path, v, "cache_marks: want auto, on or off")
+			}
+			cfg.cacheMarks = string(c)
+			return nil
 		case "api_key", "openai_api_key", "key":
 			return configError(path, k, "unknown key %q: moot reads the key from OPENAI_API_KEY only, never from a file", key)
 		}
@@ -313,6 +323,8 @@ func (s configSource) Lookup() (string, bool) {
 		if cfg.research {
 			return "true", true
 		}
+	case "cache-marks":
+		return cfg.cacheMarks, cfg.cacheMarks != ""
 	default:
 		v, ok := cfg.limits[s.key]
 		return v, ok
@@ -335,7 +347,7 @@ func (a *app) addConfigSources(root *ucli.Command) {
 			name := f.Names()[0]
 			key, ok := strings.CutPrefix(name, "research-")
 			switch {
-			case name == "budget" || name == "research":
+			case name == "budget" || name == "research" || name == "cache-marks":
 				key = name
 			case ok && slices.Contains(researchKeys, key):
 			default:
@@ -344,6 +356,8 @@ func (a *app) addConfigSources(root *ucli.Command) {
 			src := ucli.NewValueSourceChain(configSource{a: a, key: key})
 			switch f := f.(type) {
 			case *ucli.FloatFlag:
+				f.Sources = src
+			case *ucli.StringFlag:
 				f.Sources = src
 			case *ucli.BoolFlag:
 				f.Sources = src
@@ -492,6 +506,11 @@ func (a *app) settings(cmd *ucli.Command, cfg *config) []setting {
 		}
 	}
 	from("research: search", research.SearchEnv, cfg.search, "not set", research.SearchEnv)
+	marks := setting{"cache_marks", string(driver.CacheAuto), "default"}
+	if cfg.cacheMarks != "" {
+		marks = setting{"cache_marks", cfg.cacheMarks, cfg.path}
+	}
+	out = append(out, marks)
 	return out
 }
 

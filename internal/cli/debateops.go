@@ -21,6 +21,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
@@ -330,13 +331,13 @@ func opsCommitJudgment(d *store.Dir, deb *dialectic.Debate, j dialectic.Judgment
 	deb.Header.State = deb.Header.State.Next()
 	header, err := deb.Header.Render()
 	if err != nil {
-		return fmt.Errorf("render %s: %w", dialectic.HeaderFile, err)
+		return fmt.Errorf("render %s: %w", sm.StateFile, err)
 	}
 	// debate.md goes last, as every commit of moot writes it.
 	return d.Commit([]store.File{
 		{Name: dialectic.ScoresFile, Data: scores},
 		{Name: dialectic.GraphFile, Data: []byte(dialectic.Graph(deb))},
-		{Name: dialectic.HeaderFile, Data: header},
+		{Name: sm.StateFile, Data: header},
 	})
 }
 
@@ -390,9 +391,9 @@ type pyInt int64
 // directory as debate_ops took it, and takes its write lock without
 // waiting.
 func (a *app) opsOpen(ctx context.Context, dir string, args []string) (*store.Dir, error) {
-	if _, err := os.Stat(filepath.Join(dir, dialectic.HeaderFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, sm.StateFile)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s holds no %s: not a debate directory (debate-ops takes the debate's path, relative to the working directory)", dir, dialectic.HeaderFile)
+			return nil, fmt.Errorf("%s holds no %s: not a debate directory (debate-ops takes the debate's path, relative to the working directory)", dir, sm.StateFile)
 		}
 		return nil, err
 	}

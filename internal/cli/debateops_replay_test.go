@@ -19,6 +19,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
@@ -46,7 +47,7 @@ func exampleDebates(t *testing.T, compat string) []string {
 	var out []string
 	for _, e := range entries {
 		dir := filepath.Join(compat, e.Name())
-		if !e.IsDir() || !isFile(filepath.Join(dir, dialectic.HeaderFile)) || !isFile(filepath.Join(dir, dialectic.ScoresFile)) {
+		if !e.IsDir() || !isFile(filepath.Join(dir, sm.StateFile)) || !isFile(filepath.Join(dir, dialectic.ScoresFile)) {
 			continue
 		}
 		if fi, err := os.Stat(filepath.Join(dir, dialectic.ArgumentsDir)); err != nil || !fi.IsDir() {
@@ -186,7 +187,7 @@ func replaySteps(t *testing.T, py, ops, slug string, start []byte, steps []opsSt
 		if err := os.MkdirAll(filepath.Join(dir, dialectic.ArgumentsDir), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, dialectic.HeaderFile), start, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, sm.StateFile), start, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, dialectic.ScoresFile), []byte("{}"), 0o644); err != nil {
@@ -268,7 +269,7 @@ func TestDebateOpsWrongPhase(t *testing.T) {
 // the same keys and motion, at exchange 0, awaiting arguments, no scores.
 func startOf(t *testing.T, src string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(src, dialectic.HeaderFile))
+	data, err := os.ReadFile(filepath.Join(src, sm.StateFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +350,7 @@ func answerOf(t *testing.T, src string, side dialectic.Side, e int) []byte {
 // arguments for, and how many of them were judged.
 func stateOf(t *testing.T, src string) (exchanges, judged int) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(src, dialectic.HeaderFile))
+	data, err := os.ReadFile(filepath.Join(src, sm.StateFile))
 	if err != nil {
 		t.Fatal(err)
 	}

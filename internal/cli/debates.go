@@ -15,7 +15,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/statemachine/dialectic"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -36,13 +36,13 @@ func debateDir(cmd *ucli.Command, arg string) (string, error) {
 	isPath := strings.ContainsAny(arg, `/\`) || arg == "." || arg == ".."
 	if !isPath {
 		dir := filepath.Join(root(cmd), arg)
-		if ValidSlug(arg) {
-			if _, err := os.Stat(filepath.Join(dir, dialectic.HeaderFile)); err == nil {
+		if store.ValidSlug(arg) {
+			if _, err := os.Stat(filepath.Join(dir, sm.StateFile)); err == nil {
 				return dir, nil
 			}
 		}
 		// A directory of that name here holding a debate is meant too.
-		if _, err := os.Stat(filepath.Join(arg, dialectic.HeaderFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(arg, sm.StateFile)); err == nil {
 			return arg, nil
 		}
 		var hints []string
@@ -51,22 +51,22 @@ func debateDir(cmd *ucli.Command, arg string) (string, error) {
 				hints = append(hints, fmt.Sprintf("did you mean '%s'?", near))
 			}
 		}
-		if !ValidSlug(arg) {
+		if !store.ValidSlug(arg) {
 			return "", badUsage(fmt.Errorf("%q is not a debate slug (lowercase letters, digits and hyphens) nor a debate directory", arg), hints...)
 		}
 		hints = append(hints, "'moot list' shows the debates there; '--dir DIR' or MOOT_DIR points elsewhere")
 		return "", withCode(ExitError, fmt.Errorf("no debate %q under %s", arg, root(cmd)), hints...)
 	}
-	if _, err := os.Stat(filepath.Join(arg, dialectic.HeaderFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(arg, sm.StateFile)); err != nil {
 		// A path from the debates root, as list names a tournament's
 		// debates (tournaments/cup/m01-r1-a-vs-b), is meant too.
 		if in := filepath.Join(root(cmd), arg); errors.Is(err, fs.ErrNotExist) && filepath.IsLocal(arg) {
-			if _, err := os.Stat(filepath.Join(in, dialectic.HeaderFile)); err == nil {
+			if _, err := os.Stat(filepath.Join(in, sm.StateFile)); err == nil {
 				return in, nil
 			}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", withCode(ExitError, fmt.Errorf("%s holds no %s: not a debate directory", arg, dialectic.HeaderFile))
+			return "", withCode(ExitError, fmt.Errorf("%s holds no %s: not a debate directory", arg, sm.StateFile))
 		}
 		return "", err
 	}
@@ -256,7 +256,7 @@ func clip(s string) string {
 
 // listDebates returns the directories under the root that hold debate.md.
 func listDebates(rootDir string) ([]string, error) {
-	return store.Debates(rootDir, dialectic.HeaderFile)
+	return store.Debates(rootDir, sm.StateFile)
 }
 
 // readAnswer reads a file handed to process-exchange or process-judge.

@@ -285,7 +285,9 @@ func (a *app) checkModel(ctx context.Context, client *model.Client, m string, ro
 		return c
 	}
 	c.Streaming = sresp.Streamed && c.streamedParts > 0
-	c.StreamUsage = sresp.UsageReported
+	// Usage that came with an answer the server did not stream is not
+	// usage in a stream.
+	c.StreamUsage = sresp.Streamed && sresp.UsageReported
 	c.CachedTokens = c.CachedTokens || sresp.CachedReported
 	return c
 }
@@ -324,8 +326,10 @@ func printCheck(w interface{ Write([]byte) (int, error) }, c doctorCheck) {
 	switch {
 	case c.Usage && c.StreamUsage:
 		line("usage", "reported, in a stream too")
-	case c.Usage:
+	case c.Usage && c.Streaming:
 		line("usage", "reported, but not in a stream: run --json, which streams, records no tokens")
+	case c.Usage:
+		line("usage", "reported")
 	default:
 		line("usage", "not reported: moot records no tokens, and costs and --budget cannot count this model")
 	}

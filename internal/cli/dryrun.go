@@ -341,7 +341,8 @@ func overBudget(limit float64, spent prices.Tally, calls, step []dryCall, at int
 
 // dryStopReason says why a dry run's run on its copy stopped before its
 // goal: a person's answer comes next, or the built-in model could not
-// stand in for a call (research, templates of the debate's own).
+// stand in for a call (research, templates of the debate's own that
+// leave out a fact its script reads).
 func dryStopReason(err error) string {
 	var ap *driver.AwaitingPerson
 	if errors.As(err, &ap) {

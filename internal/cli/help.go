@@ -31,13 +31,14 @@ var envDoc = map[string]string{
 	"BRAVE_API_KEY":   "the key of Brave Search, for MOOT_SEARCH=brave (never written anywhere)",
 	"TAVILY_API_KEY":  "the key of Tavily, for MOOT_SEARCH=tavily (never written anywhere)",
 	"MOOT_PRICES":     "a prices file over the built-in model prices, when --prices is not given",
+	TranscriptsEnv:    "off keeps no copy of what each model call was sent and answered (.moot/calls/, shown by moot serve)",
 }
 
 // envOrder is the order in which help lists environment variables.
-var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY", "NO_COLOR"}
+var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY", TranscriptsEnv, "NO_COLOR"}
 
 // modelEnv is what commands that ask models read.
-var modelEnv = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "NO_COLOR"}
+var modelEnv = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", TranscriptsEnv, "NO_COLOR"}
 
 // helpFor holds every command's examples and environment, by name; the
 // root's is under "".

@@ -15,7 +15,6 @@ import (
 	"github.com/moot-dev/moot/internal/human"
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -94,18 +93,22 @@ func personRole(p sm.Protocol, name string) (string, error) {
 		"'moot protocols' lists each protocol's roles")
 }
 
-// personProtocol returns the protocol of d that builds its steps: for
-// dialectic, with the prompt templates a run would use.
+// personProtocol returns the protocol of d that builds its steps: for one
+// whose prompts come from templates, with those a run would use.
 func (a *app) personProtocol(cmd *ucli.Command, d *store.Dir) (sm.Protocol, error) {
 	p, err := a.protocolOf(d)
-	if err != nil || p.Name() != sm.Default {
+	if err != nil {
 		return p, err
+	}
+	t, ok := p.(sm.Templated)
+	if !ok {
+		return p, nil
 	}
 	tmpl, err := loadTemplates(d, cmd.String("templates"))
 	if err != nil {
 		return nil, err
 	}
-	return dialectic.Protocol{Templates: tmpl}, nil
+	return t.WithTemplates(tmpl), nil
 }
 
 // waitingCall returns the call of the step d waits for that role answers:
@@ -436,9 +439,6 @@ func (a *app) commitAnswered(ctx context.Context, cmd *ucli.Command, d *store.Di
 		Now:          a.io.Now,
 		Emit:         prog.event,
 		Warn:         prog.warn,
-	}
-	if dp, ok := p.(dialectic.Protocol); ok {
-		opts.Templates = dp.Templates
 	}
 	_, err = driver.Advance(ctx, d, p, driver.UnitGoal{Steps: 1}, opts)
 	prog.stop()

@@ -58,6 +58,7 @@ func (a *app) rejudgeCommand() *ucli.Command {
 			&ucli.IntFlag{Name: "from", HideDefault: true, Usage: "judge again from `UNIT` on (an exchange, for dialectic)"},
 			&ucli.IntFlag{Name: "to", HideDefault: true, Usage: "judge again up to `UNIT`"},
 			judgeContextFlag(),
+			&ucli.BoolFlag{Name: "retry-missing", Usage: "first ask again for every judgment of this re-judging recorded as missing by a run with --keep-going"},
 		}, a.callFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
@@ -101,8 +102,19 @@ func (a *app) rejudgeCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			if before.Complete {
+			gaps := 0
+			if cmd.Bool("retry-missing") {
+				if gaps, err = rejudgeGaps(d, p, rj); err != nil {
+					return err
+				}
+			}
+			if before.Complete && gaps == 0 {
 				fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%d of %d %ss judged again); nothing to do\n", where, before.Done, before.Total, before.Unit)
+				for _, l := range before.Lines {
+					if l.Label == "missing" {
+						fmt.Fprintf(a.io.Stderr, "moot: missing: %s\n", l.Text)
+					}
+				}
 				return nil
 			}
 			if resumed {
@@ -112,18 +124,30 @@ func (a *app) rejudgeCommand() *ucli.Command {
 			defer prog.stop()
 			emit, endLive := a.liveEmit(d, cmd, before.Unit, prog.event, prog.warn)
 			defer endLive()
-			sum, err := driver.Rejudge(ctx, d, p, rj, driver.Options{
+			opts := driver.Options{
 				Client:       client,
 				DefaultModel: defaultModel(a.io.Getenv),
 				Repairs:      cmd.Int("repairs"),
 				Fresh:        cmd.Bool("fresh"),
 				KeepGoing:    cmd.Bool("keep-going"),
+				NoPrompts:    a.noTranscripts(),
 				Now:          a.io.Now,
 				Emit:         emit,
 				Warn:         prog.warn,
 				Chunks:       cmd.Bool("json"),
 				Overrides:    driver.Overrides{JudgeContext: jc},
-			})
+			}
+			// With --retry-missing, the judgments a run with --keep-going
+			// went on without are asked for again first.
+			var sum driver.Summary
+			if gaps > 0 {
+				sum, _, err = driver.RejudgeMissing(ctx, d, p, rj, opts)
+			}
+			if err == nil {
+				var more driver.Summary
+				more, err = driver.Rejudge(ctx, d, p, rj, opts)
+				sum = addSummaries(sum, more)
+			}
 			endLive()
 			prog.stop()
 			resume := fmt.Sprintf("moot rejudge %s --name %s", shellQuote(d.Path()), rj.Judge.Name)
@@ -142,6 +166,11 @@ func (a *app) rejudgeCommand() *ucli.Command {
 				return err
 			}
 			fmt.Fprintf(a.io.Stderr, "done: %d of %d %ss judged again by %s into %s\n", st.Done, st.Total, st.Unit, rj.Judge.Model, where)
+			for _, l := range st.Lines {
+				if l.Label == "missing" {
+					fmt.Fprintf(a.io.Stderr, "  missing: %s\n", l.Text)
+				}
+			}
 			fmt.Fprintf(a.io.Stderr, "  %s in this run (%d failed) · %d tokens\n", english.Count(sum.Calls, "model call"), sum.Failed, sum.PromptTokens+sum.CompletionTokens)
 			for _, w := range sum.Warnings {
 				fmt.Fprintf(a.io.Stderr, "  warning: %s\n", w)
@@ -167,6 +196,27 @@ func rejudgeStatus(d *store.Dir, p sm.Protocol, rj sm.Rejudging) (sm.Status, err
 		return sm.Status{}, err
 	}
 	return view.Status(), nil
+}
+
+// rejudgeGaps is how many judgments the re-judging rj of the debate in d
+// records as missing.
+func rejudgeGaps(d *store.Dir, p sm.Protocol, rj sm.Rejudging) (int, error) {
+	deb, err := driver.LoadDebate(d, p)
+	if err != nil {
+		return 0, err
+	}
+	r, ok := deb.(sm.Rejudger)
+	if !ok {
+		return 0, nil
+	}
+	view, err := r.Rejudge(rj)
+	if err != nil {
+		return 0, err
+	}
+	if f, ok := view.(sm.Filler); ok {
+		return len(f.Gaps()), nil
+	}
+	return 0, nil
 }
 
 // chooseRejudging decides which judgment a rejudge makes or resumes. A

@@ -19,6 +19,7 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/live"
+	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/serve"
@@ -350,11 +351,11 @@ func (a *app) htmlReport(dir string, table prices.Table) ([]byte, error) {
 		if !ok {
 			return nil, fmt.Errorf("protocol %s writes no HTML report", p.Name())
 		}
-		page, err := h.ReportHTML()
+		doc, err := h.ReportHTML()
 		if err != nil {
 			return nil, err
 		}
-		page = report.InsertNoteHTML(page, note)
+		doc = page.InsertNoteHTML(doc, note)
 		var section string
 		if jd, ok := deb.(sm.Judged); ok {
 			if jr := judging.Compare(filepath.Base(dir), jd.Judgments()); jr.Worth() {
@@ -372,9 +373,9 @@ func (a *app) htmlReport(dir string, table prices.Table) ([]byte, error) {
 			section += cost
 		}
 		if section != "" {
-			return report.AppendSection(page, section)
+			return page.AppendSection(doc, section)
 		}
-		return page, nil
+		return doc, nil
 	}
 	deb, err := loadChecked(d, "serve")
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/moot-dev/moot/internal/research"
 	"io"
 	"io/fs"
 	"path/filepath"
@@ -17,8 +16,10 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/prices"
-	"github.com/moot-dev/moot/internal/report"
+	"github.com/moot-dev/moot/internal/research"
+	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
@@ -60,7 +61,7 @@ func (a *app) protocolsCommand() *ucli.Command {
 					line += " (groups: " + strings.Join(groups, ", ") + ")"
 				}
 				fmt.Fprintf(w, "%-10s %s\n", "", line)
-				if l, ok := p.(sm.FormatLister); ok && p.Name() != sm.Default {
+				if l, ok := p.(sm.FormatLister); ok {
 					names := make([]string, 0, len(l.Formats()))
 					for _, f := range l.Formats() {
 						names = append(names, f.Name)
@@ -354,6 +355,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
 		KeepGoing:    cmd.Bool("keep-going"),
+		NoPrompts:    a.noTranscripts(),
 		Now:          a.io.Now,
 		Emit:         emit,
 		Warn:         p2.warn,
@@ -547,23 +549,23 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, t
 	if err != nil {
 		return err
 	}
-	var page []byte
+	var doc []byte
 	if html {
 		h, ok := deb.(sm.HTMLReporter)
 		if !ok {
 			return usageError("--html: protocol %s writes no HTML report", p.Name())
 		}
-		if page, err = h.ReportHTML(); err != nil {
+		if doc, err = h.ReportHTML(); err != nil {
 			return err
 		}
-		page = report.InsertNoteHTML(page, note)
+		doc = page.InsertNoteHTML(doc, note)
 		if section != "" {
-			if page, err = report.AppendSection(page, section); err != nil {
+			if doc, err = page.AppendSection(doc, section); err != nil {
 				return err
 			}
 		}
 		if toStdout {
-			_, err := a.io.Stdout.Write(page)
+			_, err := a.io.Stdout.Write(doc)
 			return err
 		}
 	}
@@ -576,11 +578,11 @@ func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, t
 			files[i].Data = append(append(append([]byte(nil), f.Data...), '\n'), section...)
 		}
 		if f.Name == "README.md" {
-			files[i].Data = report.InsertNote(files[i].Data, note)
+			files[i].Data = page.InsertNote(files[i].Data, note)
 		}
 	}
-	if page != nil {
-		files = append(files, sm.File{Name: report.HTMLFile, Data: page})
+	if doc != nil {
+		files = append(files, sm.File{Name: page.File, Data: doc})
 	}
 	if toStdout {
 		for _, f := range files {
@@ -672,7 +674,7 @@ func (a *app) protocolFormats() string {
 	var parts []string
 	for _, p := range a.io.Protocols {
 		l, ok := p.(sm.FormatLister)
-		if !ok || p.Name() == sm.Default {
+		if !ok {
 			continue
 		}
 		parts = append(parts, p.Name()+": "+describeFormats(l.Formats()))
@@ -813,7 +815,7 @@ func (a *app) showProtocol(d *store.Dir, p sm.Protocol, id string, one, asJSON b
 		w := a.io.Stdout
 		width := 0
 		for _, pt := range parts {
-			width = max(width, len(pt.ID))
+			width = max(width, termwidth.Width(visible(pt.ID, false)))
 		}
 		for _, pt := range parts {
 			score := ""
@@ -824,7 +826,7 @@ func (a *app) showProtocol(d *store.Dir, p sm.Protocol, id string, one, asJSON b
 			if pt.Private != "" {
 				private = " · private to " + pt.Private
 			}
-			fmt.Fprintf(w, "%-*s  %s %-3d %-12s %s%s%s\n", width, pt.ID, deb.Status().Unit, pt.Unit, pt.Role, visible(pt.Title, false), score, private)
+			fmt.Fprintf(w, "%s  %s %-3d %s %s%s%s\n", termwidth.Pad(visible(pt.ID, false), width), deb.Status().Unit, pt.Unit, termwidth.Pad(visible(pt.Role, false), 12), visible(pt.Title, false), score, private)
 		}
 		if len(parts) == 0 {
 			fmt.Fprintf(w, "%s has no parts yet\n", d.Path())

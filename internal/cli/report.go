@@ -58,7 +58,7 @@ type narrator struct {
 
 // Narrative sends prompt as one user message and returns the answer.
 func (n narrator) Narrative(ctx context.Context, prompt string) (string, error) {
-	resp, err := n.c.Complete(ctx, model.Request{Model: n.model, Mode: model.ModeText,
+	resp, err := n.c.Complete(ctx, model.Request{Model: n.model, Mode: model.ModeText, Role: builtin.NarratorRole,
 		Messages: []model.Message{{Role: "user", Content: prompt}}})
 	if err != nil {
 		return "", err

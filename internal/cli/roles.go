@@ -194,6 +194,9 @@ func (a *app) overrides(cmd *ucli.Command, p sm.Protocol) (driver.Overrides, err
 		return o, err
 	}
 	o.JudgeContext = c
+	if o.CacheMarks, err = cacheMarks(cmd); err != nil {
+		return o, err
+	}
 	targets := roleTargets(p)
 	o.Defaults = a.roleDefaults(targets)
 	all := driver.RoleNames(p)

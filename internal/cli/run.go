@@ -40,7 +40,7 @@ func defaultModel(getenv func(string) string) string {
 func (a *app) modelFlags() []ucli.Flag {
 	return append(append(a.roleFlags(),
 		&ucli.StringFlag{Name: "judges", Usage: "a panel of judge `MODELS`, comma-separated, that judges every step with a judge together (stored in debate.md)"},
-		budgetFlag(), pricesFlag(), judgeContextFlag()),
+		budgetFlag(), pricesFlag(), judgeContextFlag(), cacheMarksFlag()),
 		a.callFlags()...)
 }
 
@@ -51,16 +51,35 @@ func judgeContextFlag() ucli.Flag {
 }
 
 // judgeContext reads --judge-context; "" when it is not given.
-func judgeContext(cmd *ucli.Command, p sm.Protocol) (dialectic.JudgeContext, error) {
+func judgeContext(cmd *ucli.Command, p sm.Protocol) (string, error) {
 	if !cmd.IsSet("judge-context") {
 		return "", nil
 	}
-	if p.Name() != (dialectic.Protocol{}).Name() {
+	jc, ok := p.(sm.JudgeContexter)
+	if !ok {
 		return "", badUsage(fmt.Errorf("--judge-context: a %s debate has no dialectic judge", p.Name()), "the flag is for dialectic debates")
 	}
-	c, err := dialectic.ParseJudgeContext(cmd.String("judge-context"))
+	c, err := jc.ParseJudgeContext(cmd.String("judge-context"))
 	if err != nil {
 		return "", badUsage(fmt.Errorf("--judge-context: %w", err))
+	}
+	return c, nil
+}
+
+// cacheMarksFlag is --cache-marks, which says which calls carry cache
+// breakpoints (see driver.CacheMarks).
+func cacheMarksFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "cache-marks", Usage: "mark the stable start of each prompt for the provider's cache: `WHEN` auto (for Anthropic and Gemini models through OpenRouter, by their ids; the default), on (every model: an endpoint that honours cache_control) or off (stored in debate.md)"}
+}
+
+// cacheMarks reads --cache-marks; "" when it is not given.
+func cacheMarks(cmd *ucli.Command) (driver.CacheMarks, error) {
+	if !cmd.IsSet("cache-marks") {
+		return "", nil
+	}
+	c, err := driver.ParseCacheMarks(cmd.String("cache-marks"))
+	if err != nil {
+		return "", badUsage(fmt.Errorf("--cache-marks: %w", err))
 	}
 	return c, nil
 }
@@ -217,6 +236,18 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	}
 	startState := deb.Header.State
 	a.exchange = &startState.Exchange
+	// --retry-missing first asks again for the judgments of a panel's
+	// judges, or of a re-judging, that runs with --keep-going went on
+	// without.
+	var gaps []string
+	if cmd.Bool("retry-missing") {
+		if gaps, err = dialecticGaps(d); err != nil {
+			return err
+		}
+	}
+	if deb.Ended() && len(gaps) > 0 {
+		return a.driveProtocol(ctx, cmd, d, proto, req, o)
+	}
 	if deb.Ended() {
 		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (its %d exchanges are judged); nothing to run\n", d.Path(), end)
 		return nil
@@ -229,7 +260,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		// A debate with an end runs to it and no further.
 		g.Exchange = end
 	}
-	if g.Steps == 0 && (g.Exchange < startState.Exchange || (g.Exchange == startState.Exchange && startState.Phase == dialectic.AwaitingArguments)) {
+	if g.Steps == 0 && len(gaps) == 0 && (g.Exchange < startState.Exchange || (g.Exchange == startState.Exchange && startState.Phase == dialectic.AwaitingArguments)) {
 		fmt.Fprintf(a.io.Stderr, "moot: %s is already at exchange %d; nothing to run\n", d.Path(), startState.Exchange)
 		return nil
 	}
@@ -257,6 +288,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		Repairs:      cmd.Int("repairs"),
 		Fresh:        cmd.Bool("fresh"),
 		KeepGoing:    cmd.Bool("keep-going"),
+		NoPrompts:    a.noTranscripts(),
 		Now:          a.io.Now,
 		Emit:         emit,
 		Warn:         p.warn,
@@ -267,7 +299,15 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check
 	}
-	sum, err := driver.Run(ctx, d, g, opts)
+	var sum driver.Summary
+	if len(gaps) > 0 {
+		sum, _, err = driver.FillMissing(ctx, d, dialectic.Protocol{Templates: tmpl}, opts)
+	}
+	if err == nil {
+		var more driver.Summary
+		more, err = driver.Run(ctx, d, g, opts)
+		sum = addSummaries(sum, more)
+	}
 	p.stop()
 	if err != nil {
 		if now, lerr := driver.Load(d); lerr == nil {
@@ -301,6 +341,19 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		return err
 	}
 	return a.summary(d, cmd, startState, sum, rb)
+}
+
+// dialecticGaps lists the judgments the judges' folders of the dialectic
+// debate in d record as missing.
+func dialecticGaps(d *store.Dir) ([]string, error) {
+	deb, err := driver.LoadDebate(d, dialectic.Protocol{})
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := deb.(sm.Filler); ok {
+		return f.Gaps(), nil
+	}
+	return nil, nil
 }
 
 // runBill is what run and step need for the bill of a debate.

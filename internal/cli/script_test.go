@@ -1,7 +1,9 @@
 package cli_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -10,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,10 +44,22 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// scriptsApartEnv, set in the environment of `go test -race`, makes
+// TestScripts skip under the race detector: test.sh then runs the scripts
+// in its pass without it, with the tests that kill moot processes. Every
+// command of a script is a moot process of its own, which the race-built
+// test binary makes several times slower (most of the suite's time), while
+// the code those processes share with other goroutines runs in-process,
+// under the race detector, in the packages' own tests.
+const scriptsApartEnv = "MOOT_SCRIPTS_APART"
+
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real moot binary. $FAKE is a fake OpenAI-compatible server answering as
 // the sparring partner; $SLOW answers the same after a delay.
 func TestScripts(t *testing.T) {
+	if raceEnabled && os.Getenv(scriptsApartEnv) != "" {
+		t.Skipf("runs a moot process per command: run without -race by test.sh's second pass (go test -run '^TestScripts$'), as %s is set", scriptsApartEnv)
+	}
 	fake := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
 	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond}))
 	// $SLOWER answers after a second, for a run that must still hold its
@@ -52,12 +67,36 @@ func TestScripts(t *testing.T) {
 	// client has gone, for a command that must be interrupted in a call.
 	slower := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: time.Second}))
 	hang := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 10 * time.Minute}))
+	// $GATE answers as $SLOWER, but holds every call to a model until
+	// the script says `release MODEL`: a run is then surely under way,
+	// holding its debate, while the script tries other commands.
+	gates := &gates{open: map[string]chan struct{}{}}
+	gate := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: time.Second}),
+		modeltest.Before(func(ctx context.Context, req modeltest.Request) {
+			select {
+			case <-gates.of(req.Model):
+			case <-ctx.Done():
+			}
+		}))
+	// $HOLD answers as $SLOW until exchange 2, whose debaters' calls it
+	// holds until the client goes away: a run stopped after exchange 1
+	// is written is then surely stopped in a call.
+	hold := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond, HoldFrom: 2}))
 	trioFake := func(req modeltest.Request) modeltest.Reply {
 		return modeltest.Reply{Content: trio.Fake(req.Messages[0].Content, req.Messages[1].Content)}
 	}
 	trioServer := modeltest.NewServer(t, trioFake)
-	trioSlow := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
-		time.Sleep(300 * time.Millisecond)
+	// $TRIOHOLD answers as $TRIO, but holds the calls of round 2 and later
+	// until the client goes away: a run killed once round 1 is written is
+	// surely killed before its end.
+	trioHold := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		var round int
+		if i := strings.Index(req.Messages[1].Content, "ound "); i >= 0 {
+			fmt.Sscanf(req.Messages[1].Content[i+len("ound "):], "%d", &round)
+		}
+		if round >= 2 {
+			return modeltest.Reply{Delay: time.Hour}
+		}
 		return trioFake(req)
 	})
 	// $MODERATED answers every call of a moderated debate, each rubric
@@ -67,8 +106,7 @@ func TestScripts(t *testing.T) {
 	moderatedServer := modeltest.NewServer(t, moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{
 		"strict": {6, 5, 6, 5, 7}, "lenient": {9, 8, 9, 8, 8}, "clumsy": {11},
 	}}))
-	// $FORUM answers every call of a forum debate as forumfake does;
-	// $FORUMSLOW the same after a delay.
+	// $FORUM answers every call of a forum debate as forumfake does.
 	forumFake := func(req modeltest.Request) modeltest.Reply {
 		msgs := make([]forumfake.Message, len(req.Messages))
 		for i, m := range req.Messages {
@@ -95,8 +133,17 @@ func TestScripts(t *testing.T) {
 		}
 		return forumFake(req)
 	})
-	forumSlow := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
-		time.Sleep(150 * time.Millisecond)
+	// $FORUMHOLD answers as $FORUM, but holds every speech until the
+	// client goes away: a run killed once the plans are written is surely
+	// killed before its end.
+	forumHold := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
+		msgs := make([]forumfake.Message, len(req.Messages))
+		for i, m := range req.Messages {
+			msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
+		}
+		if forumfake.Kind(msgs) == forumfake.Turn {
+			return modeltest.Reply{Delay: time.Hour}
+		}
 		return forumFake(req)
 	})
 	// $REFINE answers every call of a refine debate as refinetest does,
@@ -110,6 +157,12 @@ func TestScripts(t *testing.T) {
 	refineServer := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{Judges: refineJudges}),
 		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
 	refineNoEmbed := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{ReadyAt: 1}))
+	// $REFINEMENDED answers as $REFINE, but clumsy scores as a judge
+	// should (7; 7, 8, 7, 6): a score recorded as missing is asked for
+	// again there.
+	refineMended := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{Judges: map[string]string{
+		"strict": refineJudges["strict"], "kind": refineJudges["kind"], "clumsy": refinetest.JudgeAnswer(7, 7, 8, 7, 6)}}),
+		modeltest.Embeddings(refinetest.Embeddings(map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7})))
 	// $PANEL answers every call of a panel debate as paneltest does,
 	// opening a crux room for the first two personas of the default
 	// panel in aspect 1, whose crux surfaces at the first check.
@@ -119,7 +172,11 @@ func TestScripts(t *testing.T) {
 		},
 		Exit: func(int, int) bool { return true },
 	}))
-	// $JUDGES has the sparring partner's debaters and scripted judges:
+	// $PANELSHORT answers as $PANEL without rooms, but ines only ever
+	// says "That's a great point!", which leaves her too little to say.
+	panelShort := modeltest.NewServer(t, paneltest.Handler(paneltest.Options{Short: "ines"}))
+	// $JUDGES has the sparring partner's debaters (but a debater on
+	// model mute answers with no argument at all) and scripted judges:
 	// model lean favours the proposition by 0.2 in every exchange, fair
 	// favours each side in turn, bad breaks the zero-sum rule every time,
 	// and any other model is down.
@@ -133,6 +190,11 @@ func TestScripts(t *testing.T) {
 			}
 			return out
 		},
+	}, muteDebater(sparring.Handler(sparring.Options{}))))
+	// $JUDGESMENDED answers as $JUDGES, but bad scores as lean does: a
+	// judgment recorded as missing is asked for again there.
+	judgesMended := modeltest.NewServer(t, judgefake.Handler(map[string]judgefake.Scorer{
+		"lean": judgefake.Lean(0.2), "fair": judgefake.Alternating(0.2), "bad": judgefake.Lean(0.2),
 	}, sparring.Handler(sparring.Options{})))
 	// $TOURNEY answers dialectic debates whose judge gives every exchange
 	// to the stronger model: strong beats middle beats weak, and twin
@@ -144,7 +206,8 @@ func TestScripts(t *testing.T) {
 	// The fakes of moot doctor: $DOCTOR lists its models and supports a
 	// JSON schema, streaming, usage and cached tokens; $DOCTORJSON has
 	// JSON mode but no schema and answers a stream whole; $DOCTORBARE
-	// lists nothing and has none of them; $DOCTORKEY wants a key.
+	// lists nothing and has none of them; $DOCTORNOSTREAM streams but
+	// reports the usage only with a whole answer; $DOCTORKEY wants a key.
 	doctorOK := func(modeltest.Request) modeltest.Reply {
 		return modeltest.Reply{Content: `{"ok": true}`, CachedTokens: 2}
 	}
@@ -152,6 +215,7 @@ func TestScripts(t *testing.T) {
 	doctorJSON := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RefuseSchema(), modeltest.IgnoreStream())
 	doctorBare := modeltest.NewServer(t, func(modeltest.Request) modeltest.Reply { return modeltest.Reply{Content: `ok`} },
 		modeltest.RefuseSchema(), modeltest.RefuseJSONObject(), modeltest.RefuseStream(), modeltest.NoUsage())
+	doctorNoStream := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.NoStreamUsage())
 	doctorKey := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RequireAPIKey("sk-doctor-secret-0123456789"))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -161,21 +225,27 @@ func TestScripts(t *testing.T) {
 			e.Setenv("SLOW", slow.URL)
 			e.Setenv("SLOWER", slower.URL)
 			e.Setenv("HANG", hang.URL)
+			e.Setenv("HOLD", hold.URL)
+			e.Setenv("GATE", gate.URL)
 			e.Setenv("TRIO", trioServer.URL)
-			e.Setenv("TRIOSLOW", trioSlow.URL)
+			e.Setenv("TRIOHOLD", trioHold.URL)
 			e.Setenv("MODERATED", moderatedServer.URL)
 			e.Setenv("FORUM", forumServer.URL)
-			e.Setenv("FORUMSLOW", forumSlow.URL)
+			e.Setenv("FORUMHOLD", forumHold.URL)
 			e.Setenv("FORUMMESSY", forumMessy.URL)
 			e.Setenv("REFINE", refineServer.URL)
 			e.Setenv("REFINENOEMBED", refineNoEmbed.URL)
+			e.Setenv("REFINEMENDED", refineMended.URL)
 			e.Setenv("PANEL", panelServer.URL)
+			e.Setenv("PANELSHORT", panelShort.URL)
 			e.Setenv("JUDGES", judgesServer.URL)
+			e.Setenv("JUDGESMENDED", judgesMended.URL)
 			e.Setenv("TOURNEY", tourneyServer.URL)
 			e.Setenv("PERSON", person)
 			e.Setenv("DOCTOR", doctor.URL)
 			e.Setenv("DOCTORJSON", doctorJSON.URL)
 			e.Setenv("DOCTORBARE", doctorBare.URL)
+			e.Setenv("DOCTORNOSTREAM", doctorNoStream.URL)
 			e.Setenv("DOCTORKEY", doctorKey.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
@@ -215,6 +285,14 @@ func TestScripts(t *testing.T) {
 						ts.Fatalf("waited %v for %s to exist and match %v", guard, args[0], re)
 					}
 				}
+			},
+			// release MODEL lets $GATE answer the calls to MODEL, those
+			// it holds and those to come.
+			"release": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: release model")
+				}
+				gates.release(args[0])
 			},
 			// cmptimed A B compares two files as cmp does, except on the
 			// lines that record how long something took or when.
@@ -280,9 +358,50 @@ func TestScripts(t *testing.T) {
 	})
 }
 
+// gates are $GATE's gates, one a model, each open once released.
+type gates struct {
+	mu   sync.Mutex
+	open map[string]chan struct{}
+}
+
+// of returns the channel that is closed when model's gate opens.
+func (g *gates) of(model string) chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, ok := g.open[model]
+	if !ok {
+		c = make(chan struct{})
+		g.open[model] = c
+	}
+	return c
+}
+
+// release opens model's gate.
+func (g *gates) release(model string) {
+	c := g.of(model)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	select {
+	case <-c:
+	default:
+		close(c)
+	}
+}
+
 // timing matches the lines of a debate's files that record a duration or
 // a time, whose values differ from run to run.
 var timing = regexp.MustCompile(`(?m)^.*("[a-z_]*(_ms|seconds|time|timestamp)"|elapsed|latency).*$`)
 
 // untimed is text without its lines of timings.
 func untimed(text string) string { return timing.ReplaceAllString(text, "") }
+
+// muteDebater answers as others, but a debater on model mute answers with
+// a sentence that holds no argument, however often it is asked.
+func muteDebater(others modeltest.Handler) modeltest.Handler {
+	return func(req modeltest.Request) modeltest.Reply {
+		if req.Model == "mute" {
+			return modeltest.Reply{Content: "I would rather not argue today."}
+		}
+		return others(req)
+	}
+}

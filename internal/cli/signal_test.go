@@ -91,7 +91,16 @@ func mootBinary(t *testing.T) string {
 // each exits with 128 plus the signal's number, and the debate passes check.
 func TestSignalExitCodes(t *testing.T) {
 	bin := mootBinary(t)
-	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond}))
+	// The signal is sent once the run is in a call, which the fake
+	// reports: a run not yet started would die of the signal instead.
+	asked := make(chan struct{}, 16)
+	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond}),
+		modeltest.Before(func(context.Context, modeltest.Request) {
+			select {
+			case asked <- struct{}{}:
+			default:
+			}
+		}))
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -114,12 +123,25 @@ func TestSignalExitCodes(t *testing.T) {
 			c := run("run", "slow", "3")
 			var stderr bytes.Buffer
 			c.Stderr = &stderr
+			for len(asked) > 0 {
+				<-asked
+			}
 			if err := c.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(700 * time.Millisecond)
+			exited := make(chan error, 1)
+			go func() { exited <- c.Wait() }()
+			select {
+			case <-asked:
+			case err := <-exited:
+				t.Fatalf("the run ended (%v) before its first call; stderr:\n%s", err, stderr.String())
+			case <-time.After(time.Minute):
+				c.Process.Kill()
+				<-exited
+				t.Fatalf("the run made no call within a minute; stderr:\n%s", stderr.String())
+			}
 			c.Process.Signal(tc.sig)
-			err := c.Wait()
+			err := <-exited
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != tc.code {
 				t.Fatalf("exit %v, want %d; stderr:\n%s", err, tc.code, stderr.String())

@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/moot-dev/moot/internal/termwidth"
 )
 
 // visible makes text from a debate safe to print for a person: control
@@ -66,7 +68,7 @@ func unsafeRune(r rune, keepNewlines bool) bool {
 }
 
 // wrapLines splits s, folded onto one line, into lines of at most width
-// characters at spaces. A word longer than width gets a line of its own;
+// columns of a terminal at spaces (a wide character takes two). A word longer than width gets a line of its own;
 // nothing is ever cut.
 func wrapLines(s string, width int) []string {
 	var lines []string
@@ -75,7 +77,7 @@ func wrapLines(s string, width int) []string {
 		switch {
 		case line == "":
 			line = w
-		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= width:
+		case termwidth.Width(line)+1+termwidth.Width(w) <= width:
 			line += " " + w
 		default:
 			lines = append(lines, line)

@@ -66,7 +66,7 @@ func (a *app) sidedProtocols() []string {
 
 // tournamentDir is the folder of the tournament called name.
 func tournamentDir(cmd *ucli.Command, name string) (string, error) {
-	if !tournament.ValidSlug(name) {
+	if !store.ValidSlug(name) {
 		return "", badUsage(fmt.Errorf("%q is not a valid tournament name", name),
 			"a name is lowercase letters, digits and hyphens, starting with a letter or digit, at most 64 characters: spring-2026")
 	}

@@ -17,9 +17,10 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/escape"
+	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/rating"
-	"github.com/moot-dev/moot/internal/report"
+	"github.com/moot-dev/moot/internal/termwidth"
 	"github.com/moot-dev/moot/internal/tournament"
 	"github.com/moot-dev/moot/store"
 )
@@ -160,7 +161,7 @@ func (a *app) tournamentStatusCommand() *ucli.Command {
 			} else {
 				fmt.Fprintf(w, "leaderboard Bradley-Terry rating [95%% interval, bootstrap over debates] · Elo · won-drawn-lost\n")
 				for i, r := range s.Ratings {
-					fmt.Fprintf(w, "  %2d. %-28s %6.0f [%4.0f, %4.0f] · Elo %4.0f · %d-%d-%d\n", i+1, visible(r.Model, false), r.BT, r.Low, r.High, r.Elo, r.Wins, r.Draws, r.Losses)
+					fmt.Fprintf(w, "  %2d. %s %6.0f [%4.0f, %4.0f] · Elo %4.0f · %d-%d-%d\n", i+1, termwidth.Pad(visible(r.Model, false), 28), r.BT, r.Low, r.High, r.Elo, r.Wins, r.Draws, r.Losses)
 				}
 			}
 			if tot := s.bill.Total; tot.Calls > 0 {
@@ -203,23 +204,23 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 			s := a.standingsOf(dir, t, a.results(dir, t, p), table)
 			svg := rating.SVGHeatMap(s.matrix)
 			md := s.markdown("![The win matrix](win-matrix.svg)")
-			var page []byte
+			var doc []byte
 			if cmd.Bool("html") {
-				if page, err = s.html(svg); err != nil {
+				if doc, err = s.html(svg); err != nil {
 					return err
 				}
 			}
 			if cmd.Bool("stdout") {
 				out := []byte(md)
-				if page != nil {
-					out = page
+				if doc != nil {
+					out = doc
 				}
 				_, err := a.io.Stdout.Write(out)
 				return err
 			}
 			files := []store.File{{Name: "README.md", Data: []byte(md)}, {Name: "win-matrix.svg", Data: []byte(svg)}}
-			if page != nil {
-				files = append(files, store.File{Name: report.HTMLFile, Data: page})
+			if doc != nil {
+				files = append(files, store.File{Name: page.File, Data: doc})
 			}
 			td, err := store.Open(dir)
 			if err != nil {
@@ -235,11 +236,11 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 			for _, f := range files {
 				fmt.Fprintf(a.io.Stdout, "wrote %s\n", filepath.Join(dir, f.Name))
 			}
-			if page == nil {
+			if doc == nil {
 				// An earlier --html page now shows an older standing.
-				if _, err := os.Lstat(filepath.Join(dir, report.HTMLFile)); err == nil {
+				if _, err := os.Lstat(filepath.Join(dir, page.File)); err == nil {
 					fmt.Fprintf(a.io.Stderr, "moot: %s is from an earlier report and now out of date; '%s' writes it afresh\n",
-						filepath.Join(dir, report.HTMLFile), a.asInvoked("moot tournament report "+shellQuote(t.Name)+" --html"))
+						filepath.Join(dir, page.File), a.asInvoked("moot tournament report "+shellQuote(t.Name)+" --html"))
 				}
 			}
 			return nil
@@ -253,11 +254,11 @@ func (s standings) html(svg string) ([]byte, error) {
 	// The page has the SVG itself where README.md links to the file: a
 	// placeholder paragraph, rendered, is replaced.
 	const slot = "WINMATRIXSVG"
-	page, err := report.MarkdownPage("Tournament "+s.plan.Name, []byte(s.markdown(slot)))
+	doc, err := page.MarkdownPage("Tournament "+s.plan.Name, []byte(s.markdown(slot)))
 	if err != nil {
 		return nil, err
 	}
-	return bytes.Replace(page, []byte("<p>"+slot+"</p>"), []byte("<figure>"+svg+"</figure>"), 1), nil
+	return bytes.Replace(doc, []byte("<p>"+slot+"</p>"), []byte("<figure>"+svg+"</figure>"), 1), nil
 }
 
 // leaderboardPage is the report page of the tournament at dir, as

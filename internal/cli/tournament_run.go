@@ -283,6 +283,7 @@ func (a *app) runOne(ctx context.Context, dir string, r debateResult, p sm.Proto
 		DefaultModel: defaultModel(a.io.Getenv),
 		Repairs:      cmd.Int("repairs"),
 		KeepGoing:    cmd.Bool("keep-going"),
+		NoPrompts:    a.noTranscripts(),
 		Now:          a.io.Now,
 		Emit:         emit,
 		Warn:         func(string) {},

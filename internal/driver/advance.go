@@ -22,7 +22,6 @@ import (
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -297,7 +296,13 @@ func Rejudge(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, 
 	// not stored in debate.md.
 	p = withJudgeContext(p, opts.Overrides)
 	opts.Overrides.JudgeContext = ""
-	return advance(ctx, d, p, UnitGoal{All: true}, opts, func() (sm.Debate, error) {
+	return advance(ctx, d, p, UnitGoal{All: true}, opts, rejudging(d, p, rj))
+}
+
+// rejudging returns the loader of the debate in d, of protocol p, as the
+// re-judging rj sees it.
+func rejudging(d *store.Dir, p sm.Protocol, rj sm.Rejudging) func() (sm.Debate, error) {
+	return func() (sm.Debate, error) {
 		deb, err := LoadDebate(d, p)
 		if err != nil {
 			return nil, err
@@ -307,16 +312,16 @@ func Rejudge(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, 
 			return nil, fmt.Errorf("a %s debate cannot be judged again: its protocol has no judge", p.Name())
 		}
 		return r.Rejudge(rj)
-	})
+	}
 }
 
-// withJudgeContext gives a dialectic protocol the judge context of o, so
-// that the run's first prompt already uses it; the step's commit then
-// stores it in debate.md's settings.
+// withJudgeContext gives a protocol whose judge reads a debate in more
+// than one way the judge context of o, so that the run's first prompt
+// already uses it; the step's commit then stores it in debate.md's
+// settings.
 func withJudgeContext(p sm.Protocol, o Overrides) sm.Protocol {
-	if dp, ok := p.(dialectic.Protocol); ok && o.JudgeContext != "" {
-		dp.JudgeContext = o.JudgeContext
-		return dp
+	if jc, ok := p.(sm.JudgeContexter); ok && o.JudgeContext != "" {
+		return jc.WithJudgeContext(o.JudgeContext)
 	}
 	return p
 }
@@ -324,6 +329,7 @@ func withJudgeContext(p sm.Protocol, o Overrides) sm.Protocol {
 func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options, load func() (sm.Debate, error)) (Summary, error) {
 	start := time.Now()
 	r := newRunner(d, opts)
+	r.script, _ = p.(sm.Scripted)
 	if c, ok := p.(sm.SetupChecker); ok {
 		if err := c.CheckSetup(); err != nil {
 			return r.sum, err
@@ -470,6 +476,9 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 			// The answers passed one by one but not together: ask anew
 			// next time rather than refuse the same ones for ever.
 			r.forget(step)
+			if re := allMissing(step, answers, refused, r.unit); re != nil {
+				return re
+			}
 		}
 		return err
 	}
@@ -507,6 +516,32 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 	}
 	r.forget(step)
 	return nil
+}
+
+// allMissing is the error of a step whose every call was recorded as
+// missing (--keep-going) and which refused to go on without them, such as
+// the judgment of a dialectic exchange none of whose panel's judges
+// answered: the role's failure, which --keep-going cannot skip. It is nil
+// when some call was answered.
+func allMissing(step *sm.Step, answers map[string]sm.Answer, refused *sm.Refused, unit string) *RoleError {
+	var models []string
+	for _, c := range step.Calls {
+		a, ok := answers[c.ID]
+		if !ok || a.Missing == nil {
+			return nil
+		}
+		if c.Model != "" && !slices.Contains(models, c.Model) {
+			models = append(models, c.Model)
+		}
+	}
+	if len(step.Calls) == 0 {
+		return nil
+	}
+	role := refused.Role
+	if role == "" {
+		role = step.Calls[0].Role
+	}
+	return &RoleError{Role: role, Model: strings.Join(models, ", "), Exchange: step.Unit, Unit: unit, Problems: refused.Reasons}
 }
 
 // forget removes what was kept for the calls of step.
@@ -667,7 +702,7 @@ func (r *runner) keptMissing(step *sm.Step, c sm.Call) (sm.Answer, bool) {
 // interrupted, or the model's, repaired in the same conversation up to
 // Repairs times, or the call's own cap if it is lower.
 func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer, error) {
-	role := dialectic.Role(c.Role)
+	role := c.Role
 	validate := validator(c)
 	if !r.opts.Fresh {
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
@@ -733,7 +768,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	// that two judges' failures never share a file.
 	who := role
 	if c.Model != "" {
-		who = dialectic.Role(c.ID)
+		who = c.ID
 	}
 	if c.Schema == nil {
 		// A call that asks for text is sent as text, whatever mode the
@@ -754,6 +789,13 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 	}
 	if sess != nil {
 		msgs = withInstructions(msgs)
+	}
+	var marks []model.Breakpoint
+	r.mu.Lock()
+	cm, _ := ParseCacheMarks(r.settings.CacheMarks)
+	r.mu.Unlock()
+	if cm.For(rs.Model) {
+		marks = breakpoints(c)
 	}
 	var transcript []model.Message
 	var attempts []failedAttempt
@@ -818,7 +860,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		resp, added, err := r.ask(ctx, step, c, sess, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
 			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema, Role: c.Role,
-			OnChunk: onChunk,
+			Script: r.scriptFor(c, try > 0), Breakpoints: marks, OnChunk: onChunk,
 			OnRetry: func(rt model.Retry) {
 				discard("the attempt failed; its answer is asked for again")
 				arrived.Reset()
@@ -839,7 +881,14 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			}
 		}
 		resp.Text, resp.Model = r.opts.Mask(resp.Text), r.opts.Mask(resp.Model)
-		r.logUsage(step.Unit, role, rs.Model, resp, err)
+		// What was sent: without the research instructions when the
+		// endpoint takes no tools (ask took them out), then the rounds of
+		// tool calls.
+		asked := msgs[:len(msgs):len(msgs)]
+		if sess != nil && !r.researches(c, rs.Model) {
+			asked = withoutInstructions(msgs)
+		}
+		r.logUsage(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(asked, added...))})
 		if err != nil {
 			discard("the attempt failed; nothing of it is kept")
 			if ctx.Err() != nil {
@@ -1096,7 +1145,22 @@ func Panel(d *store.Dir) ([]sm.Judge, error) {
 // A call refused again stays missing in a run with KeepGoing and stops
 // the run without it. A debate whose protocol records no gaps has none.
 func FillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options) (Summary, int, error) {
-	deb, err := LoadDebate(d, p)
+	return fillMissing(ctx, d, p, opts, func() (sm.Debate, error) { return LoadDebate(d, p) })
+}
+
+// RejudgeMissing asks again, as FillMissing does, for every judgment that
+// the re-judging rj of the debate in d records as missing, and returns
+// how many it asked for; none for a protocol whose re-judging records no
+// gaps.
+func RejudgeMissing(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, opts Options) (Summary, int, error) {
+	p = withJudgeContext(p, opts.Overrides)
+	opts.Overrides.JudgeContext = ""
+	return fillMissing(ctx, d, p, opts, rejudging(d, p, rj))
+}
+
+// fillMissing asks again for the gaps of the debate load returns.
+func fillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options, load func() (sm.Debate, error)) (Summary, int, error) {
+	deb, err := load()
 	if err != nil {
 		return Summary{}, 0, err
 	}
@@ -1110,7 +1174,7 @@ func FillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options)
 	}
 	next := 0
 	sum, err := advance(ctx, d, p, UnitGoal{Steps: len(gaps)}, opts, func() (sm.Debate, error) {
-		deb, err := LoadDebate(d, p)
+		deb, err := load()
 		if err != nil {
 			return nil, err
 		}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 // Embedder is what a run needs of a model client for the calls that ask
@@ -56,7 +55,7 @@ func validEmbeddings(n int) func([]byte) sm.Report {
 // none, an answer that says so. Other failures fail the call as a chat's
 // do.
 func (r *runner) embed(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer, error) {
-	role := dialectic.Role(c.Role)
+	role := c.Role
 	r.mu.Lock()
 	rs := r.settings.Role(c.Role)
 	r.mu.Unlock()
@@ -93,7 +92,7 @@ func (r *runner) embed(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer
 					Seconds: rt.Wait.Seconds(),
 					Message: fmt.Sprintf("attempt %d of %d failed (%s); trying again in %.1f s", rt.Attempt, rt.Of, rt.Reason, rt.Wait.Seconds())})
 			}})
-			r.logUsage(step.Unit, role, rs.Model, model.Response{PromptTokens: resp.PromptTokens, Latency: resp.Latency, Attempts: resp.Attempts, Model: resp.Model}, err)
+			r.logUsage(step.Unit, role, rs.Model, model.Response{PromptTokens: resp.PromptTokens, Latency: resp.Latency, Attempts: resp.Attempts, Model: resp.Model}, err, &Transcript{Input: missing})
 			elapsed, attempts = resp.Latency, 1
 		}
 		switch {

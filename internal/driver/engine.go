@@ -1,8 +1,13 @@
-// Package engine performs the steps of a debate: it loads the debate from
+// Package driver performs the steps of a debate: it loads the debate from
 // the store, puts what a debater or judge handed in through the rules of
 // the state machine, and commits the files the step changes as one commit,
 // debate.md last. The command line and the model runner both go through it,
 // so an answer typed by hand and an answer from a model meet the same rules.
+//
+// It also drives a debate with language models (run.go): it asks each
+// role for the answer the debate waits for, sends refused answers back
+// for repair, and keeps answers already paid for until they are
+// committed. Everything it needs to resume is in the debate directory.
 package driver
 
 import (
@@ -101,8 +106,8 @@ func ReadRaw(d *store.Dir) (dialectic.Raw, error) {
 func readRaw(d *store.Dir) (dialectic.Raw, error) {
 	var raw dialectic.Raw
 	var err error
-	if raw.Header, err = d.ReadFile(dialectic.HeaderFile); err != nil {
-		return raw, fmt.Errorf("read %s: %w", dialectic.HeaderFile, err)
+	if raw.Header, err = d.ReadFile(sm.StateFile); err != nil {
+		return raw, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	if d.Exists(dialectic.ScoresFile) {
 		if raw.Scores, err = d.ReadFile(dialectic.ScoresFile); err != nil {
@@ -178,7 +183,7 @@ func Create(dir, slug string, m dialectic.Motion) (*store.Dir, error) {
 	}
 	d, err := store.Create(dir, []string{dialectic.ArgumentsDir}, []store.File{
 		{Name: dialectic.ScoresFile, Data: []byte("{}\n")},
-		{Name: dialectic.HeaderFile, Data: header},
+		{Name: sm.StateFile, Data: header},
 	})
 	if err != nil {
 		return nil, err

@@ -236,7 +236,7 @@ func TestRejudgeJudgeContext(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			dir := newDebate(t, t.TempDir(), 3, false)
-			header, err := os.ReadFile(filepath.Join(dir, dialectic.HeaderFile))
+			header, err := os.ReadFile(filepath.Join(dir, sm.StateFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -252,7 +252,7 @@ func TestRejudgeJudgeContext(t *testing.T) {
 				return fake(req)
 			})
 			opts := options(client(t, srv))
-			opts.Overrides.JudgeContext = tc.ctx
+			opts.Overrides.JudgeContext = string(tc.ctx)
 			rj := sm.Rejudging{Judge: sm.Judge{Name: "again", Model: "scripted"}, To: -1}
 			if _, err := driver.Rejudge(context.Background(), openDir(t, dir), dialectic.Protocol{Templates: templates.Default()}, rj, opts); err != nil {
 				t.Fatal(err)
@@ -267,7 +267,7 @@ func TestRejudgeJudgeContext(t *testing.T) {
 					t.Errorf("prompt %d lacks %q", i, tc.want)
 				}
 			}
-			if after, err := os.ReadFile(filepath.Join(dir, dialectic.HeaderFile)); err != nil || string(after) != string(header) {
+			if after, err := os.ReadFile(filepath.Join(dir, sm.StateFile)); err != nil || string(after) != string(header) {
 				t.Errorf("the re-judging changed debate.md (%v)", err)
 			}
 		})

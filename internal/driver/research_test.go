@@ -143,6 +143,24 @@ func TestResearchVerifiesGrounds(t *testing.T) {
 	if w.Searches() != 2 || w.Reads("/a") != 1 || w.Reads("/b") != 1 {
 		t.Errorf("searches %d, reads of a %d, b %d: want 2, 1, 1", w.Searches(), w.Reads("/a"), w.Reads("/b"))
 	}
+	// Each debater's call keeps, with its prompt, the tool calls it made
+	// and what they gave back, as moot serve shows them.
+	for _, u := range usageLines(t, d.Path()) {
+		tr, err := driver.ReadTranscript(d, u.Transcript)
+		if err != nil {
+			t.Fatalf("%s: %v", u.Role, err)
+		}
+		asked, given := 0, 0
+		for _, m := range tr.Messages {
+			asked += len(m.ToolCalls)
+			if m.Role == "tool" && m.ToolCallID != "" && m.Content != "" {
+				given++
+			}
+		}
+		if u.Role != "judge" && (asked == 0 || given != asked) {
+			t.Errorf("the %s's transcript keeps %d tool calls and %d results", u.Role, asked, given)
+		}
+	}
 }
 
 func TestResearchOffChangesNothing(t *testing.T) {

@@ -1,9 +1,10 @@
-// Package run drives a debate with language models: it asks the debaters
+// This file drives a debate with language models: it asks the debaters
 // and the judge for the answer the debate waits for, puts each answer
 // through the same rules and commit path as process-exchange and
 // process-judge, sends refused answers back for repair, and keeps answers
 // already paid for until they are committed. Everything it needs to resume
 // is in the debate directory.
+
 package driver
 
 import (
@@ -21,6 +22,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 	"github.com/moot-dev/moot/templates"
@@ -158,6 +160,9 @@ type Options struct {
 	// instead of all at once: a run whose model takes no time (moot demo)
 	// then logs its calls in the same order every time.
 	Serial bool
+	// NoPrompts keeps no transcript of the calls (Usage.Transcript):
+	// what each was sent and answered is then not kept.
+	NoPrompts bool
 	// Person, when set, answers the calls of the roles a person plays
 	// (moot run --human) in place of the model, after the step's model
 	// calls.
@@ -203,6 +208,7 @@ type Summary struct {
 	Failed           int           `json:"failed_calls"`
 	PromptTokens     int           `json:"prompt_tokens"`
 	CachedTokens     int           `json:"cached_tokens"`
+	CacheWriteTokens int           `json:"cache_write_tokens,omitempty"`
 	CompletionTokens int           `json:"completion_tokens"`
 	Elapsed          time.Duration `json:"-"`
 	Warnings         []string      `json:"warnings"`
@@ -214,7 +220,7 @@ type Summary struct {
 // RoleError is a role that gave no acceptable answer: the model failed, or
 // its answers broke the rules every time.
 type RoleError struct {
-	Role     dialectic.Role
+	Role     string
 	Exchange int
 	// Unit is what the protocol's steps count, as Exchange numbers them;
 	// empty means "exchange".
@@ -259,6 +265,28 @@ type runner struct {
 	// research is the research of a debate that researches; nil
 	// otherwise (see research.go).
 	research *researchState
+	// script is the protocol's script for moot's built-in model; nil for
+	// a protocol without one.
+	script sm.Scripted
+}
+
+// scriptFor is the built-in model's answer to call c (see
+// model.Request.Script), nil when the protocol has no script. repair
+// reports that the request sends an answer back.
+func (r *runner) scriptFor(c sm.Call, repair bool) func([]model.Message) (string, error) {
+	if r.script == nil {
+		return nil
+	}
+	return func(msgs []model.Message) (string, error) {
+		// The answers sent back and their repair messages, after the
+		// call's own, are left out: Repair says that there are some.
+		msgs = msgs[:min(len(msgs), len(c.Messages))]
+		call := sm.ScriptCall{Role: c.Role, Kind: c.Kind, Repair: repair, Messages: make([]sm.Message, len(msgs))}
+		for i, m := range msgs {
+			call.Messages[i] = sm.Message{Role: m.Role, Content: m.Content}
+		}
+		return r.script.Script(call)
+	}
 }
 
 // Goal says when a dialectic run stops: after Steps steps when Steps > 0,
@@ -330,7 +358,7 @@ type failedAttempt struct {
 
 // saveFailed keeps the raw answers of a role that failed under
 // .moot/failed/ and returns the file's path inside the debate.
-func (r *runner) saveFailed(x int, role dialectic.Role, attempts []failedAttempt) string {
+func (r *runner) saveFailed(x int, role string, attempts []failedAttempt) string {
 	if len(attempts) == 0 {
 		return ""
 	}
@@ -359,7 +387,11 @@ type Usage struct {
 	// CachedTokens is the part of PromptTokens the server read from its
 	// prompt cache, as it reported; left out when 0 or not reported, as
 	// in the lines of moots that did not read it.
-	CachedTokens     int `json:"cached_tokens,omitempty"`
+	CachedTokens int `json:"cached_tokens,omitempty"`
+	// CacheWriteTokens is the part of PromptTokens the server wrote to
+	// its prompt cache, as it reported (Anthropic and Gemini bill it
+	// above the input price); left out when 0 or not reported.
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 	CompletionTokens int `json:"completion_tokens"`
 	// Seconds is the call's whole wall time, retries included, and
 	// Attempts the requests it took.
@@ -369,16 +401,26 @@ type Usage struct {
 	// Asked is the model asked, when the server named the model that
 	// answered (Model) otherwise, such as a dated version of it.
 	Asked string `json:"asked,omitempty"`
+	// Transcript names the file under .moot/ that keeps what the call
+	// was sent and answered (see ReadTranscript); left out when none was
+	// kept (Options.NoPrompts, or a moot that kept none).
+	Transcript string `json:"transcript,omitempty"`
 }
 
-func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp model.Response, err error) {
+// logUsage logs a call that ended, with err when it got no answer, and
+// keeps its transcript t (nil for none).
+func (r *runner) logUsage(x int, role string, modelName string, resp model.Response, err error, t *Transcript) {
 	u := Usage{
 		Time: r.opts.Now().UTC().Format(time.RFC3339), Exchange: x, Role: string(role), Model: modelName,
-		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CompletionTokens: resp.CompletionTokens,
+		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CacheWriteTokens: resp.CacheWriteTokens, CompletionTokens: resp.CompletionTokens,
 		Seconds: resp.Latency.Seconds(), Attempts: resp.Attempts, OK: err == nil,
 	}
 	if resp.Model != "" && resp.Model != u.Model {
 		u.Model, u.Asked = resp.Model, u.Model
+	}
+	if t != nil {
+		t.Unit, t.Role, t.Model, t.Answer, t.Error = x, string(role), u.Model, resp.Text, errText(err)
+		u.Transcript = r.keepTranscript(t)
 	}
 	r.mu.Lock()
 	r.sum.Calls++
@@ -387,6 +429,7 @@ func (r *runner) logUsage(x int, role dialectic.Role, modelName string, resp mod
 	}
 	r.sum.PromptTokens += resp.PromptTokens
 	r.sum.CachedTokens += resp.CachedTokens
+	r.sum.CacheWriteTokens += resp.CacheWriteTokens
 	r.sum.CompletionTokens += resp.CompletionTokens
 	logged := u
 	logged.Model, logged.Asked = r.opts.Mask(u.Model), r.opts.Mask(u.Asked)
@@ -418,6 +461,7 @@ type Totals struct {
 	Failed           int     `json:"failed_calls"`
 	PromptTokens     int     `json:"prompt_tokens"`
 	CachedTokens     int     `json:"cached_tokens"`
+	CacheWriteTokens int     `json:"cache_write_tokens,omitempty"`
 	CompletionTokens int     `json:"completion_tokens"`
 	Seconds          float64 `json:"seconds"`
 }
@@ -438,6 +482,7 @@ func SumUsage(lines []Usage) Totals {
 		}
 		t.PromptTokens += u.PromptTokens
 		t.CachedTokens += u.CachedTokens
+		t.CacheWriteTokens += u.CacheWriteTokens
 		t.CompletionTokens += u.CompletionTokens
 		t.Seconds += u.Seconds
 	}

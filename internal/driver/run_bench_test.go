@@ -68,7 +68,7 @@ func TestPromptSizes(t *testing.T) {
 	// The full judge context, in which the judge, like the debaters, sees
 	// every argument once (bench/judgectx measures the focused default).
 	opts := options(client(t, srv))
-	opts.Overrides.JudgeContext = dialectic.ContextFull
+	opts.Overrides.JudgeContext = string(dialectic.ContextFull)
 	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 20}, opts); err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,9 @@ type Settings struct {
 	// JudgeContext is the --judge-context of a dialectic debate (see
 	// dialectic.JudgeContext); absent, the focused default.
 	JudgeContext string `json:"judge_context,omitempty"`
+	// CacheMarks is the --cache-marks of the debate (see CacheMarks);
+	// absent, the automatic default.
+	CacheMarks string `json:"cache_marks,omitempty"`
 	// panel is the judge panel the state file names, kept apart from
 	// the settings under its own key (sm.PanelKey).
 	panel []sm.Judge
@@ -74,10 +77,10 @@ func LoadSettings(h *dialectic.Header) (Settings, error) {
 		return s, nil
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return s, fmt.Errorf("read %s: field %q: %w", dialectic.HeaderFile, SettingsKey, err)
+		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
 	}
 	if err := s.check(); err != nil {
-		return s, fmt.Errorf("read %s: field %q: %w", dialectic.HeaderFile, SettingsKey, err)
+		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
 	}
 	return s, nil
 }
@@ -96,6 +99,9 @@ func (s *Settings) check() error {
 	}
 	if _, err := dialectic.ParseJudgeContext(s.JudgeContext); err != nil {
 		return fmt.Errorf("%s: %w", dialectic.JudgeContextField, err)
+	}
+	if _, err := ParseCacheMarks(s.CacheMarks); err != nil {
+		return fmt.Errorf("%s: %w", CacheMarksField, err)
 	}
 	return nil
 }
@@ -120,7 +126,9 @@ type Overrides struct {
 	// Budget, when set, is the debate's budget from now on.
 	Budget *float64
 	// JudgeContext, when set, is the debate's judge context from now on.
-	JudgeContext dialectic.JudgeContext
+	JudgeContext string
+	// CacheMarks, when set, is the debate's cache marks from now on.
+	CacheMarks CacheMarks
 	// Defaults are the models of roles that neither Models nor the
 	// debate's stored settings name, by role, before the default model
 	// (moot.yaml's models).
@@ -142,6 +150,7 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		People:         clonePeople(s.People),
 		Budget:         s.Budget,
 		JudgeContext:   s.JudgeContext,
+		CacheMarks:     s.CacheMarks,
 		panel:          s.panel,
 	}
 	for k, v := range s.Models {
@@ -193,14 +202,25 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 	}
 	if c := o.JudgeContext; c != "" {
 		old, _ := dialectic.ParseJudgeContext(out.JudgeContext)
-		if old != c {
+		if string(old) != c {
 			lines = append(lines, fmt.Sprintf("judge context changes from %s to %s", old, c))
 		}
 		// The default is stored as an absent field, so that a debate
 		// run without the flag keeps its bytes.
 		out.JudgeContext = ""
-		if c != dialectic.ContextFocused {
-			out.JudgeContext = string(c)
+		if c != string(dialectic.ContextFocused) {
+			out.JudgeContext = c
+		}
+	}
+	if c := o.CacheMarks; c != "" {
+		old, _ := ParseCacheMarks(out.CacheMarks)
+		if old != c {
+			lines = append(lines, fmt.Sprintf("cache marks change from %s to %s", old, c))
+		}
+		// As the judge context, the default is stored as an absent field.
+		out.CacheMarks = ""
+		if c != CacheAuto {
+			out.CacheMarks = string(c)
 		}
 	}
 	return out, lines

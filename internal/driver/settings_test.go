@@ -81,11 +81,11 @@ func TestJudgeContextSetting(t *testing.T) {
 		})
 	}
 	var s driver.Settings
-	full, lines := s.Merge(driver.Overrides{JudgeContext: dialectic.ContextFull}, "m", []string{"judge"})
+	full, lines := s.Merge(driver.Overrides{JudgeContext: string(dialectic.ContextFull)}, "m", []string{"judge"})
 	if full.JudgeContext != "full" || len(lines) != 1 || lines[0] != "judge context changes from focused to full" {
 		t.Errorf("merge full: %q, %q", full.JudgeContext, lines)
 	}
-	back, lines := full.Merge(driver.Overrides{JudgeContext: dialectic.ContextFocused}, "m", []string{"judge"})
+	back, lines := full.Merge(driver.Overrides{JudgeContext: string(dialectic.ContextFocused)}, "m", []string{"judge"})
 	if back.JudgeContext != "" || len(lines) != 1 {
 		t.Errorf("merge focused: %q, %q", back.JudgeContext, lines)
 	}

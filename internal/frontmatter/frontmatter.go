@@ -1,4 +1,4 @@
-// Package doc holds the document format every moot file shares: a JSON
+// Package frontmatter holds the document format every moot file shares: a JSON
 // object as frontmatter followed by a markdown body, and the JSON encoding
 // rules moot writes with (two-space indent, keys in a stable order, UTF-8
 // written as UTF-8, no HTML escaping, a trailing newline).

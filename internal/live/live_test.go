@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
@@ -220,6 +221,49 @@ func TestRenderKeepsTerminalSafe(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if n := len([]rune(line)); n > 60 {
 			t.Errorf("line of %d columns: %q", n, line)
+		}
+	}
+}
+
+// TestRenderFitsWideCharacters renders a debate whose texts are in CJK
+// and emoji, which take two columns of a terminal each: every line must
+// fit the width in columns, not in runes, and the chart's axis must stand
+// in the same column on every row, whatever the width of the role's name.
+func TestRenderFitsWideCharacters(t *testing.T) {
+	const width = 50
+	up, down := 0.4, -0.3
+	s := &Snapshot{Slug: "tea", Protocol: "panel", Motion: strings.Repeat("茶は珈琲より良い飲み物である。", 4),
+		Status: sm.Status{Unit: "round", Done: 1, Lines: []sm.Line{{Label: "話題", Text: strings.Repeat("討論", 30)}}},
+		Entries: []Entry{
+			{ID: "r1-a", Unit: 1, Role: "王小明", Title: strings.Repeat("🙂👍🏽", 20), Score: &up},
+			{ID: "r1-b", Unit: 1, Role: "ann", Title: "plain", Score: &down},
+			{ID: "r1-c", Unit: 1, Role: "🇫🇷 Élodie Lefèvre-Dupont", Title: "x", Score: &up},
+		},
+		Live: &State{PID: 1, Command: "moot run tea", UnitName: "round", Unit: 2, Calls: []Call{{Role: "王小明", Model: "模型", Started: time.Now()}}}}
+	var b bytes.Buffer
+	if err := Render(&b, s, width, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	axis := -1
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if n := termwidth.Width(line); n > width {
+			t.Errorf("line of %d columns, more than %d: %q", n, width, line)
+		}
+		if before, _, ok := strings.Cut(line, "│"); ok {
+			if col := termwidth.Width(before); axis < 0 {
+				axis = col
+			} else if col != axis {
+				t.Errorf("the chart's axis stands in column %d here, %d above: %q", col, axis, line)
+			}
+		}
+	}
+	if axis < 0 {
+		t.Errorf("the view has no chart:\n%s", out)
+	}
+	for _, want := range []string{"茶は珈琲", "王小明", "🙂👍🏽", "…"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the view lacks %q:\n%s", want, out)
 		}
 	}
 }

@@ -14,8 +14,9 @@ import (
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/motion"
+	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -73,40 +74,39 @@ func Load(dir string, protocols sm.Protocols) (*Snapshot, error) {
 		return nil, err
 	}
 	s := &Snapshot{Slug: filepath.Base(dir), Protocol: p.Name(), Status: deb.Status(), Motion: Motion(state)}
-	if dd, ok := dialectic.DebateOf(deb); ok {
-		s.Motion = dd.Header.Motion.Text
-		for _, a := range dd.Arguments {
-			e := Entry{ID: a.ID, Unit: a.Exchange, Role: a.Side.Name(), For: a.Side.Name(), Title: a.Title}
-			if r, ok := dd.Scores.Get(a.ID); ok {
-				v := r.CurrentScore
-				e.Score = &v
-			}
-			s.Entries = append(s.Entries, e)
-		}
-	} else if sh, ok := deb.(sm.Shower); ok {
-		for _, part := range sh.Parts() {
-			if part.Private != "" {
-				continue
-			}
-			e := Entry{ID: part.ID, Unit: part.Unit, Role: part.Role, Title: part.Title, Score: part.Score}
-			// A score given in a part of its own (forum's judge, refine's
-			// skeptic) is the score of the part just before it, in the
-			// same unit, by another role: the chart counts it for that
-			// role.
-			e.For = e.Role
-			if n := len(s.Entries); e.Score != nil && n > 0 {
-				if prev := s.Entries[n-1]; prev.Score == nil && prev.Unit == e.Unit && prev.Role != e.Role {
-					e.For = prev.Role
-				}
-			}
-			s.Entries = append(s.Entries, e)
-		}
+	if sh, ok := deb.(sm.Shower); ok {
+		s.Entries = entries(sh.Parts())
 	}
 	if s.Live, err = Read(d); err != nil {
 		s.Live = nil // a live file being replaced: the next change reads it
 	}
 	s.Writer = d.Writer()
 	return s, nil
+}
+
+// entries are the public parts of a debate as the chart counts them. A
+// score given in a part of its own (forum's judge, refine's skeptic) is
+// the score of the part just before it, in the same unit, by another
+// role: the chart counts it for that role, unless the part says whom it
+// counts for (Part.For).
+func entries(parts []sm.Part) []Entry {
+	var out []Entry
+	for _, part := range parts {
+		if part.Private != "" {
+			continue
+		}
+		e := Entry{ID: part.ID, Unit: part.Unit, Role: part.Role, Title: part.Title, Score: part.Score, For: part.For}
+		if e.For == "" {
+			e.For = e.Role
+			if n := len(out); e.Score != nil && n > 0 {
+				if prev := out[n-1]; prev.Score == nil && prev.Unit == e.Unit && prev.Role != e.Role {
+					e.For = prev.Role
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // Motion reads the motion from a state file's body: the text under its
@@ -116,7 +116,7 @@ func Motion(state []byte) string {
 	if err != nil {
 		return ""
 	}
-	if m := strings.TrimSpace(dialectic.ParseMotion(body).Text); m != "" {
+	if m := strings.TrimSpace(motion.Parse(body).Text); m != "" {
 		return m
 	}
 	// A protocol that heads it otherwise (forum's "# Topic"): the first
@@ -165,7 +165,7 @@ func Render(w io.Writer, s *Snapshot, width int, now time.Time) error {
 		line("next     %s", clean(st.Next))
 	}
 	for _, l := range st.Lines {
-		line("%-8s %s", clean(l.Label), clean(l.Text))
+		line("%s %s", termwidth.Pad(clean(l.Label), 8), clean(l.Text))
 	}
 	switch {
 	case s.Live != nil && len(s.Live.Calls) > 0:
@@ -245,7 +245,7 @@ func chart(b *bytes.Buffer, s *Snapshot, width int) {
 	}
 	nameW := 0
 	for _, r := range roles {
-		nameW = max(nameW, utf8.RuneCountInString(clean(r)))
+		nameW = max(nameW, termwidth.Width(clean(r)))
 	}
 	nameW = min(nameW, 14)
 	half := max(4, min(20, (width-nameW-22)/2))
@@ -265,7 +265,7 @@ func chart(b *bytes.Buffer, s *Snapshot, width int) {
 			} else {
 				right = strings.Repeat("█", n) + strings.Repeat(" ", half-n)
 			}
-			row := fmt.Sprintf("  %4d %-*s %s│%s %s", u, nameW, cut(clean(r), nameW), left, right, signed(v))
+			row := fmt.Sprintf("  %4d %s %s│%s %s", u, termwidth.Pad(termwidth.Fit(clean(r), nameW), nameW), left, right, signed(v))
 			b.WriteString(fit(row, width) + "\n")
 		}
 	}
@@ -332,21 +332,6 @@ func unsafe(r rune) bool {
 	return false
 }
 
-// fit cuts s to width columns (runes), marking a cut with "…".
-func fit(s string, width int) string {
-	if utf8.RuneCountInString(s) <= width {
-		return s
-	}
-	return cut(s, width)
-}
-
-func cut(s string, width int) string {
-	if utf8.RuneCountInString(s) <= width {
-		return s
-	}
-	r := []rune(s)
-	if width < 1 {
-		return ""
-	}
-	return string(r[:width-1]) + "…"
-}
+// fit cuts s to width columns of a terminal, marking a cut with "…": a
+// wide character (CJK, emoji) takes two.
+func fit(s string, width int) string { return termwidth.Fit(s, width) }

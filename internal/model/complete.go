@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 )
 
@@ -109,11 +110,34 @@ type Request struct {
 	// OnChunk is set (the calls' pieces put together). A server that refuses tools fails with an error
 	// wrapping ErrNoTools.
 	Tools []Tool
+	// Breakpoints, when not empty, mark where prefixes of the prompt
+	// that the server should cache end: the content of each message with
+	// one is sent as text parts, the part that ends at a breakpoint
+	// carrying cache_control (see content in wire.go). At most
+	// MaxBreakpoints are sent, the last ones; without any, every content
+	// is sent as a plain string.
+	Breakpoints []Breakpoint
 	// Role names what the request asks for (a debate's role), never
 	// sent: a Budget estimates an answer without MaxTokens from the mean
 	// of the answers to earlier requests of the same Role.
 	Role string
+	// Script, when set, is the answer of moot's built-in model to the
+	// request, never sent: the script the debate's protocol ships for the
+	// call (statemachine.Scripted), given the messages as sent. Every
+	// other model ignores it.
+	Script func(messages []Message) (string, error)
 }
+
+// Breakpoint is the end of a prefix of a prompt to cache: the first
+// Offset bytes of the content of message Message, and every message
+// before it.
+type Breakpoint struct {
+	Message, Offset int
+}
+
+// MaxBreakpoints is how many cache breakpoints a request may carry, as
+// Anthropic allows.
+const MaxBreakpoints = 4
 
 // Retry describes a failed attempt that is about to be tried again.
 type Retry struct {
@@ -140,6 +164,10 @@ type Response struct {
 	// from its prompt cache (see wireUsage for where each server reports
 	// it); 0 when it reported none.
 	CachedTokens int
+	// CacheWriteTokens is the part of PromptTokens the server says it
+	// wrote to its prompt cache (OpenRouter's cache_write_tokens,
+	// Anthropic's cache_creation_input_tokens); 0 when it reported none.
+	CacheWriteTokens int
 	// UsageReported says the server reported the usage (in the last chunk
 	// of a stream, when it streamed), CachedReported that it reported the
 	// cached prompt tokens, 0 included, in a field moot reads.
@@ -276,7 +304,19 @@ func (r Request) messages() ([]openai.ChatCompletionMessageParamUnion, error) {
 		return nil, errors.New("request has no messages")
 	}
 	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(r.Messages))
+	cuts := map[int][]int{}
+	for _, b := range r.Breakpoints[max(0, len(r.Breakpoints)-MaxBreakpoints):] {
+		cuts[b.Message] = append(cuts[b.Message], b.Offset)
+	}
 	for i, m := range r.Messages {
+		if parts, ok := content(m.Content, cuts[i]).([]textPart); ok && m.Role != "tool" {
+			// cache_control is no field of the SDK's content parts: the
+			// message is sent as moot writes it, through the SDK's
+			// override.
+			out = append(out, param.Override[openai.ChatCompletionMessageParamUnion](partsMessage{
+				Role: m.Role, Content: parts, ToolCalls: toolCallParams(m.ToolCalls)}))
+			continue
+		}
 		switch m.Role {
 		case "system":
 			out = append(out, openai.SystemMessage(m.Content))
@@ -665,6 +705,7 @@ func (c *Client) response(req Request, mode Mode, comp *chatCompletion, start ti
 		PromptTokens:     int(comp.usage.PromptTokens),
 		CompletionTokens: int(comp.usage.CompletionTokens),
 		CachedTokens:     comp.usage.cached(),
+		CacheWriteTokens: comp.usage.written(),
 		Latency:          time.Since(start),
 		Model:            reported,
 		Truncated:        comp.finishReason == "length",

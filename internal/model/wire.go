@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -203,18 +205,29 @@ func (comp *chatCompletion) readUsage(raw string) error {
 // leaves CachedTokens at 0. Numbers are read as float64 so that a server
 // writing 12.0 for a count is not refused.
 type wireUsage struct {
-	PromptTokens        float64 `json:"prompt_tokens"`
-	CompletionTokens    float64 `json:"completion_tokens"`
-	PromptTokensDetails *struct {
-		CachedTokens *float64 `json:"cached_tokens"`
-	} `json:"prompt_tokens_details"`
-	PromptCacheHitTokens *float64 `json:"prompt_cache_hit_tokens"`
+	PromptTokens         float64      `json:"prompt_tokens"`
+	CompletionTokens     float64      `json:"completion_tokens"`
+	PromptTokensDetails  *wireDetails `json:"prompt_tokens_details"`
+	PromptCacheHitTokens *float64     `json:"prompt_cache_hit_tokens"`
+	// CacheReadInputTokens and CacheCreationInputTokens are Anthropic's
+	// names of the tokens read from and written to its cache, which some
+	// proxies pass through; read when the details name neither.
+	CacheReadInputTokens     *float64 `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens *float64 `json:"cache_creation_input_tokens"`
+}
+
+// wireDetails is usage.prompt_tokens_details: cached_tokens read from the
+// cache, and cache_write_tokens written to it, as OpenRouter reports for
+// the providers that bill cache writes (Anthropic, Gemini).
+type wireDetails struct {
+	CachedTokens     *float64 `json:"cached_tokens"`
+	CacheWriteTokens *float64 `json:"cache_write_tokens"`
 }
 
 // reported says whether the server reported any usage, and whether it
 // reported cached prompt tokens, 0 included, in a field moot reads.
 func (u wireUsage) reported() (usage, cached bool) {
-	cached = u.PromptCacheHitTokens != nil || (u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens != nil)
+	cached = u.PromptCacheHitTokens != nil || u.CacheReadInputTokens != nil || (u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens != nil)
 	return u.PromptTokens > 0 || u.CompletionTokens > 0, cached
 }
 
@@ -225,6 +238,9 @@ func (u wireUsage) cached() int {
 	if u.PromptCacheHitTokens != nil {
 		n = *u.PromptCacheHitTokens
 	}
+	if u.CacheReadInputTokens != nil && *u.CacheReadInputTokens > 0 {
+		n = *u.CacheReadInputTokens
+	}
 	if u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens != nil && *u.PromptTokensDetails.CachedTokens > 0 {
 		n = *u.PromptTokensDetails.CachedTokens
 	}
@@ -233,6 +249,68 @@ func (u wireUsage) cached() int {
 		return 0
 	}
 	return int(n)
+}
+
+// written returns the prompt tokens the server says it wrote to its cache
+// (which Anthropic bills above the input price), never more than the
+// prompt tokens nor less than 0.
+func (u wireUsage) written() int {
+	var n float64
+	if u.CacheCreationInputTokens != nil {
+		n = *u.CacheCreationInputTokens
+	}
+	if u.PromptTokensDetails != nil && u.PromptTokensDetails.CacheWriteTokens != nil && *u.PromptTokensDetails.CacheWriteTokens > 0 {
+		n = *u.PromptTokensDetails.CacheWriteTokens
+	}
+	n = min(n, u.PromptTokens)
+	if n <= 0 {
+		return 0
+	}
+	return int(n)
+}
+
+// textPart is one part of a message's content sent in parts; CacheControl
+// marks the part that ends a prefix the server is asked to cache.
+type textPart struct {
+	Type         string        `json:"type"`
+	Text         string        `json:"text"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
+}
+
+type cacheControl struct {
+	Type string `json:"type"`
+}
+
+// partsMessage is a message whose content is sent in parts, as moot
+// writes it: the SDK's content parts have no cache_control.
+type partsMessage struct {
+	Role      string                                           `json:"role"`
+	Content   []textPart                                       `json:"content"`
+	ToolCalls []openai.ChatCompletionMessageToolCallUnionParam `json:"tool_calls,omitempty"`
+}
+
+// content is text as a message's content: the string itself, or, when
+// cuts mark where cached prefixes end in it, the text in parts, each part
+// that ends at a cut carrying cache_control {"type": "ephemeral"} (as
+// Anthropic and Gemini through OpenRouter read it). A cut outside the
+// text, at its start or inside a character is left out.
+func content(text string, cuts []int) any {
+	var parts []textPart
+	from := 0
+	for _, c := range slices.Sorted(slices.Values(cuts)) {
+		if c <= from || c > len(text) || (c < len(text) && !utf8.RuneStart(text[c])) {
+			continue
+		}
+		parts = append(parts, textPart{Type: "text", Text: text[from:c], CacheControl: &cacheControl{Type: "ephemeral"}})
+		from = c
+	}
+	if len(parts) == 0 {
+		return text
+	}
+	if from < len(text) {
+		parts = append(parts, textPart{Type: "text", Text: text[from:]})
+	}
+	return parts
 }
 
 // parseError reads the fields of an error body, {"error": {"message",

@@ -17,8 +17,9 @@ type Call struct {
 	// Asked the model asked when that was another name ("" otherwise).
 	Model, Asked string
 	// Prompt counts the prompt tokens, Cached those of them read from
-	// the server's cache, Completion the answer's.
-	Prompt, Cached, Completion int
+	// the server's cache, Written those written to it, Completion the
+	// answer's.
+	Prompt, Cached, Written, Completion int
 }
 
 // name is the model a call is known by to people: the one asked.
@@ -27,11 +28,15 @@ func (c Call) name() string { return cmp.Or(c.Asked, c.Model) }
 // Tally is the tokens and the cost of some calls.
 type Tally struct {
 	// Role is the role of the calls; "" for a total.
-	Role                       string
-	Calls                      int
-	Prompt, Cached, Completion int
+	Role                                string
+	Calls                               int
+	Prompt, Cached, Written, Completion int
 	// USD is the cost of those of the calls whose model has a price.
 	USD float64
+	// Saved is what the server's prompt cache saved of those calls: what
+	// they would have cost had it read and written nothing, less USD. A
+	// cache written and never read saves less than nothing.
+	Saved float64
 	// Unknown lists, sorted, the models of the calls that have none.
 	Unknown []string
 }
@@ -43,13 +48,15 @@ func (t Tally) Known() bool { return len(t.Unknown) == 0 }
 // Tokens is the prompt and completion tokens of t.
 func (t Tally) Tokens() int { return t.Prompt + t.Completion }
 
-func (t *Tally) add(c Call, usd float64, priced bool) {
+func (t *Tally) add(c Call, usd, uncached float64, priced bool) {
 	t.Calls++
 	t.Prompt += c.Prompt
 	t.Cached += c.Cached
+	t.Written += c.Written
 	t.Completion += c.Completion
 	if priced {
 		t.USD += usd
+		t.Saved += uncached - usd
 	} else if !slices.Contains(t.Unknown, c.name()) {
 		t.Unknown = append(t.Unknown, c.name())
 		sort.Strings(t.Unknown)
@@ -86,9 +93,10 @@ func (t Table) Bill(calls []Call, order []string) Bill {
 	used := map[string]Price{}
 	for _, c := range calls {
 		p, row, ok := t.Price(c)
-		usd := 0.0
+		usd, uncached := 0.0, 0.0
 		if ok {
-			usd = p.Cost(c.Prompt, c.Cached, c.Completion)
+			usd = p.CostWritten(c.Prompt, c.Cached, c.Written, c.Completion)
+			uncached = p.Cost(c.Prompt, 0, c.Completion)
 			used[row] = p
 		}
 		tl := byRole[c.Role]
@@ -96,8 +104,8 @@ func (t Table) Bill(calls []Call, order []string) Bill {
 			tl = &Tally{Role: c.Role}
 			byRole[c.Role] = tl
 		}
-		tl.add(c, usd, ok)
-		b.Total.add(c, usd, ok)
+		tl.add(c, usd, uncached, ok)
+		b.Total.add(c, usd, uncached, ok)
 	}
 	rank := func(role string) int {
 		if i := slices.Index(order, role); i >= 0 {
@@ -137,6 +145,22 @@ func (t Tally) Cost() string {
 	return fmt.Sprintf("unknown (no price for %s)", strings.Join(t.Unknown, ", "))
 }
 
+// Saving says what the prompt cache saved, for calls that read from it
+// or wrote to it and have a price: "the prompt cache saved $1.23 (21% of
+// the $5.90 the prompts would have cost without it)"; "" otherwise.
+func (t Tally) Saving() string {
+	if (t.Cached == 0 && t.Written == 0) || t.USD+t.Saved <= 0 {
+		return ""
+	}
+	verb := "saved"
+	saved := t.Saved
+	if saved < 0 {
+		verb, saved = "cost", -saved
+	}
+	return fmt.Sprintf("the prompt cache %s %s (%.0f%% of the %s the calls would have cost without it)",
+		verb, USD(saved), 100*saved/(t.USD+t.Saved), USD(t.USD+t.Saved))
+}
+
 // Describe says where a price came from: "published 2025-06-03 at URL",
 // or the file it was read from.
 func (p Price) Describe() string {
@@ -170,6 +194,14 @@ func (b Bill) Markdown(level int) string {
 	fmt.Fprintf(&w, "| **total** | **%d** | **%d** | **%d** | **%d** | **%s** |\n\n", t.Calls, t.Prompt, t.Cached, t.Completion, cell(t))
 	w.WriteString("Tokens as the model servers reported them in the usage log (`.moot/usage.jsonl`); *cached* is the part of " +
 		"the prompt tokens a server read from its prompt cache, where it says so. ")
+	if t.Written > 0 {
+		// Only a marked prompt is written to a cache that bills writes
+		// (--cache-marks); the saving is told of with it.
+		fmt.Fprintf(&w, "The servers wrote %d of the prompt tokens to their caches. ", t.Written)
+		if s := t.Saving(); s != "" {
+			w.WriteString(escape.Markdown(strings.ToUpper(s[:1])+s[1:]) + ". ")
+		}
+	}
 	if len(b.Priced) > 0 {
 		w.WriteString("The cost is estimated at the prices below, in US dollars per million tokens: " +
 			"moot cannot check them, so check them before relying on the figures " +
@@ -178,6 +210,9 @@ func (b Bill) Markdown(level int) string {
 			cached := escape.Markdown(PerMillion(r.Cached)) + " cached"
 			if r.NoCachedPrice {
 				cached = "no cached price (a cached token counts as input)"
+			}
+			if r.CacheWrite != r.Input {
+				cached += ", " + escape.Markdown(PerMillion(r.CacheWrite)) + " a cache write"
 			}
 			fmt.Fprintf(&w, "- %s: %s input, %s, %s output, %s.\n", escape.Markdown(r.Model),
 				escape.Markdown(PerMillion(r.Input)), cached, escape.Markdown(PerMillion(r.Output)), escape.Markdown(r.Describe()))

@@ -8,7 +8,10 @@ package prices
 // --prices) replaces any of them.
 //
 // A row whose Cached price no source gave bills a cached token at the
-// input price (NoCachedPrice), the most it can cost.
+// input price (NoCachedPrice), the most it can cost. A cache write costs
+// the input price, except on Anthropic's models, whose pricing pages
+// (the same as their rows') bill a write to the 5-minute cache, the only
+// one moot asks for, at 1.25 of the input price.
 var builtin = []Row{
 	// OpenAI, https://platform.openai.com/docs/pricing as transcribed on
 	// 2025-06-03 in the hex package openai_responses 0.4.1
@@ -42,15 +45,15 @@ var builtin = []Row{
 	// agree on all three prices.
 	{"o3-mini", openAI(1.10, 0.55, 4.40, "2026-05-06", openAIPricing)},
 	{"o3-mini-2025-01-31", openAI(1.10, 0.55, 4.40, "2026-05-06", openAIPricing)},
-	{"o3", Price{Input: 2.00, Cached: 2.00, NoCachedPrice: true, Output: 8.00, Provider: "openai", Date: "2026-03", Source: openAIPricing}},
+	{"o3", Price{Input: 2.00, Cached: 2.00, NoCachedPrice: true, CacheWrite: 2.00, Output: 8.00, Provider: "openai", Date: "2026-03", Source: openAIPricing}},
 	// Embeddings (refine's retrieval), which have no output: as checked
 	// against OpenAI's embedding pricing on 2026-06-21 by tokenmath.io.
-	{"text-embedding-3-small", Price{Input: 0.02, Cached: 0.02, NoCachedPrice: true, Provider: "openai", Date: "2026-06-21", Source: openAIPricing}},
+	{"text-embedding-3-small", Price{Input: 0.02, Cached: 0.02, NoCachedPrice: true, CacheWrite: 0.02, Provider: "openai", Date: "2026-06-21", Source: openAIPricing}},
 
 	// Anthropic's models under OpenRouter's ids. OpenRouter bills them at
 	// Anthropic's prices; a cached token is a "cache hit" (0.1 of the
-	// input price). moot sends no cache_control, so Anthropic caches
-	// nothing of its prompts. https://docs.anthropic.com/en/docs/about-claude/pricing,
+	// input price), a cache write 1.25 of it. Anthropic caches only the
+	// prompts moot marks (--cache-marks). https://docs.anthropic.com/en/docs/about-claude/pricing,
 	// read on 2026-11-23 from a stored copy whose own date is not known.
 	{"anthropic/claude-opus-4.1", anthropic(15.00, 1.50, 75.00, anthropicPricing)},
 	{"anthropic/claude-opus-4", anthropic(15.00, 1.50, 75.00, anthropicPricing)},
@@ -95,13 +98,13 @@ const (
 )
 
 func openAI(input, cached, output float64, date, source string) Price {
-	return Price{Input: input, Cached: cached, Output: output, Provider: "openai", Date: date, Source: source}
+	return Price{Input: input, Cached: cached, CacheWrite: input, Output: output, Provider: "openai", Date: date, Source: source}
 }
 
 // anthropic is a row of an Anthropic model under its OpenRouter id, which
 // carries its prefix already.
 func anthropic(input, cached, output float64, source string) Price {
-	return Price{Input: input, Cached: cached, Output: output, Date: "2026-11-23", Source: source}
+	return Price{Input: input, Cached: cached, CacheWrite: 1.25 * input, Output: output, Date: "2026-11-23", Source: source}
 }
 
 // native is a row of an Anthropic model under Anthropic's own id.

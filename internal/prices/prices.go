@@ -45,6 +45,10 @@ type Price struct {
 	// token can cost, and NoCachedPrice set.
 	Cached        float64
 	NoCachedPrice bool
+	// CacheWrite is the price of a prompt token the server wrote to its
+	// prompt cache, which Anthropic bills above the input price. A row
+	// that gives none has Input here.
+	CacheWrite float64
 	// Output is the price of a completion token.
 	Output float64
 	// Provider is the provider whose prefix an id may carry and still
@@ -61,9 +65,17 @@ type Price struct {
 // cost at p, in US dollars. Cached tokens beyond the prompt count as
 // prompt tokens, and negative counts as none.
 func (p Price) Cost(prompt, cached, completion int) float64 {
+	return p.CostWritten(prompt, cached, 0, completion)
+}
+
+// CostWritten is Cost with written of the prompt tokens written to the
+// server's cache, at the CacheWrite price. Written tokens beyond what the
+// prompt has left after the cached ones count as prompt tokens.
+func (p Price) CostWritten(prompt, cached, written, completion int) float64 {
 	prompt, completion = max(prompt, 0), max(completion, 0)
 	cached = min(max(cached, 0), prompt)
-	return (float64(prompt-cached)*p.Input + float64(cached)*p.Cached + float64(completion)*p.Output) / 1e6
+	written = min(max(written, 0), prompt-cached)
+	return (float64(prompt-cached-written)*p.Input + float64(cached)*p.Cached + float64(written)*p.CacheWrite + float64(completion)*p.Output) / 1e6
 }
 
 // Table is a set of prices by model id.
@@ -137,15 +149,18 @@ func (t Table) Rows() []Row {
 
 // fileRow is a row of a user's prices file.
 type fileRow struct {
-	Input  *float64 `json:"input" yaml:"input"`
-	Cached *float64 `json:"cached" yaml:"cached"`
-	Output *float64 `json:"output" yaml:"output"`
+	Input      *float64 `json:"input" yaml:"input"`
+	Cached     *float64 `json:"cached" yaml:"cached"`
+	CacheWrite *float64 `json:"cache_write" yaml:"cache_write"`
+	Output     *float64 `json:"output" yaml:"output"`
 }
 
 // Parse reads a user's prices file: a JSON object, or YAML of the same
 // shape, mapping each model id to its input, cached and output prices in
 // US dollars per million tokens. input and output are required; a row
-// without cached prices a cached token as an input one. source names the
+// without cached prices a cached token as an input one, and one without
+// cache_write a token written to the cache (as Anthropic bills them).
+// source names the
 // file in the rows, as their Source, and in errors.
 //
 //	{"gpt-4o": {"input": 2.5, "cached": 1.25, "output": 10}}
@@ -196,9 +211,9 @@ func Parse(data []byte, source string) (map[string]Price, error) {
 			name string
 			v    *float64
 			to   *float64
-		}{{"input", r.Input, &p.Input}, {"output", r.Output, &p.Output}, {"cached", r.Cached, &p.Cached}} {
+		}{{"input", r.Input, &p.Input}, {"output", r.Output, &p.Output}, {"cached", r.Cached, &p.Cached}, {"cache_write", r.CacheWrite, &p.CacheWrite}} {
 			if f.v == nil {
-				if f.name == "cached" {
+				if f.name == "cached" || f.name == "cache_write" {
 					continue
 				}
 				return nil, fmt.Errorf("%s: model %q has no %s price", source, id, f.name)
@@ -210,6 +225,9 @@ func Parse(data []byte, source string) (map[string]Price, error) {
 		}
 		if r.Cached == nil {
 			p.Cached, p.NoCachedPrice = p.Input, true
+		}
+		if r.CacheWrite == nil {
+			p.CacheWrite = p.Input
 		}
 		out[key(id)] = p
 	}

@@ -75,6 +75,31 @@ func TestCost(t *testing.T) {
 	}
 }
 
+func TestCostWritten(t *testing.T) {
+	// Anthropic's Sonnet: a read at 0.1 of the input price, a write at 1.25.
+	p := Price{Input: 3, Cached: 0.3, CacheWrite: 3.75, Output: 15}
+	tests := []struct {
+		name                                string
+		prompt, cached, written, completion int
+		want                                float64
+	}{
+		{"nothing cached", 1000, 0, 0, 100, (1000*3 + 100*15) / 1e6},
+		{"read, written and new", 1000, 600, 300, 100, (100*3 + 600*0.3 + 300*3.75 + 100*15) / 1e6},
+		{"written beyond the prompt left", 1000, 600, 900, 0, (600*0.3 + 400*3.75) / 1e6},
+		{"negative writes are none", 1000, 0, -5, 0, 1000 * 3 / 1e6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := p.CostWritten(tt.prompt, tt.cached, tt.written, tt.completion); math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("CostWritten = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if got, want := Builtin().rows["anthropic/claude-sonnet-4.5"].CacheWrite, 3.75; got != want {
+		t.Errorf("Sonnet 4.5's cache write costs %v, want %v (1.25 of its input price)", got, want)
+	}
+}
+
 func TestParse(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -83,9 +108,11 @@ func TestParse(t *testing.T) {
 		wantErr string
 	}{
 		{"json", `{"gpt-4o": {"input": 3, "cached": 1, "output": 12}, "My-Model": {"input": 0.2, "output": 0.8}}`,
-			map[string]Price{"gpt-4o": {Input: 3, Cached: 1, Output: 12, Source: "f"}, "my-model": {Input: 0.2, Cached: 0.2, NoCachedPrice: true, Output: 0.8, Source: "f"}}, ""},
+			map[string]Price{"gpt-4o": {Input: 3, Cached: 1, CacheWrite: 3, Output: 12, Source: "f"}, "my-model": {Input: 0.2, Cached: 0.2, NoCachedPrice: true, CacheWrite: 0.2, Output: 0.8, Source: "f"}}, ""},
 		{"yaml", "gpt-4o:\n  input: 3\n  cached: 1\n  output: 12\nllama3.1:8b:\n  input: 0\n  output: 0\n",
-			map[string]Price{"gpt-4o": {Input: 3, Cached: 1, Output: 12, Source: "f"}, "llama3.1:8b": {NoCachedPrice: true, Source: "f"}}, ""},
+			map[string]Price{"gpt-4o": {Input: 3, Cached: 1, CacheWrite: 3, Output: 12, Source: "f"}, "llama3.1:8b": {NoCachedPrice: true, Source: "f"}}, ""},
+		{"cache writes", "claude:\n  input: 3\n  cached: 0.3\n  cache_write: 3.75\n  output: 15\n",
+			map[string]Price{"claude": {Input: 3, Cached: 0.3, CacheWrite: 3.75, Output: 15, Source: "f"}}, ""},
 		{"no output", `{"m": {"input": 1}}`, nil, `model "m" has no output price`},
 		{"negative", "m: {input: -1, output: 1}", nil, "not a price of 0 or more"},
 		{"unknown field", `{"m": {"inptu": 1, "output": 1}}`, nil, "inptu"},

@@ -5,20 +5,14 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/moot-dev/moot/store"
 )
 
-// validSlug is the rule for a debate's name (cli.ValidSlug), with Plan's
+// validSlug is the rule for a debate's name (store.ValidSlug), with Plan's
 // stricter promise of no hyphen at the end and none doubled.
 func validSlug(s string) bool {
-	if len(s) == 0 || len(s) > 64 || s[0] == '-' || s[len(s)-1] == '-' || strings.Contains(s, "--") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
+	return store.ValidSlug(s) && !strings.HasSuffix(s, "-") && !strings.Contains(s, "--")
 }
 
 func TestPlan(t *testing.T) {

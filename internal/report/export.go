@@ -64,7 +64,7 @@ func Rows(d *dialectic.Debate, j sm.Judgments) []Row {
 	rows := make([]Row, 0, len(an.Args))
 	for _, a := range an.Args {
 		r := Row{
-			ID: a.ID, Side: string(a.Side), Exchange: a.Exchange, Title: a.Title, Claim: a.Claim,
+			ID: a.ID, Side: string(a.Side), Exchange: a.Exchange, Title: a.Title, Claim: a.ClaimText(),
 			Rescores: a.Rescores(), Attacks: nonNil(a.Attacks), Defends: nonNil(a.Defends), Reasoning: a.LastReasoning(),
 			Judges: map[string]float64{},
 		}

@@ -1,9 +1,14 @@
 package report
 
-import "bytes"
+import (
+	"bytes"
 
-// RenderMarkdown exposes renderMarkdown to the tests of package report_test.
-func RenderMarkdown(src []byte, out *bytes.Buffer) error { return renderMarkdown(src, out) }
+	"github.com/moot-dev/moot/internal/page"
+)
+
+// RenderMarkdown is how the report renders its markdown, for the tests of
+// package report_test.
+func RenderMarkdown(src []byte, out *bytes.Buffer) error { return page.Render(src, out) }
 
 // MarkdownRuns returns the runs of markdown HTML renders, one per stretch
 // of the report between two figures, as HTML puts them together.

@@ -142,7 +142,7 @@ func NarrativePrompt(d *dialectic.Debate) string {
 	b.WriteString("\n\nArguments:\n")
 	for _, a := range an.Args {
 		var s strings.Builder
-		fmt.Fprintf(&s, "- %s (%s, exchange %d, score %s): %s. Claim: %s", a.ID, a.Side.Name(), a.Exchange, scoreOf(a), escape.Fold(a.Title), escape.Fold(a.Claim))
+		fmt.Fprintf(&s, "- %s (%s, exchange %d, score %s): %s. Claim: %s", a.ID, a.Side.Name(), a.Exchange, scoreOf(a), escape.Fold(a.Title), escape.Fold(a.ClaimText()))
 		for _, l := range a.Attacks {
 			fmt.Fprintf(&s, " Attacks %s (%s).", l.TargetID, typeName(l.Type))
 		}

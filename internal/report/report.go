@@ -1,3 +1,8 @@
+// Package report writes what a dialectic debate gives a reader: its
+// README.md and report.html (the arguments, the judge's scores and their
+// charts, the argument graph, and a model's written analysis where one was
+// asked for) and its export as JSON or CSV. It reads a debate already
+// loaded and touches no file.
 package report
 
 import (
@@ -8,13 +13,14 @@ import (
 
 	"github.com/moot-dev/moot/internal/escape"
 	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 // Names of the files the report writes into a debate directory.
 const (
 	ReadmeFile = "README.md"
-	HTMLFile   = "report.html"
+	HTMLFile   = page.File
 )
 
 // Mermaid diagrams larger than this are not embedded in README.md: GitHub
@@ -201,7 +207,7 @@ func (r *Report) headline(w *writer) {
 	}
 	w.p("# %s", escape.Markdown(title))
 	if r.note != "" {
-		w.p("%s", noteMarkdown(r.note))
+		w.p("%s", page.NoteMarkdown(r.note))
 	}
 	for _, p := range paras[min(1, len(paras)):] {
 		w.p("%s", escape.Markdown(p))
@@ -731,7 +737,7 @@ func (r *Report) argument(w *writer, a *Arg) {
 		meta += " · defended " + plural(n, "time", "times")
 	}
 	w.p("%s", meta)
-	if c := escape.Fold(a.Claim); c != "" {
+	if c := escape.Fold(a.ClaimText()); c != "" {
 		w.p("**Claim:** %s", escape.Markdown(c))
 	}
 	if checks := groundChecks(a); checks != "" {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/chart"
 	"github.com/moot-dev/moot/internal/escape"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
@@ -39,15 +40,11 @@ func niceStep(span float64) float64 {
 }
 
 // TrajectorySVG draws the margin after each exchange (the proposition's
-// total minus the opposition's) as one line: exchanges left to right, above
-// the zero line the proposition leads, below it the opposition. Each point
-// is coloured by the side ahead and its tooltip gives both totals.
+// total minus the opposition's) as one line, through the chart every
+// report draws with: exchanges left to right, above the zero line the
+// proposition leads, below it the opposition. Each point is coloured by
+// the side ahead and its tooltip gives both totals.
 func TrajectorySVG(tr []Point) string {
-	const (
-		width, height            = 800.0, 320.0
-		left, right, top, bottom = 56.0, 20.0, 40.0, 44.0
-	)
-	plotW, plotH := width-left-right, height-top-bottom
 	lo, hi := 0.0, 0.0
 	for _, p := range tr {
 		lo, hi = math.Min(lo, p.Margin()), math.Max(hi, p.Margin())
@@ -57,63 +54,26 @@ func TrajectorySVG(tr []Point) string {
 	if hi-lo < step {
 		lo, hi = lo-step, hi+step
 	}
-	n := len(tr)
-	x := func(i int) float64 {
-		if n <= 1 {
-			return left + plotW/2
+	c := chart.Lines{Title: "Margin after each exchange: the proposition's total minus the opposition's",
+		XLabel: "exchange", YLabel: "margin", YMin: lo, YMax: hi, YStep: step, Width: 800, Class: "chart trajectory",
+		Zero: true, Format: dialectic.FormatScore,
+		Above: chart.Note{Text: "↑ proposition ahead", Colour: propColour}, Below: chart.Note{Text: "↓ opposition ahead", Colour: oppColour}}
+	s := chart.Series{Name: "margin: proposition total minus opposition total", Colour: marginColour}
+	for _, p := range tr {
+		m := p.Margin()
+		mk, lead := chart.Mark{Colour: marginColour}, "the sides are level"
+		switch {
+		case m > 0:
+			mk.Colour, lead = propColour, "the proposition leads by "+points(m)
+		case m < 0:
+			mk.Colour, lead = oppColour, "the opposition leads by "+points(m)
 		}
-		return left + float64(i)*plotW/float64(n-1)
+		mk.Title = fmt.Sprintf("exchange %d: %s (%s to %s)", p.Exchange, lead, dialectic.FormatScore(p.Prop), dialectic.FormatScore(p.Opp))
+		c.X = append(c.X, strconv.Itoa(p.Exchange))
+		s.Values, s.Marks = append(s.Values, m), append(s.Marks, mk)
 	}
-	y := func(v float64) float64 { return top + (hi-v)/(hi-lo)*plotH }
-
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart trajectory" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-label="Margin after each exchange: the proposition's total minus the opposition's">`,
-		f(width), f(height), f(width), f(height))
-	b.WriteString("\n")
-	// Grid and axes.
-	for v := lo; v <= hi+step/2; v += step {
-		v = math.Round(v/step) * step
-		cls := "grid"
-		if math.Abs(v) < step/2 {
-			cls = "zero"
-		}
-		fmt.Fprintf(&b, `<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, cls, f(left), f(y(v)), f(width-right), f(y(v)))
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`+"\n", f(left-6), f(y(v)+4), html.EscapeString(dialectic.FormatScore(v)))
-	}
-	every := max(1, (n+19)/20)
-	for i, p := range tr {
-		// Every few exchanges, and the last, unless it would crowd the one before.
-		if (i%every == 0 && n-1-i >= (every+1)/2) || i == n-1 {
-			fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="middle">%d</text>`, f(x(i)), f(height-bottom+16), p.Exchange)
-		}
-	}
-	fmt.Fprintf(&b, `<text class="axis" x="%s" y="%s" text-anchor="middle">exchange</text>`+"\n", f(left+plotW/2), f(height-8))
-	// What above and below the zero line mean.
-	fmt.Fprintf(&b, `<text class="legend" x="%s" y="20">margin: proposition total minus opposition total</text>`, f(left))
-	fmt.Fprintf(&b, `<text class="region" x="%s" y="%s" text-anchor="end" fill="%s">↑ proposition ahead</text>`, f(width-right-4), f(top+14), propColour)
-	fmt.Fprintf(&b, `<text class="region" x="%s" y="%s" text-anchor="end" fill="%s">↓ opposition ahead</text>`+"\n", f(width-right-4), f(top+plotH-6), oppColour)
-	// The line and its points.
-	pts := make([]string, n)
-	for i, p := range tr {
-		pts[i] = f(x(i)) + "," + f(y(p.Margin()))
-	}
-	fmt.Fprintf(&b, `<polyline class="margin" fill="none" stroke="%s" stroke-width="2.5" stroke-linejoin="round" points="%s"/>`+"\n", marginColour, strings.Join(pts, " "))
-	if n <= 60 {
-		for i, p := range tr {
-			m := p.Margin()
-			c, lead := marginColour, "the sides are level"
-			switch {
-			case m > 0:
-				c, lead = propColour, "the proposition leads by "+points(m)
-			case m < 0:
-				c, lead = oppColour, "the opposition leads by "+points(m)
-			}
-			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="4" fill="%s"><title>exchange %d: %s (%s to %s)</title></circle>`+"\n",
-				f(x(i)), f(y(m)), c, p.Exchange, lead, html.EscapeString(dialectic.FormatScore(p.Prop)), html.EscapeString(dialectic.FormatScore(p.Opp)))
-		}
-	}
-	b.WriteString("</svg>\n")
-	return b.String()
+	c.Series = []chart.Series{s}
+	return c.SVG()
 }
 
 // Layout of the argument graph, in pixels. The graph is laid out
@@ -352,7 +312,7 @@ func GraphSVG(an *Analysis) string {
 			stroke, fill = oppColour, oppFill
 		}
 		tip := a.ID + ": " + titleOf(a)
-		if c := escape.Fold(a.Claim); c != "" {
+		if c := escape.Fold(a.ClaimText()); c != "" {
 			tip += " — " + c
 		}
 		fmt.Fprintf(&b, `<g class="node"><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" rx="6" fill="%s" stroke="%s" stroke-width="1.5"/>`,

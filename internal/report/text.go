@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/moot-dev/moot/internal/escape"
+	"github.com/moot-dev/moot/internal/page"
 )
 
 // paragraphs splits text into its paragraphs (runs of lines separated by a
@@ -19,13 +20,7 @@ func paragraphs(s string) []string {
 }
 
 // truncate shortens s to at most n runes, ending it with an ellipsis.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimRight(string(r[:n-1]), " ") + "…"
-}
+func truncate(s string, n int) string { return page.Truncate(s, n) }
 
 // firstSentence returns the first sentence of s, at most n runes.
 func firstSentence(s string, n int) string {

@@ -2,33 +2,52 @@ package serve
 
 import (
 	"bytes"
-	"html/template"
+	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
-// callsLink is the strip's link to the debate's calls page, "" when the
-// server has none. The page's address may end without its slash.
-func (s *Server) callsLink(r *http.Request) string {
-	if s.o.Calls == nil {
-		return ""
+// ErrNoCall is what Options.Calls returns, wrapped, for a call the debate
+// has not made: the request answers 404.
+var ErrNoCall = errors.New("no such call")
+
+// callNumber reads what, "calls/N" with N a call's number from 1 written
+// as numbers are.
+func callNumber(what string) (int, bool) {
+	rest, ok := strings.CutPrefix(what, "calls/")
+	if !ok {
+		return 0, false
 	}
-	base := strings.TrimSuffix(r.URL.EscapedPath(), "/") + "/"
-	return ` · <a href="` + template.HTMLEscapeString(base+"calls"+tokenQuery(r)) + `">every call</a>`
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 1 || strconv.Itoa(n) != rest {
+		return 0, false
+	}
+	return n, true
 }
 
-// calls is the debate's page of calls and answers, as Calls writes it.
-func (s *Server) calls(w http.ResponseWriter, r *http.Request, dir string) {
+// calls is the debate's page of calls and answers (call 0), or the page
+// of one call, as Options.Calls writes them.
+func (s *Server) calls(w http.ResponseWriter, r *http.Request, dir string, call int) {
 	if s.o.Calls == nil {
 		http.NotFound(w, r)
 		return
 	}
-	q := template.HTMLEscapeString(tokenQuery(r))
-	nav := []byte(`<nav style="border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
-		`<a href="/` + q + `">all debates</a> · <a href="./` + q + `">the debate</a></nav>`)
+	q := tokenQuery(r)
+	links := []navLink{indexLink(r), {Href: "./" + q, Text: "the debate"}}
+	if call > 0 {
+		links = []navLink{indexLink(r), {Href: "../" + q, Text: "the debate"}, {Href: "../calls" + q, Text: "every call"}}
+	}
+	nav := nav(false, links...)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	s.serveBuilt(w, r, dir, "calls", "read the debate's calls", variant(r), nav, func() (page, error) {
-		body, err := s.o.Calls(dir)
+	// The page's links carry the token when the address does, so the
+	// two are built and kept apart.
+	what := "calls/" + strconv.Itoa(call)
+	if tokenQuery(r) != "" {
+		what += "?token"
+	}
+	s.serveBuilt(w, r, dir, what, "read the debate's calls", variant(r), nav, func() (page, error) {
+		body, err := s.o.Calls(dir, call, tokenQuery(r))
 		if err != nil {
 			return page{}, err
 		}

@@ -12,6 +12,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -28,6 +29,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/moot-dev/moot/internal/live"
+	layout "github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
@@ -53,8 +55,12 @@ type Options struct {
 	// it the tournaments are not served.
 	Leaderboard func(dir string) ([]byte, error)
 	// Calls, when set, returns the page of the debate at dir that lists
-	// every call with its answer, linked from the debate's page.
-	Calls func(dir string) ([]byte, error)
+	// every call with its answer, linked from the debate's page (call 0),
+	// or the page of its call number call (from 1, in the order of its
+	// usage log) with what it was sent and answered; an error that is
+	// ErrNoCall answers 404. query ("" or "?token=...") is to end every
+	// link the page makes to another of them.
+	Calls func(dir string, call int, query string) ([]byte, error)
 	// Watch follows the debate at dir, calling changed whenever it may
 	// have changed, until ctx ends; live.Watch when nil.
 	Watch func(ctx context.Context, dir string, changed func()) error
@@ -181,27 +187,13 @@ func (s *Server) Close() {
 	}
 }
 
-// ValidSlug reports whether s is a debate's slug: lowercase letters,
-// digits and hyphens, not starting with a hyphen.
-func ValidSlug(s string) bool {
-	if s == "" || len(s) > 64 || s[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // Debates lists the slugs of the debates directly in root, in order: the
 // folders (not links) with a valid slug for a name that hold a debate.md.
 func Debates(root string) ([]string, error) {
 	names, err := store.Debates(root, sm.StateFile)
 	out := names[:0]
 	for _, n := range names {
-		if ValidSlug(n) {
+		if store.ValidSlug(n) {
 			out = append(out, n)
 		}
 	}
@@ -273,12 +265,16 @@ func (s *Server) debateRoute(w http.ResponseWriter, r *http.Request, dir, what s
 	case "report":
 		s.report(w, r, dir)
 	case "calls":
-		s.calls(w, r, dir)
+		s.calls(w, r, dir, 0)
 	case "live":
 		s.liveJSON(w, r, dir)
 	case "events":
 		s.events(w, r, dir)
 	default:
+		if n, ok := callNumber(what); ok {
+			s.calls(w, r, dir, n)
+			return
+		}
 		http.NotFound(w, r)
 	}
 }
@@ -324,7 +320,7 @@ func (s *Server) authorize(r *http.Request) int {
 // the debates the root holds now. Nothing of the request becomes a path
 // unless it is one of those names.
 func (s *Server) debate(slug string) (string, bool) {
-	if !ValidSlug(slug) {
+	if !store.ValidSlug(slug) {
 		return "", false
 	}
 	names, err := Debates(s.o.Root)
@@ -342,26 +338,21 @@ func tokenQuery(r *http.Request) string {
 	return ""
 }
 
-// indexPage is parsed on first use, so that no other command pays for it
-// at start.
-var indexPage = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("index").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>moot: debates</title>
-<style>
-body { font: 16px/1.5 system-ui, sans-serif; max-width: 80rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; width: 100%; margin-bottom: 2rem; }
-th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
+// indexStyle is what the index needs beyond the shared page's styles: a
+// wider column, and tables across it.
+const indexStyle template.CSS = `
+main { max-width: 80rem; }
+table { width: 100%; display: table; margin-bottom: 2rem; }
+th, td { text-align: left; }
 td.slug { white-space: nowrap; }
 .muted { color: #777; }
 .error { color: #a00; }
-</style>
-</head>
-<body>
-<h1>Debates</h1>
+`
+
+// indexPage is the index's body, in the page every report shares. It is
+// parsed on first use, so that no other command pays for it at start.
+var indexPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("index").Parse(`<h1>Debates</h1>
 <p class="muted">{{.Root}}: {{len .Debates}} debate{{if ne (len .Debates) 1}}s{{end}}{{if .Tournaments}}, {{.InTournaments}} of them in {{len .Tournaments}} tournament{{if ne (len .Tournaments) 1}}s{{end}}{{end}}. Each debate's page follows it live.</p>
 {{if .Tournaments}}<h2>Tournaments</h2>
 <table id="tournaments">
@@ -377,8 +368,6 @@ td.slug { white-space: nowrap; }
 {{range .Debates}}<tr><td class="slug"><a href="{{.Href}}{{$.Query}}">{{.Name}}</a></td>{{if $.Tournaments}}<td>{{.Tournament}}</td>{{end}}{{template "cells" .}}<td>{{.Motion}}</td></tr>
 {{end}}</tbody>
 </table>{{else}}<p>No debates here yet: <code>moot new SLUG --motion "..."</code> makes one.</p>{{end}}
-</body>
-</html>
 {{define "cells"}}{{if .Error}}<td colspan="4" class="error">unreadable: {{.Error}}</td>{{else}}<td>{{.Protocol}}</td><td>{{.State}}</td><td>{{.Leader}}</td><td>{{.Cost}}</td>{{end}}{{end}}
 `))
 })
@@ -441,14 +430,18 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	var b bytes.Buffer
-	if err := indexPage().Execute(&b, data); err != nil {
+	body, err := layout.Body(indexPage(), data)
+	var out []byte
+	if err == nil {
+		out, err = layout.Page{Title: "moot: debates", Style: indexStyle, Body: body}.HTML()
+	}
+	if err != nil {
 		s.fail(w, "render the index", err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-	w.Write(b.Bytes())
+	w.Write(out)
 }
 
 // entry is the index's row of the debate or tournament at dir.
@@ -487,8 +480,7 @@ const reportCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:;
 // keeps it current. The strip, which holds the request's links, is put in
 // for each request; the rest is built once for each state of the debate.
 func (s *Server) page(w http.ResponseWriter, r *http.Request, dir string) {
-	strip := []byte(`<nav id="moot-live" style="position:sticky;top:0;background:#f6f6f0;border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
-		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a>` + s.callsLink(r) + ` · <span id="moot-now">connecting…</span></nav>`)
+	strip := nav(true, append([]navLink{indexLink(r)}, s.callsLinks(r)...)...)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	s.serveBuilt(w, r, dir, "page", "read the debate", variant(r), strip, func() (page, error) {
 		// The version is taken before the report is read: a step
@@ -728,6 +720,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 }
 
 func (s *Server) fail(w http.ResponseWriter, what string, err error) {
+	if errors.Is(err, ErrNoCall) {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	}
 	s.o.Logf("cannot %s: %v", what, err)
 	http.Error(w, "cannot "+what+"; moot serve says why on its terminal", http.StatusInternalServerError)
 }

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"html/template"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -28,7 +27,7 @@ func tournamentDebates(tdir string) ([]string, error) {
 func validSlugs(names []string, err error) ([]string, error) {
 	out := names[:0]
 	for _, n := range names {
-		if ValidSlug(n) {
+		if store.ValidSlug(n) {
 			out = append(out, n)
 		}
 	}
@@ -42,7 +41,7 @@ func validSlugs(names []string, err error) ([]string, error) {
 // it, that the root holds now.
 func (s *Server) tournamentRoute(w http.ResponseWriter, r *http.Request, rest string) {
 	name, rest, slashed := strings.Cut(rest, "/")
-	if s.o.Leaderboard == nil || !ValidSlug(name) {
+	if s.o.Leaderboard == nil || !store.ValidSlug(name) {
 		http.NotFound(w, r)
 		return
 	}
@@ -62,7 +61,7 @@ func (s *Server) tournamentRoute(w http.ResponseWriter, r *http.Request, rest st
 	}
 	slug, what, _ := strings.Cut(rest, "/")
 	inner, err := tournamentDebates(tdir)
-	if err != nil || !ValidSlug(slug) || !slices.Contains(inner, slug) {
+	if err != nil || !store.ValidSlug(slug) || !slices.Contains(inner, slug) {
 		http.NotFound(w, r)
 		return
 	}
@@ -77,9 +76,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request, tdir string
 		s.fail(w, "read the tournament", err)
 		return
 	}
-	nav := []byte(`<nav style="border-bottom:1px solid #ccc;padding:.4rem 1rem;font:14px/1.4 system-ui,sans-serif">` +
-		`<a href="/` + template.HTMLEscapeString(tokenQuery(r)) + `">all debates</a></nav>`)
-	page = insertAfter(page, "<body>", nav)
+	page = insertAfter(page, "<body>", nav(false, indexLink(r)))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 	w.Write(page)

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -130,7 +131,13 @@ func TestCallsPage(t *testing.T) {
 	debate(t, filepath.Join(root, "tournaments", "cup"), "m01-r1-a-vs-b", "M.")
 	os.WriteFile(filepath.Join(root, "tournaments", "cup", "tournament.md"), []byte("{}\n"), 0o644)
 	s := New(Options{Root: root, Report: fakeReport, Token: "tok",
-		Calls: func(dir string) ([]byte, error) {
+		Calls: func(dir string, call int, query string) ([]byte, error) {
+			if call > 2 {
+				return nil, fmt.Errorf("only 2: %w", ErrNoCall)
+			}
+			if call > 0 {
+				return []byte(fmt.Sprintf("<!DOCTYPE html><html><body><main>call %d of %s, %s</main></body></html>", call, filepath.Base(dir), query)), nil
+			}
 			return []byte("<!DOCTYPE html><html><body><main>calls of " + filepath.Base(dir) + " <script>x</script></main></body></html>"), nil
 		},
 		Leaderboard: func(string) ([]byte, error) { return []byte("<html><body></body></html>"), nil },
@@ -153,6 +160,29 @@ func TestCallsPage(t *testing.T) {
 		}
 		if csp := w.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "script-src") {
 			t.Errorf("%s: Content-Security-Policy %q lets a script run", tc.calls, csp)
+		}
+		// A call's page, at calls/N, is built with the token for its
+		// links and links back to the debate and its calls; a call the
+		// debate has not made, or a number not written as numbers are,
+		// is not found.
+		for _, q := range []string{"?token=tok", ""} {
+			w = get(t, s, tc.calls+"/2"+q)
+			body = w.Body.String()
+			if q == "" {
+				if w.Code != http.StatusUnauthorized {
+					t.Errorf("%s/2 without the token: status %d", tc.calls, w.Code)
+				}
+				continue
+			}
+			if w.Code != http.StatusOK || !strings.Contains(body, "call 2 of "+filepath.Base(strings.TrimSuffix(tc.calls, "/calls"))+", ?token=tok") ||
+				!strings.Contains(body, `<a href="../?token=tok">the debate</a> · <a href="../calls?token=tok">every call</a>`) {
+				t.Errorf("%s/2: status %d:\n%s", tc.calls, w.Code, body)
+			}
+		}
+		for _, bad := range []string{"/3", "/0", "/02", "/-1", "/x", "/2/"} {
+			if w := get(t, s, tc.calls+bad+"?token=tok"); w.Code != http.StatusNotFound {
+				t.Errorf("%s%s: status %d, want 404", tc.calls, bad, w.Code)
+			}
 		}
 	}
 	// Without Calls, no link and no page.

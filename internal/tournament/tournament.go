@@ -7,6 +7,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/rating"
+	"github.com/moot-dev/moot/store"
 )
 
 // FileName is the file that holds a tournament's plan, in its folder
@@ -133,7 +134,7 @@ func (t *Tournament) Check() error {
 	slugs := map[string]bool{}
 	for i, d := range t.Debates {
 		switch {
-		case !ValidSlug(d.Slug) || slugs[d.Slug]:
+		case !store.ValidSlug(d.Slug) || slugs[d.Slug]:
 			return fmt.Errorf("debates[%d]: slug %q is not a valid name of its own", i, d.Slug)
 		case !models[d.Proposition] || !models[d.Opposition] || (d.Proposition == d.Opposition) != (t.Runs > 0):
 			return fmt.Errorf("debates[%d]: %q against %q is not two models of the tournament", i, d.Proposition, d.Opposition)
@@ -143,18 +144,4 @@ func (t *Tournament) Check() error {
 		slugs[d.Slug] = true
 	}
 	return nil
-}
-
-// ValidSlug reports whether s may name a debate's folder: 1 to 64 lower
-// case letters, digits and hyphens, starting with a letter or digit.
-func ValidSlug(s string) bool {
-	if s == "" || len(s) > 64 || s[0] == '-' {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-			return false
-		}
-	}
-	return true
 }

@@ -8,11 +8,13 @@ import (
 // bodyDisagreements lists where the markdown body of a says another thing
 // than its frontmatter: the claim under "## Claim", and the arguments its
 // "### Attacking ID" and "### Defending ID" headings name, among which
-// every target of its frontmatter must be, in order. The body is
-// what the models' prompts carry and the frontmatter what the reports and
-// the graph read, so a body edited by hand without its frontmatter (or
-// the other way round) would make a debate with two versions of one
-// argument.
+// every target of its frontmatter must be, in order. The body is the one
+// source of the argument's text (see ClaimText) and the frontmatter's
+// claim a copy for tools that read the frontmatter alone (dialectic's
+// graph); the frontmatter's links are what the graph and the reports
+// read, which the body's headings must name. A body edited by hand
+// without its frontmatter (or the other way round) would leave those
+// tools another version of the argument than moot's.
 func bodyDisagreements(a *Argument) []string {
 	body := strings.ReplaceAll(a.Body, "\r\n", "\n")
 	var out []string
@@ -20,9 +22,9 @@ func bodyDisagreements(a *Argument) []string {
 	want := strings.TrimSpace(a.Claim)
 	switch {
 	case !found && want != "":
-		out = append(out, fmt.Sprintf("field \"claim\" is %q but the body has no \"## Claim\" section: the models' prompts carry the body, the reports the field; make them say the same", clip(want)))
+		out = append(out, fmt.Sprintf("field \"claim\" is %q but the body has no \"## Claim\" section: the prompts that show the argument in full carry the body alone; add the section", clip(want)))
 	case found && !sameClaim(claim, want):
-		out = append(out, fmt.Sprintf("the body's \"## Claim\" says %q but field \"claim\" says %q: the models' prompts carry the body, the reports the field; make them say the same", clip(sectionText(claim)), clip(want)))
+		out = append(out, fmt.Sprintf("the body's \"## Claim\" says %q but field \"claim\" says %q: moot reads the body, tools that read only the frontmatter the field; make them say the same", clip(sectionText(claim)), clip(want)))
 	}
 	for _, l := range []struct {
 		field, verb string
@@ -42,6 +44,25 @@ func bodyDisagreements(a *Argument) []string {
 		}
 	}
 	return out
+}
+
+// ClaimText is the argument's claim, as every reader shows it: the
+// prompts' index lines, the reports (markdown, HTML, the narrative's
+// prompt), the export, moot show and the judges' figures. The body is
+// the argument's one source: it alone holds the grounds, the warrant and
+// the rest, and it is what the prompts carry in full and what a person
+// edits. So the claim is the text of the body's "## Claim" section, and
+// the frontmatter's "claim" only a copy of it, which check holds to the
+// same words (bodyDisagreements). When the copy says the same it is
+// returned as it was written (the body may wrap its lines); without a
+// "## Claim" section (a debate written by hand), the copy is all there is.
+func (a *Argument) ClaimText() string {
+	body := strings.ReplaceAll(a.Body, "\r\n", "\n")
+	section, found := claimSection(body)
+	if !found || sameClaim(section, strings.TrimSpace(a.Claim)) {
+		return a.Claim
+	}
+	return sectionText(section)
 }
 
 // claimSection returns the text of the body's "## Claim" section: from

@@ -44,3 +44,29 @@ func TestBodyDisagreements(t *testing.T) {
 		})
 	}
 }
+
+// TestClaimText: the claim every reader shows is the body's; the
+// frontmatter's copy, as written, when it says the same words, and
+// when the body has no "## Claim" section to say it.
+func TestClaimText(t *testing.T) {
+	s := Submission{Title: "T", Claim: "Cities should price roads.", Warrant: "W"}
+	body := RenderBody(s)
+	for _, tc := range []struct {
+		name, claim, body, want string
+	}{
+		{"as written", s.Claim, body, s.Claim},
+		{"rewrapped body", s.Claim, strings.Replace(body, "should price", "should\nprice", 1), s.Claim},
+		{"windows line ends", s.Claim, strings.ReplaceAll(body, "\n", "\r\n"), s.Claim},
+		{"body edited", s.Claim, strings.Replace(body, "price roads", "ban cars", 1), "Cities should ban cars."},
+		{"field edited", "Cities should ban cars.", body, s.Claim},
+		{"edited body over two lines", s.Claim, strings.Replace(body, "price roads.", "ban cars\nat night.", 1), "Cities should ban cars\nat night."},
+		{"no claim section", "Cities should ban cars.", strings.Replace(body, "## Claim", "## Thesis", 1), "Cities should ban cars."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &Argument{ID: "prop_001", Side: Prop, Exchange: 1, Claim: tc.claim, Body: tc.body}
+			if got := a.ClaimText(); got != tc.want {
+				t.Errorf("ClaimText = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

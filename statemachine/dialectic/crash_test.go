@@ -3,6 +3,7 @@ package dialectic_test
 import (
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/moot-dev/moot/internal/testkit/crashtest"
@@ -64,5 +65,60 @@ func TestRejudgeKilledAtEveryCall(t *testing.T) {
 	k := crashtest.KillAtEveryCall(t, c)
 	if _, ok := k.Reference["judgments/lean/scores.json"]; !ok {
 		t.Error("the re-judging wrote no judgments/lean/scores.json")
+	}
+}
+
+// badJudge scores every argument +0.5, so that its judgments never sum
+// to zero and are refused after every repair.
+func badJudge(x int, ids []string) map[string]float64 {
+	out := map[string]float64{}
+	for _, id := range ids {
+		out[id] = 0.5
+	}
+	return out
+}
+
+// TestPanelMissingJudgeKilledAtEveryCall: a panel run with --keep-going
+// whose judge bad is refused at every exchange, killed while each call
+// (each of bad's repairs included) is in flight and run again, ends with
+// the files of a run never killed: bad's judgments recorded as missing
+// in its folder, the official scores the other judge's.
+func TestPanelMissingJudgeKilledAtEveryCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 12 kills, each a moot process run twice: run without -short")
+	}
+	c := judges()
+	c.Model = judgefake.Handler(map[string]judgefake.Scorer{"lean": judgefake.Lean(0.2), "bad": badJudge}, sparring.Handler(sparring.Options{}))
+	c.Bin, c.Env = crashtest.Self(t)
+	c.Run = []string{"--until", "2", "--judges", "lean,bad", "--keep-going"}
+	c.Requests = 12 // two exchanges: 2 debaters, lean once and bad three times each
+	k := crashtest.KillAtEveryCall(t, c)
+	gaps := k.Reference["judgments/bad/missing.json"]
+	for _, want := range []string{`"call": "00000/judge-bad"`, `"call": "00001/judge-bad"`, `"note": "no value was invented`} {
+		if !strings.Contains(gaps, want) {
+			t.Errorf("judgments/bad/missing.json has no %s:\n%s", want, gaps)
+		}
+	}
+	if _, ok := k.Reference["judgments/bad/scores.json"]; ok {
+		t.Error("a judge whose every judgment is missing has scores")
+	}
+}
+
+// TestRejudgeMissingKilledAtEveryCall: a re-judging with --keep-going by
+// a judge refused at every exchange, killed at each call and run again,
+// ends with the files of an uninterrupted one, its gaps in its folder.
+func TestRejudgeMissingKilledAtEveryCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 6 kills, each a moot process run twice: run without -short")
+	}
+	c := judges()
+	c.Model = judgefake.Handler(map[string]judgefake.Scorer{"fair": judgefake.Alternating(0.2), "bad": badJudge}, sparring.Handler(sparring.Options{}))
+	c.Bin, c.Env = crashtest.Self(t)
+	c.Prepare = [][]string{{"run", "d", "--until", "2", "--judge-model", "fair"}}
+	c.Command = []string{"rejudge", "d", "--judge-model", "bad", "--keep-going"}
+	c.Requests = 6 // two exchanges, bad asked three times each
+	k := crashtest.KillAtEveryCall(t, c)
+	if gaps := k.Reference["judgments/bad/missing.json"]; !strings.Contains(gaps, `"call": "rejudge-bad-00001/judge"`) {
+		t.Errorf("the re-judging recorded no gap of exchange 1:\n%s", gaps)
 	}
 }

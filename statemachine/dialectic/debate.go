@@ -15,7 +15,6 @@ import (
 
 // Names of the files of a debate directory.
 const (
-	HeaderFile   = "debate.md"
 	ScoresFile   = "scores.json"
 	ArgumentsDir = "arguments"
 	GraphFile    = "argument-graph.mmd"
@@ -59,7 +58,7 @@ func (e *Error) Unwrap() error { return e.Err }
 func Load(raw Raw) (*Debate, error) {
 	h, err := ParseHeader(raw.Header)
 	if err != nil {
-		return nil, &Error{HeaderFile, err}
+		return nil, &Error{sm.StateFile, err}
 	}
 	d := &Debate{Header: h, Scores: NewScores(), byID: map[string]*Argument{}}
 	if raw.Scores != nil {
@@ -193,7 +192,7 @@ func Check(raw Raw) Findings {
 	var f findings
 	h, err := ParseHeader(raw.Header)
 	if err != nil {
-		f.problem(HeaderFile, "%s", err)
+		f.problem(sm.StateFile, "%s", err)
 	}
 	scores := NewScores()
 	if raw.Scores == nil {
@@ -267,7 +266,7 @@ func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argume
 	add := f.problem
 	st := h.State
 	if h.End > 0 && (st.Exchange > h.End || (st.Exchange == h.End && st.Phase != AwaitingArguments)) {
-		add(HeaderFile, "the debate is at exchange %d, %s, past its end of %d exchanges (%q)", st.Exchange, st.Phase, h.End, EndKey)
+		add(sm.StateFile, "the debate is at exchange %d, %s, past its end of %d exchanges (%q)", st.Exchange, st.Phase, h.End, EndKey)
 	}
 
 	// Completeness: every exchange before the current one has all its
@@ -350,7 +349,7 @@ func (f *findings) invariants(h *Header, scores *Scores, args map[string]*Argume
 	for _, side := range Sides() {
 		got, exp := h.Totals.Of(side), want.Of(side)
 		if math.Abs(got.Total-exp.Total) > 0.0015 || got.Count != exp.Count {
-			add(HeaderFile, "cumulative_scores.%s is %g over %d arguments, but scores.json gives %g over %d", side.Name(), got.Total, got.Count, exp.Total, exp.Count)
+			add(sm.StateFile, "cumulative_scores.%s is %g over %d arguments, but scores.json gives %g over %d", side.Name(), got.Total, got.Count, exp.Total, exp.Count)
 		}
 	}
 }

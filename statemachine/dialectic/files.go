@@ -136,14 +136,17 @@ type Argument struct {
 	Side     Side
 	Exchange int
 	Title    string
-	Claim    string
-	Attacks  []Target
-	Defends  []Target
+	// Claim is the frontmatter's copy of the claim, as written: every
+	// reader shows ClaimText, which the body decides.
+	Claim   string
+	Attacks []Target
+	Defends []Target
 	// Grounds holds the check of each ground, in order, when the
 	// debate researches and a ground cites a URL; nil otherwise, and a
 	// ground citing none has an empty check.
 	Grounds []evidence.Check
-	Body    string
+	// Body is the markdown body: the argument's text, its one source.
+	Body string
 }
 
 type argumentFront struct {

@@ -37,15 +37,14 @@ func JudgeScoresFile(name string) string { return sm.JudgeFolder(name) + "/" + S
 type judgeFolder struct {
 	record *sm.JudgeRecord
 	scores *Scores
+	// gaps are the exchanges whose judgment is recorded as missing (moot
+	// run --keep-going), from missing.json.
+	gaps []Gap
 }
 
 // readJudges reads the panel debate.md names and every judge's folder.
 func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, error) {
-	panel, err := sm.PanelOf(h.Front)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", HeaderFile, err)
-	}
-	records, err := sm.ReadJudgeRecords(files)
+	b, err := sm.ReadBench(files, h.Front)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -62,23 +61,33 @@ func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, er
 				return fmt.Errorf("read %s: %w", JudgeScoresFile(name), err)
 			}
 		}
+		data, err = fs.ReadFile(files, JudgeMissingFile(name))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return fmt.Errorf("read %s: %w", JudgeMissingFile(name), err)
+		default:
+			if f.gaps, err = parseGaps(data); err != nil {
+				return fmt.Errorf("read %s: %w", JudgeMissingFile(name), err)
+			}
+		}
 		folders[name] = f
 		return nil
 	}
-	for i := range records {
-		if err := read(records[i].Name); err != nil {
+	for _, name := range sm.SortedNames(b.Records, nil) {
+		if err := read(name); err != nil {
 			return nil, nil, err
 		}
-		folders[records[i].Name].record = &records[i]
+		folders[name].record = b.Records[name]
 	}
-	for _, j := range panel {
+	for _, j := range b.Panel {
 		if folders[j.Name] == nil {
 			if err := read(j.Name); err != nil {
 				return nil, nil, err
 			}
 		}
 	}
-	return panel, folders, nil
+	return b.Panel, folders, nil
 }
 
 // own returns the scores of the judge called name; empty before it judged.
@@ -106,29 +115,41 @@ func overlay(base, own map[string]float64, keep func(id string) bool) map[string
 }
 
 // panelCallID is the call of the panel judge called name.
-func panelCallID(name string) string { return string(Judge) + "-" + name }
+func panelCallID(name string) string { return sm.PanelCallID(string(Judge), name) }
 
-// panelStep is the judgment of exchange x by the debate's panel.
-func (s *stepDebate) panelStep(x int) (*sm.Step, error) {
+// panelCall is the call of the panel judge j for its judgment of
+// exchange x, seeing the earlier arguments under view.
+func (s *stepDebate) panelCall(j sm.Judge, x int, view map[string]float64) (sm.Call, error) {
 	known := s.deb.Known()
+	p, err := judgePrompt(s.tmpl, s.deb, x, view, s.judgeContext)
+	if err != nil {
+		return sm.Call{}, err
+	}
+	c := s.call(p, func(text []byte) sm.Report {
+		if err := CheckSize("judge", text); err != nil {
+			return sm.Report{Errors: []string{err.Error()}}
+		}
+		_, probs := ParseJudgment(text, x, known, view)
+		return report(probs)
+	})
+	c.ID, c.Model = panelCallID(j.Name), j.Model
+	return c, nil
+}
+
+// panelStep is the judgment of exchange x by the debate's panel. A judge
+// whose judgment is refused after every repair may be recorded as
+// missing (--keep-going): the panel's scores are then the others'.
+func (s *stepDebate) panelStep(x int) (*sm.Step, error) {
 	official := s.deb.Scores.Current()
 	views := make([]map[string]float64, len(s.panel))
 	var calls []sm.Call
 	for i, j := range s.panel {
 		views[i] = overlay(official, s.own(j.Name).Current(), nil)
-		p, err := judgePrompt(s.tmpl, s.deb, x, views[i], s.judgeContext)
+		c, err := s.panelCall(j, x, views[i])
 		if err != nil {
 			return nil, err
 		}
-		cur := views[i]
-		c := s.call(p, func(text []byte) sm.Report {
-			if err := CheckSize("judge", text); err != nil {
-				return sm.Report{Errors: []string{err.Error()}}
-			}
-			_, probs := ParseJudgment(text, x, known, cur)
-			return report(probs)
-		})
-		c.ID, c.Model = panelCallID(j.Name), j.Model
+		c.Missable = true
 		calls = append(calls, c)
 	}
 	return &sm.Step{
@@ -149,7 +170,12 @@ func (s *stepDebate) applyPanel(x int, answers map[string]sm.Answer, views []map
 	judgments := make([]Judgment, len(s.panel))
 	c := &sm.Commit{}
 	refused := &sm.Refused{Answer: true}
+	missing := make([]bool, len(s.panel))
 	for i, j := range s.panel {
+		if answers[panelCallID(j.Name)].Missing != nil {
+			missing[i] = true
+			continue
+		}
 		text := answers[panelCallID(j.Name)].Text
 		if err := CheckSize("judge "+j.Name, text); err != nil {
 			return nil, err
@@ -160,36 +186,50 @@ func (s *stepDebate) applyPanel(x int, answers map[string]sm.Answer, views []map
 		}
 		c.Soft = append(c.Soft, p.Soft...)
 		if !p.OK() {
-			if refused.Role == "" {
-				refused.Role, refused.RoleReasons = string(Judge), p.Errors
-			}
-			for _, e := range p.Errors {
-				refused.Reasons = append(refused.Reasons, "judge "+j.Name+": "+e)
-			}
+			refused.AddJudge(string(Judge), j.Name, p.Errors)
 		}
 		judgments[i] = jg
 	}
 	if len(refused.Reasons) > 0 {
 		return &sm.Commit{Warnings: c.Warnings, Soft: c.Soft}, refused
 	}
+	if !slices.Contains(missing, false) {
+		// A judgment the debate cannot go on without: the driver stops.
+		return nil, &sm.Refused{Answer: true, Role: string(Judge),
+			RoleReasons: []string{"no judge of the panel gave a judgment"},
+			Reasons:     []string{fmt.Sprintf("no judge of the panel gave a judgment of exchange %d: the debate cannot go on without one", x)}}
+	}
 	// Each judge's own scores, in its folder.
 	after := make([]map[string]float64, len(s.panel))
 	perJudge := map[string]any{}
+	var gapEvents []sm.Event
 	for i, j := range s.panel {
 		f := s.judges[j.Name]
 		if f == nil {
 			f = &judgeFolder{scores: NewScores()}
 			s.judges[j.Name] = f
 		}
+		if f.record == nil {
+			c.Files = append(c.Files, sm.NewJudgeRecord(j, sm.KindPanel, x, -1, now))
+			f.record = &sm.JudgeRecord{Name: j.Name, Model: j.Model, Kind: sm.KindPanel, From: x}
+		}
+		if missing[i] {
+			// No score of the judge's: its view stays as it was, and
+			// the means are the other judges'.
+			file, err := f.withGap(j.Name, x, answers[panelCallID(j.Name)].Missing)
+			if err != nil {
+				return nil, err
+			}
+			c.Files = append(c.Files, file)
+			after[i] = views[i]
+			perJudge[j.Name] = nil
+			gapEvents = append(gapEvents, missingEvent(j.Name, x))
+			continue
+		}
 		f.scores.Apply(judgments[i].Entries(known, views[i]), now)
 		data, err := f.scores.Render()
 		if err != nil {
 			return nil, fmt.Errorf("render %s: %w", JudgeScoresFile(j.Name), err)
-		}
-		if f.record == nil {
-			rec := sm.NewJudgeRecord(j, sm.KindPanel, x, -1, now)
-			c.Files = append(c.Files, rec)
-			f.record = &sm.JudgeRecord{Name: j.Name, Model: j.Model, Kind: sm.KindPanel, From: x}
 		}
 		c.Files = append(c.Files, sm.File{Name: JudgeScoresFile(j.Name), Data: data})
 		after[i] = overlay(views[i], f.scores.Current(), nil)
@@ -208,7 +248,7 @@ func (s *stepDebate) applyPanel(x int, answers map[string]sm.Answer, views []map
 	means := PanelMeans(newIDs, after)
 	var entries []Entry
 	for _, id := range newIDs {
-		entries = append(entries, Entry{ArgumentID: id, Score: means[id], Reasoning: panelReason(s.panel, after, id)})
+		entries = append(entries, Entry{ArgumentID: id, Score: means[id], Reasoning: panelReason(s.panel, after, id, missing)})
 	}
 	var rescored []string
 	for _, jg := range judgments {
@@ -226,7 +266,7 @@ func (s *stepDebate) applyPanel(x int, answers map[string]sm.Answer, views []map
 		if had && math.Abs(m-prev) < 1e-9 {
 			continue
 		}
-		e := Entry{ArgumentID: id, Score: m, Reasoning: panelReason(s.panel, after, id), TriggeredBy: rescoreTrigger(judgments, id, known)}
+		e := Entry{ArgumentID: id, Score: m, Reasoning: panelReason(s.panel, after, id, missing), TriggeredBy: rescoreTrigger(judgments, id, known)}
 		if had {
 			diff := Round3(m - prev)
 			e.PreviousScore, e.Diff = &prev, &diff
@@ -259,14 +299,30 @@ func (s *stepDebate) applyPanel(x int, answers map[string]sm.Answer, views []map
 	}
 	totals := s.deb.Header.Totals
 	done := sm.Event{Kind: "exchange", Ends: true,
-		Message: fmt.Sprintf("panel of %d · proposition %s · opposition %s", len(s.panel), FormatScore(totals.Proposition.Total), FormatScore(totals.Opposition.Total)),
+		Message: fmt.Sprintf("panel of %d%s · proposition %s · opposition %s", len(s.panel), missingNote(missing), FormatScore(totals.Proposition.Total), FormatScore(totals.Opposition.Total)),
 		Data:    map[string]any{"ids": ids, "scores": values, "cumulative_scores": totals, "judges": perJudge},
 	}
 	if len(moved) > 0 {
 		done.Data["rescored"] = moved
 	}
+	c.Events = append(c.Events, gapEvents...)
 	c.Events = append(c.Events, done)
 	return c, finish(s.deb, c)
+}
+
+// missingNote is what the message of a panel's judgment adds when some of
+// its judges' judgments are missing.
+func missingNote(missing []bool) string {
+	n := 0
+	for _, m := range missing {
+		if m {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d missing)", n)
 }
 
 // PanelMeans returns the official scores of an exchange's new arguments
@@ -318,15 +374,23 @@ func meanOf(judges []map[string]float64, id string) float64 {
 }
 
 // panelReason is the reasoning the official history gives a panel's
-// score: every judge's score of id.
-func panelReason(panel []sm.Judge, judges []map[string]float64, id string) string {
+// score: every judge's score of id, and the judges whose judgment is
+// missing (missing, by judge, may be nil).
+func panelReason(panel []sm.Judge, judges []map[string]float64, id string, missing []bool) string {
 	parts := make([]string, 0, len(panel))
+	var gone []string
 	for i, j := range panel {
 		if v, ok := judges[i][id]; ok {
 			parts = append(parts, j.Name+" "+FormatScore(v))
+		} else if i < len(missing) && missing[i] {
+			gone = append(gone, j.Name)
 		}
 	}
-	return fmt.Sprintf("mean of the panel's %d judges: %s", len(parts), strings.Join(parts, ", "))
+	out := fmt.Sprintf("mean of the panel's %d judges: %s", len(parts), strings.Join(parts, ", "))
+	if len(gone) > 0 {
+		out += fmt.Sprintf("; missing, no score invented: %s", strings.Join(gone, ", "))
+	}
+	return out
 }
 
 // rescoreTrigger is the argument that set off the first rescore of id
@@ -346,13 +410,9 @@ func rescoreTrigger(judgments []Judgment, id string, known Known) string {
 // arguments that do not exist or of exchanges not yet judged, and current
 // scores that are not the last of their history.
 func (s *stepDebate) checkJudges(f *sm.Findings) {
-	names := make([]string, 0, len(s.judges))
-	for n := range s.judges {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	st := s.deb.Header.State
-	for _, n := range names {
+	s.checkGaps(f)
+	for _, n := range sm.SortedNames(s.judges, nil) {
 		file := JudgeScoresFile(n)
 		sc := s.judges[n].scores
 		for _, id := range sc.IDs() {
@@ -399,12 +459,9 @@ func (s *stepDebate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 		return nil, fmt.Errorf("the debate has judged exchanges 0 to %d; --from %d is past them", last, r.From)
 	}
 	f := s.judges[r.Judge.Name]
-	if f != nil && f.record != nil {
-		if f.record.Kind != sm.KindRejudge {
-			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
-		}
-		if f.record.Model != r.Judge.Model {
-			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(r.Judge.Name), f.record.Model, r.Judge.Model)
+	if f != nil {
+		if err := sm.CheckRejudgeRecord(r, f.record); err != nil {
+			return nil, err
 		}
 	}
 	if f == nil {
@@ -427,11 +484,11 @@ func (d *rejudgeDebate) judged(x int) bool {
 	return ok
 }
 
-// next is the first exchange in range the judge has not judged; -1 when
-// it has judged them all.
+// next is the first exchange in range the judge has neither judged nor
+// missed (a judgment recorded as missing waits for --retry-missing); -1 when there is none.
 func (d *rejudgeDebate) next() int {
 	for x := d.from; x <= d.to; x++ {
-		if !d.judged(x) {
+		if _, gap := d.folder.gap(x); !d.judged(x) && !gap {
 			return x
 		}
 	}
@@ -440,9 +497,13 @@ func (d *rejudgeDebate) next() int {
 
 func (d *rejudgeDebate) Status() sm.Status {
 	done := 0
+	var gaps []string
 	for x := d.from; x <= d.to; x++ {
 		if d.judged(x) {
 			done++
+		}
+		if _, ok := d.folder.gap(x); ok {
+			gaps = append(gaps, fmt.Sprint(x))
 		}
 	}
 	st := sm.Status{Unit: "exchange", Done: done, Total: d.to - d.from + 1, Phase: "judging again"}
@@ -450,6 +511,12 @@ func (d *rejudgeDebate) Status() sm.Status {
 		st.Next = fmt.Sprintf("%s judges exchange %d again", d.r.Judge.Model, n)
 	} else {
 		st.Complete, st.Next = true, "nothing: every exchange is judged again"
+	}
+	if len(gaps) > 0 {
+		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: fmt.Sprintf("exchange %s: no score invented (moot rejudge --retry-missing asks again)", strings.Join(gaps, ", "))})
+		if st.Complete {
+			st.Next = "nothing but the missing judgments: moot rejudge --retry-missing asks for them again"
+		}
 	}
 	return st
 }
@@ -461,6 +528,33 @@ func (d *rejudgeDebate) Next() (*sm.Step, error) {
 	if x < 0 {
 		return nil, nil
 	}
+	return d.step(x)
+}
+
+var _ sm.Filler = (*rejudgeDebate)(nil)
+
+// Gaps lists the re-judging's judgments recorded as missing.
+func (d *rejudgeDebate) Gaps() []string {
+	var out []string
+	for _, g := range d.folder.gaps {
+		out = append(out, g.Missing.Call)
+	}
+	return out
+}
+
+// Fill asks again for the re-judging's missing judgment gap.
+func (d *rejudgeDebate) Fill(gap string) (*sm.Step, error) {
+	for _, g := range d.folder.gaps {
+		if g.Missing.Call == gap {
+			return d.step(g.Exchange)
+		}
+	}
+	return nil, fmt.Errorf("no call %q is missing", gap)
+}
+
+// step is the judging again of exchange x. The judgment may be recorded
+// as missing (--keep-going).
+func (d *rejudgeDebate) step(x int) (*sm.Step, error) {
 	known := d.s.deb.Known()
 	from := d.from
 	cur := overlay(d.s.deb.Scores.Current(), d.folder.scores.Current(), func(id string) bool {
@@ -479,9 +573,27 @@ func (d *rejudgeDebate) Next() (*sm.Step, error) {
 		return report(probs)
 	})
 	c.Model = d.r.Judge.Model
+	c.Missable = true
+	name := d.r.Judge.Name
 	return &sm.Step{
-		Key: fmt.Sprintf("rejudge-%s-%05d", d.r.Judge.Name, x), Unit: x, Calls: []sm.Call{c},
+		Key: rejudgeKey(name, x), Unit: x, Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			c := &sm.Commit{}
+			if d.folder.record == nil {
+				c.Files = append(c.Files, sm.NewJudgeRecord(d.r.Judge, sm.KindRejudge, d.r.From, d.r.To, now))
+				d.folder.record = &sm.JudgeRecord{Name: name, Model: d.r.Judge.Model, Kind: sm.KindRejudge, From: d.r.From}
+			}
+			if m := answers[string(Judge)].Missing; m != nil {
+				file, err := d.folder.withGap(name, x, m)
+				if err != nil {
+					return nil, err
+				}
+				c.Files = append(c.Files, file)
+				ev := missingEvent(name, x)
+				ev.Ends = true
+				c.Events = append(c.Events, ev)
+				return c, nil
+			}
 			text := answers[string(Judge)].Text
 			if err := CheckSize("judge", text); err != nil {
 				return nil, err
@@ -490,17 +602,18 @@ func (d *rejudgeDebate) Next() (*sm.Step, error) {
 			if !p.OK() {
 				return &sm.Commit{Warnings: p.Warnings, Soft: p.Soft}, &sm.Refused{Reasons: p.Errors, Role: string(Judge), RoleReasons: p.Errors, Answer: true}
 			}
-			c := &sm.Commit{Warnings: p.Warnings, Soft: p.Soft}
-			if d.folder.record == nil {
-				c.Files = append(c.Files, sm.NewJudgeRecord(d.r.Judge, sm.KindRejudge, d.r.From, d.r.To, now))
-				d.folder.record = &sm.JudgeRecord{Name: d.r.Judge.Name, Model: d.r.Judge.Model, Kind: sm.KindRejudge, From: d.r.From}
-			}
+			c.Warnings, c.Soft = p.Warnings, p.Soft
 			d.folder.scores.Apply(jg.Entries(known, cur), now)
 			data, err := d.folder.scores.Render()
 			if err != nil {
-				return nil, fmt.Errorf("render %s: %w", JudgeScoresFile(d.r.Judge.Name), err)
+				return nil, fmt.Errorf("render %s: %w", JudgeScoresFile(name), err)
 			}
-			c.Files = append(c.Files, sm.File{Name: JudgeScoresFile(d.r.Judge.Name), Data: data})
+			c.Files = append(c.Files, sm.File{Name: JudgeScoresFile(name), Data: data})
+			gone, err := d.folder.filled(name, x)
+			if err != nil {
+				return nil, err
+			}
+			c.Files = append(c.Files, gone...)
 			for _, sc := range jg.Scores {
 				v := sc.Score
 				c.Events = append(c.Events, sm.Event{Kind: "scored", Role: string(Judge), ID: sc.ArgumentID, Score: &v})
@@ -511,7 +624,7 @@ func (d *rejudgeDebate) Next() (*sm.Step, error) {
 			}
 			t := Cumulative(d.folder.scores.Current())
 			c.Events = append(c.Events, sm.Event{Kind: "exchange", Ends: true,
-				Message: fmt.Sprintf("judged again by %s · proposition %s · opposition %s", d.r.Judge.Name, FormatScore(t.Proposition.Total), FormatScore(t.Opposition.Total))})
+				Message: fmt.Sprintf("judged again by %s · proposition %s · opposition %s", name, FormatScore(t.Proposition.Total), FormatScore(t.Opposition.Total))})
 			return c, nil
 		},
 	}, nil
@@ -523,7 +636,7 @@ func (d *rejudgeDebate) Next() (*sm.Step, error) {
 func (s *stepDebate) Judgments() sm.Judgments {
 	out := sm.Judgments{Unit: "exchange", Min: MinScore, Max: MaxScore, Graph: true}
 	for _, a := range s.deb.Arguments {
-		it := sm.Item{ID: a.ID, Unit: a.Exchange, Title: a.Title, Side: a.Side.Name(), Length: len([]rune(a.Claim)) + len([]rune(a.Body))}
+		it := sm.Item{ID: a.ID, Unit: a.Exchange, Title: a.Title, Side: a.Side.Name(), Length: len([]rune(a.ClaimText())) + len([]rune(a.Body))}
 		for _, t := range a.Attacks {
 			it.Attacks = append(it.Attacks, t.TargetID)
 		}
@@ -536,24 +649,9 @@ func (s *stepDebate) Judgments() sm.Judgments {
 	}
 	official := scoresOf(s.deb.Scores)
 	official.Name, official.Model, official.Kind = "debate", s.judgeModel(), sm.KindOfficial
-	if len(s.panel) > 0 {
-		official.Kind = "aggregate"
-		out.Aggregate = &official
-	} else {
-		out.Judges = append(out.Judges, official)
-	}
-	names := make([]string, 0, len(s.judges))
-	for n, f := range s.judges {
-		if f.record != nil {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		f := s.judges[n]
-		js := scoresOf(f.scores)
-		js.Name, js.Model, js.Kind = n, f.record.Model, f.record.Kind
-		out.Judges = append(out.Judges, js)
+	out.AddOfficial(official, len(s.panel) > 0)
+	for _, n := range sm.SortedNames(s.judges, func(f *judgeFolder) bool { return f.record != nil }) {
+		out.AddJudge(scoresOf(s.judges[n].scores), s.judges[n].record)
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-// Package prompt builds what each role of a debate is shown, as a pure
+// This file builds what each role of a debate is shown, as a pure
 // function of the debate's files and the templates in force. A resumed run
 // therefore asks exactly what an uninterrupted run would have asked.
 //
@@ -21,13 +21,16 @@
 // call: for the judge the current scores (a rescore changes them), and a
 // short line naming the exchange (and for the judge its ids) to answer.
 // bench/prefix measures it.
+
 package dialectic
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -62,6 +65,93 @@ type Prompt struct {
 	Messages   []Message
 	SchemaName string
 	Schema     map[string]any
+	// Marks are where the parts of the user message that the role's
+	// prompts share end (see sm.Call.Marks): for a debater, where the
+	// arguments its previous prompt showed end and where those this one
+	// shows end, which its next prompt repeats; for a judge, the end of
+	// the motion, which every judge's prompt repeats.
+	Marks []sm.Mark
+}
+
+// userMessage is the index of the user message in every prompt.
+const userMessage = 1
+
+// motionEnd returns where the motion's text ends in user, or 0 when a
+// template leaves it out.
+func motionEnd(user, motion string) int {
+	if motion == "" {
+		return 0
+	}
+	i := strings.Index(user, motion)
+	if i < 0 {
+		return 0
+	}
+	return i + len(motion)
+}
+
+// exchangeEnds returns, for each exchange from 0 to x-1, where the last
+// of its arguments in args (in the order they were made) ends in user, each
+// found after the one before; -1 for an exchange none of whose bodies a
+// template shows. A body is found as it is, or as a judge's prompt quotes
+// it (templates.Quote).
+func exchangeEnds(user string, args []argumentView, x int) []int {
+	ends := make([]int, x)
+	for i := range ends {
+		ends[i] = -1
+	}
+	at := 0
+	for _, a := range args {
+		if a.Exchange < 0 || a.Exchange >= x || strings.TrimSpace(a.Body) == "" {
+			continue
+		}
+		body := a.Body
+		i := strings.Index(user[at:], body)
+		if i < 0 {
+			body = templates.Neutralise(strings.TrimRightFunc(a.Body, unicode.IsSpace))
+			i = strings.Index(user[at:], body)
+		}
+		if i < 0 {
+			continue
+		}
+		at += i + len(body)
+		ends[a.Exchange] = at
+	}
+	return ends
+}
+
+// marks turns offsets in the user message into marks, leaving out those
+// not found (0 or less) and any not after the one before.
+func marks(offsets ...int) []sm.Mark {
+	var out []sm.Mark
+	last := 0
+	for _, o := range offsets {
+		if o > last {
+			out = append(out, sm.Mark{Message: userMessage, Offset: o})
+			last = o
+		}
+	}
+	return out
+}
+
+// historyMarks are the marks of a prompt that shows, after the motion,
+// the arguments of the exchanges before x in full, in the order they were
+// made: the end of what the role's previous prompt showed (the motion when
+// it showed none, the arguments up to exchange x-2 otherwise), then the
+// end of what its next prompt will repeat (the motion when this one shows
+// no argument, the arguments up to exchange x-1 otherwise). A debater's
+// prompt for exchange x is such a prompt, and so is the judge's under
+// ContextFull, with x one above the exchange it judges.
+func historyMarks(user, motion string, shown []argumentView, x int) []sm.Mark {
+	m := motionEnd(user, motion)
+	if x == 0 {
+		return marks(m)
+	}
+	ends := exchangeEnds(user, shown, x)
+	read := m
+	if x >= 2 {
+		read = ends[x-2]
+	}
+	return marks(read, ends[x-1])
 }
 
 type argumentView struct {
@@ -147,6 +237,7 @@ func Debater(t *templates.Set, d *Debate, side Side) (Prompt, error) {
 		Messages:   []Message{{"system", system}, {"user", user}},
 		SchemaName: schemaName,
 		Schema:     schema,
+		Marks:      historyMarks(user, v.Motion, v.Earlier, x),
 	}, nil
 }
 
@@ -196,7 +287,7 @@ func JudgeContextOf(h *Header) (JudgeContext, error) {
 	}
 	c, err := ParseJudgeContext(*set.JudgeContext)
 	if err != nil {
-		return "", fmt.Errorf("%s: field \"moot\": %s: %w", HeaderFile, JudgeContextField, err)
+		return "", fmt.Errorf("%s: field \"moot\": %s: %w", sm.StateFile, JudgeContextField, err)
 	}
 	return c, nil
 }
@@ -272,7 +363,7 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64,
 				score = FormatScore(s)
 				rescorable = append(rescorable, a.ID)
 			}
-			e := indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.Claim, Score: score}
+			e := indexEntry{ID: a.ID, SideName: a.Side.Name(), Exchange: a.Exchange, Title: a.Title, Claim: a.ClaimText(), Score: score}
 			if full {
 				v.Index = append(v.Index, e)
 			} else {
@@ -298,7 +389,20 @@ func judgePrompt(t *templates.Set, d *Debate, x int, current map[string]float64,
 		Messages:   []Message{{"system", system}, {"user", user}},
 		SchemaName: "judgment",
 		Schema:     JudgmentSchema(v.IDs, rescorable),
+		Marks:      judgeMarks(user, v, x),
 	}, nil
+}
+
+// judgeMarks are the marks of the judge's prompt v for exchange x: under
+// ContextFull, which shows every argument in full in the order they were
+// made, those of historyMarks; under the focused context, whose index and
+// arguments in full change from exchange to exchange, the end of the
+// motion, the part every judge's prompt repeats.
+func judgeMarks(user string, v data, x int) []sm.Mark {
+	if !v.Focused {
+		return historyMarks(user, v.Motion, v.All, x+1)
+	}
+	return marks(motionEnd(user, v.Motion))
 }
 
 // Repair is the message that sends a refused answer's errors back to the

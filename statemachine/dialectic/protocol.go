@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"io/fs"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -26,9 +27,31 @@ type Protocol struct {
 }
 
 var (
-	_ sm.Protocol    = Protocol{}
-	_ sm.FolderMaker = Protocol{}
+	_ sm.Protocol       = Protocol{}
+	_ sm.FolderMaker    = Protocol{}
+	_ sm.JudgeContexter = Protocol{}
+	_ sm.Templated      = Protocol{}
 )
+
+// ParseJudgeContext reads a judge context as ParseJudgeContext does; ""
+// is the default, focused.
+func (Protocol) ParseJudgeContext(name string) (string, error) {
+	c, err := ParseJudgeContext(name)
+	return string(c), err
+}
+
+// WithJudgeContext returns p whose judge reads the debate in the context
+// named name, in place of the one debate.md's settings keep.
+func (p Protocol) WithJudgeContext(name string) sm.Protocol {
+	p.JudgeContext = JudgeContext(name)
+	return p
+}
+
+// WithTemplates returns p with the prompt templates t.
+func (p Protocol) WithTemplates(t *templates.Set) sm.Protocol {
+	p.Templates = t
+	return p
+}
 
 // Name returns "dialectic".
 func (Protocol) Name() string { return sm.Default }
@@ -98,7 +121,7 @@ func (Protocol) New(in sm.NewInput) ([]sm.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []sm.File{{Name: ScoresFile, Data: []byte("{}\n")}, {Name: HeaderFile, Data: header}}, nil
+	return []sm.File{{Name: ScoresFile, Data: []byte("{}\n")}, {Name: sm.StateFile, Data: header}}, nil
 }
 
 // Folders returns arguments/, which a new dialectic debate has from the
@@ -152,8 +175,8 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 func ReadRaw(files fs.FS) (Raw, error) {
 	var raw Raw
 	var err error
-	if raw.Header, err = fs.ReadFile(files, HeaderFile); err != nil {
-		return raw, fmt.Errorf("read %s: %w", HeaderFile, err)
+	if raw.Header, err = fs.ReadFile(files, sm.StateFile); err != nil {
+		return raw, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	if raw.Scores, err = fs.ReadFile(files, ScoresFile); errors.Is(err, fs.ErrNotExist) {
 		raw.Scores = nil
@@ -212,6 +235,10 @@ func (s *stepDebate) Status() sm.Status {
 	if s.deb.Ended() {
 		out.Complete, out.Next = true, fmt.Sprintf("nothing: the debate ended after its %d exchanges", s.deb.Header.End)
 	}
+	if line := gapLine(s.sortedJudges(), s.judges); line != "" {
+		out.Lines = append(out.Lines, sm.Line{Label: "missing", Text: line})
+		out.Data = map[string]any{"missing": s.Gaps()}
+	}
 	return out
 }
 
@@ -242,7 +269,7 @@ func (s *stepDebate) call(p Prompt, validate func([]byte) sm.Report) sm.Call {
 		msgs[i] = sm.Message{Role: m.Role, Content: m.Content}
 	}
 	return sm.Call{
-		ID: string(p.Role), Role: string(p.Role), Messages: msgs,
+		ID: string(p.Role), Role: string(p.Role), Messages: msgs, Marks: p.Marks,
 		Schema: p.Schema, SchemaName: p.SchemaName, Validate: validate,
 		Repair: func(errs []string) (sm.Message, error) {
 			m, err := Repair(s.tmpl, errs)
@@ -383,4 +410,38 @@ func (s *stepDebate) Leader() string {
 		return side.Name() + " won by " + by
 	}
 	return side.Name() + " by " + by
+}
+
+// Script is dialectic's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}
+
+var _ sm.Shower = (*stepDebate)(nil)
+
+// Parts lists the debate's arguments in order, each with its side and its
+// current score once judged; a score counts for its argument's own side.
+func (s *stepDebate) Parts() []sm.Part {
+	parts := make([]sm.Part, 0, len(s.deb.Arguments))
+	for _, a := range s.deb.Arguments {
+		p := sm.Part{ID: a.ID, Unit: a.Exchange, Role: a.Side.Name(), Title: a.Title, For: a.Side.Name()}
+		if r, ok := s.deb.Scores.Get(a.ID); ok {
+			v := r.CurrentScore
+			p.Score = &v
+		}
+		parts = append(parts, p)
+	}
+	return parts
+}
+
+// Show returns the body of the argument called id, as its file holds it
+// under the frontmatter.
+func (s *stepDebate) Show(id string) (string, bool) {
+	for _, a := range s.deb.Arguments {
+		if a.ID == id {
+			return a.Body, true
+		}
+	}
+	return "", false
 }

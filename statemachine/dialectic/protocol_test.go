@@ -94,4 +94,35 @@ func TestProtocolSteps(t *testing.T) {
 	if !strings.Contains(string(fsys["scores.json"].Data), "prop_000a") {
 		t.Errorf("scores.json:\n%s", fsys["scores.json"].Data)
 	}
+	// Read back, its arguments are the parts the live view and `moot
+	// calls` list: in order, each by its side, which its score counts for,
+	// with its current score once judged and its body in full.
+	deb, err := p.Load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, ok := deb.(sm.Shower)
+	if !ok {
+		t.Fatal("a dialectic debate lists no parts (sm.Shower)")
+	}
+	parts := sh.Parts()
+	if len(parts) == 0 || parts[0].ID != "prop_000a" {
+		t.Fatalf("parts %+v, want the opening's arguments from prop_000a", parts)
+	}
+	sides := map[string]bool{}
+	for _, pt := range parts {
+		sides[pt.Role] = true
+		if pt.Unit != 0 || pt.For != pt.Role || pt.Score == nil || pt.Title == "" {
+			t.Errorf("part %+v: want the opening (exchange 0), a title, a score counted for its own side", pt)
+		}
+		if body, ok := sh.Show(pt.ID); !ok || !strings.Contains(string(fsys["arguments/"+pt.ID+".md"].Data), body) || body == "" {
+			t.Errorf("Show(%s) = %q, %v: want the body of its file", pt.ID, body, ok)
+		}
+	}
+	if !sides["proposition"] || !sides["opposition"] || len(sides) != 2 {
+		t.Errorf("parts by %v, want proposition and opposition", sides)
+	}
+	if _, ok := sh.Show("prop_999z"); ok {
+		t.Error("Show found an argument the debate does not have")
+	}
 }

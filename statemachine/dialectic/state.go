@@ -1,4 +1,7 @@
-// Package statemachine holds the rules of a dialectic debate: its phases and
+// Package dialectic is moot's default protocol, a formal debate of a
+// proposition and an opposition scored argument by argument by a judge.
+//
+// This file holds the rules of a dialectic debate: its phases and
 // transitions, the next required action, the argument id scheme, the
 // validation of what debaters and judges hand in, and zero-sum cumulative
 // scoring. Everything here is a pure function of its inputs: no files, no

@@ -174,11 +174,11 @@ func ApplyJudgment(deb *Debate, answer []byte, now time.Time) (*sm.Commit, error
 func finish(deb *Debate, c *sm.Commit) error {
 	header, err := deb.Header.Render()
 	if err != nil {
-		return fmt.Errorf("render %s: %w", HeaderFile, err)
+		return fmt.Errorf("render %s: %w", sm.StateFile, err)
 	}
 	c.Files = append(c.Files,
 		sm.File{Name: GraphFile, Data: []byte(Graph(deb))},
-		sm.File{Name: HeaderFile, Data: header},
+		sm.File{Name: sm.StateFile, Data: header},
 	)
 	return nil
 }

@@ -3,11 +3,11 @@ package forum
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 	"time"
 
 	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
@@ -464,6 +464,22 @@ func (d *debate) Next() (*sm.Step, error) {
 	}, nil
 }
 
+// callKind is the kind of s's call, for the built-in model's script: the
+// slot's kind, with a debater's first thought and speech ("think-opening",
+// "opening") and its last speech ("closing") told apart, as their prompts
+// are.
+func callKind(s slot) string {
+	switch {
+	case s.Kind == kindThink && s.Turn == 1:
+		return "think-opening"
+	case s.Kind == kindSpeech && s.Turn == 1:
+		return "opening"
+	case s.Kind == kindSpeech && s.Final:
+		return "closing"
+	}
+	return s.Kind
+}
+
 // call builds the request of s: the role's system prompt, its earlier
 // prompts and the replies h holds, and the new prompt.
 func (d *debate) call(s slot, h history) (sm.Call, error) {
@@ -472,7 +488,7 @@ func (d *debate) call(s slot, h history) (sm.Call, error) {
 		return sm.Call{}, err
 	}
 	c := sm.Call{
-		ID: s.Role, Role: s.Role, Messages: msgs,
+		ID: s.Role, Role: s.Role, Kind: callKind(s), Messages: msgs, Marks: sm.ConversationMarks(msgs),
 		Repair: func(errs []string) (sm.Message, error) {
 			text, err := d.tmpl.Render("repair.md", map[string]any{"Errors": errs})
 			return sm.Message{Role: "user", Content: text}, err

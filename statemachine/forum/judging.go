@@ -1,12 +1,9 @@
 package forum
 
 import (
-	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -20,31 +17,10 @@ import (
 // format: calls/NNN_KIND_judge.md for each of its calls, numbered as the
 // debate's, and verdict.md once it has announced its verdict. Each judge's
 // conversation is rebuilt from its own files, and from the debate's for
-// the calls made before it sat.
-//
-// With a panel, the debate's own files of the judge's calls hold the
-// panel's aggregate, and list what each judge answered (panel):
-//
-//   - a score is the mean of the judges' scores of the turn, rounded to
-//     the nearest whole number, halves up (6.5 is 7); the mean itself is
-//     kept to three places (panel_mean);
-//   - the verdict names the side most judges' verdicts name; a tie goes
-//     to the side with the higher mean verdict score, then to the first
-//     judge of the panel's winner. Its scores are the means of the
-//     judges' verdict scores, rounded as the running scores are;
-//   - the confirmation names the debater most of the judges who named one
-//     confirmed, or none on a tie;
-//   - an evaluation, the deliberation and the announcement are the
-//     judges' texts one after the other, each under its judge's name.
+// the calls made before it sat. How a panel's answers make the debate's
+// own is in aggregate.go.
 
-var (
-	_ sm.Panelist = Protocol{}
-	_ sm.Rejudger = (*debate)(nil)
-	_ sm.Judged   = (*debate)(nil)
-)
-
-// JudgeRole returns "judge": a panel takes the judge's calls.
-func (Protocol) JudgeRole() string { return Judge }
+var _ sm.Benched = (*debate)(nil)
 
 // vote is what one judge of a panel answered to a call, as the official
 // file of the call lists it.
@@ -81,41 +57,29 @@ func judgePath(judge, name string) string { return sm.JudgeFolder(judge) + "/" +
 
 // readJudges reads the panel debate.md names and every judge's folder.
 func (d *debate) readJudges(files fs.FS) error {
-	panel, err := sm.PanelOf(d.front)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", sm.StateFile, err)
-	}
-	d.panel = panel
-	records, err := sm.ReadJudgeRecords(files)
+	b, err := sm.ReadBench(files, d.front)
 	if err != nil {
 		return err
 	}
+	d.panel = b.Panel
 	d.judges = map[string]*judgeFolder{}
-	for i := range records {
-		f, err := readJudgeFolder(files, records[i].Name)
-		if err != nil {
-			return err
-		}
-		f.record = &records[i]
-		d.judges[records[i].Name] = f
+	// Every folder, and every judge of the panel yet to sit, is read: a
+	// folder without a record is read when its name is valid, so that
+	// check can say so of one that holds a judge's calls.
+	names := slices.Clone(b.Folders)
+	for _, j := range b.Panel {
+		names = append(names, j.Name)
 	}
-	// Every other folder, and every judge of the panel yet to sit, has
-	// no record: check says so of a folder that holds a judge's calls.
-	others, err := sm.Folders(files, sm.JudgmentsDir)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", sm.JudgmentsDir, err)
-	}
-	for _, j := range panel {
-		others = append(others, j.Name)
-	}
-	for _, name := range others {
-		if d.judges[name] != nil || sm.CheckJudgeName(name) != nil {
+	for _, name := range names {
+		rec := b.Records[name]
+		if d.judges[name] != nil || (rec == nil && sm.CheckJudgeName(name) != nil) {
 			continue
 		}
 		f, err := readJudgeFolder(files, name)
 		if err != nil {
 			return err
 		}
+		f.record = rec
 		d.judges[name] = f
 	}
 	return nil
@@ -188,9 +152,6 @@ func (d *debate) judgeHistory(name string) history {
 	}
 }
 
-// panelCallID is the call of the panel judge called name.
-func panelCallID(name string) string { return Judge + "-" + name }
-
 // panelStep is the call of s asked of every judge of the panel, each with
 // its own conversation.
 func (d *debate) panelStep(s slot) (*sm.Step, error) {
@@ -202,7 +163,7 @@ func (d *debate) panelStep(s slot) (*sm.Step, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.ID, c.Model = panelCallID(j.Name), j.Model
+		c.ID, c.Model = sm.PanelCallID(Judge, j.Name), j.Model
 		// A judge's evaluation or score may go missing (--keep-going):
 		// the panel's aggregate is then that of the others.
 		c.Missable = missable(s)
@@ -236,7 +197,7 @@ func (d *debate) applyPanel(s slot, answers map[string]sm.Answer, confirmed []st
 	got := make([]panelAnswer, len(d.panel))
 	var refused *sm.Refused
 	for i, j := range d.panel {
-		a, ok := answers[panelCallID(j.Name)]
+		a, ok := answers[sm.PanelCallID(Judge, j.Name)]
 		if !ok {
 			return nil, &sm.Refused{Reasons: []string{"no answer for the judge " + j.Name}}
 		}
@@ -259,9 +220,7 @@ func (d *debate) applyPanel(s slot, answers map[string]sm.Answer, confirmed []st
 	verdictSlot, _ := d.slotOf(kindVerdict, d.st.Turns+1)
 	for _, g := range got {
 		name := g.judge.Name
-		if f := d.judges[name]; f == nil || f.record == nil {
-			c.Files = append(c.Files, sm.NewJudgeRecord(g.judge, sm.KindPanel, s.Turn, -1, now))
-		}
+		c.Files = sm.FirstRecord(c.Files, d.record(name), g.judge, sm.KindPanel, s.Turn, -1, now)
 		data, err := renderCall(g.meta, g.text)
 		if err != nil {
 			return nil, err
@@ -305,212 +264,6 @@ func (d *debate) applyPanel(s slot, answers map[string]sm.Answer, confirmed []st
 	st.Calls = s.Seq
 	return d.commitState(st, s, c)
 }
-
-// aggregate makes the debate's own file of s from the panel's answers
-// got: its frontmatter and body, and its event. It changes st as the
-// answer of a single judge would.
-func (d *debate) aggregate(s slot, got []panelAnswer, st *state) (callMeta, string, sm.Event, error) {
-	var models []string
-	attempts := 0
-	votes := make([]vote, len(got))
-	var gaps []panelAnswer
-	for i, g := range got {
-		model := cmp.Or(g.meta.Model, g.judge.Model)
-		models = append(models, model)
-		attempts += g.meta.Attempts
-		votes[i] = vote{Judge: g.judge.Name, Model: model, Attempts: g.meta.Attempts, Missing: g.meta.Missing != nil}
-		if g.meta.Missing != nil {
-			gaps = append(gaps, g)
-		}
-	}
-	m := callMeta{
-		Seq: s.Seq, Kind: s.Kind, Role: Judge, Speaker: st.name(Judge), Turn: s.Turn, Final: s.Final,
-		Visibility: s.visibility(), Model: "panel: " + strings.Join(models, ", "), Attempts: attempts, Panel: votes,
-	}
-	texts := func() string {
-		parts := make([]string, len(got))
-		for i, g := range got {
-			parts[i] = fmt.Sprintf("%s (%s):\n\n%s", g.judge.Name, votes[i].Model, g.text)
-		}
-		return strings.Join(parts, "\n\n")
-	}
-	var text string
-	var note func(*sm.Event)
-	switch s.Kind {
-	case kindEvaluate:
-		m.Target, m.TargetName = s.Target, st.name(s.Target)
-		text = texts()
-		if len(gaps) == len(got) {
-			m.Missing = panelMissing(s, models, gaps)
-		}
-	case kindDeliberation, kindAnnouncement:
-		if s.Kind == kindAnnouncement && st.Verdict == nil {
-			return m, "", sm.Event{}, &sm.Refused{Reasons: []string{"the verdict is announced before it is given"}}
-		}
-		text = texts()
-	case kindScore:
-		var scores []int
-		var parts []string
-		for i, g := range got {
-			if g.meta.Score == nil {
-				parts = append(parts, g.judge.Name+" missing")
-				continue
-			}
-			scores = append(scores, *g.meta.Score)
-			votes[i].Score = g.meta.Score
-			parts = append(parts, fmt.Sprintf("%s %d", g.judge.Name, *g.meta.Score))
-		}
-		if len(scores) == 0 {
-			// No judge scored: the aggregate is missing too, and the
-			// running score stays as it was.
-			m.Target, m.TargetName = s.Target, st.name(s.Target)
-			m.Missing = panelMissing(s, models, gaps)
-			text = missingBody(m.Missing)
-			break
-		}
-		mean := meanOf(scores)
-		n, pm := roundHalfUp(mean), round3(mean)
-		m.Target, m.TargetName, m.Score, m.PanelMean = s.Target, st.name(s.Target), &n, &pm
-		m.Reasoning = fmt.Sprintf("the mean of the panel's %d scores (%s) is %s, rounded to %d", len(scores), strings.Join(parts, ", "), formatMean(mean), n)
-		body, err := json.Marshal(scoreAnswer{Score: n, Reasoning: m.Reasoning})
-		if err != nil {
-			return m, "", sm.Event{}, err
-		}
-		text = string(body)
-		st.RunningScores[s.Target] = n
-		note = func(ev *sm.Event) {
-			ev.Message += fmt.Sprintf(" (panel mean %s: %s)", formatMean(mean), strings.Join(parts, ", "))
-			ev.Data = map[string]any{"panel_mean": pm, "judges": judgeValues(got, func(g panelAnswer) any {
-				if g.meta.Score == nil {
-					return nil
-				}
-				return *g.meta.Score
-			})}
-		}
-	case kindConfirmation:
-		count := map[string]int{}
-		var lines []string
-		for i, g := range got {
-			votes[i].ConfirmedWinner, votes[i].Skipped = g.meta.ConfirmedWinner, g.meta.Skipped
-			if w := g.meta.ConfirmedWinner; w != nil {
-				count[*w]++
-				lines = append(lines, g.judge.Name+": "+*w)
-			} else {
-				lines = append(lines, fmt.Sprintf("%s: named neither debater (%s)", g.judge.Name, g.meta.Skipped))
-			}
-		}
-		a, b := st.name(st.a()), st.name(st.b())
-		switch {
-		case count[a] > count[b]:
-			m.ConfirmedWinner = &a
-		case count[b] > count[a]:
-			m.ConfirmedWinner = &b
-		case count[a] == 0:
-			m.Skipped = "no judge of the panel named either debater"
-		}
-		text = strings.Join(lines, "\n")
-		if m.ConfirmedWinner == nil && m.Skipped == "" {
-			note = func(ev *sm.Event) {
-				ev.Message = fmt.Sprintf("the panel is split: %d name %s, %d %s", count[a], a, count[b], b)
-			}
-		}
-	case kindVerdict:
-		verdicts := make([]*verdictState, len(got))
-		for i, g := range got {
-			verdicts[i] = g.verdict
-			votes[i].Winner, votes[i].Scores = g.meta.Winner, g.meta.Scores
-		}
-		winner, source, count, means := panelVerdict(verdicts)
-		v := &verdictState{Winner: winner, WinnerName: st.name(winner), WinnerSource: source, Votes: count,
-			Scores: map[string]int{For: roundHalfUp(means[For]), Against: roundHalfUp(means[Against])}}
-		if st.Premise != "" {
-			up := winner == For
-			v.PremiseUpheld = &up
-		}
-		st.Verdict = v
-		byName := map[string]int{st.name(For): v.Scores[For], st.name(Against): v.Scores[Against]}
-		m.Winner, m.WinnerSide, m.Scores, m.PremiseUpheld, m.WinnerSource = v.WinnerName, winner, byName, v.PremiseUpheld, source
-		m.PanelMeans = map[string]float64{st.name(For): round3(means[For]), st.name(Against): round3(means[Against])}
-		body, err := json.Marshal(struct {
-			Winner string         `json:"winner"`
-			Scores map[string]int `json:"scores"`
-		}{v.WinnerName, byName})
-		if err != nil {
-			return m, "", sm.Event{}, err
-		}
-		text = string(body)
-		note = func(ev *sm.Event) {
-			ev.Message += fmt.Sprintf(" (%d of the panel's %d judges name %s)", count[winner], len(got), v.WinnerName)
-			ev.Data = map[string]any{"votes": count, "judges": judgeValues(got, func(g panelAnswer) any { return g.meta.WinnerSide })}
-		}
-	}
-	ev := d.event(s, m)
-	if note != nil {
-		note(&ev)
-	}
-	return m, text, ev, nil
-}
-
-// judgeValues maps each judge's name to value(its answer).
-func judgeValues(got []panelAnswer, value func(panelAnswer) any) map[string]any {
-	out := make(map[string]any, len(got))
-	for _, g := range got {
-		out[g.judge.Name] = value(g)
-	}
-	return out
-}
-
-// panelVerdict is the verdict of a panel whose judges gave verdicts, in
-// the panel's order: the side most of them name; on a tie, the side with
-// the higher mean verdict score; on a tie of those too, the first judge's
-// winner. It returns the winning side, how it was decided
-// ("panel-majority", "panel-tie-scores" or "panel-tie-first-judge"), the
-// votes of each side and each side's mean verdict score.
-func panelVerdict(verdicts []*verdictState) (winner, source string, votes map[string]int, means map[string]float64) {
-	votes = map[string]int{For: 0, Against: 0}
-	sums := map[string]float64{}
-	for _, v := range verdicts {
-		votes[v.Winner]++
-		sums[For] += float64(v.Scores[For])
-		sums[Against] += float64(v.Scores[Against])
-	}
-	n := float64(len(verdicts))
-	means = map[string]float64{For: sums[For] / n, Against: sums[Against] / n}
-	switch {
-	case votes[For] != votes[Against]:
-		winner, source = For, "panel-majority"
-		if votes[Against] > votes[For] {
-			winner = Against
-		}
-	case means[For] != means[Against]:
-		winner, source = For, "panel-tie-scores"
-		if means[Against] > means[For] {
-			winner = Against
-		}
-	default:
-		winner, source = verdicts[0].Winner, "panel-tie-first-judge"
-	}
-	return winner, source, votes, means
-}
-
-// meanOf is the mean of scores.
-func meanOf(scores []int) float64 {
-	sum := 0
-	for _, s := range scores {
-		sum += s
-	}
-	return float64(sum) / float64(len(scores))
-}
-
-// roundHalfUp rounds a score to the nearest whole number, halves up: 6.5
-// is 7.
-func roundHalfUp(x float64) int { return int(math.Floor(x + 0.5)) }
-
-// round3 rounds x to three places.
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
-
-// formatMean writes a mean to at most three places: 6.5, 6.667, 7.
-func formatMean(x float64) string { return fmt.Sprint(round3(x)) }
 
 // spoken is how many turns have their speech on file.
 func (d *debate) spoken() int {
@@ -565,7 +318,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 			}
 			continue
 		}
-		if rec.Kind != sm.KindPanel && slices.ContainsFunc(d.panel, func(j sm.Judge) bool { return j.Name == name }) {
+		if rec.Kind != sm.KindPanel && sm.InPanel(d.panel, name) {
 			problem(sm.JudgeRecordPath(name), "kind is %q, but %s names %s as a judge of its panel", rec.Kind, sm.StateFile, name)
 		}
 		for _, n := range jf.stray {
@@ -691,18 +444,10 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 	if to < from {
 		return nil, fmt.Errorf("--to %d is before the first turn judged, %d", r.To, from)
 	}
-	if slices.ContainsFunc(d.panel, func(j sm.Judge) bool { return j.Name == r.Judge.Name }) {
-		return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
+	if err := sm.CheckRejudgeSeat(r, d.panel, d.record(r.Judge.Name)); err != nil {
+		return nil, err
 	}
 	f := d.judges[r.Judge.Name]
-	if f != nil && f.record != nil {
-		if f.record.Kind != sm.KindRejudge {
-			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
-		}
-		if f.record.Model != r.Judge.Model {
-			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(r.Judge.Name), f.record.Model, r.Judge.Model)
-		}
-	}
 	if f == nil {
 		f = &judgeFolder{calls: map[string]*callFile{}}
 	}
@@ -781,10 +526,7 @@ func (x *rejudgeDebate) Next() (*sm.Step, error) {
 			if len(errs) > 0 {
 				return nil, refusal(Judge, Judge, errs)
 			}
-			cm := &sm.Commit{}
-			if x.folder.record == nil {
-				cm.Files = append(cm.Files, sm.NewJudgeRecord(x.r.Judge, sm.KindRejudge, x.r.From, x.r.To, now))
-			}
+			cm := &sm.Commit{Files: sm.FirstRecord(nil, x.folder.record, x.r.Judge, sm.KindRejudge, x.r.From, x.r.To, now)}
 			data, err := renderCall(m, text)
 			if err != nil {
 				return nil, err
@@ -860,20 +602,10 @@ func (d *debate) Judgments() sm.Judgments {
 	}
 	official := scoresOf(d.file)
 	official.Name, official.Model, official.Kind = "debate", d.judgeModel(), sm.KindOfficial
-	if len(d.panel) > 0 {
-		official.Kind = "aggregate"
-		out.Aggregate = &official
-	} else {
-		out.Judges = append(out.Judges, official)
-	}
-	for _, name := range sortedKeys(d.judges) {
+	out.AddOfficial(official, len(d.panel) > 0)
+	for _, name := range sm.SortedNames(d.judges, recorded) {
 		f := d.judges[name]
-		if f.record == nil {
-			continue
-		}
-		js := scoresOf(func(s slot) *callFile { return f.calls[s.File()] })
-		js.Name, js.Model, js.Kind = name, f.record.Model, f.record.Kind
-		out.Judges = append(out.Judges, js)
+		out.AddJudge(scoresOf(func(s slot) *callFile { return f.calls[s.File()] }), f.record)
 	}
 	return out
 }
@@ -895,23 +627,22 @@ func (d *debate) judgeModel() string {
 
 // panelMissing is the record of the debate's own file of call s when no
 // judge of the panel, on models, answered it: every judge's refused
-// answers, in the panel's order.
+// answers, in the panel's order, each problem under its judge's name.
 func panelMissing(s slot, models []string, gaps []panelAnswer) *sm.Missing {
-	m := &sm.Missing{Call: s.Key() + "/" + Judge, Role: Judge, Model: "panel: " + strings.Join(models, ", "), Note: sm.MissingNote}
-	for _, g := range gaps {
-		for _, a := range g.meta.Missing.Answers {
-			m.Answers = append(m.Answers, sm.MissingAnswer{Answer: a.Answer, Problems: prefixedAll("judge "+g.judge.Name, a.Problems)})
-		}
+	each := make([]*sm.Missing, len(gaps))
+	for i, g := range gaps {
+		each[i] = g.meta.Missing.Of("judge " + g.judge.Name)
 	}
-	return m
+	return sm.PanelMissing(s.Key()+"/"+Judge, Judge, "panel: "+strings.Join(models, ", "), each)
 }
 
-func prefixedAll(who string, ps []string) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = who + ": " + p
+// record is the record of the folder of the judge called name; nil
+// before its first commit.
+func (d *debate) record(name string) *sm.JudgeRecord {
+	if f := d.judges[name]; f != nil {
+		return f.record
 	}
-	return out
+	return nil
 }
 
 // missingVotes counts the judges of votes whose answer is missing.
@@ -924,3 +655,6 @@ func missingVotes(votes []vote) int {
 	}
 	return n
 }
+
+// recorded reports whether a judge's folder has its record.
+func recorded(f *judgeFolder) bool { return f.record != nil }

@@ -409,6 +409,8 @@ func TestRejudgeResume(t *testing.T) {
 	total := len(ref.asked())
 	for stop := 1; stop <= total; stop++ {
 		t.Run(fmt.Sprintf("interrupted at request %d", stop), func(t *testing.T) {
+			// Each run has its own debate and fake: they go in parallel.
+			t.Parallel()
 			dir := t.TempDir() + "/d"
 			if err := fixture.CopyTree(made, dir); err != nil {
 				t.Fatal(err)

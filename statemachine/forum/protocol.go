@@ -16,15 +16,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
-	researchpkg "github.com/moot-dev/moot/internal/research"
 	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
+	researchpkg "github.com/moot-dev/moot/internal/research"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/forum/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -42,6 +43,7 @@ type Protocol struct {
 }
 
 var (
+	_ sm.Panelist     = Protocol{}
 	_ sm.Protocol     = Protocol{}
 	_ sm.FormatLister = Protocol{}
 )
@@ -53,6 +55,9 @@ func (Protocol) Name() string { return Name }
 func (Protocol) Summary() string {
 	return "two debaters plan and think in private and speak in turns; a judge scores every turn 0-10 and gives a verdict"
 }
+
+// JudgeRole returns "judge": a panel takes the judge's calls.
+func (Protocol) JudgeRole() string { return Judge }
 
 // Roles returns the debater of each side and the judge.
 func (Protocol) Roles() []sm.Role {
@@ -333,3 +338,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Script is forum's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}

@@ -5,12 +5,9 @@ import (
 	"encoding/csv"
 	"fmt"
 	"html"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/moot-dev/moot/internal/chart"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/escape"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -228,101 +225,6 @@ func (d *debate) slotSpeaker(t int) string {
 		return d.st.b()
 	}
 	return d.st.a()
-}
-
-// ReportHTML writes the same report as one self-contained HTML page, with
-// the running scores drawn as an inline SVG chart.
-func (d *debate) ReportHTML() ([]byte, error) {
-	st := d.st
-	var b strings.Builder
-	esc := html.EscapeString
-	paras := func(text string) string {
-		var out []string
-		for _, p := range strings.Split(text, "\n\n") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, "<p>"+strings.ReplaceAll(esc(p), "\n", "<br>")+"</p>")
-			}
-		}
-		return strings.Join(out, "\n")
-	}
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>\n", esc(d.topic))
-	b.WriteString("<style>body{font:16px/1.5 system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;color:#222}" +
-		"details{color:#666;margin:.5em 0;border-left:3px solid #ddd;padding-left:.8em}.chip{display:inline-block;background:#eef;border-radius:1em;padding:0 .7em;font-weight:600}" +
-		".turn{margin-top:1.5em}.verdict{border:2px solid #333;padding:1em;margin-top:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}</style></head><body>\n")
-	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(d.topic))
-	if st.Premise != "" {
-		fmt.Fprintf(&b, "<p><strong>Premise:</strong> %s</p>\n", esc(st.Premise))
-	}
-	b.WriteString("<table><tr><th>role</th><th>name</th><th>side</th></tr>\n")
-	for i, role := range []string{st.a(), st.b(), Judge} {
-		if p := st.persona(role); p != nil {
-			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", []string{"A (opens)", "B", "judge"}[i], esc(p.Name), sideOf(role))
-		}
-	}
-	b.WriteString("</table>\n")
-	if gaps := d.gapLines(); len(gaps) > 0 {
-		fmt.Fprintf(&b, "<p><strong>Missing:</strong> %s recorded as missing after every repair; no value was invented for them.</p>\n<ul>\n", english.Count(len(gaps), "call"))
-		for _, g := range gaps {
-			fmt.Fprintf(&b, "<li>%s</li>\n", esc(g))
-		}
-		b.WriteString("</ul>\n")
-	}
-	if turns, bySide := d.scorePoints(); len(turns) > 0 {
-		c := chart.Lines{Title: "Running scores after each turn", XLabel: "after turn", YLabel: "running score",
-			YMin: 0, YMax: 10, YStep: 2}
-		for _, t := range turns {
-			c.X = append(c.X, strconv.Itoa(t))
-		}
-		colours := map[string]string{st.a(): "#c33", st.b(): "#36c"}
-		for _, side := range []string{st.a(), st.b()} {
-			s := chart.Series{Name: st.name(side), Colour: colours[side]}
-			for _, v := range bySide[side] {
-				// A speaker not yet scored has no point: the line
-				// starts at the first score.
-				if v < 0 {
-					s.Values = append(s.Values, math.NaN())
-				} else {
-					s.Values = append(s.Values, float64(v))
-				}
-			}
-			c.Series = append(c.Series, s)
-		}
-		b.WriteString("<h2>Running scores</h2>\n" + c.SVG())
-	}
-	turn := 0
-	for _, e := range d.entries() {
-		m := e.f.meta
-		if e.s.Turn != turn && e.s.Turn <= st.Turns && e.s.Kind != kindPlan {
-			turn = e.s.Turn
-			fmt.Fprintf(&b, "<h2 class=\"turn\">Turn %d: %s</h2>\n", turn, esc(d.who(d.slotSpeaker(turn))))
-		}
-		switch e.s.Kind {
-		case kindPlan, kindThink, kindEvaluate, kindDeliberation, kindConfirmation:
-			if e.s.Kind == kindDeliberation {
-				b.WriteString("<div class=\"verdict\"><h2>Verdict</h2>\n")
-			}
-			fmt.Fprintf(&b, "<details><summary>%s's %s (private to %s)</summary>\n%s\n</details>\n", esc(st.name(e.s.Role)), e.s.Kind, esc(st.name(e.s.Role)), paras(e.f.body))
-		case kindSpeech:
-			fmt.Fprintf(&b, "<p><strong>%s:</strong></p>\n%s\n", esc(st.name(e.s.Role)), paras(e.f.body))
-		case kindScore:
-			if m.Score != nil {
-				fmt.Fprintf(&b, "<p><span class=\"chip\">%s → %s: %d/10</span> %s</p>\n", esc(st.name(Judge)), esc(st.name(e.s.Target)), *m.Score, esc(m.Reasoning))
-			} else if m.Missing != nil {
-				fmt.Fprintf(&b, "<p><span class=\"chip\">%s → %s: missing</span> %s</p>\n", esc(st.name(Judge)), esc(st.name(e.s.Target)), esc(missingBody(m.Missing)))
-			}
-		case kindAnnouncement:
-			if v := st.Verdict; v != nil {
-				fmt.Fprintf(&b, "<p><strong>Winner: %s</strong> · %s %d · %s %d", esc(d.who(v.Winner)), esc(st.name(For)), v.Scores[For], esc(st.name(Against)), v.Scores[Against])
-				if v.PremiseUpheld != nil {
-					fmt.Fprintf(&b, " · premise %s", map[bool]string{true: "UPHELD", false: "REJECTED"}[*v.PremiseUpheld])
-				}
-				b.WriteString("</p>\n")
-			}
-			fmt.Fprintf(&b, "%s\n</div>\n", paras(e.f.body))
-		}
-	}
-	b.WriteString("</body></html>\n")
-	return []byte(b.String()), nil
 }
 
 // csvColumns are the columns of the original's batch results.csv.

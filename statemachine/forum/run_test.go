@@ -627,6 +627,8 @@ func TestResume(t *testing.T) {
 	}
 	for stop := 1; stop <= total; stop++ {
 		t.Run(fmt.Sprintf("interrupted at request %d", stop), func(t *testing.T) {
+			// Each run has its own debate and fake: they go in parallel.
+			t.Parallel()
 			dir := newDebate(t, setup{turns: 6, judge: true, premise: true})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()

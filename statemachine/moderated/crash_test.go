@@ -33,6 +33,8 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 	total := len(reqs)
 	for stop := 1; stop <= total; stop++ {
 		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
+			// Each run has its own debate and fake: they go in parallel.
+			t.Parallel()
 			dir := newDebate(t, map[string]string{"rounds": "1", "transcript": "true"})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()

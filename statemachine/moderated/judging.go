@@ -28,15 +28,7 @@ import (
 // (half away from zero), with its weighted mark from that mean, and the
 // total computed from those means as any total is.
 
-var (
-	_ sm.Panelist = Protocol{}
-	_ sm.Rejudger = (*debate)(nil)
-	_ sm.Judged   = (*debate)(nil)
-)
-
-// JudgeRole returns "moderator": a panel takes the moderator's scoring
-// calls, and those alone.
-func (Protocol) JudgeRole() string { return RoleModerator }
+var _ sm.Benched = (*debate)(nil)
 
 // judgeFolder is one folder under judgments/ as read: its record (nil
 // before its first commit), its scores by message number, and its files
@@ -59,40 +51,22 @@ func (d *debate) judgeScoreFile(name string, t slot) string {
 	return sm.JudgeFolder(name) + "/" + d.scoreFile(t)
 }
 
-// panelCallID is the call of the judge called name.
-func panelCallID(name string) string { return RoleModerator + "-" + name }
-
 // readJudges reads the panel debate.md names and every folder under
 // judgments/.
 func (d *debate) readJudges(files fs.FS) error {
-	panel, err := sm.PanelOf(d.front)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", sm.StateFile, err)
-	}
-	d.panel = panel
-	records, err := sm.ReadJudgeRecords(files)
+	b, err := sm.ReadBench(files, d.front)
 	if err != nil {
 		return err
 	}
-	folders, err := sm.Folders(files, sm.JudgmentsDir)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", sm.JudgmentsDir, err)
-	}
-	d.judges = map[string]*judgeFolder{}
-	loose, err := filesOnly(files, sm.JudgmentsDir, folders)
-	if err != nil {
-		return err
-	}
-	for _, n := range loose {
-		d.stray = append(d.stray, sm.Problem{File: sm.JudgmentsDir + "/" + n, Message: "is not a judge's folder"})
-	}
-	for _, name := range folders {
-		f := &judgeFolder{}
+	d.panel = b.Panel
+	d.judges, err = sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
+		f := &judgeFolder{record: rec}
 		if err := sm.CheckJudgeName(name); err != nil {
 			f.stray = append(f.stray, sm.Problem{File: sm.JudgeFolder(name), Message: err.Error()})
 		}
+		var err error
 		if f.scores, f.stray, err = d.readJudgeFolder(files, name, f.stray); err != nil {
-			return err
+			return nil, err
 		}
 		f.gaps = map[int]Score{}
 		for n, sc := range f.scores {
@@ -101,12 +75,10 @@ func (d *debate) readJudges(files fs.FS) error {
 				delete(f.scores, n)
 			}
 		}
-		d.judges[name] = f
-	}
-	for i := range records {
-		d.judges[records[i].Name].record = &records[i]
-	}
-	return nil
+		return f, nil
+	})
+	d.stray = append(d.stray, b.LooseProblems("is not a judge's folder")...)
+	return err
 }
 
 // readJudgeFolder reads the scores of the judge called name, adding to
@@ -219,7 +191,7 @@ func (d *debate) panelStep(i int, c sm.Call) (*sm.Step, error) {
 	calls := make([]sm.Call, len(d.panel))
 	for k, j := range d.panel {
 		pc := c
-		pc.ID, pc.Model = panelCallID(j.Name), j.Model
+		pc.ID, pc.Model = sm.PanelCallID(RoleModerator, j.Name), j.Model
 		// A judge's score may go missing (--keep-going): the panel's
 		// is then the mean of the others'.
 		pc.Missable = true
@@ -251,20 +223,15 @@ func (d *debate) applyPanel(i int, answers map[string]sm.Answer, now time.Time) 
 	var gaps []*sm.Missing
 	for k, j := range d.panel {
 		names[k] = j.Name
-		if m := answers[panelCallID(j.Name)].Missing; m != nil {
+		if m := answers[sm.PanelCallID(RoleModerator, j.Name)].Missing; m != nil {
 			scores[k] = Score{Message: target.Number, Participant: p.ID, Missing: m}
 			gaps = append(gaps, m)
 			continue
 		}
-		text := answers[panelCallID(j.Name)].Text
+		text := answers[sm.PanelCallID(RoleModerator, j.Name)].Text
 		marks, errs := ParseRubric(d.st.Criteria, text)
 		if len(errs) > 0 {
-			if refused.Role == "" {
-				refused.Role, refused.RoleReasons = s.Role, errs
-			}
-			for _, e := range errs {
-				refused.Reasons = append(refused.Reasons, "judge "+j.Name+": "+e)
-			}
+			refused.AddJudge(s.Role, j.Name, errs)
 			continue
 		}
 		scores[k] = newScore(d.st.Criteria, target.Number, p.ID, marks, string(text))
@@ -276,9 +243,7 @@ func (d *debate) applyPanel(i int, answers map[string]sm.Answer, now time.Time) 
 	totals := map[string]any{}
 	var parts []string
 	for k, j := range d.panel {
-		if f := d.judges[j.Name]; f == nil || f.record == nil {
-			files = append(files, sm.NewJudgeRecord(j, sm.KindPanel, s.Exchange, -1, now))
-		}
+		files = sm.FirstRecord(files, d.record(j.Name), j, sm.KindPanel, s.Exchange, -1, now)
 		data, err := renderScore(d.out(), scores[k])
 		if err != nil {
 			return nil, err
@@ -301,10 +266,7 @@ func (d *debate) applyPanel(i int, answers map[string]sm.Answer, now time.Time) 
 	}
 	if len(scored) == 0 {
 		// No judge scored: the panel's score is missing too.
-		m := &sm.Missing{Call: stepKey(i, s) + "/" + s.Role, Role: s.Role, Model: "panel", Note: sm.MissingNote}
-		for _, g := range gaps {
-			m.Answers = append(m.Answers, g.Answers...)
-		}
+		m := sm.PanelMissing(stepKey(i, s)+"/"+s.Role, s.Role, "panel", gaps)
 		next := d.clone()
 		gap := Score{Message: target.Number, Participant: p.ID, Missing: m}
 		next.gaps[target.Number] = gap
@@ -328,13 +290,15 @@ func (d *debate) applyPanel(i int, answers map[string]sm.Answer, now time.Time) 
 }
 
 // judgeNames lists the names of the folders under judgments/, sorted.
-func (d *debate) judgeNames() []string {
-	names := make([]string, 0, len(d.judges))
-	for n := range d.judges {
-		names = append(names, n)
+func (d *debate) judgeNames() []string { return sm.SortedNames(d.judges, nil) }
+
+// record is the record of the folder of the judge called name; nil
+// before its first commit.
+func (d *debate) record(name string) *sm.JudgeRecord {
+	if f := d.judges[name]; f != nil {
+		return f.record
 	}
-	slices.Sort(names)
-	return names
+	return nil
 }
 
 // checkJudges adds to f what is wrong with the folders under judgments/:
@@ -453,20 +417,10 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 	if len(slots) == 0 {
 		return nil, fmt.Errorf("exchanges %d to %d have no scored statement; exchanges %d to %d have", from, to, first, last)
 	}
-	for _, j := range d.panel {
-		if j.Name == r.Judge.Name {
-			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
-		}
+	if err := sm.CheckRejudgeSeat(r, d.panel, d.record(r.Judge.Name)); err != nil {
+		return nil, err
 	}
 	f := d.judges[r.Judge.Name]
-	if f != nil && f.record != nil {
-		if f.record.Kind != sm.KindRejudge {
-			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
-		}
-		if f.record.Model != r.Judge.Model {
-			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(r.Judge.Name), f.record.Model, r.Judge.Model)
-		}
-	}
 	if f == nil {
 		f = &judgeFolder{scores: map[int]Score{}}
 	}
@@ -548,7 +502,7 @@ func (rd *rejudgeDebate) Next() (*sm.Step, error) {
 		return nil, err
 	}
 	j := rd.r.Judge
-	c.ID, c.Model = panelCallID(j.Name), j.Model
+	c.ID, c.Model = sm.PanelCallID(RoleModerator, j.Name), j.Model
 	s := rd.d.sched[i]
 	t := rd.d.sched[s.Target]
 	// ends: every other statement of the exchange is scored again.
@@ -572,10 +526,7 @@ func (rd *rejudgeDebate) Next() (*sm.Step, error) {
 			if err != nil {
 				return nil, err
 			}
-			commit := &sm.Commit{}
-			if rd.folder.record == nil {
-				commit.Files = append(commit.Files, sm.NewJudgeRecord(j, sm.KindRejudge, rd.d.sched[rd.slots[0]].Exchange, rd.r.To, now))
-			}
+			commit := &sm.Commit{Files: sm.FirstRecord(nil, rd.folder.record, j, sm.KindRejudge, rd.d.sched[rd.slots[0]].Exchange, rd.r.To, now)}
 			commit.Files = append(commit.Files, sm.File{Name: rd.d.judgeScoreFile(j.Name, t), Data: data})
 			total := sc.Total
 			commit.Events = append(commit.Events, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Score: &total,
@@ -620,19 +571,11 @@ func (d *debate) Judgments() sm.Judgments {
 	official := totalsOf(d.scores)
 	official.Name, official.Model, official.Kind = "moderator", d.moderatorModel(), sm.KindOfficial
 	if len(d.panel) > 0 {
-		official.Name, official.Model, official.Kind = "panel", "", "aggregate"
-		out.Aggregate = &official
-	} else {
-		out.Judges = append(out.Judges, official)
+		official.Name, official.Model = "panel", ""
 	}
-	for _, n := range d.judgeNames() {
-		f := d.judges[n]
-		if f.record == nil {
-			continue
-		}
-		js := totalsOf(f.scores)
-		js.Name, js.Model, js.Kind = n, f.record.Model, f.record.Kind
-		out.Judges = append(out.Judges, js)
+	out.AddOfficial(official, len(d.panel) > 0)
+	for _, n := range sm.SortedNames(d.judges, func(f *judgeFolder) bool { return f.record != nil }) {
+		out.AddJudge(totalsOf(d.judges[n].scores), d.judges[n].record)
 	}
 	return out
 }

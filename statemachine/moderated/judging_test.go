@@ -425,6 +425,8 @@ func TestRejudgeInterrupted(t *testing.T) {
 	want := files(t, ref)
 	for stop := 1; stop <= 4; stop++ {
 		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
+			// Each run has its own debate and fake: they go in parallel.
+			t.Parallel()
 			dir := fresh(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()

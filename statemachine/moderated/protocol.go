@@ -26,6 +26,7 @@ import (
 	"sync"
 
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/moderated/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -51,6 +52,7 @@ type Protocol struct {
 }
 
 var (
+	_ sm.Panelist     = Protocol{}
 	_ sm.Protocol     = Protocol{}
 	_ sm.FormatLister = Protocol{}
 )
@@ -62,6 +64,10 @@ func (Protocol) Name() string { return Name }
 func (Protocol) Summary() string {
 	return "a moderator leads two advocates through openings, argument and rebuttal rounds and closings; each argument and rebuttal is scored on a weighted rubric"
 }
+
+// JudgeRole returns "moderator": a panel takes the moderator's scoring
+// calls, and those alone.
+func (Protocol) JudgeRole() string { return RoleModerator }
 
 // Roles returns the moderator, the two advocates and the optional fact
 // checker. --advocate-model sets both advocates.
@@ -344,3 +350,9 @@ func (p Protocol) templates() *templates.Set {
 func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	return load(files, p.templates())
 }
+
+// Script is moderated's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"html/template"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/moot-dev/moot/internal/chart"
+	"github.com/moot-dev/moot/internal/evidence"
+	"github.com/moot-dev/moot/internal/page"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -120,38 +122,35 @@ func (d *debate) participantPair() (Participant, Participant) {
 	return a, b
 }
 
-// page is the HTML report's template, parsed on first use.
-var page = sync.OnceValue(func() *template.Template {
+// body is the HTML report's body, in the page every report shares; the
+// template is parsed on first use.
+var body = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page").Parse(pageText))
 })
 
-const pageText = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Motion}}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;line-height:1.45}
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
-blockquote{margin:.3rem 0 .8rem;padding-left:.8rem;border-left:3px solid #ccc;white-space:pre-wrap}.note{color:#555;font-size:.9em}
-.A{fill:#3b6ea5}.B{fill:#b5563c}</style></head><body>
-<h1>{{.Motion}}</h1>
+// pageStyle is what report.html's body needs beyond the shared page's
+// styles: statements kept as written, the derived note muted.
+const pageStyle template.CSS = `
+td, th { text-align: left; }
+blockquote { white-space: pre-wrap; }
+.note { color: #555; font-size: .9em; }
+`
+
+const pageText = `<h1>{{.Motion}}</h1>
 <p>A moderated debate, {{.Format}} format, {{.Rounds}} rounds: {{.Progress}}.</p>
 <ul>{{range .Sides}}<li>{{.Name}} defends: {{.Position}}</li>{{end}}</ul>
 <h2>Scores</h2>
 <table><tr><th>participant</th><th>statements scored</th><th>mean</th><th>latest</th></tr>
 {{range .Sides}}<tr><td>{{.Name}}</td><td>{{.Count}}</td><td>{{.Mean}}</td><td>{{.Latest}}</td></tr>{{end}}</table>
 {{if .Leader}}<p>Leader by mean: {{.Leader}} <span class="note">({{.Note}})</span></p>{{end}}
-{{if .Bars}}<h2>Statement totals</h2>
-<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{{.Height}}" role="img" aria-label="statement totals">
-{{range .Bars}}<text x="0" y="{{.TextY}}" font-size="12">{{.Label}}</text><rect class="{{.Side}}" x="220" y="{{.Y}}" width="{{.Width}}" height="14"/><text x="{{.ValueX}}" y="{{.TextY}}" font-size="12">{{.Total}}</text>
-{{end}}<line x1="220" y1="{{.AxisY}}" x2="580" y2="{{.AxisY}}" stroke="#555"/>
-{{range .Ticks}}<line x1="{{.X}}" y1="{{$.AxisY}}" x2="{{.X}}" y2="{{.TickY}}" stroke="#555"/><text x="{{.X}}" y="{{.LabelY}}" font-size="11" text-anchor="middle">{{.Label}}</text>
-{{end}}<text x="400" y="{{.TitleY}}" font-size="12" text-anchor="middle">weighted total of the rubric (0 to 10)</text>
-</svg>{{end}}
+{{if .Chart}}<h2>Statement totals</h2>
+{{.Chart}}{{end}}
 {{range .Sections}}<h2>{{.Title}}</h2>
 {{range .Messages}}<p><strong>{{.Number}} {{.Name}}</strong> ({{.Label}})</p><blockquote>{{.Content}}</blockquote>
 {{if .Marks}}<table><tr><th>criterion</th><th>score</th><th>weight</th><th>weighted</th><th>justification</th></tr>
 {{range .Marks}}<tr><td>{{.Name}}</td><td>{{.Raw}}</td><td>{{.Weight}}</td><td>{{.Weighted}}</td><td>{{.Justification}}</td></tr>{{end}}
 <tr><th>total</th><th>{{.Total}}</th><td></td><td></td><td></td></tr></table>{{end}}{{if eq .Total "missing"}}<p><em>Score: missing.</em> No value was invented: the debate went on without it (moot run --keep-going).</p>{{end}}
-{{end}}{{end}}</body></html>
-`
+{{end}}{{end}}`
 
 // ReportHTML is the report as one self-contained page, the chart of
 // totals drawn in SVG.
@@ -159,14 +158,6 @@ func (d *debate) ReportHTML() ([]byte, error) {
 	type side struct {
 		Name, Position, Mean, Latest string
 		Count                        int
-	}
-	type tickT struct {
-		X, TickY, LabelY int
-		Label            string
-	}
-	type barT struct {
-		Label, Side, Total      string
-		Y, TextY, Width, ValueX int
 	}
 	type mark struct{ Name, Raw, Weight, Weighted, Justification string }
 	type msg struct {
@@ -180,11 +171,9 @@ func (d *debate) ReportHTML() ([]byte, error) {
 	stand := d.standings()
 	data := struct {
 		Motion, Format, Progress, Leader, Note string
-		Rounds, Height                         int
-		AxisY, TitleY                          int
-		Ticks                                  []tickT
+		Rounds                                 int
 		Sides                                  []side
-		Bars                                   []barT
+		Chart                                  template.HTML
 		Sections                               []section
 	}{Motion: d.motion, Format: d.st.Format, Progress: d.progress(), Leader: d.leader(), Note: derivedNote, Rounds: d.st.RoundCount}
 	for _, role := range []string{RoleA, RoleB} {
@@ -196,23 +185,17 @@ func (d *debate) ReportHTML() ([]byte, error) {
 		}
 		data.Sides = append(data.Sides, sd)
 	}
-	for i, s := range d.scored() {
-		t := d.scores[s.Number].Total
-		cls := "A"
-		if s.Role == RoleB {
-			cls = "B"
+	if sc := d.scored(); len(sc) > 0 {
+		colour := map[string]string{RoleA: "#3b6ea5", RoleB: "#b5563c"}
+		c := chart.Bars{Title: "Statement totals", XLabel: "weighted total of the rubric (0 to 10)", XMin: 0, XMax: 10, XStep: 2,
+			Legend: []chart.Series{{Name: d.name(RoleA), Colour: colour[RoleA]}, {Name: d.name(RoleB), Colour: colour[RoleB]}}}
+		for _, s := range sc {
+			c.Bars = append(c.Bars, chart.Bar{Label: fmt.Sprintf("%03d %s, %s", s.Number, d.name(s.Role), d.label(s)),
+				Value: d.scores[s.Number].Total, Colour: colour[s.Role]})
 		}
-		w := int(t * 36)
-		data.Bars = append(data.Bars, barT{Label: fmt.Sprintf("%03d %s, %s", s.Number, d.name(s.Role), d.label(s)), Side: cls,
-			Total: fmt.Sprintf("%.2f", t), Y: i*20 + 3, TextY: i*20 + 14, Width: w, ValueX: 224 + w})
+		// The chart escapes every text it draws.
+		data.Chart = template.HTML(c.SVG())
 	}
-	// The x axis under the bars: a tick every 2 points of the total.
-	data.AxisY = len(data.Bars)*20 + 4
-	for v := 0; v <= 10; v += 2 {
-		data.Ticks = append(data.Ticks, tickT{X: 220 + v*36, TickY: data.AxisY + 4, LabelY: data.AxisY + 16, Label: strconv.Itoa(v)})
-	}
-	data.TitleY = data.AxisY + 32
-	data.Height = data.TitleY + 6
 	for _, s := range d.messagesInOrder() {
 		title := phaseLabel(s.Phase, s.Round, d.st.RoundCount)
 		if len(data.Sections) == 0 || data.Sections[len(data.Sections)-1].Title != title {
@@ -233,11 +216,11 @@ func (d *debate) ReportHTML() ([]byte, error) {
 		sec := &data.Sections[len(data.Sections)-1]
 		sec.Messages = append(sec.Messages, out)
 	}
-	var b bytes.Buffer
-	if err := page().Execute(&b, data); err != nil {
+	html, err := page.Body(body(), data)
+	if err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return page.Page{Title: d.motion, Style: pageStyle, Body: html}.HTML()
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

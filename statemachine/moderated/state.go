@@ -3,13 +3,13 @@ package moderated
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"

@@ -2,11 +2,11 @@ package moderated
 
 import (
 	"fmt"
-	"github.com/moot-dev/moot/internal/english"
-	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/english"
+	"github.com/moot-dev/moot/internal/evidence"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -73,6 +73,36 @@ func (d *debate) history(i int) []entry {
 		if s.message() {
 			if _, ok := d.messages[s.Number]; ok {
 				out = append(out, d.entryOf(s))
+			}
+		}
+	}
+	return out
+}
+
+// historyMarks are the cache marks of an advocate's prompt for slot i,
+// whose user message usr shows the history hist (see sm.Call.Marks): the
+// end of the history the advocate's previous prompt showed, then the end
+// of the history this one shows, which its next prompt repeats. An entry
+// a template leaves out ends no mark.
+func (d *debate) historyMarks(i int, usr string, hist []entry) []sm.Mark {
+	seen := 0
+	for j := i - 1; j >= 0; j-- {
+		if d.sched[j].Role == d.sched[i].Role && d.sched[j].advocate() {
+			seen = len(d.history(j))
+			break
+		}
+	}
+	var out []sm.Mark
+	at := 0
+	for k, e := range hist {
+		n := strings.Index(usr[at:], e.Content)
+		if n < 0 || e.Content == "" {
+			return out
+		}
+		at += n + len(e.Content)
+		if k == seen-1 || k == len(hist)-1 {
+			if len(out) == 0 || out[len(out)-1].Offset < at {
+				out = append(out, sm.Mark{Message: 1, Offset: at})
 			}
 		}
 	}
@@ -190,9 +220,12 @@ func (d *debate) callFor(i int) (sm.Call, error) {
 		return sm.Call{}, err
 	}
 	c := sm.Call{
-		ID: s.Role, Role: s.Role,
+		ID: s.Role, Role: s.Role, Kind: s.Kind,
 		Messages:  []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		MaxTokens: d.maxTokens(s.Kind), Temperature: defaultTemperature(),
+	}
+	if s.advocate() {
+		c.Marks = d.historyMarks(i, usr, pd.History)
 	}
 	markResearch(&c, s)
 	if s.Kind == kindScore {

@@ -7,6 +7,7 @@ import (
 	pathpkg "path"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -199,7 +200,24 @@ func (d *debate) Status() sm.Status {
 		{Label: "cards", Text: fmt.Sprint(cards)},
 	}
 	st.Data = map[string]any{"stage": p.stage, "cursor": p.cursor(), "personas": d.st.Personas, "cards": cards}
+	if gaps := d.missingMessages(); len(gaps) > 0 {
+		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: strings.Join(gaps, ", ") + ": recorded as missing by --keep-going, no value invented"})
+		st.Data["missing"] = gaps
+	}
 	return st
+}
+
+// missingMessages lists the files of the messages recorded as missing,
+// sorted.
+func (d *debate) missingMessages() []string {
+	var out []string
+	for f, m := range d.msgs {
+		if m.Status == statusMissing {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (d *debate) describe(p pos) string {

@@ -46,6 +46,8 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 	total := len(reqs)
 	for stop := 1; stop <= total; stop++ {
 		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
+			// Each run has its own debate and fake: they go in parallel.
+			t.Parallel()
 			dir := newDebate(t, flags)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -171,11 +173,12 @@ func moot(self, root, url string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// TestKilledAtEveryWriteSkippedOpening: the step of the openings, one of
-// which (brian's) is refused after every repair and skipped, moot exiting
-// as if killed at each of its writes and run again, ends with the files
-// of a run never killed: the skipped message keeps its model.
-func TestKilledAtEveryWriteSkippedOpening(t *testing.T) {
+// TestKilledAtEveryWriteMissingOpening: the step of the openings, one of
+// which (brian's) is refused after every repair and recorded as missing
+// (--keep-going), moot exiting as if killed at each of its writes and run
+// again, ends with the files of a run never killed: the missing message
+// keeps its model and its record.
+func TestKilledAtEveryWriteMissingOpening(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of one moot process per write of a step: run without -short")
 	}
@@ -194,7 +197,50 @@ func TestKilledAtEveryWriteSkippedOpening(t *testing.T) {
 		// The aspects: the next step is the openings, the last of the
 		// first stage.
 		Prepare: [][]string{{"step", "d", "--quiet"}},
-		Command: []string{"run", "d", "--until", "1"},
+		Command: []string{"run", "d", "--until", "1", "--keep-going"},
 	})
 	t.Logf("the step of the openings made %d writes", n)
+}
+
+// TestMissingTakesKilledAtEveryCall: a run with --keep-going in which
+// every message of brian's (his opening, take, reaction and closing) is
+// refused after every repair, killed while each call is in flight (each
+// of brian's repairs included) and run again, ends with the files of a
+// run never killed: brian's messages recorded as missing, the panel's
+// other messages as they were.
+func TestMissingTakesKilledAtEveryCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of one kill per request, each a moot process run twice: run without -short")
+	}
+	own := t.TempDir()
+	for n, data := range testPersonas {
+		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "panel", "--motion", "Is Bitcoin a good investment?",
+			"--personas", "michael,arthur,brian", "--persona-dir", own, "--aspects", "1"},
+		Model: paneltest.Handler(paneltest.Options{Short: "brian"}),
+		Run:   []string{"--all", "--keep-going"},
+	})
+	var missing []string
+	for name, data := range k.Reference {
+		if strings.Contains(data, `"status": "missing"`) {
+			missing = append(missing, name)
+		}
+	}
+	for _, kind := range []string{`"kind": "opening"`, `"kind": "take"`, `"kind": "reaction"`, `"kind": "closing"`} {
+		found := false
+		for _, name := range missing {
+			if strings.Contains(k.Reference[name], kind) && strings.Contains(k.Reference[name], `"persona": "brian"`) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no message of brian's with %s is recorded as missing (missing: %v)", kind, missing)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package panel_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/testkit/fencetest"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	"github.com/moot-dev/moot/statemachine/panel"
 	"github.com/moot-dev/moot/statemachine/panel/paneltest"
 )
@@ -309,8 +311,10 @@ func TestCardRepair(t *testing.T) {
 }
 
 // TestBannedOpenings: a banned opening is stripped; a persona left with
-// under 20 characters, after every repair, is recorded as skipped and
-// the panel goes on.
+// under 20 characters after every repair stops the run by default, with
+// nothing of the step written; with --keep-going its message is recorded
+// as missing (each refused answer with its problem, no text in its place)
+// and the panel goes on.
 func TestBannedOpenings(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"That's a great point, but the data say otherwise.", "But the data say otherwise."},
@@ -332,10 +336,30 @@ func TestBannedOpenings(t *testing.T) {
 			t.Errorf("StripBanned(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	_, fs, reqs := runAll(t, map[string]string{"aspects": "1"}, paneltest.Options{Short: "brian"})
+	srv := modeltest.NewServer(t, paneltest.Handler(paneltest.Options{Short: "brian"}))
+	dir := newDebate(t, map[string]string{"aspects": "1"})
+	_, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true})
+	var re *driver.RoleError
+	if !errors.As(err, &re) || re.Role != "persona" || !re.Missable {
+		t.Fatalf("without --keep-going the run ended with %v, want the persona's failure, which --keep-going may skip", err)
+	}
+	if _, ok := files(t, dir)["messages/open-brian.md"]; ok {
+		t.Error("the stopped run wrote brian's opening")
+	}
+	o := protocoltest.Served(t, srv.URL)
+	o.KeepGoing = true
+	if _, err := protocoltest.Advance(t, context.Background(), panel.Protocol{}, dir, driver.UnitGoal{All: true}, o); err != nil {
+		t.Fatal(err)
+	}
+	fs, reqs := files(t, dir), srv.Requests()
 	open := fs["messages/open-brian.md"]
-	if !strings.Contains(open, `"status": "skipped"`) || !strings.Contains(open, "fewer than 20 characters") {
-		t.Errorf("brian's opening is not skipped with its reason:\n%s", open)
+	for _, want := range []string{`"status": "missing"`, `"call": "awaiting_openings/brian"`, "fewer than 20 characters", `"note": "no value was invented`, "not asked again"} {
+		if !strings.Contains(open, want) {
+			t.Errorf("brian's opening, recorded as missing, has no %s:\n%s", want, open)
+		}
+	}
+	if _, body, _ := strings.Cut(strings.TrimPrefix(open, "---\n"), "\n---\n"); strings.TrimSpace(body) != "" {
+		t.Errorf("a missing message has a text: %q", body)
 	}
 	n := 0
 	for _, r := range of(reqs, "opening") {
@@ -343,8 +367,8 @@ func TestBannedOpenings(t *testing.T) {
 			n++
 		}
 	}
-	if n != 3 {
-		t.Errorf("brian's opening was asked %d times, want 3 (two repairs)", n)
+	if n != 6 {
+		t.Errorf("brian's opening was asked %d times, want 6 (two repairs in each of the two runs)", n)
 	}
 	if !strings.Contains(fs["debate.md"], `"stage": "complete"`) {
 		t.Error("the panel did not go on to the end")

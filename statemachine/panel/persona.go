@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	yamlfront "github.com/adrg/frontmatter"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
@@ -61,6 +62,15 @@ func (p Persona) First() string {
 	return f
 }
 
+// personaFront is a persona's frontmatter: YAML between two "---"
+// lines, as adrg/frontmatter splits it, decoded strictly, so that a key
+// the contract does not have is refused with its line.
+var personaFront = yamlfront.NewFormat("---", "---", func(data []byte, v any) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	return dec.Decode(v)
+})
+
 // ParsePersona reads a persona file named file (such as "mara.md"); the
 // persona's id must be the file's name without ".md".
 func ParsePersona(file string, data []byte) (Persona, error) {
@@ -69,20 +79,19 @@ func ParsePersona(file string, data []byte) (Persona, error) {
 		return p, err
 	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	rest, ok := strings.CutPrefix(text, "---\n")
-	if !ok {
+	if !strings.HasPrefix(text, "---\n") {
 		return p, errors.New(`does not start with a "---" line opening its YAML frontmatter`)
 	}
-	front, body, ok := strings.Cut(rest, "\n---")
-	if !ok {
-		return p, errors.New(`has no "---" line closing its YAML frontmatter`)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader([]byte(front)))
-	dec.KnownFields(true)
-	if err := dec.Decode(&p); err != nil {
+	body, err := yamlfront.Parse(strings.NewReader(text), &p, personaFront)
+	if err != nil {
 		return p, fmt.Errorf("frontmatter: %w", err)
 	}
-	p.More = strings.TrimSpace(strings.TrimPrefix(body, "\n"))
+	if len(body) == len(text) {
+		// adrg/frontmatter gives the whole text back when no line closes
+		// the frontmatter.
+		return p, errors.New(`has no "---" line closing its YAML frontmatter`)
+	}
+	p.More = strings.TrimSpace(string(body))
 	want := strings.TrimSuffix(file, ".md")
 	switch {
 	case !personaID().MatchString(p.ID):

@@ -47,8 +47,22 @@ func TestParsePersona(t *testing.T) {
 			}
 		})
 	}
-	p, err := panel.ParsePersona("a.md", []byte("---\nid: a\nname: Ann Lee\nidentity: x\n---\nMore prose.\n"))
-	if err != nil || p.More != "More prose." || p.First() != "Ann" {
-		t.Errorf("got %+v, %v", p, err)
+	for name, text := range map[string]string{
+		"plain": "---\nid: a\nname: Ann Lee\nidentity: x\n---\nMore prose.\n",
+		// Written on Windows, its closing line with a space after it.
+		"CRLF": "---\r\nid: a\r\nname: Ann Lee\r\nidentity: x\r\n--- \r\n\r\nMore prose.\r\n",
+		// A rule in the body is the body's.
+		"rule in the body": "---\nid: a\nname: Ann Lee\nidentity: x\n---\nMore prose.\n\n---\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			p, err := panel.ParsePersona("a.md", []byte(text))
+			want := "More prose."
+			if name == "rule in the body" {
+				want = "More prose.\n\n---"
+			}
+			if err != nil || p.More != want || p.First() != "Ann" || p.Identity != "x" {
+				t.Errorf("got %+v, %v", p, err)
+			}
+		})
 	}
 }

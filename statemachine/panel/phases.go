@@ -2,9 +2,9 @@ package panel
 
 import (
 	"fmt"
-	"github.com/moot-dev/moot/internal/english"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/english"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -55,7 +55,7 @@ func (d *debate) personaPhase(specs []personaSpec) ([]sm.Call, applyFunc, error)
 		for _, s := range specs {
 			ans := answers[s.call.ID]
 			text, replyTo := string(ans.Text), ""
-			if s.text != nil && ans.Skipped == "" {
+			if s.text != nil && ans.Skipped == "" && ans.Missing == nil {
 				var errs []string
 				if errs = s.call.Validate(ans.Text).Errors; len(errs) > 0 {
 					return nil, nil, refused(s.pid, errs)

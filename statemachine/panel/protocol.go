@@ -3,8 +3,9 @@
 // argues each in minirounds, and sends the two personas of a sharp
 // disagreement into a crux room until the crux surfaces as a card. It
 // follows the design of seed 003 with the original code's flaws fixed:
-// every phase is committed as it is made, a persona that fails is
-// recorded as skipped with its reason, every analysis answer is checked
+// every phase is committed as it is made, a persona that fails stops the
+// run or, with --keep-going, is recorded as missing with each refused
+// answer, every analysis answer is checked
 // and repaired, and a room's kind of disagreement comes from a fixed set.
 //
 // Where the debate stands is derived from its files alone; debate.md
@@ -21,6 +22,7 @@ import (
 	"strings"
 
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/panel/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -241,3 +243,9 @@ var templateNames = []string{"persona-system.md", "crux-system.md", "opening.md"
 func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	return load(files, p.templates())
 }
+
+// Script is panel's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}

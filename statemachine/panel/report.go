@@ -1,15 +1,15 @@
 package panel
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"html/template"
 	"strings"
 	"sync"
 
 	"github.com/moot-dev/moot/internal/escape"
+	"github.com/moot-dev/moot/internal/evidence"
+	"github.com/moot-dev/moot/internal/page"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -183,7 +183,7 @@ func (d *debate) msgLine(path string, indent bool) line {
 		lbl += ", to " + m.ReplyTo
 	}
 	if !m.OK() {
-		return line{Label: lbl, Text: "(skipped: " + m.Reason + ")", Indent: indent}
+		return line{Label: lbl, Text: "(" + m.Status + ": " + m.Reason + ")", Indent: indent}
 	}
 	text := m.Content
 	if len(m.Citations) > 0 {
@@ -212,22 +212,28 @@ func (d *debate) panelNames() string {
 	return strings.Join(names, ", ")
 }
 
-var page = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Topic}}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}li.in{margin-left:2rem}h2{border-bottom:1px solid #ccc}</style>
-</head><body><h1>{{.Topic}}</h1><p>A panel debate: {{.Panel}}. Stage: {{.Stage}}.</p>
+// body is the HTML report's body, in the page every report shares; the
+// template is parsed on first use.
+var body = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("body").Parse(`<h1>{{.Topic}}</h1><p>A panel debate: {{.Panel}}. Stage: {{.Stage}}.</p>
 {{range .Sections}}<h2>{{.Title}}</h2><ul>{{range .Lines}}<li{{if .Indent}} class="in"{{end}}><strong>{{.Label}}</strong>: {{.Text}}</li>{{end}}</ul>
-{{end}}</body></html>
-`))
+{{end}}`))
 })
+
+// bodyStyle is what the body needs beyond the shared page's styles: a
+// line that answers another indented under it.
+const bodyStyle template.CSS = `
+li.in { margin-left: 2rem; }
+`
 
 // ReportHTML is the same report as one self-contained page.
 func (d *debate) ReportHTML() ([]byte, error) {
-	var b bytes.Buffer
-	err := page().Execute(&b, struct {
+	html, err := page.Body(body(), struct {
 		Topic, Panel, Stage string
 		Sections            []section
 	}{d.topic, d.panelNames(), d.where().stage, d.sections()})
-	return b.Bytes(), err
+	if err != nil {
+		return nil, err
+	}
+	return page.Page{Title: d.topic, Style: bodyStyle, Body: html}.HTML()
 }

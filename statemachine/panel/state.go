@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/templates"
@@ -77,6 +77,11 @@ type Message struct {
 	Status  string `json:"status"`
 	Reason  string `json:"reason,omitempty"`
 	Model   string `json:"model,omitempty"`
+	// Missing, with status missing, is the record of a message whose
+	// answers were refused after every repair in a run with --keep-going:
+	// which call, each refused answer and what was wrong with it. No text
+	// stands in for it.
+	Missing *sm.Missing `json:"missing,omitempty"`
 	// Citations are the checks of the message's quotations when its
 	// persona researched (see research.go).
 	Citations []evidence.Check `json:"citations,omitempty"`
@@ -89,6 +94,7 @@ func (m Message) OK() bool { return m.Status == statusOK }
 const (
 	statusOK      = "ok"
 	statusSkipped = "skipped"
+	statusMissing = "missing"
 )
 
 // debate is a panel debate as read from its files.
@@ -203,8 +209,11 @@ func parseMessage(data []byte) (Message, error) {
 		return m, err
 	}
 	m.Content = strings.TrimSpace(body)
-	if m.Status != statusOK && m.Status != statusSkipped {
-		return m, fmt.Errorf("status %q is neither %q nor %q", m.Status, statusOK, statusSkipped)
+	if m.Status != statusOK && m.Status != statusSkipped && m.Status != statusMissing {
+		return m, fmt.Errorf("status %q is none of %q, %q and %q", m.Status, statusOK, statusSkipped, statusMissing)
+	}
+	if (m.Status == statusMissing) != (m.Missing != nil) {
+		return m, fmt.Errorf("status %q and the \"missing\" record go together", statusMissing)
 	}
 	return m, nil
 }

@@ -3,10 +3,10 @@ package panel
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -220,7 +220,9 @@ func (d *debate) personaCall(pid, role, user string, pd promptData, validate fun
 		validate = func(a []byte) sm.Report { return sm.Report{Errors: spokenErrors(string(a))} }
 	}
 	c := sm.Call{
-		ID: pid, Role: role, Skippable: true,
+		// A persona's message is a call the panel can do without: with
+		// --keep-going it is recorded as missing after its repairs.
+		ID: pid, Role: role, Kind: strings.TrimSuffix(user, ".md"), Missable: true,
 		Messages: []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		Validate: validate, Repair: d.repair,
 		MaxTokens: tierOf(role).maxTokens, Temperature: temp(role),
@@ -244,7 +246,7 @@ func (d *debate) analysisCall(id, role, name string, pd promptData, schema map[s
 		return sm.Call{}, err
 	}
 	c := sm.Call{
-		ID: id, Role: role,
+		ID: id, Role: role, Kind: name,
 		Messages: []sm.Message{{Role: "system", Content: sys}, {Role: "user", Content: usr}},
 		Validate: validate, Repair: d.repair, Schema: schema, SchemaName: strings.ReplaceAll(name, "-", "_"),
 		MaxTokens: tierOf(role).maxTokens, Temperature: temp(role),
@@ -336,9 +338,14 @@ func jsonFile(name string, v any) (sm.File, error) {
 // banned opening stripped, or the reason it was skipped.
 func (d *debate) spoken(path string, m Message, ans sm.Answer, text string) (sm.File, sm.Event, error) {
 	m.Name, m.Model = d.name(m.Persona), ans.Model
-	if ans.Skipped != "" {
+	switch {
+	case ans.Missing != nil:
+		gap := *ans.Missing
+		gap.Note = missingNote
+		m.Status, m.Missing, m.Reason = statusMissing, &gap, missingReason(&gap)
+	case ans.Skipped != "":
 		m.Status, m.Reason = statusSkipped, ans.Skipped
-	} else {
+	default:
 		kept, _ := StripBanned(text)
 		if errs := spokenErrors(text); len(errs) > 0 {
 			m.Status, m.Reason = statusSkipped, errs[0]
@@ -355,10 +362,27 @@ func (d *debate) spoken(path string, m Message, ans sm.Answer, text string) (sm.
 	}
 	ev := sm.Event{Kind: "spoke", Role: m.Persona, ID: m.ID, Message: fmt.Sprintf("%s: %s", m.Name, label(m)),
 		Data: map[string]any{"file": path, "status": m.Status}}
-	if !m.OK() {
+	switch m.Status {
+	case statusSkipped:
 		ev.Kind, ev.Message = "skipped", fmt.Sprintf("%s: %s skipped (%s)", m.Name, label(m), m.Reason)
+	case statusMissing:
+		ev.Kind, ev.Message = "missing", fmt.Sprintf("%s: %s recorded as missing, no value invented", m.Name, label(m))
 	}
 	return sm.File{Name: path, Data: data}, ev, nil
+}
+
+// missingNote is the note of a message recorded as missing: the panel's
+// later steps were made without it, so --retry-missing does not ask again.
+const missingNote = "no value was invented: the panel went on without this message (moot run --keep-going); its later steps were made without it, so it is not asked again"
+
+// missingReason is the reason a message recorded as missing gives: what
+// was wrong with the last answer, and that nothing stands in for it.
+func missingReason(m *sm.Missing) string {
+	why := "the model failed"
+	if n := len(m.Answers); n > 0 && len(m.Answers[n-1].Problems) > 0 {
+		why = strings.Join(m.Answers[n-1].Problems, "; ")
+	}
+	return "refused after every repair (" + why + "); no value invented"
 }
 
 func intp(n int) *int { return &n }

@@ -68,6 +68,8 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 	}
 	for stop := 1; stop <= total; stop++ {
 		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
+			// Each run has its own debate and fake: they go in parallel.
+			t.Parallel()
 			dir := newDebate(t, nil)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -163,5 +165,34 @@ func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
 	}
 	if s := k.Reference["score.json"]; !strings.Contains(s, `"missing": true`) || !strings.Contains(s, `"weighted_score"`) {
 		t.Errorf("the panel's score is not a's with clumsy missing:\n%s", s)
+	}
+}
+
+// TestKilledAtEveryCallPanelRetryMissing: --retry-missing over a panel
+// whose judge clumsy's score is missing, killed with SIGKILL while each
+// of clumsy's requests (its repairs included) is in flight and run again,
+// ends with the files of an uninterrupted one: clumsy refused again, its
+// record written anew, the panel's score the other judge's.
+func TestKilledAtEveryCallPanelRetryMissing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 3 kills, each a moot process run twice: run without -short")
+	}
+	created := regexp.MustCompile(`"created": "[^"]*"`)
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:     []string{"--protocol", "refine", "--motion", question},
+		Prepare: [][]string{{"run", "d", "--all", "--keep-going", "--judges", "a,clumsy"}},
+		Command: []string{"run", "d", "--retry-missing", "--keep-going"},
+		Model:   refinetest.Handler(refinetest.Options{Judges: map[string]string{"clumsy": "A fine answer."}}),
+		Embed:   refinetest.Embeddings(crashScores),
+		// clumsy asked once and repaired twice.
+		Requests: 3,
+		Normalise: func(_, data string) string {
+			return created.ReplaceAllString(variable.ReplaceAllString(data, `"$1": *`), `"created": ""`)
+		},
+	})
+	if s := k.Reference["judgments/clumsy/score.json"]; !strings.Contains(s, `"missing": {`) {
+		t.Errorf("clumsy's score is not recorded as missing again:\n%s", s)
 	}
 }

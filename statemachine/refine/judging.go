@@ -28,14 +28,7 @@ import (
 // from those means as for one judge; and the score is the weighted score
 // rounded to the nearest whole number, halves up.
 
-var (
-	_ sm.Panelist = Protocol{}
-	_ sm.Rejudger = (*debate)(nil)
-	_ sm.Judged   = (*debate)(nil)
-)
-
-// JudgeRole returns "judge": a panel takes the judge's calls.
-func (Protocol) JudgeRole() string { return RoleJudge }
+var _ sm.Benched = (*debate)(nil)
 
 // JudgeScoreFile returns the path of the score of the judge called name.
 func JudgeScoreFile(name string) string { return sm.JudgeFolder(name) + "/" + ScoreFile }
@@ -55,71 +48,51 @@ type judgeFolder struct {
 // should not hold, are problems for Check; a record that does not parse
 // is an error, as for every protocol.
 func (d *debate) readJudges(files fs.FS) error {
-	panel, err := sm.PanelOf(d.front)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", sm.StateFile, err)
-	}
-	d.panel = panel
-	records, err := sm.ReadJudgeRecords(files)
+	b, err := sm.ReadBench(files, d.front)
 	if err != nil {
 		return err
 	}
-	names, err := sm.Folders(files, sm.JudgmentsDir)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", sm.JudgmentsDir, err)
-	}
-	d.judges = map[string]*judgeFolder{}
-	loose, err := sm.FileNames(files, sm.JudgmentsDir)
-	if err != nil {
-		return err
-	}
-	for _, n := range loose {
-		// The debate's files, as moot shows them, list folders with the
-		// files.
-		if !slices.Contains(names, n) {
-			d.problems = append(d.problems, sm.Problem{File: sm.JudgmentsDir + "/" + n, Message: "is not in a judge's folder"})
-		}
-	}
-	for _, name := range names {
-		f := &judgeFolder{}
-		d.judges[name] = f
-		inside, err := sm.FileNames(files, sm.JudgeFolder(name))
-		if err != nil {
-			return err
-		}
-		for _, n := range inside {
-			if n != sm.JudgeRecordFile && n != ScoreFile {
-				d.problems = append(d.problems, sm.Problem{File: sm.JudgeFolder(name) + "/" + n, Message: "is not a file of a judge's folder (judge.json, score.json)"})
-			}
-		}
-		file := JudgeScoreFile(name)
-		data, err := fs.ReadFile(files, file)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return fmt.Errorf("read %s: %w", file, err)
-		default:
-			var s Score
-			var gap MissingScore
-			if err := frontmatter.Unmarshal(data, &gap); err == nil && gap.Missing != nil {
-				f.gap = &gap
-			} else if err := frontmatter.Unmarshal(data, &s); err != nil {
-				d.problems = append(d.problems, sm.Problem{File: file, Message: frontmatter.JSONError(err).Error()})
-			} else {
-				f.score = &s
-			}
-		}
-	}
-	for i := range records {
-		if f := d.judges[records[i].Name]; f != nil {
-			f.record = &records[i]
-		}
-	}
-	return nil
+	d.panel = b.Panel
+	d.problems = append(d.problems, b.LooseProblems("is not in a judge's folder")...)
+	d.judges, err = sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
+		return d.readJudgeFolder(files, name, rec)
+	})
+	return err
 }
 
-// panelCallID is the call of the panel judge called name.
-func panelCallID(name string) string { return RoleJudge + "-" + name }
+// readJudgeFolder reads the folder of the judge called name, whose record
+// is rec, adding to the debate's problems each file it should not hold
+// and a score that does not parse.
+func (d *debate) readJudgeFolder(files fs.FS, name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
+	f := &judgeFolder{record: rec}
+	inside, err := sm.FileNames(files, sm.JudgeFolder(name))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range inside {
+		if n != sm.JudgeRecordFile && n != ScoreFile {
+			d.problems = append(d.problems, sm.Problem{File: sm.JudgeFolder(name) + "/" + n, Message: "is not a file of a judge's folder (judge.json, score.json)"})
+		}
+	}
+	file := JudgeScoreFile(name)
+	data, err := fs.ReadFile(files, file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", file, err)
+	default:
+		var s Score
+		var gap MissingScore
+		if err := frontmatter.Unmarshal(data, &gap); err == nil && gap.Missing != nil {
+			f.gap = &gap
+		} else if err := frontmatter.Unmarshal(data, &s); err != nil {
+			d.problems = append(d.problems, sm.Problem{File: file, Message: frontmatter.JSONError(err).Error()})
+		} else {
+			f.score = &s
+		}
+	}
+	return f, nil
+}
 
 // synthesisUnit is the unit of the synthesis and its score: the one after
 // the last round.
@@ -140,7 +113,7 @@ func (d *debate) panelStep(step *sm.Step) (*sm.Step, error) {
 	panel := slices.Clone(d.panel)
 	for _, j := range panel {
 		c := base
-		c.ID, c.Model = panelCallID(j.Name), j.Model
+		c.ID, c.Model = sm.PanelCallID(RoleJudge, j.Name), j.Model
 		// A judge's score may go missing (--keep-going): the panel's is
 		// then the mean of the others'.
 		c.Missable = true
@@ -183,7 +156,7 @@ func (d *debate) applyPanel(panel []sm.Judge, answers map[string]sm.Answer, now 
 	gaps := make([]*MissingScore, len(panel))
 	refusal := &sm.Refused{Answer: true}
 	for i, j := range panel {
-		ans, ok := answers[panelCallID(j.Name)]
+		ans, ok := answers[sm.PanelCallID(RoleJudge, j.Name)]
 		var errs []string
 		if ok && ans.Missing != nil {
 			gaps[i] = &MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: at}
@@ -195,12 +168,7 @@ func (d *debate) applyPanel(panel []sm.Judge, answers map[string]sm.Answer, now 
 			scores[i], errs = ParseScore(ans.Text)
 		}
 		if len(errs) > 0 {
-			if refusal.Role == "" {
-				refusal.Role, refusal.RoleReasons = RoleJudge, errs
-			}
-			for _, e := range errs {
-				refusal.Reasons = append(refusal.Reasons, "judge "+j.Name+": "+e)
-			}
+			refusal.AddJudge(RoleJudge, j.Name, errs)
 			continue
 		}
 		stamp(scores[i], ans, at)
@@ -235,10 +203,11 @@ func (d *debate) applyPanel(panel []sm.Judge, answers map[string]sm.Answer, now 
 	}
 	if len(scored) == 0 {
 		// No judge scored: the panel's score is missing too.
-		m := &sm.Missing{Call: "score/" + RoleJudge, Role: RoleJudge, Model: "panel", Note: sm.MissingNote}
-		for _, g := range gaps {
-			m.Answers = append(m.Answers, g.Missing.Answers...)
+		each := make([]*sm.Missing, len(gaps))
+		for i, g := range gaps {
+			each[i] = g.Missing
 		}
+		m := sm.PanelMissing("score/"+RoleJudge, RoleJudge, "panel", each)
 		missing, err := d.applyMissingScore(sm.Answer{Missing: m, Model: "panel"}, now)
 		if err != nil {
 			return nil, err
@@ -278,6 +247,93 @@ func (d *debate) applyPanel(panel []sm.Judge, answers map[string]sm.Answer, now 
 		Message: fmt.Sprintf("the panel of %d judges scored the answer %d/10 (weighted criteria %.2f)", len(panel), agg.Score, agg.WeightedScore),
 		Data:    map[string]any{"score": agg.Score, "weighted_score": agg.WeightedScore, "judges": perJudge}})
 	return c, nil
+}
+
+// panelRoll is the panel as the score names it, each judge scored or
+// missing; nil when no panel scored.
+func (d *debate) panelRoll() []PanelJudge {
+	switch {
+	case d.score != nil && len(d.score.Panel) > 0:
+		return d.score.Panel
+	case d.scoreGap != nil:
+		return d.scoreGap.Panel
+	}
+	return nil
+}
+
+// fillPanel is the step that asks the panel judge j again for its score
+// recorded as missing. Its commit writes the judge's score.json, the
+// score or the record again, and the panel's score.json anew from every
+// judge that has scored.
+func (d *debate) fillPanel(j sm.Judge) (*sm.Step, error) {
+	c, err := d.scoreCall()
+	if err != nil {
+		return nil, err
+	}
+	c.ID, c.Model, c.Missable = panelCallID(j.Name), j.Model, true
+	roll := slices.Clone(d.panelRoll())
+	return &sm.Step{Key: "score", Unit: d.unit(), Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			ans := answers[c.ID]
+			at := now.UTC().Format(timeLayout)
+			if ans.Missing != nil {
+				// Refused again: the judge's record stays, with this
+				// run's answers; the panel's score is as it was.
+				data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: at}, "", "  ")
+				if err != nil {
+					return nil, err
+				}
+				return &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(j.Name), Data: append(data, '\n')}},
+					Events: []sm.Event{{Kind: "missing", Role: RoleJudge, Message: fmt.Sprintf("judge %s's score is still missing: no value invented", j.Name)}}}, nil
+			}
+			own, errs := ParseScore(ans.Text)
+			if len(errs) > 0 {
+				return nil, refused(RoleJudge, errs)
+			}
+			stamp(own, ans, at)
+			data, err := renderScore(own)
+			if err != nil {
+				return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(j.Name), err)
+			}
+			cm := &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(j.Name), Data: data}}}
+			var scoredJudges []sm.Judge
+			var scored []*Score
+			for i, p := range roll {
+				s := own
+				if p.Name != j.Name {
+					if f := d.judges[p.Name]; f != nil {
+						s = f.score
+					} else {
+						s = nil
+					}
+				}
+				if s == nil {
+					roll[i] = PanelJudge{Name: p.Name, Model: p.Model, Missing: true}
+					continue
+				}
+				roll[i] = PanelJudge{Name: p.Name, Model: p.Model, Score: s.Score, WeightedScore: s.WeightedScore}
+				scoredJudges, scored = append(scoredJudges, sm.Judge{Name: p.Name, Model: p.Model}), append(scored, s)
+			}
+			agg := PanelScore(scoredJudges, scored)
+			agg.Panel, agg.Time = roll, at
+			if data, err = renderScore(agg); err != nil {
+				return nil, fmt.Errorf("render %s: %w", ScoreFile, err)
+			}
+			cm.Files = append(cm.Files, sm.File{Name: ScoreFile, Data: data})
+			next := d.clone()
+			next.score, next.scoreGap = agg, nil
+			state, err := next.renderState()
+			if err != nil {
+				return nil, err
+			}
+			cm.Files = append(cm.Files, sm.File{Name: sm.StateFile, Data: state})
+			sc := float64(agg.Score)
+			cm.Events = append(cm.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc,
+				Message: fmt.Sprintf("judge %s scored the answer %d/10, asked again; the panel's score is %d/10", j.Name, own.Score, agg.Score),
+				Data:    map[string]any{"score": agg.Score, "weighted_score": agg.WeightedScore}})
+			return cm, nil
+		},
+	}, nil
 }
 
 // round2 rounds x to two decimals.
@@ -334,11 +390,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 	problem := func(file, format string, args ...any) {
 		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
 	}
-	names := make([]string, 0, len(d.judges))
-	for n := range d.judges {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := sm.SortedNames(d.judges, nil)
 	var inPanel []string
 	if d.score != nil {
 		for _, p := range d.score.Panel {
@@ -465,15 +517,14 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 		return nil, fmt.Errorf("the judge scores only the final answer, of round %d's unit %d; units %s leave it out", d.roundsDone(), u, unitRange(r.From, r.To))
 	}
 	f := d.judges[r.Judge.Name]
-	if f != nil && f.record != nil {
-		if f.record.Kind != sm.KindRejudge {
-			return nil, fmt.Errorf("%s is the folder of a judge of the debate's panel", sm.JudgeFolder(r.Judge.Name))
-		}
-		if f.record.Model != r.Judge.Model {
-			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(r.Judge.Name), f.record.Model, r.Judge.Model)
-		}
+	var rec *sm.JudgeRecord
+	if f != nil {
+		rec = f.record
 	}
-	if (f == nil || f.record == nil) && slices.ContainsFunc(d.panel, func(j sm.Judge) bool { return j.Name == r.Judge.Name }) {
+	if err := sm.CheckRejudgeRecord(r, rec); err != nil {
+		return nil, err
+	}
+	if rec == nil && sm.InPanel(d.panel, r.Judge.Name) {
 		return nil, fmt.Errorf("%s belongs to a judge of the debate's panel: give another name", sm.JudgeFolder(r.Judge.Name))
 	}
 	if f == nil {
@@ -537,10 +588,7 @@ func (j *rejudgeDebate) Next() (*sm.Step, error) {
 			if err != nil {
 				return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(name), err)
 			}
-			out := &sm.Commit{}
-			if j.folder.record == nil {
-				out.Files = append(out.Files, sm.NewJudgeRecord(j.r.Judge, sm.KindRejudge, j.r.From, j.r.To, now))
-			}
+			out := &sm.Commit{Files: sm.FirstRecord(nil, j.folder.record, j.r.Judge, sm.KindRejudge, j.r.From, j.r.To, now)}
 			out.Files = append(out.Files, sm.File{Name: JudgeScoreFile(name), Data: data})
 			sc := float64(s.Score)
 			out.Events = append(out.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc, Ends: true,
@@ -566,30 +614,14 @@ func (d *debate) Judgments() sm.Judgments {
 	}
 	if d.score != nil {
 		official := marksOf(d.score)
-		official.Name = "debate"
-		if d.score.Panel != nil {
-			official.Model, official.Kind = d.score.Model, "aggregate"
-			out.Aggregate = &official
-		} else {
-			official.Model, official.Kind = d.models[RoleJudge], sm.KindOfficial
-			if official.Model == "" {
-				official.Model = d.score.Model
-			}
-			out.Judges = append(out.Judges, official)
+		official.Name, official.Model, official.Kind = "debate", d.score.Model, sm.KindOfficial
+		if m := d.models[RoleJudge]; m != "" && d.score.Panel == nil {
+			official.Model = m
 		}
+		out.AddOfficial(official, d.score.Panel != nil)
 	}
-	names := make([]string, 0, len(d.judges))
-	for n, f := range d.judges {
-		if f.record != nil && f.score != nil {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		f := d.judges[n]
-		js := marksOf(f.score)
-		js.Name, js.Model, js.Kind = n, f.record.Model, f.record.Kind
-		out.Judges = append(out.Judges, js)
+	for _, n := range sm.SortedNames(d.judges, func(f *judgeFolder) bool { return f.record != nil && f.score != nil }) {
+		out.AddJudge(marksOf(d.judges[n].score), d.judges[n].record)
 	}
 	return out
 }

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/refine/script"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -65,6 +66,7 @@ type Protocol struct {
 }
 
 var (
+	_ sm.Panelist     = Protocol{}
 	_ sm.Protocol     = Protocol{}
 	_ sm.FormatLister = Protocol{}
 )
@@ -76,6 +78,9 @@ func (Protocol) Name() string { return Name }
 func (Protocol) Summary() string {
 	return "a proposer answers with a retrieved reasoning template, a skeptic critiques it round by round until a stop rule holds, a synthesizer writes the final answer and a judge scores it"
 }
+
+// JudgeRole returns "judge": a panel takes the judge's calls.
+func (Protocol) JudgeRole() string { return RoleJudge }
 
 // Roles returns the proposer, skeptic, synthesizer, judge and the
 // embedder, whose model embeds the templates and the question.
@@ -223,3 +228,9 @@ func (p Protocol) CheckSetup() error {
 func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	return load(files, p.templates(), p.library())
 }
+
+// Script is refine's script for moot's built-in model (sm.Scripted): its
+// answer to call, by the call's role and kind.
+func (Protocol) Script(call sm.ScriptCall) (string, error) { return script.Answer(call) }
+
+var _ sm.Scripted = Protocol{}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"strings"
 
 	"github.com/moot-dev/moot/internal/escape"
-	"github.com/moot-dev/moot/internal/report"
+	"github.com/moot-dev/moot/internal/evidence"
+	"github.com/moot-dev/moot/internal/page"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -176,7 +176,7 @@ func (d *debate) ReportHTML() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return report.MarkdownPage(d.question, files[0].Data)
+	return page.MarkdownPage(d.question, files[0].Data)
 }
 
 // Formats lists refine's export formats.

@@ -3,12 +3,12 @@ package refine
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/moot-dev/moot/internal/evidence"
 	"path"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/evidence"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -569,6 +569,15 @@ func (d *debate) Status() sm.Status {
 	if d.scoreGap != nil {
 		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: "the judge's score, no value invented (moot run --retry-missing asks again)"})
 		data["missing"] = d.Gaps()
+	} else if gaps := d.Gaps(); len(gaps) > 0 {
+		var names []string
+		for _, p := range d.panelRoll() {
+			if p.Missing {
+				names = append(names, p.Name)
+			}
+		}
+		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: "the score of judge " + strings.Join(names, ", ") + ", no value invented; the panel's is the others' (moot run --retry-missing asks again)"})
+		data["missing"] = gaps
 	}
 	st.Data = data
 	return st
@@ -621,10 +630,20 @@ func (d *debate) applyMissingScore(ans sm.Answer, now time.Time) (*sm.Commit, er
 
 var _ sm.Filler = (*debate)(nil)
 
-// Gaps names the judge's score when it is recorded as missing; a panel's
-// is its judges', which --retry-missing does not ask one judge for.
+// Gaps names the judge's score when it is recorded as missing; with a
+// panel, the score of each of its judges recorded as missing, in the
+// panel's order.
 func (d *debate) Gaps() []string {
-	if d.scoreGap == nil || len(d.scoreGap.Panel) > 0 {
+	if roll := d.panelRoll(); len(roll) > 0 {
+		var out []string
+		for _, p := range roll {
+			if f := d.judges[p.Name]; p.Missing && f != nil && f.gap != nil {
+				out = append(out, f.gap.Missing.Call)
+			}
+		}
+		return out
+	}
+	if d.scoreGap == nil {
 		return nil
 	}
 	return []string{d.scoreGap.Missing.Call}
@@ -632,7 +651,13 @@ func (d *debate) Gaps() []string {
 
 // Fill returns the step that asks the judge again for the score recorded
 // as missing: its commit writes score.json, the score or the record again.
+// A panel judge's is asked of that judge alone (see fillPanel).
 func (d *debate) Fill(gap string) (*sm.Step, error) {
+	for _, p := range d.panelRoll() {
+		if f := d.judges[p.Name]; p.Missing && f != nil && f.gap != nil && f.gap.Missing.Call == gap {
+			return d.fillPanel(sm.Judge{Name: p.Name, Model: p.Model})
+		}
+	}
 	if d.scoreGap == nil || d.scoreGap.Missing.Call != gap {
 		return nil, fmt.Errorf("no call %q is missing", gap)
 	}

@@ -15,10 +15,12 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/store"
 )
 
 // SelfEnv, set to "1" in a process's environment, makes a test binary
@@ -167,6 +169,7 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 			if o, err := c.moot(root, "", "check", "d"); err != nil || o.Code != 0 {
 				t.Fatalf("moot check after the kill: %v %s\n%s", err, o, o.Stdout)
 			}
+			transcriptsWhole(t, filepath.Join(root, "d"), "after the kill")
 			var again asked
 			srv2 := modeltest.NewServer(t, c.Model, c.serverOptions(again.record)...)
 			if o, err := c.moot(root, srv2.URL, c.runArgs()...); err != nil || o.Code != 0 {
@@ -175,6 +178,7 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 			if d := Diff(want, c.files(t, root)); len(d) > 0 {
 				t.Errorf("the resumed debate differs from the uninterrupted run:\n%s", strings.Join(d, "\n"))
 			}
+			transcriptsWhole(t, filepath.Join(root, "d"), "after the resumed run")
 			resumed := again.keys()
 			t.Logf("%d requests answered before the kill, %d in flight, %d after", len(answered), len(held), len(resumed))
 			if problems := compareAsked(refAsked.keys(), answered, held, resumed); len(problems) > 0 {
@@ -454,5 +458,33 @@ func (c CallKills) prepare(t *testing.T) (fresh func(t *testing.T) string) {
 			t.Fatal(err)
 		}
 		return root
+	}
+}
+
+// transcriptsWhole fails t unless every call the usage log of the debate
+// at dir records names a transcript that reads back whole, of the same
+// role: a kill leaves no line naming a file not yet written.
+func transcriptsWhole(t *testing.T, dir, when string) {
+	t.Helper()
+	d, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	lines, err := driver.ReadUsageLines(d)
+	if err != nil {
+		t.Fatalf("%s: %v", when, err)
+	}
+	for i, u := range lines {
+		if u.Transcript == "" {
+			t.Errorf("%s: call %d (%s) names no transcript", when, i+1, u.Role)
+			continue
+		}
+		tr, err := driver.ReadTranscript(d, u.Transcript)
+		if err != nil {
+			t.Errorf("%s: call %d: %v", when, i+1, err)
+		} else if tr.Role != u.Role || (len(tr.Messages) == 0 && len(tr.Input) == 0) {
+			t.Errorf("%s: call %d is of %s with %d messages, its transcript of %s with %d", when, i+1, u.Role, len(tr.Messages), tr.Role, len(tr.Messages))
+		}
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
@@ -173,7 +174,7 @@ func (h *Harness) Exec(args, env []string, kill time.Duration) (Outcome, error) 
 
 // State returns the debate's state; ok is false when there is no debate.
 func (h *Harness) State() (st State, ok bool, err error) {
-	if _, err := os.Stat(filepath.Join(h.Dir(), dialectic.HeaderFile)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(h.Dir(), sm.StateFile)); errors.Is(err, fs.ErrNotExist) {
 		return st, false, nil
 	}
 	o, err := h.Exec([]string{"status", "--json", h.Slug}, nil, 0)
@@ -297,7 +298,7 @@ func (h *Harness) AfterCrash(ref *Reference, i int) error {
 			return fmt.Errorf("the debate is gone after a crash in step %d", i)
 		}
 		if _, err := os.Lstat(h.Dir()); err == nil {
-			return fmt.Errorf("a crash in new left %s without %s", h.Dir(), dialectic.HeaderFile)
+			return fmt.Errorf("a crash in new left %s without %s", h.Dir(), sm.StateFile)
 		}
 		return nil
 	}

@@ -67,13 +67,13 @@ func TestResearchKilledAndResumed(t *testing.T) {
 	}
 	select {
 	case <-held:
-	case <-time.After(30 * time.Second):
+	case <-time.After(time.Minute): // a guard
 		cmd.Process.Kill()
 		t.Fatalf("the opposition never read its page: %s", stderr.String())
 	}
 	// The proposition's answer is kept once its research is done.
 	kept := filepath.Join(killed.Dir(), ".moot", "answers", "00000-proposition.json")
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := os.Stat(kept); err == nil {
 			break
 		}

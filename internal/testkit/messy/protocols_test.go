@@ -98,11 +98,13 @@ func advance(t *testing.T, p sm.Protocol, values map[string][]string, client dri
 // what moot read (not the answers as written) must be the same.
 func TestEveryProtocolAnswersAsModelsWrite(t *testing.T) {
 	rot := messy.NewRotation()
-	srv := modeltest.NewServer(t, messy.Handler(messy.Builtin, rot), modeltest.Embeddings(messy.BuiltinEmbed))
-	client, err := model.New(model.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: 1, Timeout: 30 * time.Second})
+	var scripts messy.Scripts
+	srv := modeltest.NewServer(t, messy.Handler(scripts.Builtin, rot), modeltest.Embeddings(messy.BuiltinEmbed))
+	endpoint, err := model.New(model.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: 1, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
+	client := scripts.Client(endpoint)
 	for _, tc := range []struct {
 		name   string
 		p      sm.Protocol

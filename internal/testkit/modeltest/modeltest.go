@@ -105,6 +105,11 @@ type Reply struct {
 	// .cached_tokens as OpenAI, OpenRouter, vLLM and Ollama report it
 	// (and in the last chunk of a stream that asked for the usage).
 	CachedTokens int
+	// CacheWriteTokens, when above 0, is reported as the part of the
+	// prompt written to the server's cache, in
+	// usage.prompt_tokens_details.cache_write_tokens as OpenRouter
+	// reports it for Anthropic and Gemini models.
+	CacheWriteTokens int
 
 	// CutShort makes the server announce the full body, send only half of
 	// it and close the connection, as a dropped connection would.
@@ -204,6 +209,13 @@ func NoUsage() Option {
 	return func(s *Server) { s.noUsage = true }
 }
 
+// NoStreamUsage makes the server leave the usage out of a stream, even
+// when the request asks for it, and report it only with a whole answer,
+// as some servers do.
+func NoStreamUsage() Option {
+	return func(s *Server) { s.noStreamUsage = true }
+}
+
 // Forget makes the server keep no requests (Requests returns none): for
 // a server that answers a great many, as a benchmark's does.
 func Forget() Option {
@@ -231,6 +243,8 @@ type Server struct {
 	// leaves the usage out of every answer.
 	models  []string
 	noUsage bool
+	// noStreamUsage leaves the usage out of every stream (NoStreamUsage).
+	noStreamUsage bool
 
 	// record is whether requests are kept, for Requests.
 	record    bool
@@ -591,8 +605,12 @@ func completionBody(req Request, reply Reply) []byte {
 		"completion_tokens": completion,
 		"total_tokens":      prompt + completion,
 	}
-	if reply.CachedTokens > 0 {
-		usage["prompt_tokens_details"] = map[string]any{"cached_tokens": reply.CachedTokens}
+	if reply.CachedTokens > 0 || reply.CacheWriteTokens > 0 {
+		details := map[string]any{"cached_tokens": reply.CachedTokens}
+		if reply.CacheWriteTokens > 0 {
+			details["cache_write_tokens"] = reply.CacheWriteTokens
+		}
+		usage["prompt_tokens_details"] = details
 	}
 	message := map[string]any{"role": "assistant", "content": reply.Content}
 	if reply.Refusal != "" {

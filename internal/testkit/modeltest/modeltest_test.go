@@ -413,6 +413,7 @@ func TestBeforeSeesAndHoldsEveryPath(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
 	handled := 0
+	held := make(chan struct{})
 	s := modeltest.NewServer(t, func(modeltest.Request) modeltest.Reply {
 		mu.Lock()
 		handled++
@@ -425,6 +426,7 @@ func TestBeforeSeesAndHoldsEveryPath(t *testing.T) {
 			hold := len(seen) == 3
 			mu.Unlock()
 			if hold {
+				close(held)
 				<-ctx.Done()
 			}
 		}))
@@ -434,8 +436,17 @@ func TestBeforeSeesAndHoldsEveryPath(t *testing.T) {
 	if code, _, _ := post(t, s.URL+"/chat/completions", `{"model":"m","messages":[]}`); code != 200 {
 		t.Fatalf("chat: status %d", code)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	// The client gives up once the request is held; a minute is only a
+	// guard, after which the check below names what never came.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	go func() {
+		select {
+		case <-held:
+		case <-time.After(time.Minute):
+		}
+		cancel()
+	}()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/chat/completions", strings.NewReader(`{"model":"m","messages":[]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -444,7 +455,8 @@ func TestBeforeSeesAndHoldsEveryPath(t *testing.T) {
 		res.Body.Close()
 		t.Fatalf("the held request was answered: status %d", res.StatusCode)
 	}
-	time.Sleep(50 * time.Millisecond)
+	// Close returns once every request, the held one too, is done with.
+	s.Close()
 	mu.Lock()
 	defer mu.Unlock()
 	if want := "/v1/embeddings /v1/chat/completions /v1/chat/completions"; strings.Join(seen, " ") != want {

@@ -69,7 +69,7 @@ func (s *Server) answerStream(w http.ResponseWriter, r *http.Request, req Reques
 		finish = "stop"
 	}
 	send(chunk(map[string]any{}, finish))
-	if req.StreamUsage && !reply.noUsage {
+	if req.StreamUsage && !reply.noUsage && !s.noStreamUsage {
 		send(map[string]any{"id": "chatcmpl-modeltest", "object": "chat.completion.chunk", "model": model,
 			"choices": []any{}, "usage": whole.Usage})
 	}

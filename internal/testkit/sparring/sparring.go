@@ -21,6 +21,11 @@ import (
 type Options struct {
 	// Delay is how long every answer takes.
 	Delay time.Duration
+	// HoldFrom, when above 0, makes the debaters' calls of exchange
+	// HoldFrom and later wait for the client to go away instead of
+	// answering: a run is then surely still in a call when a test stops
+	// it, however slowly a loaded machine runs it.
+	HoldFrom int
 }
 
 var (
@@ -56,6 +61,9 @@ func Handler(o Options) modeltest.Handler {
 				return modeltest.Failf("sparring: no exchange number in the %s's prompt", role)
 			}
 			x, _ := strconv.Atoi(m[1])
+			if o.HoldFrom > 0 && x >= o.HoldFrom {
+				return modeltest.Reply{Delay: time.Hour}
+			}
 			side, _ := dialectic.ParseSide(role)
 			answer = fixture.Answer(side, x)
 		case modeltest.Judge:

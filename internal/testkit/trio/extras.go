@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"html"
+	"html/template"
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	sm "github.com/moot-dev/moot/statemachine"
 )
@@ -56,26 +57,48 @@ func (d *debate) Export(name string) ([]byte, error) {
 	return nil, fmt.Errorf("trio exports no format %q", name)
 }
 
+// htmlPage is report.html's template: the rounds, each verdict, and
+// alpha's plans marked private, every text escaped by the template.
+var htmlPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(`<!doctype html>
+<html><head><meta charset="utf-8"><title>{{.Motion}}</title></head><body>
+<h1>{{.Motion}}</h1>
+<p>alpha {{.Alpha}} · beta {{.Beta}} after {{.Round}} of {{.Rounds}} rounds</p>
+{{range $r := .Played}}<h2>Round {{$r.N}}</h2>
+<p><b>alpha:</b> {{$r.Alpha}}</p>
+{{if $r.HasPlan}}<details><summary>alpha's plan (private to alpha)</summary>{{$r.Plan}}</details>
+{{end}}<p><b>beta:</b> {{$r.Beta}}</p>
+{{end}}</body></html>
+`))
+})
+
 // ReportHTML returns the report as one page: the rounds, each verdict,
 // and alpha's plans marked private.
 func (d *debate) ReportHTML() ([]byte, error) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head><body>\n<h1>%s</h1>\n",
-		html.EscapeString(d.motion), html.EscapeString(d.motion))
-	fmt.Fprintf(&b, "<p>alpha %d · beta %d after %d of %d rounds</p>\n", d.st.Wins[Alpha], d.st.Wins[Beta], d.st.Round, d.st.Rounds)
+	type round struct {
+		N                 int
+		Alpha, Plan, Beta string
+		HasPlan           bool
+	}
+	data := struct {
+		Motion                     string
+		Alpha, Beta, Round, Rounds int
+		Played                     []round
+	}{Motion: d.motion, Alpha: d.st.Wins[Alpha], Beta: d.st.Wins[Beta], Round: d.st.Round, Rounds: d.st.Rounds}
 	for r := 1; r <= d.st.Rounds; r++ {
 		speech, ok := d.files[speechFile(r, Alpha)]
 		if !ok {
 			break
 		}
-		fmt.Fprintf(&b, "<h2>Round %d</h2>\n<p><b>alpha:</b> %s</p>\n", r, html.EscapeString(strings.TrimSpace(speech)))
-		if plan, ok := d.files[planFile(r)]; ok {
-			fmt.Fprintf(&b, "<details><summary>alpha's plan (private to alpha)</summary>%s</details>\n", html.EscapeString(strings.TrimSpace(plan)))
-		}
-		fmt.Fprintf(&b, "<p><b>beta:</b> %s</p>\n", html.EscapeString(strings.TrimSpace(d.files[speechFile(r, Beta)])))
+		plan, hasPlan := d.files[planFile(r)]
+		data.Played = append(data.Played, round{N: r, Alpha: strings.TrimSpace(speech), Plan: strings.TrimSpace(plan), HasPlan: hasPlan,
+			Beta: strings.TrimSpace(d.files[speechFile(r, Beta)])})
 	}
-	b.WriteString("</body></html>\n")
-	return []byte(b.String()), nil
+	var b bytes.Buffer
+	if err := htmlPage().Execute(&b, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // Commands returns trio-rules, which says how a trio debate goes, or what

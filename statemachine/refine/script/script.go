@@ -1,33 +1,28 @@
-package builtin
+// Package script is refine's script for moot's built-in model
+// (internal/builtin): what the proposer, the skeptic, the synthesizer and
+// the judge answer, found by the call's role.
+package script
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/moot-dev/moot/internal/builtin"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
-// The openings of the system prompts of refine's roles.
-var refineRoles = []struct{ prefix, role string }{
-	{"You are the Proposer", "proposer"}, {"You are the Skeptic", "skeptic"},
-	{"You are the Synthesizer", "synthesizer"}, {"You are a quality assessment judge", "judge"},
+// Answer is the built-in model's answer to a call of a refine debate, by
+// its role.
+func Answer(call sm.ScriptCall) (string, error) {
+	return refineAnswer(builtin.Read(call), call.Role)
 }
-
-func refineRole(c conversation) string {
-	for _, r := range refineRoles {
-		if strings.HasPrefix(c.system, r.prefix) {
-			return r.role
-		}
-	}
-	return ""
-}
-
-func isRefine(c conversation) bool { return refineRole(c) != "" }
 
 // refineQuestion reads the question under a prompt's "## Question" or
 // "## Original Question" heading.
 func refineQuestion(prompt string) string {
 	for _, h := range []string{"## Question\n\n", "## Original Question\n\n"} {
-		if q, ok := between(prompt, h, "\n\n"); ok {
+		if q, ok := builtin.Between(prompt, h, "\n\n"); ok {
 			return strings.TrimSpace(q)
 		}
 	}
@@ -38,7 +33,7 @@ func refineQuestion(prompt string) string {
 // prompt.
 func refineRound(prompt string) int {
 	for _, before := range []string{"This is round ", "this is round "} {
-		if rest, ok := between(prompt, before, " of at most"); ok {
+		if rest, ok := builtin.Between(prompt, before, " of at most"); ok {
 			if n, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil {
 				return n
 			}
@@ -69,9 +64,9 @@ func refinePoints(prompt string) []string {
 	return out
 }
 
-func refineAnswer(c conversation) (string, error) {
-	q := refineQuestion(c.prompt)
-	switch refineRole(c) {
+func refineAnswer(c builtin.Conversation, role string) (string, error) {
+	q := refineQuestion(c.Prompt)
+	switch role {
 	case "proposer":
 		return proposal(c, q), nil
 	case "skeptic":
@@ -79,25 +74,25 @@ func refineAnswer(c conversation) (string, error) {
 	case "synthesizer":
 		return fmt.Sprintf("## Answer\n\nA scripted answer to %q: moot's built-in model cannot answer it. A language model would give here the answer that survived the critique: its assumptions stated, each step shown, the figures with their units and sources, and the conclusion with its limits.\n\n---\n\n## Confidence: 6/10\n\n## Key Insights\n\n- The critique made the assumptions explicit.\n- The revised answer separates facts from estimates.\n\n## Remaining Caveats\n\nEverything here is a placeholder written by moot's built-in model.", q), nil
 	case "judge":
-		if !c.repair {
+		if !c.Repair {
 			// The first score is far from the mean of its criteria, so
 			// that the repair shows.
 			return `{"score": 9, "criteria": {"correctness": 6, "completeness": 6, "clarity": 6, "depth": 6}, "justification": "Scripted: the answer has the right form, with assumptions and limits stated.", "would_benefit_from_finetune": false}`, nil
 		}
 		return `{"score": 6, "criteria": {"correctness": 6, "completeness": 7, "clarity": 6, "depth": 5}, "justification": "Scripted: the answer has the right form, with assumptions and limits stated, but its content is a placeholder. The built-in model scores by a fixed pattern.", "would_benefit_from_finetune": true}`, nil
 	}
-	return "", errorf("a refine prompt of no known role")
+	return "", builtin.Errorf("a refine call of role %q", role)
 }
 
-func proposal(c conversation, q string) string {
-	r := refineRound(c.prompt)
+func proposal(c builtin.Conversation, q string) string {
+	r := refineRound(c.Prompt)
 	var b strings.Builder
 	if r == 1 {
-		if t, ok := between(c.prompt, "### Template 1: ", "\n"); ok {
+		if t, ok := builtin.Between(c.Prompt, "### Template 1: ", "\n"); ok {
 			fmt.Fprintf(&b, "I use the %s template: it fits a question of this kind best of those retrieved.\n\n", strings.TrimSpace(t))
 		}
 	} else {
-		for _, id := range refinePoints(c.prompt) {
+		for _, id := range refinePoints(c.Prompt) {
 			fmt.Fprintf(&b, "**%s** Accepted: the revision below states the assumption this point names and shows the step it questioned.\n\n", id)
 		}
 	}
@@ -121,16 +116,16 @@ type refinePoint struct {
 // critique is the skeptic's answer: in round 1 a critical and a major
 // point, in round 2 a minor one, then none, with a score that rises to
 // the early-stop score.
-func critique(c conversation) (string, error) {
-	r := refineRound(c.prompt)
+func critique(c builtin.Conversation) (string, error) {
+	r := refineRound(c.Prompt)
 	early := 8
-	if rest, ok := between(c.prompt, "The early-stop score is ", ":"); ok {
+	if rest, ok := builtin.Between(c.Prompt, "The early-stop score is ", ":"); ok {
 		if n, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil {
 			early = n
 		}
 	}
 	previous := []refinePrevious{}
-	for _, id := range refinePoints(c.prompt) {
+	for _, id := range refinePoints(c.Prompt) {
 		previous = append(previous, refinePrevious{ID: id, Status: "resolved", Note: "Scripted: the revision addresses it."})
 	}
 	points := []refinePoint{}
@@ -146,7 +141,7 @@ func critique(c conversation) (string, error) {
 	default:
 		score = min(10, max(early, 8))
 	}
-	return marshal(map[string]any{
+	return builtin.Marshal(map[string]any{
 		"critique": fmt.Sprintf("Scripted critique of round %d by moot's built-in model: it finds fault by a fixed pattern, without reading the answer.", r),
 		"previous": previous, "points": points, "score": score, "ready": score >= early,
 	})

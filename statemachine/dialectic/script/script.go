@@ -1,25 +1,29 @@
-package builtin
+// Package script is dialectic's script for moot's built-in model
+// (internal/builtin): what each role answers, found by the call's role.
+package script
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/moot-dev/moot/internal/builtin"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
-// A dialectic debater's system prompt says which side it argues; the
-// judge's says what it judges.
-const (
-	dialecticDebater = "arguing for the "
-	dialecticJudge   = "judge of a formal debate between a proposition and an opposition"
-)
-
-func isDialectic(c conversation) bool {
-	return strings.Contains(c.system, dialecticDebater+"proposition") ||
-		strings.Contains(c.system, dialecticDebater+"opposition") ||
-		strings.Contains(c.system, dialecticJudge)
+// Answer is the built-in model's answer to a call of a dialectic debate:
+// a debater's arguments, or the judge's scores.
+func Answer(call sm.ScriptCall) (string, error) {
+	c := builtin.Read(call)
+	switch call.Role {
+	case "judge":
+		return judgment(c)
+	case "proposition", "opposition":
+		return debater(c, call.Role)
+	}
+	return "", builtin.Errorf("a dialectic call of role %q", call.Role)
 }
 
 // point is one line of argument a scripted debater can make.
@@ -84,7 +88,7 @@ type dialecticArgument struct {
 // motionOf returns the first paragraph under a prompt's "# Motion"
 // heading.
 func motionOf(prompt string) string {
-	m, ok := between(prompt, "# Motion\n", "\n#")
+	m, ok := builtin.Between(prompt, "# Motion\n", "\n#")
 	if !ok {
 		return "the motion"
 	}
@@ -107,7 +111,7 @@ func argument(side string, n int, motion string) dialecticArgument {
 		Grounds: []dialecticGround{{
 			Source: "A placeholder: moot's built-in model cites no real source",
 			Content: fmt.Sprintf("Here a language model would give the evidence for this claim on the motion %q: a study, a dataset, a named report or a historical case. The built-in model has none; it fills the place so that the argument has its full shape.",
-				unquoted(clip(motion, 30))),
+				builtin.Unquoted(builtin.Clip(motion, 30))),
 			Relevance: "It would show that the claim holds beyond a single case.",
 		}},
 		Warrant:   p.warrant,
@@ -160,7 +164,7 @@ func headings(prompt string) []heading {
 
 // exchangeOf reads "This is exchange N" from a debater's prompt.
 func exchangeOf(prompt string) (int, bool) {
-	rest, ok := between(prompt, "This is exchange ", "")
+	rest, ok := builtin.Between(prompt, "This is exchange ", "")
 	if !ok {
 		return 0, false
 	}
@@ -172,26 +176,22 @@ func exchangeOf(prompt string) (int, bool) {
 	return x, err == nil
 }
 
-func dialecticAnswer(c conversation) (string, error) {
-	if strings.Contains(c.system, dialecticJudge) {
-		return dialecticJudgment(c)
-	}
-	side := "proposition"
-	if strings.Contains(c.system, dialecticDebater+"opposition") {
-		side = "opposition"
-	}
-	x, ok := exchangeOf(c.prompt)
+// debater is the answer of the debater of side: its opening arguments
+// in exchange 0, then an argument a rebuttal that attacks the other
+// side's latest and defends its own.
+func debater(c builtin.Conversation, side string) (string, error) {
+	x, ok := exchangeOf(c.Prompt)
 	if !ok {
-		return "", errorf("a dialectic debater's prompt without %q", "This is exchange N")
+		return "", builtin.Errorf("a dialectic debater's prompt without %q", "This is exchange N")
 	}
-	motion := motionOf(c.prompt)
+	motion := motionOf(c.Prompt)
 	if x == 0 {
 		args := []dialecticArgument{argument(side, 0, motion), argument(side, 1, motion), argument(side, 2, motion)}
-		return marshal(map[string]any{"arguments": args})
+		return builtin.Marshal(map[string]any{"arguments": args})
 	}
 	a := argument(side, x+2, motion)
 	var own, other *heading
-	for _, h := range headings(c.prompt) {
+	for _, h := range headings(c.Prompt) {
 		if h.exchange >= x {
 			continue
 		}
@@ -209,7 +209,7 @@ func dialecticAnswer(c conversation) (string, error) {
 		a.Defends = append(a.Defends, dialecticLink{TargetID: own.id, DefenseType: defenceTypes[x%len(defenceTypes)],
 			Content: "The attacks on it answer a weaker version of the claim than the one made; the claim as stated still stands."})
 	}
-	return marshal(a)
+	return builtin.Marshal(a)
 }
 
 // rebuttalScores are the proposition's scores of the rebuttals of
@@ -245,7 +245,7 @@ type indexEntry struct {
 // current score +0.10): ..." wherever they are.
 func index(prompt string) []indexEntry {
 	var out []indexEntry
-	section, ok := between(prompt, "## The current scores", "\n## ")
+	section, ok := builtin.Between(prompt, "## The current scores", "\n## ")
 	for _, line := range strings.Split(section, "\n") {
 		rest, found := strings.CutPrefix(strings.TrimSpace(line), "- ")
 		if !ok || !found {
@@ -257,7 +257,7 @@ func index(prompt string) []indexEntry {
 		}
 	}
 	if ok {
-		if rest, found := between(prompt, "## The other arguments so far", "\n## "); found {
+		if rest, found := builtin.Between(prompt, "## The other arguments so far", "\n## "); found {
 			out = append(out, indexLines(rest)...)
 			sort.SliceStable(out, func(i, j int) bool { return argumentOrder(out[i].id, out[j].id) })
 		}
@@ -320,14 +320,14 @@ func argumentOrder(a, b string) bool {
 // round2 rounds to hundredths, as scores are written.
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
-// dialecticJudgment scores the new arguments the judge's prompt names:
+// judgment scores the new arguments the judge's prompt names:
 // zero-sum, and from exchange 1 on with a rescore of the earlier argument
 // whose score is farthest from zero, brought 0.1 nearer. Its first answer
 // for exchange 2 breaks the zero-sum rule; the repair puts it right.
-func dialecticJudgment(c conversation) (string, error) {
-	list, ok := between(c.prompt, "Score every new argument exactly once: ", "\n")
+func judgment(c builtin.Conversation) (string, error) {
+	list, ok := builtin.Between(c.Prompt, "Score every new argument exactly once: ", "\n")
 	if !ok {
-		return "", errorf("a dialectic judge's prompt without the ids to score")
+		return "", builtin.Errorf("a dialectic judge's prompt without the ids to score")
 	}
 	list, _, _ = strings.Cut(list, ". ")
 	ids := strings.Split(strings.TrimSuffix(strings.TrimSpace(list), "."), ", ")
@@ -356,7 +356,7 @@ func dialecticJudgment(c conversation) (string, error) {
 		} else {
 			nOpp++
 		}
-		if x == 2 && !prop && !c.repair {
+		if x == 2 && !prop && !c.Repair {
 			// The first answer of exchange 2 is out by 0.2, so that the
 			// repair shows.
 			s += 0.2
@@ -371,7 +371,7 @@ func dialecticJudgment(c conversation) (string, error) {
 	out := map[string]any{"scores": scores, "rescores": []dialecticRescore{}}
 	if x > 0 {
 		var far *indexEntry
-		for _, e := range index(c.prompt) {
+		for _, e := range index(c.Prompt) {
 			if far == nil || math.Abs(e.score) > math.Abs(far.score) {
 				far = &e
 			}
@@ -382,24 +382,5 @@ func dialecticJudgment(c conversation) (string, error) {
 				Reasoning: fmt.Sprintf("Scripted: the arguments of exchange %d took some of its force.", x)}}
 		}
 	}
-	return marshal(out)
-}
-
-// marshal writes v as indented JSON.
-func marshal(v any) (string, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	return string(b), err
-}
-
-// narrative is the built-in model's answer to the report's request for a
-// written analysis of a dialectic debate.
-func narrative(c conversation) string {
-	var b strings.Builder
-	b.WriteString("This analysis is scripted: moot's built-in model wrote it without reading the debate, to show where a language model's analysis goes in the report.\n\n")
-	for i := range 6 {
-		fmt.Fprintf(&b, "Paragraph %d of the scripted analysis. A model would trace here how the debate moved: which arguments set its terms, which attacks landed and which defences held, and why the judge's scores went the way they did. ", i+1)
-		b.WriteString("It would name the arguments by their ids and weigh the turning points of each exchange, the rescores among them, against the motion as it was defined and scoped. ")
-		b.WriteString("The built-in model does none of this; it only fills the place with text of about the right length.\n\n")
-	}
-	return strings.TrimSpace(b.String())
+	return builtin.Marshal(out)
 }

@@ -1,39 +1,36 @@
-package builtin
+// Package script is moderated's script for moot's built-in model
+// (internal/builtin): what the moderator, the advocates and the fact
+// checker answer, found by the call's role and kind.
+package script
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/moot-dev/moot/internal/builtin"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
-// What the system prompts of a moderated debate's roles say.
-const (
-	moderatedScorer    = "Here you score one statement on a rubric"
-	moderatedChecker   = "You are the fact checker of a structured debate"
-	moderatedModerator = "You are the moderator of a structured debate"
-	moderatedAdvocate  = ", an advocate in a structured debate led by a moderator"
-)
+// moderatedAdvocate is what an advocate's system prompt says after its
+// name.
+const moderatedAdvocate = ", an advocate in a structured debate led by a moderator"
 
-func isModerated(c conversation) bool {
-	for _, s := range []string{moderatedScorer, moderatedChecker, moderatedModerator, moderatedAdvocate} {
-		if strings.Contains(c.system, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func moderatedAnswer(c conversation) (string, error) {
+// Answer is the built-in model's answer to a call of a moderated debate:
+// a score on the rubric (kind "score"), a fact check, the moderator's
+// words or an advocate's statement, by the call's kind and role.
+func Answer(call sm.ScriptCall) (string, error) {
+	c := builtin.Read(call)
 	switch {
-	case strings.Contains(c.system, moderatedScorer):
+	case call.Kind == "score":
 		return rubric(c)
-	case strings.Contains(c.system, moderatedChecker):
+	case call.Role == "fact-checker":
 		return "Fact check (scripted): the statement makes general claims about costs, effects and precedents and names no source for them. Each is unverifiable as stated: a number or a named study would let it be checked.", nil
-	case strings.Contains(c.system, moderatedModerator):
+	case call.Role == "moderator":
 		return moderatorAnswer(c), nil
-	case strings.Contains(c.system, moderatedAdvocate):
+	case call.Role == "advocate-a", call.Role == "advocate-b":
 		return advocateAnswer(c), nil
 	}
-	return "", errorf("a moderated prompt of no known role")
+	return "", builtin.Errorf("a moderated call of role %q and kind %q", call.Role, call.Kind)
 }
 
 // advocateArguments are a scripted advocate's arguments, one a round.
@@ -44,22 +41,22 @@ var advocateArguments = []string{
 	"My argument for this round is about precedent. Comparable measures elsewhere were opposed with the same warnings we hear today, and the warnings did not come true. Where they failed, it was for reasons of design that we can avoid.",
 }
 
-func advocateAnswer(c conversation) string {
-	self, opponent, position := advocateFacts(c.system)
-	task := field(c.prompt, "Your task")
-	phase := field(c.prompt, "Current phase")
+func advocateAnswer(c builtin.Conversation) string {
+	self, opponent, position := advocateFacts(c.System)
+	task := builtin.Field(c.Prompt, "Your task")
+	phase := builtin.Field(c.Prompt, "Current phase")
 	round := 1
 	fmt.Sscanf(phase, "Argument Round %d", &round)
 	// second is whether the other advocate has made a statement of this
 	// kind in this phase already: the debate so far lists it.
-	second := func(label string) bool { return strings.Contains(c.prompt, ": "+label+"\n") }
+	second := func(label string) bool { return strings.Contains(c.Prompt, ": "+label+"\n") }
 	const by = " (Scripted by moot's built-in model.)"
 	switch task {
 	case "opening":
 		if second("opening statement") {
-			return fmt.Sprintf("I am %s, and I defend the position that %s. %s has told you what the change would gain; I will tell you what it would cost, who would pay, and what we would give up that works today. Judge us by who is left better off, not by whose aim sounds better.", self, lowerFirst(position), opponent) + by
+			return fmt.Sprintf("I am %s, and I defend the position that %s. %s has told you what the change would gain; I will tell you what it would cost, who would pay, and what we would give up that works today. Judge us by who is left better off, not by whose aim sounds better.", self, builtin.LowerFirst(position), opponent) + by
 		}
-		return fmt.Sprintf("I am %s, and I defend the position that %s. I will make my case in three steps: who bears the cost today, how soon the benefits arrive, and what comparable cases show. Judge us on one question: which position leaves the people affected better off, on the evidence, over the next ten years?", self, lowerFirst(position)) + by
+		return fmt.Sprintf("I am %s, and I defend the position that %s. I will make my case in three steps: who bears the cost today, how soon the benefits arrive, and what comparable cases show. Judge us on one question: which position leaves the people affected better off, on the evidence, over the next ten years?", self, builtin.LowerFirst(position)) + by
 	case "argument":
 		n := (round - 1) * 2
 		if second(fmt.Sprintf("round %d argument", round)) {
@@ -73,17 +70,17 @@ func advocateAnswer(c conversation) string {
 		return fmt.Sprintf("%s's argument rests on an assumption it does not defend: that the change it fears is larger than the change it ignores. Granting every figure %s gave, the conclusion does not follow, because the same reasoning applied to the other side condemns it more. My position stands.", opponent, opponent) + by
 	}
 	if second("closing statement") {
-		return fmt.Sprintf("In closing: %s's case was about what could go right. Mine has been about what will happen to the people affected, and nothing tonight showed that my position, that %s, leaves them worse off.", opponent, lowerFirst(position)) + by
+		return fmt.Sprintf("In closing: %s's case was about what could go right. Mine has been about what will happen to the people affected, and nothing tonight showed that my position, that %s, leaves them worse off.", opponent, builtin.LowerFirst(position)) + by
 	}
-	return fmt.Sprintf("In closing: I have defended the position that %s. %s raised fair concerns about cost and risk, and I answered each with who pays today and what comparable cases show. No argument tonight showed that my position leaves people worse off.", lowerFirst(position), opponent) + by
+	return fmt.Sprintf("In closing: I have defended the position that %s. %s raised fair concerns about cost and risk, and I answered each with who pays today and what comparable cases show. No argument tonight showed that my position leaves people worse off.", builtin.LowerFirst(position), opponent) + by
 }
 
 // advocateFacts reads an advocate's system prompt: "You are NAME, an
 // advocate ... "POSITION". OPPONENT defends the opposite position".
 func advocateFacts(system string) (self, opponent, position string) {
 	self, _, _ = strings.Cut(strings.TrimPrefix(system, "You are "), moderatedAdvocate)
-	position, _ = between(system, "whatever your own view: \"", "\".")
-	if rest, ok := between(system, "\". ", " defends the opposite position"); ok {
+	position, _ = builtin.Between(system, "whatever your own view: \"", "\".")
+	if rest, ok := builtin.Between(system, "\". ", " defends the opposite position"); ok {
 		opponent = strings.TrimSpace(rest)
 	}
 	if opponent == "" {
@@ -95,10 +92,10 @@ func advocateFacts(system string) (self, opponent, position string) {
 	return strings.TrimSpace(self), opponent, strings.TrimSuffix(strings.TrimSpace(position), ".")
 }
 
-func moderatorAnswer(c conversation) string {
-	phase := field(c.prompt, "Current phase")
+func moderatorAnswer(c builtin.Conversation) string {
+	phase := builtin.Field(c.Prompt, "Current phase")
 	var names []string
-	for _, line := range strings.Split(c.system, "\n") {
+	for _, line := range strings.Split(c.System, "\n") {
 		if name, ok := strings.CutPrefix(line, "- "); ok {
 			if n, _, ok := strings.Cut(name, " defends: "); ok {
 				names = append(names, n)
@@ -108,8 +105,8 @@ func moderatorAnswer(c conversation) string {
 	for len(names) < 2 {
 		names = append(names, "the next speaker")
 	}
-	topic := field(c.prompt, "Topic")
-	switch field(c.prompt, "Next action") {
+	topic := builtin.Field(c.Prompt, "Topic")
+	switch builtin.Field(c.Prompt, "Next action") {
 	case "introduction":
 		switch {
 		case strings.HasPrefix(phase, "Opening"):
@@ -121,10 +118,10 @@ func moderatorAnswer(c conversation) string {
 		return fmt.Sprintf("%s begins. %s argues, %s rebuts; then %s argues and %s rebuts.", phase, names[0], names[1], names[1], names[0])
 	case "transition":
 		next := ""
-		if i := strings.Index(strings.ToLower(c.prompt), "give the floor to "); i >= 0 {
-			next, _, _ = strings.Cut(c.prompt[i+len("give the floor to "):], " for their ")
+		if i := strings.Index(strings.ToLower(c.Prompt), "give the floor to "); i >= 0 {
+			next, _, _ = strings.Cut(c.Prompt[i+len("give the floor to "):], " for their ")
 		}
-		for _, line := range strings.Split(c.prompt, "\n") {
+		for _, line := range strings.Split(c.Prompt, "\n") {
 			if prev, _, ok := strings.Cut(line, " has just given their "); ok {
 				return fmt.Sprintf("Thank you, %s. %s, the floor is yours.", strings.TrimSpace(prev), strings.TrimSpace(next))
 			}
@@ -141,16 +138,16 @@ func moderatorAnswer(c conversation) string {
 // example names, each 5 to 8 by a fixed pattern. The first answer for the
 // round 1 rebuttal of the speaker whose name sorts first gives one mark
 // of 11, so that the repair shows.
-func rubric(c conversation) (string, error) {
-	criteria := rubricCriteria(c.prompt)
+func rubric(c builtin.Conversation) (string, error) {
+	criteria := rubricCriteria(c.Prompt)
 	if len(criteria) == 0 {
-		return "", errorf("a rubric prompt without its criteria")
+		return "", builtin.Errorf("a rubric prompt without its criteria")
 	}
-	speaker := field(c.prompt, "- Speaker")
+	speaker := builtin.Field(c.Prompt, "- Speaker")
 	speaker, _, _ = strings.Cut(speaker, ", who defends")
-	statement := field(c.prompt, "- Statement")
-	answers, _ := between(statement, "it answers ", "'s argument")
-	broken := !c.repair && strings.HasPrefix(field(c.prompt, "- Current phase"), "Argument Round 1 ") &&
+	statement := builtin.Field(c.Prompt, "- Statement")
+	answers, _ := builtin.Between(statement, "it answers ", "'s argument")
+	broken := !c.Repair && strings.HasPrefix(builtin.Field(c.Prompt, "- Current phase"), "Argument Round 1 ") &&
 		strings.HasPrefix(statement, "round 1 rebuttal") && answers != "" && speaker < answers
 	var b strings.Builder
 	b.WriteString("{")
@@ -158,7 +155,7 @@ func rubric(c conversation) (string, error) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		mark := 5 + pick(speaker+"\x00"+statement+"\x00"+name, 4)
+		mark := 5 + builtin.Pick(speaker+"\x00"+statement+"\x00"+name, 4)
 		if broken && i == 0 {
 			mark = 11
 		}

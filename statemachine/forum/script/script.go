@@ -1,9 +1,15 @@
-package builtin
+// Package script is forum's script for moot's built-in model
+// (internal/builtin): what each debater and the judge answer, found by
+// the call's kind.
+package script
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/moot-dev/moot/internal/builtin"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
 // The kinds of forum prompt, told apart by what each asks.
@@ -19,7 +25,15 @@ const (
 	forumAnnouncement = "announcement"
 )
 
-// forumKindOf is the kind of the forum prompt text, "" for none.
+// Answer is the built-in model's answer to a call of a forum debate, by
+// its kind (forum sets Call.Kind).
+func Answer(call sm.ScriptCall) (string, error) {
+	return forumAnswer(builtin.Read(call), call.Kind)
+}
+
+// forumKindOf is the kind of an earlier prompt of a conversation, "" for
+// none: what a script reads of the conversation so far (the turns a
+// debater has given, the scores a judge has given).
 func forumKindOf(text string) string {
 	switch {
 	case strings.Contains(text, "Plan your case in private"):
@@ -45,8 +59,6 @@ func forumKindOf(text string) string {
 	return ""
 }
 
-func forumKind(c conversation) string { return forumKindOf(c.prompt) }
-
 // forumFacts are what a forum conversation tells a speaker: the topic,
 // the premise and its side of it, its own name and its opponent's.
 type forumFacts struct {
@@ -55,33 +67,33 @@ type forumFacts struct {
 	turns int
 }
 
-func forumFactsOf(c conversation) forumFacts {
+func forumFactsOf(c builtin.Conversation) forumFacts {
 	f := forumFacts{topic: "the topic", opponent: "My opponent"}
-	if rest, ok := strings.CutPrefix(c.system, "You are "); ok {
+	if rest, ok := strings.CutPrefix(c.System, "You are "); ok {
 		name, _, _ := strings.Cut(rest, ",")
 		if len(strings.Fields(name)) <= 4 {
 			f.self = strings.TrimSpace(name)
 		}
 	}
-	for i, m := range c.msgs {
+	for i, m := range c.Msgs {
 		if m.Role != "user" {
 			continue
 		}
-		if t := field(m.Content, "The topic of the debate"); t != "" {
+		if t := builtin.Field(m.Content, "The topic of the debate"); t != "" {
 			f.topic = t
 		}
 		for _, side := range []string{"FOR", "AGAINST"} {
-			if p, ok := between(m.Content, "You argue "+side+" the premise: ", "\n"); ok {
-				f.side, f.premise = strings.ToLower(side), unquoted(p)
+			if p, ok := builtin.Between(m.Content, "You argue "+side+" the premise: ", "\n"); ok {
+				f.side, f.premise = strings.ToLower(side), builtin.Unquoted(p)
 			}
 		}
-		if o, ok := between(m.Content, "You face ", "."); ok && len(strings.Fields(o)) <= 4 {
+		if o, ok := builtin.Between(m.Content, "You face ", "."); ok && len(strings.Fields(o)) <= 4 {
 			f.opponent = strings.TrimSpace(o)
 		}
-		if o, ok := between(m.Content, "Your opponent, ", ", just said"); ok && len(strings.Fields(o)) <= 4 {
+		if o, ok := builtin.Between(m.Content, "Your opponent, ", ", just said"); ok && len(strings.Fields(o)) <= 4 {
 			f.opponent = strings.TrimSpace(o)
 		}
-		if forumKindOf(m.Content) == forumTurn && i+1 < len(c.msgs) && c.msgs[i+1].Role == "assistant" {
+		if forumKindOf(m.Content) == forumTurn && i+1 < len(c.Msgs) && c.Msgs[i+1].Role == "assistant" {
 			f.turns++
 		}
 	}
@@ -92,11 +104,11 @@ func forumFactsOf(c conversation) forumFacts {
 func (f forumFacts) stance() string {
 	switch {
 	case f.side == "for" && f.premise != "":
-		return fmt.Sprintf("that %s", lowerFirst(unquoted(f.premise)))
+		return fmt.Sprintf("that %s", builtin.LowerFirst(builtin.Unquoted(f.premise)))
 	case f.side == "against" && f.premise != "":
-		return fmt.Sprintf("against the claim that %s", lowerFirst(unquoted(f.premise)))
+		return fmt.Sprintf("against the claim that %s", builtin.LowerFirst(builtin.Unquoted(f.premise)))
 	}
-	return fmt.Sprintf("my side of the question %q", unquoted(f.topic))
+	return fmt.Sprintf("my side of the question %q", builtin.Unquoted(f.topic))
 }
 
 // debaterLines are what a scripted debater says: its opening, its turns
@@ -133,44 +145,35 @@ var (
 	}
 )
 
-func lowerFirst(s string) string {
-	if s == "" || (len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z') {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
-}
-
-func forumAnswer(c conversation) (string, error) {
+func forumAnswer(c builtin.Conversation, kind string) (string, error) {
 	f := forumFactsOf(c)
 	// A debater of no known side speaks for.
 	lines := forLines
 	if f.side == "against" {
 		lines = againstLines
 	}
-	switch forumKind(c) {
-	case forumPlan:
+	switch kind {
+	case "plan":
 		return fmt.Sprintf("My plan, in private (scripted): I will argue %s. I lead with the strongest practical point, then the question of fairness, and I keep one example in reserve. The other side will most likely say that I have the costs wrong; I will answer with who actually bears them today.",
 			f.stance()), nil
-	case forumThink:
-		if strings.Contains(c.prompt, "about to give the opening statement") {
+	case "think-opening", "think":
+		if kind == "think-opening" {
 			return fmt.Sprintf("Thinking in private (scripted): I open with the plainest version of my case, %s, and I frame the question as a choice between acting and drifting, so that %s has to defend the drift.", f.stance(), f.opponent), nil
 		}
 		return fmt.Sprintf("Thinking in private (scripted): %s made one fair point and leaned on it too hard. The audience will have noticed the example; I will grant it and show why it does not generalise, then move the debate back to my strongest ground.", f.opponent), nil
-	case forumTurn:
-		switch {
-		case strings.Contains(c.prompt, "Give your opening statement now"):
-			return fmt.Sprintf(lines.opening, f.stance(), f.opponent), nil
-		case strings.Contains(c.prompt, "Give your closing argument"):
-			return fmt.Sprintf(lines.closing, f.stance(), f.opponent), nil
-		}
+	case "opening":
+		return fmt.Sprintf(lines.opening, f.stance(), f.opponent), nil
+	case "closing":
+		return fmt.Sprintf(lines.closing, f.stance(), f.opponent), nil
+	case "speech":
 		return fmt.Sprintf(lines.turns[f.turns%len(lines.turns)], f.opponent), nil
-	case forumEvaluate:
-		who := strings.TrimSpace(strings.SplitN(c.prompt, " just argued:", 2)[0])
+	case "evaluate":
+		who := strings.TrimSpace(strings.SplitN(c.Prompt, " just argued:", 2)[0])
 		return fmt.Sprintf("My private notes on %s's turn (scripted): the reasoning holds together at the level of principle, but the evidence is asserted rather than shown, and one figure is not squared with what was said before. A fair hit on the opponent's weakest point; some repetition.", who), nil
-	case forumScore:
-		name, _ := scoreSpeaker(c.prompt)
+	case "score":
+		name, _ := scoreSpeaker(c.Prompt)
 		n := 0
-		for _, m := range c.msgs {
+		for _, m := range c.Msgs {
 			if m.Role == "user" && forumKindOf(m.Content) == forumScore {
 				if s, _ := scoreSpeaker(m.Content); s == name {
 					n++
@@ -179,36 +182,36 @@ func forumAnswer(c conversation) (string, error) {
 		}
 		// The judge's first prompt names the topic: the scores differ
 		// from one debate to another.
-		score := 5 + min(n, 3) + pick(c.first+"\x00"+name, 2)
-		return marshal(map[string]any{"score": score,
+		score := 5 + min(n, 3) + builtin.Pick(c.First+"\x00"+name, 2)
+		return builtin.Marshal(map[string]any{"score": score,
 			"reasoning": fmt.Sprintf("Scripted: %s argued clearly and answered the other side; the built-in model scores by a fixed pattern.", name)})
-	case forumDeliberation:
+	case "deliberation":
 		win, lose, ws, ls := forumStanding(c)
 		return fmt.Sprintf("Weighing it in private (scripted): in my view %s made the stronger case. %s answered what was actually said and kept the argument on the question, while %s relied on doubts more than reasons. I give %s %d out of 10 and %s %d. %s won.",
 			win, win, lose, win, ws, lose, ls, win), nil
-	case forumConfirmation:
+	case "confirmation":
 		win, _, _, _ := forumStanding(c)
 		return win, nil
-	case forumVerdict:
+	case "verdict":
 		win, lose, ws, ls := forumStanding(c)
-		if !c.repair {
+		if !c.Repair {
 			// The first verdict has the scores the wrong way round, so
 			// that the repair shows.
 			ws, ls = min(ls, ws-1), ws
 		}
 		b, err := json.Marshal(map[string]any{"winner": win, "scores": map[string]int{win: ws, lose: ls}})
 		return string(b), err
-	case forumAnnouncement:
+	case "announcement":
 		win, lose, _, _ := forumStanding(c)
 		return fmt.Sprintf("My verdict goes to %s. %s answered the other side directly and kept to the question; %s raised fair doubts but did not turn them into a better plan. (A scripted verdict: moot's built-in model weighed nothing.)", win, win, lose), nil
 	}
-	return "", errorf("a forum prompt of no known kind")
+	return "", builtin.Errorf("a forum call of kind %q", kind)
 }
 
 // scoreSpeaker reads whom a score prompt is about: "Give NAME an initial
 // score" or "Give NAME your running score".
 func scoreSpeaker(prompt string) (string, bool) {
-	rest, ok := between(prompt, "Give ", " score out of 10")
+	rest, ok := builtin.Between(prompt, "Give ", " score out of 10")
 	if !ok {
 		return "", false
 	}
@@ -223,18 +226,18 @@ func scoreSpeaker(prompt string) (string, bool) {
 // forumStanding reads the judge's conversation for the debaters' latest
 // scores, as the judge gave them, and returns the winner (the higher, the
 // second named on a tie) and the loser with their final scores.
-func forumStanding(c conversation) (win, lose string, ws, ls int) {
+func forumStanding(c builtin.Conversation) (win, lose string, ws, ls int) {
 	var names []string
 	latest := map[string]int{}
-	for i, m := range c.msgs {
-		if m.Role != "user" || forumKindOf(m.Content) != forumScore || i+1 >= len(c.msgs) {
+	for i, m := range c.Msgs {
+		if m.Role != "user" || forumKindOf(m.Content) != forumScore || i+1 >= len(c.Msgs) {
 			continue
 		}
 		name, _ := scoreSpeaker(m.Content)
 		var s struct {
 			Score int `json:"score"`
 		}
-		if json.Unmarshal([]byte(c.msgs[i+1].Content), &s) != nil {
+		if json.Unmarshal([]byte(c.Msgs[i+1].Content), &s) != nil {
 			continue
 		}
 		if _, ok := latest[name]; !ok {
@@ -244,8 +247,8 @@ func forumStanding(c conversation) (win, lose string, ws, ls int) {
 	}
 	if len(names) < 2 {
 		// A judge that scored no one yet: the confirmation names both.
-		if q, ok := between(c.prompt, "nothing else: '", "'"); ok {
-			if r, ok := between(c.prompt, "' or '", "'"); ok {
+		if q, ok := builtin.Between(c.Prompt, "nothing else: '", "'"); ok {
+			if r, ok := builtin.Between(c.Prompt, "' or '", "'"); ok {
 				names = []string{q, r}
 			}
 		}

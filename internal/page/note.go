@@ -1,4 +1,4 @@
-package report
+package page
 
 import (
 	"bytes"
@@ -7,8 +7,8 @@ import (
 	"github.com/moot-dev/moot/internal/escape"
 )
 
-// noteMarkdown is note as the quote a markdown report opens with.
-func noteMarkdown(note string) string {
+// NoteMarkdown is note as the quote a markdown report opens with.
+func NoteMarkdown(note string) string {
 	return "> **Scripted.** " + escape.Markdown(note)
 }
 
@@ -20,7 +20,7 @@ func InsertNote(md []byte, note string) []byte {
 	if note == "" {
 		return md
 	}
-	quote := []byte(noteMarkdown(note) + "\n\n")
+	quote := []byte(NoteMarkdown(note) + "\n\n")
 	if !bytes.HasPrefix(md, []byte("# ")) {
 		return append(quote, md...)
 	}

@@ -1,15 +1,22 @@
-package builtin
+// Package script is panel's script for moot's built-in model
+// (internal/builtin): what each persona and each analyst answers, found by
+// the call's kind.
+package script
 
 import (
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/moot-dev/moot/internal/builtin"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
-// A panel prompt names its task on its first line: "Task: take".
-func isPanel(c conversation) bool {
-	return strings.HasPrefix(strings.TrimSpace(c.first), "Task: ")
+// Answer is the built-in model's answer to a call of a panel debate, by
+// its kind: the task the call asks for ("opening", "take", "card"...).
+func Answer(call sm.ScriptCall) (string, error) {
+	return panelAnswer(builtin.Read(call), call.Kind)
 }
 
 // persona is what a persona's system prompt says of it: its name and the
@@ -24,10 +31,10 @@ func personaOf(system string) persona {
 	if rest, ok := strings.CutPrefix(system, "You are "); ok {
 		p.name, _, _ = strings.Cut(rest, ", speaking on a panel")
 	}
-	if a, ok := between(system, "## Grounding: things you have said\n", "\n\n"); ok {
+	if a, ok := builtin.Between(system, "## Grounding: things you have said\n", "\n\n"); ok {
 		for _, line := range strings.Split(a, "\n") {
 			if q, ok := strings.CutPrefix(strings.TrimSpace(line), "- "); ok {
-				p.anchors = append(p.anchors, unquoted(q))
+				p.anchors = append(p.anchors, builtin.Unquoted(q))
 			}
 		}
 	}
@@ -39,7 +46,7 @@ func (p persona) anchor(key string) string {
 	if len(p.anchors) == 0 {
 		return "I have said it before and I will say it again: the evidence has to come first."
 	}
-	a := p.anchors[pick(p.name+"\x00"+key, len(p.anchors))]
+	a := p.anchors[builtin.Pick(p.name+"\x00"+key, len(p.anchors))]
 	if !strings.HasSuffix(a, ".") && !strings.HasSuffix(a, "?") && !strings.HasSuffix(a, "!") {
 		a += "."
 	}
@@ -93,18 +100,17 @@ func quotedKeys(text, marker string) []string {
 // two in its crux room, by name: the first says no, the other yes, as
 // the card has them.
 func cruxFirst(system, name string) bool {
-	other, _ := between(system, "You are in a crux room with ", " on one question")
+	other, _ := builtin.Between(system, "You are in a crux room with ", " on one question")
 	return name < strings.TrimSpace(other)
 }
 
-func panelAnswer(c conversation) (string, error) {
-	task := field(c.first, "Task")
-	p := personaOf(c.system)
+func panelAnswer(c builtin.Conversation, task string) (string, error) {
+	p := personaOf(c.System)
 	first, _, _ := strings.Cut(p.name, " ")
-	aspect := field(c.first, "Aspect")
-	topic := field(c.first, "Debate topic")
-	if t, ok := between(c.first, "Someone just brought up: ", "\n"); ok {
-		topic = unquoted(t)
+	aspect := builtin.Field(c.First, "Aspect")
+	topic := builtin.Field(c.First, "Debate topic")
+	if t, ok := builtin.Between(c.First, "Someone just brought up: ", "\n"); ok {
+		topic = builtin.Unquoted(t)
 	}
 	if topic == "" {
 		topic = "this"
@@ -113,23 +119,23 @@ func panelAnswer(c conversation) (string, error) {
 	case "opening":
 		return fmt.Sprintf("%s That is where I start on %q: I will believe the strong claims when they survive a bad year, not a good one. (Scripted: %s's words are written by moot's built-in model.)", p.anchor("opening"), topic, first), nil
 	case "take":
-		stance := []string{"my answer is no, not yet", "my answer is yes, and sooner than most here think", "my answer depends on who pays"}[pick(p.name, 3)]
+		stance := []string{"my answer is no, not yet", "my answer is yes, and sooner than most here think", "my answer depends on who pays"}[builtin.Pick(p.name, 3)]
 		return fmt.Sprintf("On this part of the question %s. %s What would change my mind is a record that covers a full cycle, not a pilot. (Scripted.)", stance, p.anchor("take"+aspect)), nil
 	case "reply":
-		who, _ := between(c.first, "\n\n", " replied: ")
+		who, _ := builtin.Between(c.First, "\n\n", " replied: ")
 		lines := strings.Split(who, "\n")
 		who = strings.TrimSpace(lines[len(lines)-1])
 		return fmt.Sprintf("%s, you answered a claim I did not make. %s Tell me what you would expect to see if you were wrong. (Scripted.)", who, p.anchor("reply"+aspect)), nil
 	case "closing":
 		return fmt.Sprintf("I have not moved on the main question, and I have moved on one thing: the others showed me where my evidence is thinnest. %s Where we still disagree, it is about time horizons, not facts. (Scripted.)", p.anchor("closing")), nil
 	case "crux-position":
-		q := field(c.first, "State your position on")
-		if cruxFirst(c.system, p.name) {
-			return fmt.Sprintf("My position on %q is no, on the record we have. %s (Scripted.)", unquoted(q), p.anchor("crux")), nil
+		q := builtin.Field(c.First, "State your position on")
+		if cruxFirst(c.System, p.name) {
+			return fmt.Sprintf("My position on %q is no, on the record we have. %s (Scripted.)", builtin.Unquoted(q), p.anchor("crux")), nil
 		}
-		return fmt.Sprintf("My position on %q is yes: the record is short but it points one way. %s (Scripted.)", unquoted(q), p.anchor("crux")), nil
+		return fmt.Sprintf("My position on %q is yes: the record is short but it points one way. %s (Scripted.)", builtin.Unquoted(q), p.anchor("crux")), nil
 	case "crux-turn":
-		turn, _ := strconv.Atoi(field(c.first, "Turn"))
+		turn, _ := strconv.Atoi(builtin.Field(c.First, "Turn"))
 		lines := []string{
 			"Specifically: I reject the assumption that the last few years are representative. %s That is the claim we disagree on. (Scripted.)",
 			"Specifically: you treat a short record as no record at all, and that is the assumption I reject. %s (Scripted.)",
@@ -138,17 +144,17 @@ func panelAnswer(c conversation) (string, error) {
 		}
 		return fmt.Sprintf(lines[turn%len(lines)], p.anchor(fmt.Sprintf("turn%d", turn))), nil
 	case "react":
-		targets := entries(c.first)
+		targets := entries(c.First)
 		if len(targets) == 0 {
-			return "", errorf("a panel reaction without the takes it reacts to")
+			return "", builtin.Errorf("a panel reaction without the takes it reacts to")
 		}
-		t := targets[pick(p.name+aspect, len(targets))]
+		t := targets[builtin.Pick(p.name+aspect, len(targets))]
 		b, err := json.Marshal(map[string]string{"reply_to": t.name,
 			"text": fmt.Sprintf("%s, you say this settles it; it does not. %s What you miss is the bad year. (Scripted.)", t.name, p.anchor("react"+aspect))})
 		return string(b), err
 	case "decompose":
 		n := 3
-		if rest, ok := between(c.first, " into ", " distinct"); ok {
+		if rest, ok := builtin.Between(c.First, " into ", " distinct"); ok {
 			if v, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && v > 0 {
 				n = v
 			}
@@ -174,7 +180,7 @@ func panelAnswer(c conversation) (string, error) {
 		b, err := json.Marshal(map[string]any{"aspects": aspects})
 		return string(b), err
 	case "detect":
-		takes := entries(c.first)
+		takes := entries(c.First)
 		// Only the first aspect's takes open a crux room, so that the
 		// demo shows one and stays short.
 		open := aspect == "a1" && len(takes) >= 2
@@ -186,11 +192,11 @@ func panelAnswer(c conversation) (string, error) {
 			"personas": names, "topic": "Will the record of the last few years hold over a full cycle?", "short_label": "the record's horizon"})
 		return string(b), err
 	case "exit-check":
-		return fmt.Sprintf(`{"crux_surfaced": true, "reason": "Scripted: after turn %s both name the claim they disagree on, the length of the record."}`, field(c.first, "Turn")), nil
+		return fmt.Sprintf(`{"crux_surfaced": true, "reason": "Scripted: after turn %s both name the claim they disagree on, the length of the record."}`, builtin.Field(c.First, "Turn")), nil
 	case "convergence":
 		return `{"core_disagreement": "Whether a few good years are evidence of a lasting trend.", "type": "factual", "converged": false}`, nil
 	case "card":
-		ids := quotedKeys(c.first, `: {"position"`)
+		ids := quotedKeys(c.First, `: {"position"`)
 		stances := map[string]any{}
 		for i, id := range ids {
 			pos := "NO"
@@ -201,7 +207,7 @@ func panelAnswer(c conversation) (string, error) {
 				"falsifier": "A record covering a full downturn that contradicts them."}
 		}
 		kind := "horizon"
-		if !c.repair {
+		if !c.Repair {
 			// The first card names a kind out of the set, so that the
 			// repair shows.
 			kind = "timeframe"
@@ -211,11 +217,11 @@ func panelAnswer(c conversation) (string, error) {
 			"personas": stances})
 		return string(b), err
 	case "round-summary":
-		about, _ := between(c.first, "Summarize this round about \"", "\" in one")
+		about, _ := builtin.Between(c.First, "Summarize this round about \"", "\" in one")
 		return fmt.Sprintf("On %q the panel split (scripted summary): some took the record as settled, others asked for a full cycle before trusting it.", about), nil
 	case "shifts":
 		var shifts []map[string]any
-		for _, line := range strings.Split(c.first, "\n") {
+		for _, line := range strings.Split(c.First, "\n") {
 			name, rest, ok := strings.Cut(line, " (")
 			id, ok2 := strings.CutSuffix(rest, ")")
 			if !ok || !ok2 || strings.ContainsAny(id, " :") || strings.Contains(name, ":") {
@@ -228,7 +234,7 @@ func panelAnswer(c conversation) (string, error) {
 	case "summary":
 		var stances []map[string]string
 		seen := map[string]bool{}
-		for _, e := range entries(c.first) {
+		for _, e := range entries(c.First) {
 			if seen[e.name] {
 				continue
 			}
@@ -246,5 +252,5 @@ func panelAnswer(c conversation) (string, error) {
 		})
 		return string(b), err
 	}
-	return "", errorf("a panel prompt of task %q", task)
+	return "", builtin.Errorf("a panel call of kind %q", task)
 }

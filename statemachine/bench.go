@@ -1,0 +1,209 @@
+package statemachine
+
+import (
+	"fmt"
+	"io/fs"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
+)
+
+// The bookkeeping every protocol with a panel of judges shares: reading
+// the panel and the judges' folders, naming a panel judge's call,
+// recording a judge's first commit, refusing a panel's answers judge by
+// judge, the record of a panel's call no judge answered (--keep-going),
+// the checks of a re-judging, and the listing of the judges'
+// scores. Each protocol keeps only what its judges answer and how the
+// panel's answers make the official one.
+
+// Bench is the judges of a debate as read: the panel its state file
+// names, the record of every judge's folder that has one, the names of
+// all the folders under JudgmentsDir, and of the files there, which are
+// in no judge's folder.
+type Bench struct {
+	Panel   []Judge
+	Records map[string]*JudgeRecord
+	Folders []string
+	Loose   []string
+}
+
+// ReadBench reads the panel of the state file's frontmatter front and the
+// folders under JudgmentsDir of files. A panel or a record that does not
+// parse is an error naming its file.
+func ReadBench(files fs.FS, front frontmatter.Object) (Bench, error) {
+	panel, err := PanelOf(front)
+	if err != nil {
+		return Bench{}, fmt.Errorf("read %s: %w", StateFile, err)
+	}
+	records, err := ReadJudgeRecords(files)
+	if err != nil {
+		return Bench{}, err
+	}
+	folders, err := Folders(files, JudgmentsDir)
+	if err != nil {
+		return Bench{}, fmt.Errorf("read %s: %w", JudgmentsDir, err)
+	}
+	names, err := FileNames(files, JudgmentsDir)
+	if err != nil {
+		return Bench{}, err
+	}
+	b := Bench{Panel: panel, Records: make(map[string]*JudgeRecord, len(records)), Folders: folders}
+	for _, n := range names {
+		// The debate's files, as moot shows them, list folders with the
+		// files.
+		if !slices.Contains(folders, n) {
+			b.Loose = append(b.Loose, n)
+		}
+	}
+	for i := range records {
+		b.Records[records[i].Name] = &records[i]
+	}
+	return b, nil
+}
+
+// LooseProblems returns a problem of each file in no judge's folder,
+// saying message of it.
+func (b Bench) LooseProblems(message string) []Problem {
+	var out []Problem
+	for _, n := range b.Loose {
+		out = append(out, Problem{File: JudgmentsDir + "/" + n, Message: message})
+	}
+	return out
+}
+
+// EachFolder reads every folder under JudgmentsDir, in name order, by
+// read, given the folder's name and record (nil when it has none), and
+// returns what read made of each by name.
+func EachFolder[F any](b Bench, read func(name string, rec *JudgeRecord) (F, error)) (map[string]F, error) {
+	out := make(map[string]F, len(b.Folders))
+	for _, name := range b.Folders {
+		f, err := read(name, b.Records[name])
+		if err != nil {
+			return nil, err
+		}
+		out[name] = f
+	}
+	return out, nil
+}
+
+// PanelCallID returns the ID of the call asked of the panel's judge
+// called name in the protocol's judge role.
+func PanelCallID(role, name string) string { return role + "-" + name }
+
+// InPanel reports whether the panel has a judge called name.
+func InPanel(panel []Judge, name string) bool {
+	return slices.ContainsFunc(panel, func(j Judge) bool { return j.Name == name })
+}
+
+// SortedNames returns the keys of judges, sorted, of the values keep
+// accepts (all when keep is nil).
+func SortedNames[V any](judges map[string]V, keep func(V) bool) []string {
+	names := make([]string, 0, len(judges))
+	for _, n := range slices.Sorted(maps.Keys(judges)) {
+		if keep == nil || keep(judges[n]) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// FirstRecord returns, in files, the record of judge j of kind made at
+// now when its folder has none yet (rec is nil): a judge's first commit
+// writes its record.
+func FirstRecord(files []File, rec *JudgeRecord, j Judge, kind string, from, to int, now time.Time) []File {
+	if rec != nil {
+		return files
+	}
+	return append(files, NewJudgeRecord(j, kind, from, to, now))
+}
+
+// AddJudge adds to r the problems errs of the answer of the panel's judge
+// called name, in role, each under the judge's name; the first judge
+// refused gives r its Role and RoleReasons.
+func (r *Refused) AddJudge(role, name string, errs []string) {
+	if r.Role == "" {
+		r.Role, r.RoleReasons = role, errs
+	}
+	for _, e := range errs {
+		r.Reasons = append(r.Reasons, "judge "+name+": "+e)
+	}
+}
+
+// PanelMissing returns the record of a panel's call, call in role, that
+// no judge answered, on model: every judge's refused answers, in the
+// order of gaps.
+func PanelMissing(call, role, model string, gaps []*Missing) *Missing {
+	m := &Missing{Call: call, Role: role, Model: model, Note: MissingNote}
+	for _, g := range gaps {
+		m.Answers = append(m.Answers, g.Answers...)
+	}
+	return m
+}
+
+// Of returns m's answers with each problem said of who, as "judge NAME:
+// problem".
+func (m *Missing) Of(who string) *Missing {
+	out := *m
+	out.Answers = make([]MissingAnswer, len(m.Answers))
+	for i, a := range m.Answers {
+		ps := make([]string, len(a.Problems))
+		for k, p := range a.Problems {
+			ps[k] = who + ": " + p
+		}
+		out.Answers[i] = MissingAnswer{Answer: a.Answer, Problems: ps}
+	}
+	return &out
+}
+
+// CheckRejudgeRecord reports why r may not judge a debate again into the
+// folder of r.Judge, whose record is rec (nil when it has none): the
+// folder of a panel's judge, or one another model judged in.
+func CheckRejudgeRecord(r Rejudging, rec *JudgeRecord) error {
+	if rec == nil {
+		return nil
+	}
+	if rec.Kind != KindRejudge {
+		return fmt.Errorf("%s is the folder of a judge of the debate's panel", JudgeFolder(r.Judge.Name))
+	}
+	if rec.Model != r.Judge.Model {
+		return fmt.Errorf("%s was judged by %s, not %s", JudgeFolder(r.Judge.Name), rec.Model, r.Judge.Model)
+	}
+	return nil
+}
+
+// CheckRejudgeSeat is CheckRejudgeRecord for a debate whose panel is
+// panel, whose judges' folders a re-judging may not take even before
+// their first commit.
+func CheckRejudgeSeat(r Rejudging, panel []Judge, rec *JudgeRecord) error {
+	if InPanel(panel, r.Judge.Name) {
+		return fmt.Errorf("%s is the folder of a judge of the debate's panel", JudgeFolder(r.Judge.Name))
+	}
+	return CheckRejudgeRecord(r, rec)
+}
+
+// AddOfficial adds the scores of the debate's own judgment to j: with a
+// panel, as its Aggregate, of kind "aggregate"; else as its first judge.
+func (j *Judgments) AddOfficial(official JudgeScores, panel bool) {
+	if panel {
+		official.Kind = "aggregate"
+		j.Aggregate = &official
+		return
+	}
+	j.Judges = append(j.Judges, official)
+}
+
+// AddJudge adds the scores js of the judge whose folder's record is rec.
+func (j *Judgments) AddJudge(js JudgeScores, rec *JudgeRecord) {
+	js.Name, js.Model, js.Kind = rec.Name, rec.Model, rec.Kind
+	j.Judges = append(j.Judges, js)
+}
+
+// Benched is the Debate of a Panelist protocol: it can be judged again,
+// and its judges' scores compared.
+type Benched interface {
+	Debate
+	Rejudger
+	Judged
+}
