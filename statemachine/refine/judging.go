@@ -270,7 +270,7 @@ func (d *debate) fillPanel(j sm.Judge) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.ID, c.Model, c.Missable = panelCallID(j.Name), j.Model, true
+	c.ID, c.Model, c.Missable = sm.PanelCallID(RoleJudge, j.Name), j.Model, true
 	roll := slices.Clone(d.panelRoll())
 	return &sm.Step{Key: "score", Unit: d.unit(), Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
