@@ -409,8 +409,8 @@ func estimateTokens(payload, maxTokens int) int {
 // reported them in out, 0 when it did not or when err says the answer
 // never came whole.
 func completionTokens(out any, err error) int {
-	if o, ok := out.(*chatCompletion); ok && err == nil && o.Usage.CompletionTokens > 0 && o.Usage.CompletionTokens < 1<<40 {
-		return int(o.Usage.CompletionTokens)
+	if o, ok := out.(*chatCompletion); ok && err == nil && o.usage.CompletionTokens > 0 && o.usage.CompletionTokens < 1<<40 {
+		return int(o.usage.CompletionTokens)
 	}
 	return 0
 }
@@ -428,9 +428,9 @@ func spentTokens(out any, res *http.Response, err error, estimate int) int {
 	var n float64
 	switch o := out.(type) {
 	case *chatCompletion:
-		n = o.Usage.PromptTokens + o.Usage.CompletionTokens
-	case *embedResponse:
-		n = o.Usage.PromptTokens
+		n = o.usage.PromptTokens + o.usage.CompletionTokens
+	case *embedResult:
+		n = float64(o.promptTokens)
 	}
 	if n <= 0 || n > 1<<40 {
 		return estimate

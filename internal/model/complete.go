@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -17,6 +16,10 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/shared"
 )
 
 // Mode is how structured output is asked of the server.
@@ -78,7 +81,8 @@ type Request struct {
 	// again without it.
 	Temperature *float64
 	// MaxTokens caps the completion's length; 0 leaves it to the server.
-	// It is sent as max_completion_tokens to api.openai.com, whose newer
+	// It is sent as max_completion_tokens to api.openai.com (and Azure
+	// OpenAI), whose newer
 	// models refuse max_tokens, and as max_tokens everywhere else, which is
 	// what Ollama, llama.cpp, vLLM and OpenRouter all understand. If the
 	// server rejects the one sent, the request is sent again with the other.
@@ -102,8 +106,8 @@ type Request struct {
 	// whole, and OnChunk is then not called.
 	OnChunk func(string)
 	// Tools, when not empty, offers the model these tools: its answer may
-	// then be Response.ToolCalls instead of text. A request with tools is
-	// not streamed. A server that refuses tools fails with an error
+	// then be Response.ToolCalls instead of text, streamed like text when
+	// OnChunk is set (the calls' pieces put together). A server that refuses tools fails with an error
 	// wrapping ErrNoTools.
 	Tools []Tool
 	// Breakpoints, when not empty, mark where prefixes of the prompt
@@ -247,13 +251,14 @@ func (c *Client) complete(ctx context.Context, req Request, cl *call, start time
 		return Response{}, fmt.Errorf("max tokens is %d: it must not be negative", req.MaxTokens)
 	}
 	v := variant{mode: mode, tokenField: fieldMaxTokens, sendTemperature: req.Temperature != nil,
-		stream: req.OnChunk != nil && len(req.Tools) == 0, streamUsage: req.OnChunk != nil && len(req.Tools) == 0}
-	if c.openAI {
+		stream: req.OnChunk != nil, streamUsage: req.OnChunk != nil}
+	if c.openAI || c.azure != nil {
+		// Azure OpenAI serves OpenAI's models, which want the same.
 		v.tokenField = fieldMaxCompletionTokens
 	}
 	switchedTokenField := false
 	for {
-		comp, err := c.send(ctx, c.params(req, msgs, v), cl)
+		comp, err := c.send(ctx, c.params(req, msgs, v), v.stream, cl)
 		if err == nil {
 			return c.response(req, v.mode, comp, start)
 		}
@@ -291,27 +296,43 @@ func (c *Client) complete(ctx context.Context, req Request, cl *call, start time
 	}
 }
 
-func (r Request) messages() ([]chatMessage, error) {
+func (r Request) messages() ([]openai.ChatCompletionMessageParamUnion, error) {
 	if strings.TrimSpace(r.Model) == "" {
 		return nil, errors.New("request names no model")
 	}
 	if len(r.Messages) == 0 {
 		return nil, errors.New("request has no messages")
 	}
-	out := make([]chatMessage, 0, len(r.Messages))
+	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(r.Messages))
 	cuts := map[int][]int{}
 	for _, b := range r.Breakpoints[max(0, len(r.Breakpoints)-MaxBreakpoints):] {
 		cuts[b.Message] = append(cuts[b.Message], b.Offset)
 	}
 	for i, m := range r.Messages {
+		if parts, ok := content(m.Content, cuts[i]).([]textPart); ok && m.Role != "tool" {
+			// cache_control is no field of the SDK's content parts: the
+			// message is sent as moot writes it, through the SDK's
+			// override.
+			out = append(out, param.Override[openai.ChatCompletionMessageParamUnion](partsMessage{
+				Role: m.Role, Content: parts, ToolCalls: toolCallParams(m.ToolCalls)}))
+			continue
+		}
 		switch m.Role {
-		case "system", "developer", "user", "assistant":
-			out = append(out, chatMessage{Role: m.Role, Content: content(m.Content, cuts[i]), ToolCalls: wireCalls(m.ToolCalls)})
+		case "system":
+			out = append(out, openai.SystemMessage(m.Content))
+		case "developer":
+			out = append(out, openai.DeveloperMessage(m.Content))
+		case "user":
+			out = append(out, openai.UserMessage(m.Content))
+		case "assistant":
+			a := openai.ChatCompletionAssistantMessageParam{ToolCalls: toolCallParams(m.ToolCalls)}
+			a.Content.OfString = openai.String(m.Content)
+			out = append(out, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
 		case "tool":
 			if m.ToolCallID == "" {
 				return nil, fmt.Errorf("message %d has role \"tool\" but names no tool call", i)
 			}
-			out = append(out, chatMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID})
+			out = append(out, openai.ToolMessage(m.Content, m.ToolCallID))
 		default:
 			return nil, fmt.Errorf("message %d has role %q: want system, user, assistant or tool", i, m.Role)
 		}
@@ -337,40 +358,36 @@ func (r Request) firstMode() (Mode, error) {
 	return "", fmt.Errorf("unknown mode %q: want %s, %s or %s", r.Mode, ModeSchema, ModeObject, ModeText)
 }
 
-func (c *Client) params(req Request, msgs []chatMessage, v variant) chatRequest {
-	p := chatRequest{
+func (c *Client) params(req Request, msgs []openai.ChatCompletionMessageParamUnion, v variant) openai.ChatCompletionNewParams {
+	p := openai.ChatCompletionNewParams{
 		Model:    req.Model,
 		Messages: msgs,
 	}
 	if v.sendTemperature {
-		t := *req.Temperature
-		p.Temperature = &t
+		p.Temperature = openai.Float(*req.Temperature)
 	}
 	if req.MaxTokens > 0 {
 		if v.tokenField == fieldMaxCompletionTokens {
-			p.MaxCompletionTokens = req.MaxTokens
+			p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
 		} else {
-			p.MaxTokens = req.MaxTokens
+			p.MaxTokens = openai.Int(int64(req.MaxTokens))
 		}
 	}
 	for _, t := range req.Tools {
-		p.Tools = append(p.Tools, wireTool{Type: "function", Function: wireFunction(t)})
+		p.Tools = append(p.Tools, toolParam(t))
 	}
-	if v.stream {
-		p.Stream = true
-		if v.streamUsage {
-			p.StreamOptions = &streamOptions{IncludeUsage: true}
-		}
+	if v.stream && v.streamUsage {
+		p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	}
 	switch v.mode {
 	case ModeSchema:
-		p.ResponseFormat = &responseFormat{Type: string(ModeSchema), JSONSchema: &jsonSchema{
-			Name:   schemaName(req.SchemaName),
-			Schema: req.Schema,
-			Strict: strictCompatible(req.Schema),
-		}}
+		js := shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: schemaName(req.SchemaName), Schema: req.Schema}
+		if strictCompatible(req.Schema) {
+			js.Strict = openai.Bool(true)
+		}
+		p.ResponseFormat.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{JSONSchema: js}
 	case ModeObject:
-		p.ResponseFormat = &responseFormat{Type: string(ModeObject)}
+		p.ResponseFormat.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
 	}
 	return p
 }
@@ -382,55 +399,62 @@ type call struct {
 	// role is the request's Role, whose answers the budget's estimate
 	// learns from; embed marks a request for embeddings, which has no
 	// answer to foresee.
-	role     string
-	embed    bool
-	attempts int // requests sent so far
-	onRetry  func(Retry)
-	onChunk  func(string)
+	role  string
+	embed bool
+	// unmetered marks a request the budget does not count (a list of
+	// the models).
+	unmetered bool
+	attempts  int // requests sent so far
+	onRetry   func(Retry)
+	onChunk   func(string)
 }
 
 // send makes one chat request, with retries, and turns its failure into
 // an error for the caller.
-func (c *Client) send(ctx context.Context, params chatRequest, cl *call) (*chatCompletion, error) {
+func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, stream bool, cl *call) (*chatCompletion, error) {
 	var comp chatCompletion
-	if err := c.do(ctx, cl, "chat/completions", params, &comp); err != nil {
+	err := c.do(ctx, cl, &comp, func(x *exchange) error {
+		return c.chatAttempt(ctx, params, stream, cl, x, &comp)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &comp, nil
 }
 
-// do posts body to the endpoint path and decodes the answer into out,
-// with retries, and turns its failure into an error for the caller. Every
-// retry is made here, so that each can be counted and announced.
-func (c *Client) do(ctx context.Context, cl *call, path string, body, out any) error {
-	payload, err := json.Marshal(body)
-	if err != nil {
-		// Trying again would not change that.
-		return fmt.Errorf("building the request for model %q: %w", cl.model, err)
-	}
+// do makes attempts, each one SDK request whose answer it decodes into
+// out, until one succeeds or retrying would not help, and turns the
+// failure into an error for the caller. Every retry is made here, not by
+// the SDK (which is given no retries of its own): the SDK's retry loop
+// ends when an answer's headers come, so an answer cut short while it is
+// read, a stream above all, would never be asked again; and it has no
+// hook to announce a retry and its wait (Request.OnRetry), nor to make
+// every request sharing a Budget wait out a 429. The rules are the SDK's
+// (408, 409, 429 and 5xx, X-Should-Retry, Retry-After-Ms and Retry-After,
+// a doubling backoff from 0.5 s to 8 s less a quarter of jitter), with
+// moot's additions: a refused connection is tried once more only, a host
+// with no address, a refused certificate and a 429 out of credit not
+// again.
+func (c *Client) do(ctx context.Context, cl *call, out any, attempt func(x *exchange) error) error {
 	left := c.maxRetries + 1 // attempts left
 	refused := 0
 	for retry := 0; ; retry++ {
-		var tk *ticket
-		if cl.embed {
-			tk, err = c.budget.take(ctx, estimateTokens(len(payload), 0))
-		} else {
-			tk, err = c.budget.takeAnswer(ctx, len(payload), cl.maxTokens, cl.role)
+		var x exchange
+		err := attempt(&x)
+		if x.budgetErr != nil {
+			return fmt.Errorf("request to model %q stopped while waiting for the rate limit: %w", cl.model, x.budgetErr)
 		}
-		if err != nil {
-			return fmt.Errorf("request to model %q stopped while waiting for the rate limit: %w", cl.model, err)
+		if err != nil && !x.sent && ctx.Err() == nil {
+			// The SDK could not build the request: trying again would
+			// not change that.
+			return fmt.Errorf("building the request for model %q: %w", cl.model, err)
 		}
-		res, err := c.post(ctx, path, payload, out, cl.onChunk)
-		var notSent *errNotSent
-		if errors.As(err, &notSent) {
-			tk.cancel()
-			return fmt.Errorf("building the request for model %q: %w", cl.model, notSent.err)
-		}
+		res := x.res
 		estimate := 0
-		if tk != nil {
-			estimate = tk.tokens
+		if x.ticket != nil {
+			estimate = x.ticket.tokens
 		}
-		tk.settleAnswer(spentTokens(out, res, err, estimate), completionTokens(out, err))
+		x.ticket.settleAnswer(spentTokens(out, res, err, estimate), completionTokens(out, err))
 		cl.attempts++
 		left--
 		if err == nil {
@@ -649,43 +673,42 @@ func isJSON(contentType string) bool {
 }
 
 func (c *Client) response(req Request, mode Mode, comp *chatCompletion, start time.Time) (Response, error) {
-	if len(comp.Choices) == 0 {
+	if !comp.choice {
 		return Response{}, fmt.Errorf("model %q answered with no choices: %w", req.Model, ErrEmptyCompletion)
 	}
-	choice := comp.Choices[0]
-	calls := readCalls(choice.Message.ToolCalls)
+	calls := comp.toolCalls
 	if len(req.Tools) == 0 {
 		calls = nil
 	}
-	if strings.TrimSpace(choice.Message.Content) == "" && len(calls) == 0 {
+	if strings.TrimSpace(comp.content) == "" && len(calls) == 0 {
 		switch {
-		case choice.Message.Refusal != "":
-			return Response{}, fmt.Errorf("model %q: %w: %s", req.Model, ErrRefusal, c.mask(choice.Message.Refusal))
-		case choice.FinishReason == "length":
+		case comp.refusal != "":
+			return Response{}, fmt.Errorf("model %q: %w: %s", req.Model, ErrRefusal, c.mask(comp.refusal))
+		case comp.finishReason == "length":
 			return Response{}, fmt.Errorf("model %q reached its token limit before writing anything (raise max tokens): %w",
 				req.Model, ErrEmptyCompletion)
 		}
 		return Response{}, fmt.Errorf("model %q answered with an empty message (finish reason %q): %w",
-			req.Model, choice.FinishReason, ErrEmptyCompletion)
+			req.Model, comp.finishReason, ErrEmptyCompletion)
 	}
-	reported := comp.Model
+	reported := comp.model
 	if reported == "" {
 		reported = req.Model
 	}
-	usage, cached := comp.Usage.reported()
+	usage, cached := comp.usage.reported()
 	return Response{
 		UsageReported:    usage,
 		CachedReported:   cached,
 		Streamed:         comp.streamed,
-		Text:             choice.Message.Content,
+		Text:             comp.content,
 		Mode:             mode,
-		PromptTokens:     int(comp.Usage.PromptTokens),
-		CompletionTokens: int(comp.Usage.CompletionTokens),
-		CachedTokens:     comp.Usage.cached(),
-		CacheWriteTokens: comp.Usage.written(),
+		PromptTokens:     int(comp.usage.PromptTokens),
+		CompletionTokens: int(comp.usage.CompletionTokens),
+		CachedTokens:     comp.usage.cached(),
+		CacheWriteTokens: comp.usage.written(),
 		Latency:          time.Since(start),
 		Model:            reported,
-		Truncated:        choice.FinishReason == "length",
+		Truncated:        comp.finishReason == "length",
 		ToolCalls:        calls,
 	}, nil
 }

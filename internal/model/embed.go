@@ -8,7 +8,16 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/openai/openai-go/v3"
 )
+
+// embedResult is the answer of an embeddings request as the SDK decoded
+// it.
+type embedResult struct {
+	answer       *openai.CreateEmbeddingResponse
+	promptTokens int64
+}
 
 // EmbedRequest asks for the embeddings of texts.
 type EmbedRequest struct {
@@ -44,8 +53,22 @@ func (c *Client) Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, er
 		return EmbedResponse{}, errors.New("request has no input")
 	}
 	cl := &call{model: req.Model, onRetry: req.OnRetry, embed: true}
-	var res embedResponse
-	err := c.do(ctx, cl, "embeddings", embedRequest{Model: req.Model, Input: req.Input}, &res)
+	var res embedResult
+	params := openai.EmbeddingNewParams{
+		Model: req.Model,
+		Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: req.Input},
+	}
+	err := c.do(ctx, cl, &res, func(x *exchange) error {
+		res = embedResult{}
+		defer x.done()
+		got, err := c.embeddings.New(ctx, params, c.middleware(ctx, x, cl, false))
+		if err != nil {
+			return sdkFailure(err, x)
+		}
+		res.answer = got
+		res.promptTokens = got.Usage.PromptTokens
+		return nil
+	})
 	out := EmbedResponse{Latency: time.Since(start), Attempts: cl.attempts, Model: req.Model}
 	if err != nil {
 		var apiErr *APIError
@@ -57,14 +80,14 @@ func (c *Client) Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, er
 		}
 		return out, c.scrub(err)
 	}
-	if res.Model != "" {
-		out.Model = res.Model
+	if res.answer.Model != "" {
+		out.Model = res.answer.Model
 	}
-	out.PromptTokens = int(res.Usage.PromptTokens)
+	out.PromptTokens = int(res.promptTokens)
 	out.Vectors = make([][]float64, len(req.Input))
-	for _, e := range res.Data {
+	for _, e := range res.answer.Data {
 		i := int(e.Index)
-		if float64(i) != e.Index || i < 0 || i >= len(req.Input) || out.Vectors[i] != nil {
+		if int64(i) != e.Index || i < 0 || i >= len(req.Input) || out.Vectors[i] != nil {
 			return out, fmt.Errorf("model %q via %s: embedding index %v is out of place", req.Model, c.BaseURL(), e.Index)
 		}
 		out.Vectors[i] = e.Embedding

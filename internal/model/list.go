@@ -2,11 +2,8 @@ package model
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"sort"
 	"strings"
 	"syscall"
@@ -27,49 +24,37 @@ func (c *Client) ListModels(ctx context.Context) ([]string, error) {
 }
 
 func (c *Client) listModels(ctx context.Context) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.api.JoinPath("models").String(), nil)
+	var x exchange
+	defer x.done()
+	page, err := c.models.List(ctx, c.middleware(ctx, &x, &call{unmetered: true}, false))
 	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	c.setHeaders(req)
-	res, err := c.httpClient.Do(req)
-	if err != nil {
-		if errors.Is(err, syscall.ECONNREFUSED) {
+		err = sdkFailure(err, &x)
+		var status *statusError
+		switch {
+		case errors.As(err, &status):
+			msg, typ, code, param, ok := parseError(status.body)
+			if !ok {
+				msg = c.bodyText(x.res.Header.Get("Content-Type"), status.body)
+			}
+			return nil, c.apiError(status.status, msg, typ, code, param, "")
+		case errors.Is(err, syscall.ECONNREFUSED):
 			return nil, &UnreachableError{BaseURL: c.BaseURL(), Err: err}
+		}
+		var encoding *EncodingError
+		if errors.As(err, &encoding) {
+			return nil, encoding
+		}
+		if x.res != nil {
+			return nil, fmt.Errorf("list the models of %s: the answer is not a list of models: %w", c.BaseURL(), err)
 		}
 		return nil, fmt.Errorf("list the models of %s: %w", c.BaseURL(), err)
 	}
-	defer res.Body.Close()
-	if enc := res.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
-		return nil, &EncodingError{Encoding: enc}
+	data := page.Data
+	if len(data) > MaxModels {
+		data = data[:MaxModels]
 	}
-	body, err := io.ReadAll(limitBody(res.Body, MaxResponseSize))
-	if err != nil {
-		return nil, fmt.Errorf("list the models of %s: reading the body: %w", c.BaseURL(), err)
-	}
-	if res.StatusCode >= 400 {
-		msg, typ, code, param, ok := parseError(body)
-		if !ok {
-			msg = c.bodyText(res.Header.Get("Content-Type"), body)
-		}
-		return nil, c.apiError(res.StatusCode, msg, typ, code, param, "")
-	}
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(body, &list); err != nil {
-		return nil, fmt.Errorf("list the models of %s: the answer is not a list of models: %w", c.BaseURL(), err)
-	}
-	if len(list.Data) > MaxModels {
-		list.Data = list.Data[:MaxModels]
-	}
-	ids := make([]string, 0, len(list.Data))
-	for _, m := range list.Data {
+	ids := make([]string, 0, len(data))
+	for _, m := range data {
 		if id := strings.TrimSpace(m.ID); id != "" {
 			ids = append(ids, id)
 		}

@@ -1,17 +1,19 @@
 // Package model is the client moot uses to talk to language models through
-// any OpenAI-compatible Chat Completions endpoint: OpenAI itself,
-// OpenRouter, Ollama, vLLM or a llama.cpp server.
+// any OpenAI-compatible Chat Completions endpoint: OpenAI itself, Azure
+// OpenAI, OpenRouter, Ollama, vLLM or a llama.cpp server.
 //
-// It speaks the protocol itself with net/http and encoding/json (see
-// wire.go), and retries rate limits (429, honouring Retry-After), server
-// errors (5xx), attempts that hit Config.Timeout and answers cut short,
-// counting each retry so that it can be announced (Request.OnRetry), while a refused connection gets one quick
-// second try only. It reads at most MaxResponseSize of a response, falls
-// back to weaker ways of asking for JSON when a server refuses one, and
-// turns failures into errors that say what to fix without ever showing the
-// API key. Clients that share a Budget keep together within an endpoint's
-// requests and tokens a minute, and all wait when one of them is rate
-// limited.
+// It speaks through the openai-go SDK (see wire.go): the SDK builds each
+// request, streams and decodes the answer and types the errors, while
+// moot's middleware and options keep moot's rules on top. It retries rate
+// limits (429, honouring Retry-After), server errors (5xx), attempts that
+// hit Config.Timeout and answers cut short, counting each retry so that it
+// can be announced (Request.OnRetry), while a refused connection gets one
+// quick second try only. It reads at most MaxResponseSize of a response,
+// falls back to weaker ways of asking for JSON when a server refuses one,
+// and turns failures into errors that say what to fix without ever
+// showing the API key. Clients that share a Budget keep together within an
+// endpoint's requests and tokens a minute, and all wait when one of them
+// is rate limited.
 package model
 
 import (
@@ -23,6 +25,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/openai/openai-go/v3"
 )
 
 // sharedClient is the HTTP client of every Client not given one:
@@ -92,6 +96,12 @@ type Config struct {
 	MaxRetries int
 	// HTTPClient, when set, is used for every request (mainly for tests).
 	HTTPClient *http.Client
+	// AzureEndpoint, when set, makes the client talk to Azure OpenAI at
+	// this endpoint (https://NAME.openai.azure.com) instead of BaseURL,
+	// where a request's model names a deployment. AzureAPIVersion is the
+	// API version it asks for, and APIKey the resource's key; without a
+	// key, AzureADToken, a Microsoft Entra ID access token, signs in.
+	AzureEndpoint, AzureAPIVersion, AzureADToken string
 	// Budget, when set, is waited for before every attempt of Complete
 	// and Embed, retries and fallbacks included, and told what each
 	// attempt cost and of every 429. Clients that share it share its
@@ -129,24 +139,49 @@ type Client struct {
 	backoff func(n int) time.Duration
 	// organization and project are sent only to api.openai.com.
 	organization, project string
+	// azure is set for an Azure OpenAI endpoint.
+	azure *azureConfig
+	// chat, embeddings and models are the SDK's services the client
+	// calls.
+	chat       openai.ChatCompletionService
+	embeddings openai.EmbeddingService
+	models     openai.ModelService
 }
 
 // ConfigFromEnv returns the configuration that the environment getenv
 // reads gives: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_ORG_ID and
-// OPENAI_PROJECT_ID. New itself never reads the process's environment, so
-// that a caller (and its tests) decide what it sees.
+// OPENAI_PROJECT_ID; for Azure OpenAI, named as the SDKs name them,
+// AZURE_OPENAI_ENDPOINT, OPENAI_API_VERSION and AZURE_OPENAI_API_KEY or
+// AZURE_OPENAI_AD_TOKEN. New itself never reads the process's
+// environment, so that a caller (and its tests) decide what it sees.
 func ConfigFromEnv(getenv func(string) string) Config {
-	return Config{
+	cfg := Config{
 		BaseURL:      strings.TrimSpace(getenv("OPENAI_BASE_URL")),
 		APIKey:       strings.TrimSpace(getenv("OPENAI_API_KEY")),
 		Organization: getenv("OPENAI_ORG_ID"),
 		Project:      getenv("OPENAI_PROJECT_ID"),
 	}
+	if endpoint := strings.TrimSpace(getenv("AZURE_OPENAI_ENDPOINT")); endpoint != "" {
+		cfg.AzureEndpoint = endpoint
+		cfg.AzureAPIVersion = strings.TrimSpace(getenv("OPENAI_API_VERSION"))
+		cfg.APIKey = strings.TrimSpace(getenv("AZURE_OPENAI_API_KEY"))
+		cfg.AzureADToken = strings.TrimSpace(getenv("AZURE_OPENAI_AD_TOKEN"))
+		cfg.Organization, cfg.Project = "", ""
+	}
+	return cfg
 }
 
 // New checks cfg, fills in its defaults and returns a client. It returns an error wrapping ErrNoAPIKey when no key is set and
 // the endpoint is the OpenAI API.
 func New(cfg Config) (*Client, error) {
+	var az *azureConfig
+	if strings.TrimSpace(cfg.AzureEndpoint) != "" {
+		var err error
+		if az, err = newAzure(cfg); err != nil {
+			return nil, err
+		}
+		cfg.BaseURL = az.endpoint
+	}
 	base := strings.TrimSpace(cfg.BaseURL)
 	if base == "" {
 		base = DefaultBaseURL
@@ -165,7 +200,10 @@ func New(cfg Config) (*Client, error) {
 
 	openAI := strings.EqualFold(u.Hostname(), "api.openai.com")
 	key := strings.TrimSpace(cfg.APIKey)
-	if key == "" {
+	if key == "" && az != nil && az.token != "" {
+		// The token is as secret as a key: it is masked as one.
+		key = az.token
+	} else if key == "" {
 		if openAI {
 			return nil, ErrNoAPIKey
 		}
@@ -186,6 +224,7 @@ func New(cfg Config) (*Client, error) {
 		maxRetries: cfg.MaxRetries,
 		budget:     cfg.Budget,
 		backoff:    defaultBackoff,
+		azure:      az,
 	}
 	if c.httpClient == nil {
 		c.httpClient = sharedClient()
@@ -196,6 +235,10 @@ func New(cfg Config) (*Client, error) {
 	if key != placeholderKey {
 		c.apiKey = secretKey(key)
 	}
+	opts := c.sdkOptions()
+	c.chat = openai.NewChatCompletionService(opts...)
+	c.embeddings = openai.NewEmbeddingService(opts...)
+	c.models = openai.NewModelService(opts...)
 	return c, nil
 }
 

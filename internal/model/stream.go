@@ -1,40 +1,26 @@
 package model
 
 import (
-	"bufio"
-	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
-	"slices"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
-// This file reads a streamed chat completion: server-sent events whose
-// data lines each hold a chunk of the answer, the last one "[DONE]".
-
-// streamOptions asks a streaming server to send the usage in a last chunk.
-type streamOptions struct {
-	IncludeUsage bool `json:"include_usage"`
-}
-
-// chatChunk is the part of one streamed chunk moot reads.
-type chatChunk struct {
-	Model   string `json:"model"`
-	Choices []struct {
-		Delta struct {
-			Content string `json:"content"`
-			Refusal string `json:"refusal"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage *wireUsage      `json:"usage"`
-	Error json.RawMessage `json:"error"`
-}
+// This file sends one attempt of a chat request through the SDK and reads
+// its answer, whole or as a stream of events (the SDK's ssestream, its
+// chunks gathered by its ChatCompletionAccumulator, tool calls included).
 
 // errStreamCut is a stream that ended before it said it was done.
 var errStreamCut = errors.New("the stream ended before the answer did")
+
+// errStreamMixed is a stream whose chunks the SDK's accumulator refuses
+// as not of one answer.
+var errStreamMixed = errors.New("the stream mixes chunks of different answers")
 
 // streamError is an error a server sent in the middle of a stream.
 type streamError struct{ message string }
@@ -46,100 +32,89 @@ func isEventStream(contentType string) bool {
 	return mt == "text/event-stream"
 }
 
-// readStream reads the events of a streamed chat completion from body
-// into comp, as if it had come whole, calling onChunk with each piece of
-// content as it arrives. A stream that stops before "[DONE]" and before
-// any choice finished is an error: the answer may be cut short.
-func readStream(body io.Reader, comp *chatCompletion, onChunk func(string)) error {
-	br := bufio.NewReader(body)
-	var content, refusal bytes.Buffer
-	finished := false
-	var data bytes.Buffer
-	for {
-		line, err := br.ReadBytes('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return err
+// chatAttempt sends p once and reads the answer into comp, giving each
+// piece of streamed text to onChunk (when not nil). x records what moot's
+// middleware saw of the attempt.
+func (c *Client) chatAttempt(ctx context.Context, p openai.ChatCompletionNewParams, stream bool, cl *call, x *exchange, comp *chatCompletion) error {
+	// Nothing of an earlier attempt, streamed in part, may stay.
+	*comp = chatCompletion{}
+	mw := c.middleware(ctx, x, cl, stream)
+	defer x.done()
+	if !stream {
+		res, err := c.chat.New(ctx, p, mw)
+		if err != nil {
+			return sdkFailure(err, x)
 		}
-		if len(line) > 0 || err == nil {
-			line = bytes.TrimRight(line, "\r\n")
-			if rest, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-				data.Write(bytes.TrimPrefix(rest, []byte(" ")))
-				continue
-			}
-			if len(line) > 0 {
-				// A comment (": keep-alive") or an event or id field.
-				if err == nil {
-					continue
-				}
-			}
-		}
-		// A blank line or the end: dispatch the event gathered so far.
-		if data.Len() > 0 {
-			payload := bytes.TrimSpace(data.Bytes())
-			if string(payload) == "[DONE]" {
-				break
-			}
-			var ch chatChunk
-			if jerr := json.Unmarshal(payload, &ch); jerr != nil {
-				return fmt.Errorf("parsing a streamed chunk: %w", jerr)
-			}
-			if len(ch.Error) > 0 && string(ch.Error) != "null" {
-				msg, _, _, _, ok := parseError(append(append([]byte(`{"error":`), ch.Error...), '}'))
-				if !ok {
-					msg = "unknown error"
-				}
-				return &streamError{message: msg}
-			}
-			if ch.Model != "" {
-				comp.Model = ch.Model
-			}
-			if ch.Usage != nil {
-				comp.Usage = *ch.Usage
-			}
-			for _, c := range ch.Choices {
-				if c.Delta.Content != "" {
-					content.WriteString(c.Delta.Content)
-					if onChunk != nil {
-						onChunk(c.Delta.Content)
-					}
-				}
-				refusal.WriteString(c.Delta.Refusal)
-				if c.FinishReason != nil && *c.FinishReason != "" {
-					finished = true
-					comp.setFinish(*c.FinishReason)
-				}
-				// Only the first choice is asked for; others are ignored.
-				break
-			}
-			data.Reset()
-		}
-		if errors.Is(err, io.EOF) {
-			if !finished {
-				return errStreamCut
-			}
-			break
-		}
+		return comp.fromSDK(res)
 	}
-	comp.setText(content.String(), refusal.String())
+	s := c.chat.NewStreaming(ctx, p, mw)
+	defer s.Close()
+	if x.whole != nil {
+		var whole openai.ChatCompletion
+		if err := json.Unmarshal(x.whole, &whole); err != nil {
+			return fmt.Errorf("parsing the JSON: %w", err)
+		}
+		return comp.fromSDK(&whole)
+	}
+	if err := readStream(s, comp, cl.onChunk); err != nil {
+		if !x.streaming {
+			// The request failed before any stream began.
+			return sdkFailure(err, x)
+		}
+		return fmt.Errorf("reading the stream: %w", err)
+	}
 	return nil
 }
 
-// setFinish records the finish reason of the first choice.
-func (comp *chatCompletion) setFinish(reason string) {
-	comp.ensureChoice()
-	comp.Choices[0].FinishReason = reason
-}
-
-// setText records the text and refusal of the first choice.
-func (comp *chatCompletion) setText(content, refusal string) {
-	comp.ensureChoice()
-	comp.Choices[0].Message.Content = content
-	comp.Choices[0].Message.Refusal = refusal
-}
-
-func (comp *chatCompletion) ensureChoice() {
-	if len(comp.Choices) == 0 {
-		// A fresh array: its one choice is the zero value.
-		comp.Choices = slices.Grow(comp.Choices, 1)[:1]
+// readStream reads the chunks of a streamed chat completion into comp, as
+// if it had come whole, calling onChunk with each piece of content as it
+// arrives. A stream that stops before any choice finished is an error:
+// the answer may be cut short.
+func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompletion, onChunk func(string)) error {
+	var acc openai.ChatCompletionAccumulator
+	finished := false
+	for s.Next() {
+		ch := s.Current()
+		if !acc.AddChunk(ch) {
+			return errStreamMixed
+		}
+		if err := comp.readUsage(ch.RawJSON()); err != nil {
+			return err
+		}
+		// Only the first choice is asked for; others are ignored.
+		if len(ch.Choices) > 0 {
+			d := ch.Choices[0]
+			if d.Delta.Content != "" && onChunk != nil {
+				onChunk(d.Delta.Content)
+			}
+			if d.FinishReason != "" {
+				finished = true
+			}
+		}
 	}
+	if err := s.Err(); err != nil {
+		var se *ssestream.StreamError
+		if errors.As(err, &se) {
+			msg, _, _, _, ok := parseError(se.Event.Data)
+			if !ok {
+				msg = "unknown error"
+			}
+			return &streamError{message: msg}
+		}
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &syntax) || errors.As(err, &typ) {
+			return fmt.Errorf("parsing a streamed chunk: %w", err)
+		}
+		return err
+	}
+	if !finished {
+		return errStreamCut
+	}
+	usage := comp.usage
+	if err := comp.fromSDK(&acc.ChatCompletion); err != nil {
+		return err
+	}
+	comp.usage, comp.streamed = usage, true
+	return nil
 }

@@ -126,10 +126,18 @@ func TestReadStream(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var comp chatCompletion
-			var got []string
-			err := readStream(strings.NewReader(tt.body), &comp, func(s string) { got = append(got, s) })
-			if !slices.Equal(got, tt.chunks) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, tt.body)
+			}))
+			defer srv.Close()
+			c, err := New(Config{BaseURL: srv.URL + "/v1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req, chunks := collect("m")
+			resp, err := c.Complete(context.Background(), req)
+			if got := *chunks; !slices.Equal(got, tt.chunks) {
 				t.Errorf("chunks = %q, want %q", got, tt.chunks)
 			}
 			if tt.wantErr != "" {
@@ -141,10 +149,9 @@ func TestReadStream(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ch := comp.Choices[0]
-			if ch.Message.Content != tt.want || ch.FinishReason != tt.finish ||
-				comp.Usage.PromptTokens != tt.usage[0] || comp.Usage.CompletionTokens != tt.usage[1] {
-				t.Errorf("completion = %+v, want text %q, finish %q, usage %v", comp, tt.want, tt.finish, tt.usage)
+			if resp.Text != tt.want || resp.Truncated != (tt.finish == "length") || !resp.Streamed ||
+				float64(resp.PromptTokens) != tt.usage[0] || float64(resp.CompletionTokens) != tt.usage[1] {
+				t.Errorf("response = %+v, want text %q, finish %q, usage %v", resp, tt.want, tt.finish, tt.usage)
 			}
 		})
 	}

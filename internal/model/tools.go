@@ -8,6 +8,9 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
 )
 
 // This file is function calling ("tools") of the Chat Completions API: a
@@ -36,53 +39,39 @@ type ToolCall struct {
 	Arguments string `json:"arguments"`
 }
 
-type wireTool struct {
-	Type     string       `json:"type"`
-	Function wireFunction `json:"function"`
+// toolParam is t as the SDK sends it, a function tool.
+func toolParam(t Tool) openai.ChatCompletionToolUnionParam {
+	fn := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(t.Parameters)}
+	if t.Description != "" {
+		fn.Description = openai.String(t.Description)
+	}
+	return openai.ChatCompletionFunctionTool(fn)
 }
 
-type wireFunction struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description,omitempty"`
-	Parameters  map[string]any `json:"parameters,omitempty"`
-}
-
-type wireToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
-func wireCalls(calls []ToolCall) []wireToolCall {
+// toolCallParams are the tool calls of an assistant message as the SDK
+// sends them.
+func toolCallParams(calls []ToolCall) []openai.ChatCompletionMessageToolCallUnionParam {
 	if len(calls) == 0 {
 		return nil
 	}
-	out := make([]wireToolCall, len(calls))
+	out := make([]openai.ChatCompletionMessageToolCallUnionParam, len(calls))
 	for i, c := range calls {
-		out[i].ID, out[i].Type = c.ID, "function"
-		out[i].Function.Name, out[i].Function.Arguments = c.Name, c.Arguments
-	}
-	return out
-}
-
-// readCalls reads the tool calls of an answer, giving each without an id
-// one of its own, as a "tool" message must name the call it answers.
-func readCalls(calls []wireToolCall) []ToolCall {
-	if len(calls) == 0 {
-		return nil
-	}
-	out := make([]ToolCall, 0, len(calls))
-	for i, c := range calls {
-		id := c.ID
-		if id == "" {
-			id = fmt.Sprintf("call_%d", i)
+		out[i].OfFunction = &openai.ChatCompletionMessageFunctionToolCallParam{
+			ID:       c.ID,
+			Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
 		}
-		out = append(out, ToolCall{ID: id, Name: c.Function.Name, Arguments: c.Function.Arguments})
 	}
 	return out
+}
+
+// readCall reads the i-th tool call of an answer, giving it an id of its
+// own when it has none, as a "tool" message must name the call it
+// answers.
+func readCall(i int, id, name, arguments string) ToolCall {
+	if id == "" {
+		id = fmt.Sprintf("call_%d", i)
+	}
+	return ToolCall{ID: id, Name: name, Arguments: arguments}
 }
 
 // refusesTools reports whether e is a server saying it cannot take tools.

@@ -1,87 +1,209 @@
 package model
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 )
 
-// This file is the wire protocol moot speaks: two JSON endpoints of the
-// OpenAI API, POST {base}/chat/completions and POST {base}/embeddings,
-// with only the fields moot sends and reads. moot speaks it itself rather
-// than through an SDK because it needs so little of one, and an SDK's
-// package init and size cost every start of moot, not only the runs that
-// call a model.
+// This file is where moot meets the openai-go SDK, through which every
+// request goes: the SDK builds the request, sends it with the client's
+// HTTP client and decodes the answer; moot's middleware, run on every
+// request, keeps the rules the SDK does not have (the response cap, no
+// compression, the shared budget, the per-attempt timeout), and Client.do
+// in complete.go retries (see its comment for why it retries and not the
+// SDK).
 
-// chatMessage is one message of a chat request.
-type chatMessage struct {
-	Role string `json:"role"`
-	// Content is the message's text, or its text in parts where a cache
-	// breakpoint cuts it (see cacheParts).
-	Content any `json:"content"`
-	// ToolCalls are the tool calls of an assistant message; ToolCallID
-	// names the call a "tool" message answers (see tools.go).
-	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string         `json:"tool_call_id,omitempty"`
+// sdkOptions are the options of every SDK request a client makes: where
+// and how to reach the endpoint, and no retries of the SDK's own.
+func (c *Client) sdkOptions() []option.RequestOption {
+	opts := []option.RequestOption{
+		option.WithHTTPClient(c.httpClient),
+		option.WithMaxRetries(0),
+		option.WithHeader("User-Agent", "moot"),
+		// Asking for no compression keeps net/http from decoding gzip, so
+		// that MaxResponseSize counts the bytes on the wire: a compressed
+		// stream of empty blocks would otherwise be read without end while
+		// inflating to nothing.
+		option.WithHeader("Accept-Encoding", "identity"),
+		option.WithHeader("Accept", "application/json, text/event-stream"),
+	}
+	// The SDK tells every server the machine's system, architecture and Go
+	// version; moot sends no more of the machine than it did before it.
+	for _, h := range sdkTelemetry {
+		opts = append(opts, option.WithHeaderDel(h))
+	}
+	if c.azure != nil {
+		return append(opts, c.azure.options(c.key)...)
+	}
+	opts = append(opts, option.WithBaseURL(c.api.String()), option.WithAPIKey(c.key))
+	if c.organization != "" {
+		opts = append(opts, option.WithOrganization(c.organization))
+	}
+	if c.project != "" {
+		opts = append(opts, option.WithProject(c.project))
+	}
+	return opts
 }
 
-// chatRequest is the body of POST {base}/chat/completions. Exactly one of
-// MaxTokens and MaxCompletionTokens is sent, when a limit is set.
-type chatRequest struct {
-	Model               string          `json:"model"`
-	Messages            []chatMessage   `json:"messages"`
-	Temperature         *float64        `json:"temperature,omitempty"`
-	MaxTokens           int             `json:"max_tokens,omitempty"`
-	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
-	ResponseFormat      *responseFormat `json:"response_format,omitempty"`
-	Stream              bool            `json:"stream,omitempty"`
-	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
-	Tools               []wireTool      `json:"tools,omitempty"`
+// sdkTelemetry are the headers the SDK adds to every request that moot
+// does not send.
+var sdkTelemetry = []string{"X-Stainless-Lang", "X-Stainless-Package-Version", "X-Stainless-OS", "X-Stainless-Arch",
+	"X-Stainless-Runtime", "X-Stainless-Runtime-Version", "X-Stainless-Retry-Count", "X-Stainless-Timeout"}
+
+// exchange is what moot's middleware saw of one attempt: the answer's
+// status and headers, the budget's ticket, and the JSON of an answer that
+// came whole to a request for a stream.
+type exchange struct {
+	res    *http.Response
+	ticket *ticket
+	whole  []byte
+	// budgetErr is the context's error that ended the wait for the
+	// budget.
+	budgetErr error
+	// sent is set once the SDK built the request and handed it on.
+	sent bool
+	// streaming is set when the answer is a stream of events.
+	streaming bool
+	// cancel ends the attempt's timeout, once its answer is read.
+	cancel context.CancelFunc
 }
 
-// responseFormat asks for JSON: Type is "json_schema" (with JSONSchema)
-// or "json_object".
-type responseFormat struct {
-	Type       string      `json:"type"`
-	JSONSchema *jsonSchema `json:"json_schema,omitempty"`
+// done ends the attempt's timeout.
+func (x *exchange) done() {
+	if x.cancel != nil {
+		x.cancel()
+	}
 }
 
-// jsonSchema is the schema of a json_schema response format.
-type jsonSchema struct {
-	Name   string         `json:"name"`
-	Schema map[string]any `json:"schema"`
-	Strict bool           `json:"strict,omitempty"`
+// middleware returns the option that runs moot's rules around one
+// attempt: it waits for the budget (with ctx, the caller's context, so
+// that the wait does not eat the attempt's time), gives the attempt its
+// own timeout, refuses a compressed or oversized answer, caps what is
+// read of any other, and keeps a JSON answer to a request for a stream
+// aside, for the SDK's stream reader would find no events in it.
+func (c *Client) middleware(ctx context.Context, x *exchange, cl *call, stream bool) option.RequestOption {
+	return option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		x.sent = true
+		var tk *ticket
+		var err error
+		size := max(int(req.ContentLength), 0)
+		switch {
+		case cl.unmetered:
+		case cl.embed:
+			tk, err = c.budget.take(ctx, estimateTokens(size, 0))
+		default:
+			tk, err = c.budget.takeAnswer(ctx, size, cl.maxTokens, cl.role)
+		}
+		if err != nil {
+			x.budgetErr = err
+			return nil, err
+		}
+		x.ticket = tk
+		actx, cancel := context.WithTimeout(req.Context(), c.timeout)
+		x.cancel = cancel
+		res, err := next(req.WithContext(actx))
+		x.res = res
+		if err != nil {
+			return res, err
+		}
+		if enc := res.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+			res.Body.Close()
+			return nil, &EncodingError{Encoding: enc}
+		}
+		if res.ContentLength > MaxResponseSize {
+			res.Body.Close()
+			return nil, &TooLargeError{Limit: MaxResponseSize}
+		}
+		res.Body = limitBody(res.Body, MaxResponseSize)
+		if stream && res.StatusCode < 400 {
+			ct := res.Header.Get("Content-Type")
+			switch {
+			case isEventStream(ct):
+				x.streaming = true
+				res.Body = endEvent(res.Body)
+			case isJSON(ct):
+				// A server that does not stream answers whole.
+				body, err := io.ReadAll(res.Body)
+				res.Body.Close()
+				if err != nil {
+					return nil, fmt.Errorf("reading the body: %w", err)
+				}
+				x.whole = body
+				res.Body = http.NoBody
+			default:
+				res.Body.Close()
+				return nil, fmt.Errorf("the answer is %q, not JSON", ct)
+			}
+		}
+		return res, nil
+	})
 }
 
-// chatCompletion is the part of a chat completion moot reads. Numbers are
-// read as float64 so that a server writing 12.0 for a count is not refused.
+// chatCompletion is what moot reads of a chat completion, streamed or
+// not.
 type chatCompletion struct {
-	Model   string `json:"model"`
-	Choices []struct {
-		Message struct {
-			Content   string         `json:"content"`
-			Refusal   string         `json:"refusal"`
-			ToolCalls []wireToolCall `json:"tool_calls"`
-		} `json:"message"`
-		FinishReason string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage wireUsage `json:"usage"`
-	// streamed is set when the answer came as a stream of events.
-	streamed bool
+	model            string
+	choice           bool // the answer had a choice
+	content, refusal string
+	finishReason     string
+	toolCalls        []ToolCall
+	usage            wireUsage
+	streamed         bool
+}
+
+// fromSDK reads the first choice of a completion the SDK decoded, and its
+// usage from the JSON as it came (see wireUsage).
+func (comp *chatCompletion) fromSDK(c *openai.ChatCompletion) error {
+	comp.model = c.Model
+	if len(c.Choices) > 0 {
+		ch := c.Choices[0]
+		comp.choice = true
+		comp.content, comp.refusal, comp.finishReason = ch.Message.Content, ch.Message.Refusal, ch.FinishReason
+		for i, tc := range ch.Message.ToolCalls {
+			comp.toolCalls = append(comp.toolCalls, readCall(i, tc.ID, tc.Function.Name, tc.Function.Arguments))
+		}
+	}
+	return comp.readUsage(c.RawJSON())
+}
+
+// readUsage reads the usage of a completion or of a streamed chunk from
+// its JSON, keeping what it had when the JSON has none.
+func (comp *chatCompletion) readUsage(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	var u struct {
+		Usage *wireUsage `json:"usage"`
+	}
+	if err := json.Unmarshal([]byte(raw), &u); err != nil {
+		return fmt.Errorf("parsing the usage: %w", err)
+	}
+	if u.Usage != nil {
+		comp.usage = *u.Usage
+	}
+	return nil
 }
 
 // wireUsage is the usage a server reports with a completion, or in the
-// last chunk of a stream. Cached prompt tokens come where each server puts
-// them: prompt_tokens_details.cached_tokens on OpenAI, on OpenRouter, on
-// vLLM started with --enable-prompt-tokens-details (null otherwise) and on
-// Ollama from the release that reports them; prompt_cache_hit_tokens on
-// DeepSeek. A server that reports neither leaves CachedTokens at 0.
+// last chunk of a stream, read by moot from the JSON itself, one reader
+// for whole and streamed answers (DeepSeek's prompt_cache_hit_tokens is
+// no field of the SDK's Usage, only an extra). Cached prompt tokens come where
+// each server puts them: prompt_tokens_details.cached_tokens on OpenAI,
+// on OpenRouter, on vLLM started with --enable-prompt-tokens-details
+// (null otherwise) and on Ollama from the release that reports them;
+// prompt_cache_hit_tokens on DeepSeek. A server that reports neither
+// leaves CachedTokens at 0. Numbers are read as float64 so that a server
+// writing 12.0 for a count is not refused.
 type wireUsage struct {
 	PromptTokens         float64      `json:"prompt_tokens"`
 	CompletionTokens     float64      `json:"completion_tokens"`
@@ -159,6 +281,14 @@ type cacheControl struct {
 	Type string `json:"type"`
 }
 
+// partsMessage is a message whose content is sent in parts, as moot
+// writes it: the SDK's content parts have no cache_control.
+type partsMessage struct {
+	Role      string                                           `json:"role"`
+	Content   []textPart                                       `json:"content"`
+	ToolCalls []openai.ChatCompletionMessageToolCallUnionParam `json:"tool_calls,omitempty"`
+}
+
 // content is text as a message's content: the string itself, or, when
 // cuts mark where cached prefixes end in it, the text in parts, each part
 // that ends at a cut carrying cache_control {"type": "ephemeral"} (as
@@ -183,36 +313,14 @@ func content(text string, cuts []int) any {
 	return parts
 }
 
-// embedRequest is the body of POST {base}/embeddings.
-type embedRequest struct {
-	Model string   `json:"model"`
-	Input []string `json:"input"`
-}
-
-// embedResponse is the part of an embeddings answer moot reads.
-type embedResponse struct {
-	Model string `json:"model"`
-	Data  []struct {
-		Index     float64   `json:"index"`
-		Embedding []float64 `json:"embedding"`
-	} `json:"data"`
-	Usage struct {
-		PromptTokens float64 `json:"prompt_tokens"`
-	} `json:"usage"`
-}
-
-// errorBody is the error an OpenAI-compatible server answers with:
-// {"error": {"message", "type", "code", "param"}}. Code and param are
-// strings on OpenAI but numbers or null elsewhere, so each field is read
-// as whatever JSON it is.
-type errorBody struct {
-	Error json.RawMessage `json:"error"`
-}
-
-// parseError reads the fields of an error body. ok is false when the body
-// is not of that shape, or names no message.
+// parseError reads the fields of an error body, {"error": {"message",
+// "type", "code", "param"}}. Code and param are strings on OpenAI but
+// numbers or null elsewhere, so each field is read as whatever JSON it is.
+// ok is false when the body is not of that shape, or names no message.
 func parseError(body []byte) (message, typ, code, param string, ok bool) {
-	var eb errorBody
+	var eb struct {
+		Error json.RawMessage `json:"error"`
+	}
 	if json.Unmarshal(body, &eb) != nil {
 		return "", "", "", "", false
 	}
@@ -239,12 +347,6 @@ func scalar(raw json.RawMessage) string {
 	return ""
 }
 
-// errNotSent marks a request that could not be built, so was never sent.
-type errNotSent struct{ err error }
-
-func (e *errNotSent) Error() string { return e.err.Error() }
-func (e *errNotSent) Unwrap() error { return e.err }
-
 // statusError is an answer with an HTTP status of 400 or more, with the
 // start of its body.
 type statusError struct {
@@ -254,76 +356,35 @@ type statusError struct {
 
 func (e *statusError) Error() string { return fmt.Sprintf("server answered %d", e.status) }
 
-// post sends one attempt of payload to path under the base URL and decodes
-// a successful JSON answer into out. The attempt gets its own timeout,
-// which also bounds reading the answer. It returns the response (its body
-// read and closed) whenever one came, so that the caller can read its
-// status and headers; the error is a *statusError for an error status and
-// wraps *errNotSent when nothing was sent. A chat answer that comes as a
-// stream of events is read into out as it arrives, each piece of its text
-// given to onChunk (when not nil).
-func (c *Client) post(ctx context.Context, path string, payload []byte, out any, onChunk func(string)) (*http.Response, error) {
-	if comp, ok := out.(*chatCompletion); ok {
-		// Nothing of an earlier attempt, streamed in part, may stay.
-		*comp = chatCompletion{}
+// sdkFailure turns the SDK's error for an attempt into the one moot's
+// retry loop reads: an answer with an error status (which the SDK gives
+// as its typed *openai.Error, or as the error of decoding a body that is
+// not OpenAI's error JSON) becomes a *statusError with the body as it
+// came, so that moot reads the fields its own way (see parseError).
+func sdkFailure(err error, x *exchange) error {
+	var tooLarge *TooLargeError
+	if errors.As(err, &tooLarge) || x.res == nil || x.res.StatusCode < 400 {
+		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.api.JoinPath(path).String(), bytes.NewReader(payload))
-	if err != nil {
-		return nil, &errNotSent{err}
+	var apiErr *openai.Error
+	res := x.res
+	if errors.As(err, &apiErr) && apiErr.Response != nil {
+		res = apiErr.Response
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	c.setHeaders(req)
-	res, err := c.httpClient.Do(req)
-	if err != nil {
-		return nil, err
+	body, rerr := io.ReadAll(res.Body)
+	if rerr != nil {
+		return fmt.Errorf("reading the body: %w", rerr)
 	}
-	defer res.Body.Close()
-	if enc := res.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
-		return res, &EncodingError{Encoding: enc}
-	}
-	if res.ContentLength > MaxResponseSize {
-		return res, &TooLargeError{Limit: MaxResponseSize}
-	}
-	if comp, ok := out.(*chatCompletion); ok && res.StatusCode < 400 && isEventStream(res.Header.Get("Content-Type")) {
-		if err := readStream(limitBody(res.Body, MaxResponseSize), comp, onChunk); err != nil {
-			return res, fmt.Errorf("reading the stream: %w", err)
-		}
-		comp.streamed = true
-		return res, nil
-	}
-	body, err := io.ReadAll(limitBody(res.Body, MaxResponseSize))
-	if err != nil {
-		return res, fmt.Errorf("reading the body: %w", err)
-	}
-	if res.StatusCode >= 400 {
-		return res, &statusError{status: res.StatusCode, body: body}
-	}
-	if !isJSON(res.Header.Get("Content-Type")) {
-		return res, fmt.Errorf("the answer is %q, not JSON", res.Header.Get("Content-Type"))
-	}
-	if err := json.Unmarshal(body, out); err != nil {
-		return res, fmt.Errorf("parsing the JSON: %w", err)
-	}
-	return res, nil
+	return &statusError{status: res.StatusCode, body: body}
 }
 
-// setHeaders sets the headers every request to the endpoint carries: who
-// asks, the key, and no compression.
-func (c *Client) setHeaders(req *http.Request) {
-	req.Header.Set("User-Agent", "moot")
-	req.Header.Set("Authorization", "Bearer "+c.key)
-	// Asking for no compression keeps net/http from decoding gzip, so
-	// that MaxResponseSize counts the bytes on the wire: a compressed
-	// stream of empty blocks would otherwise be read without end while
-	// inflating to nothing.
-	req.Header.Set("Accept-Encoding", "identity")
-	if c.organization != "" {
-		req.Header.Set("OpenAI-Organization", c.organization)
-	}
-	if c.project != "" {
-		req.Header.Set("OpenAI-Project", c.project)
-	}
+// endEvent returns body with a blank line after its end, so that the
+// last event of a stream that ends without one (as some servers' do) is
+// read rather than dropped: the SDK's reader, as the SSE standard says,
+// drops an event its stream ends in.
+func endEvent(body io.ReadCloser) io.ReadCloser {
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(body, strings.NewReader("\n\n")), body}
 }

@@ -57,4 +57,12 @@ func TestRequestHeadersAndPath(t *testing.T) {
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Errorf("Content-Type = %q, want application/json", ct)
 	}
+	if ua := r.Header.Get("User-Agent"); ua != "moot" {
+		t.Errorf("User-Agent = %q, want moot", ua)
+	}
+	for name := range r.Header {
+		if strings.HasPrefix(strings.ToLower(name), "x-stainless") {
+			t.Errorf("header %s: %q sent, want none of the SDK's telemetry", name, r.Header.Get(name))
+		}
+	}
 }
