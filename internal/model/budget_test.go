@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -367,9 +368,11 @@ func TestBudgetNoWindowExceedsTheLimits(t *testing.T) {
 // workers whose requests set no max_tokens and whose answers are long:
 // the budget must reserve each answer before it is sent (the role's
 // running mean of answers, and only one request at a time until any
-// answer is known) so that no 60-second window holds more than the TPM.
-// Before, each request was estimated at its prompt alone and sixteen went
-// at once.
+// answer of its role is known) so that no 60-second window holds more
+// than the TPM but for one answer longer than its estimate, as
+// docs/tournaments.md says: an answer without a cap is not known before
+// it comes. Before, each request was estimated at its prompt alone and
+// sixteen went at once.
 func TestBudgetForeseesAnswersWithoutACap(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const tpm = 12000
@@ -401,8 +404,11 @@ func TestBudgetForeseesAnswersWithoutACap(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		if most := maxTokensInWindow(arrivals, tokens, time.Minute); most > tpm {
-			t.Errorf("a minute saw %d tokens, over --tpm %d", most, tpm)
+		// The estimate of a role's first answer may fall short of it by
+		// at most the longest answer; one such goes at a time.
+		longest := slices.Max(slices.Collect(maps.Values(answer)))
+		if most := maxTokensInWindow(arrivals, tokens, time.Minute); most > tpm+longest {
+			t.Errorf("a minute saw %d tokens, over --tpm %d by more than the longest answer, %d", most, tpm, longest)
 		}
 		// Ten minutes at 12,000 a minute hold about 60 answers of ~1,450
 		// tokens with their prompts; the budget must not waste most of it.

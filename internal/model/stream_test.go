@@ -121,6 +121,8 @@ func TestReadStream(t *testing.T) {
 		{name: "finished without done", body: "data: {\"choices\":[{\"delta\":{\"content\":\"y\"},\"finish_reason\":\"length\"}]}\n",
 			want: "y", chunks: []string{"y"}, finish: "length"},
 		{name: "cut before the end", body: "data: {\"choices\":[{\"delta\":{\"content\":\"y\"}}]}\n\n", chunks: []string{"y"}, wantErr: "ended before"},
+		{name: "a null error is none", body: "data: {\"choices\":[{\"delta\":{\"content\":\"z\"},\"finish_reason\":\"stop\"}],\"error\":null}\r\n\r\ndata: [DONE]\n\n",
+			want: "z", chunks: []string{"z"}, finish: "stop"},
 		{name: "error event", body: "data: {\"error\":{\"message\":\"boom\"}}\n\n", wantErr: "boom"},
 		{name: "not JSON", body: "data: {oops\n\n", wantErr: "parsing"},
 	}

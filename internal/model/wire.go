@@ -1,6 +1,8 @@
 package model
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -378,13 +380,62 @@ func sdkFailure(err error, x *exchange) error {
 	return &statusError{status: res.StatusCode, body: body}
 }
 
-// endEvent returns body with a blank line after its end, so that the
-// last event of a stream that ends without one (as some servers' do) is
-// read rather than dropped: the SDK's reader, as the SSE standard says,
-// drops an event its stream ends in.
+// endEvent returns body made readable by the SDK's stream reader: with a
+// blank line after its end, so that the last event of a stream that ends
+// without one (as some servers' do) is read rather than dropped (the
+// SDK's reader, as the SSE standard says, drops an event its stream ends
+// in); and with a chunk's `"error": null`, which some servers send on
+// every chunk, taken out, since the SDK takes any "error" key for an
+// error.
 func endEvent(body io.ReadCloser) io.ReadCloser {
-	return struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(body, strings.NewReader("\n\n")), body}
+	return &eventBody{r: bufio.NewReader(body), c: body}
+}
+
+// eventBody is the stream body endEvent returns.
+type eventBody struct {
+	r    *bufio.Reader
+	c    io.Closer
+	buf  []byte
+	done bool
+}
+
+func (e *eventBody) Read(p []byte) (int, error) {
+	for len(e.buf) == 0 {
+		if e.done {
+			return 0, io.EOF
+		}
+		line, err := e.r.ReadBytes('\n')
+		if err == io.EOF {
+			e.done = true
+			line = append(line, "\n\n"...)
+		} else if err != nil {
+			return 0, err
+		}
+		e.buf = withoutNullError(line)
+	}
+	n := copy(p, e.buf)
+	e.buf = e.buf[n:]
+	return n, nil
+}
+
+func (e *eventBody) Close() error { return e.c.Close() }
+
+// withoutNullError returns an event's data line without a top-level
+// "error" whose value is null; any other line as it is.
+func withoutNullError(line []byte) []byte {
+	data, ok := bytes.CutPrefix(line, []byte("data:"))
+	if !ok || !bytes.Contains(data, []byte(`"error"`)) {
+		return line
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(data, &fields) != nil || string(fields["error"]) != "null" {
+		return line
+	}
+	delete(fields, "error")
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return line
+	}
+	end := line[len(bytes.TrimRight(line, "\r\n")):]
+	return append(append([]byte("data: "), out...), end...)
 }
