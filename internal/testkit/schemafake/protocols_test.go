@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -350,7 +351,10 @@ func run(t *testing.T, c protocolCase, kind string, seed uint64, person driver.P
 // may be sent back for a rule the schema could have said.
 func TestSchemaInstances(t *testing.T) {
 	seeds := 30
-	if testing.Short() {
+	// Under -race one seed a case is enough to find a race; test.sh runs
+	// the thirty in its pass without -race (MOOT_SEEDS_APART set in the
+	// first), where they take a fraction of the time.
+	if testing.Short() || raceEnabled && os.Getenv("MOOT_SEEDS_APART") != "" {
 		seeds = 1
 	}
 	for _, c := range cases() {
