@@ -350,3 +350,32 @@ func TestKilledAtEveryCallRejudgeRetryMissing(t *testing.T) {
 		t.Errorf("the re-judging's score is not recorded as missing again:\n%s", s)
 	}
 }
+
+// TestKilledAtEveryCallRejudgeKeepGoing: a re-judging with --keep-going
+// whose judge never scores, killed while each of its requests (its
+// repairs included) is in flight and run again, ends with the files of a
+// re-judging never killed: its scores recorded as missing in its folder,
+// its other calls made; only the request in flight is asked again.
+func TestKilledAtEveryCallRejudgeKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of a kill per request, each a moot process run twice: run without -short")
+	}
+	cast := castFile(t)
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:       []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
+		Prepare:   [][]string{{"run", "d", "--all", "--quiet"}},
+		Command:   []string{"rejudge", "d", "--judge-model", "b", "--keep-going"},
+		Model:     panelRefusingB,
+		Normalise: createdBlank,
+	})
+	for _, f := range []string{"judgments/b/calls/006_score_judge.md", "judgments/b/calls/010_score_judge.md"} {
+		if !strings.Contains(k.Reference[f], `"missing": {`) {
+			t.Errorf("%s is not recorded as missing:\n%s", f, k.Reference[f])
+		}
+	}
+	if _, ok := k.Reference["judgments/b/verdict.md"]; !ok {
+		t.Error("the re-judging gave no verdict")
+	}
+}
