@@ -52,7 +52,6 @@ var protocolImportsLeft = []string{
 	"internal/cli [test] -> statemachine/panel/paneltest",
 	"internal/cli [test] -> statemachine/refine",
 	"internal/cli [test] -> statemachine/refine/refinetest",
-	"internal/driver -> statemachine/dialectic",
 	"internal/driver [test] -> statemachine/dialectic",
 	"internal/human [test] -> statemachine/dialectic",
 	"internal/judging [test] -> statemachine/dialectic",
