@@ -476,13 +476,13 @@ func (c *Client) do(ctx context.Context, cl *call, out any, attempt func(x *exch
 		var wait time.Duration
 		var status *statusError
 		if errors.As(err, &status) {
-			msg, typ, code, param, ok := parseError(status.body)
-			if !ok {
+			f := status.fields
+			if !status.typed {
 				// Not OpenAI's error JSON: a proxy's page or a plain
 				// "404 page not found". Show its start instead.
-				msg = c.bodyText(res.Header.Get("Content-Type"), status.body)
+				f.message = c.bodyText(res.Header.Get("Content-Type"), status.body)
 			}
-			failure = c.apiError(status.status, msg, typ, code, param, cl.model)
+			failure = c.apiError(status.status, f, cl.model)
 			retryable = retryableStatus(res, status.body)
 		} else if errors.Is(err, syscall.ECONNREFUSED) {
 			// Nothing listens there: one quick second try covers a server
@@ -605,7 +605,7 @@ func retryAfter(res *http.Response) (time.Duration, bool) {
 func (c *Client) transportFailure(err error, res *http.Response, model string) (error, bool) {
 	if res != nil && res.StatusCode >= 400 {
 		// An error status whose body could not be read.
-		return c.apiError(res.StatusCode, "", "", "", "", model), retryableStatus(res, nil)
+		return c.apiError(res.StatusCode, apiFields{}, model), retryableStatus(res, nil)
 	}
 	if res != nil && !isJSON(res.Header.Get("Content-Type")) && !isEventStream(res.Header.Get("Content-Type")) {
 		return fmt.Errorf("%s answered with %q instead of JSON: check that the base URL is the API root, usually ending in /v1",
@@ -631,13 +631,15 @@ func (c *Client) transportFailure(err error, res *http.Response, model string) (
 	return fmt.Errorf("cannot reach %s: %w", c.BaseURL(), err), true
 }
 
-func (c *Client) apiError(status int, message, typ, code, param, model string) *APIError {
+// apiError is the *APIError of an answer with an error status, its
+// message masked.
+func (c *Client) apiError(status int, f apiFields, model string) *APIError {
 	return &APIError{
 		Status:  status,
-		Message: c.mask(message),
-		Type:    typ,
-		Code:    code,
-		Param:   param,
+		Message: c.mask(f.message),
+		Type:    f.typ,
+		Code:    f.code,
+		Param:   f.param,
 		Model:   model,
 		BaseURL: c.BaseURL(),
 	}

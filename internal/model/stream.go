@@ -45,7 +45,8 @@ func (c *Client) chatAttempt(ctx context.Context, p openai.ChatCompletionNewPara
 		if err != nil {
 			return sdkFailure(err, x)
 		}
-		return comp.fromSDK(res)
+		comp.fromSDK(res)
+		return nil
 	}
 	s := c.chat.NewStreaming(ctx, p, mw)
 	defer s.Close()
@@ -54,7 +55,8 @@ func (c *Client) chatAttempt(ctx context.Context, p openai.ChatCompletionNewPara
 		if err := json.Unmarshal(x.whole, &whole); err != nil {
 			return fmt.Errorf("parsing the JSON: %w", err)
 		}
-		return comp.fromSDK(&whole)
+		comp.fromSDK(&whole)
+		return nil
 	}
 	if err := readStream(s, comp, cl.onChunk); err != nil {
 		if !x.streaming {
@@ -78,8 +80,8 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 		if !acc.AddChunk(ch) {
 			return errStreamMixed
 		}
-		if err := comp.readUsage(ch.RawJSON()); err != nil {
-			return err
+		if ch.JSON.Usage.Valid() {
+			comp.usage = readUsage(ch.Usage)
 		}
 		// Only the first choice is asked for; others are ignored.
 		if len(ch.Choices) > 0 {
@@ -95,9 +97,14 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 	if err := s.Err(); err != nil {
 		var se *ssestream.StreamError
 		if errors.As(err, &se) {
-			msg, _, _, _, ok := parseError(se.Event.Data)
-			if !ok {
-				msg = "unknown error"
+			var ev struct {
+				Error openai.Error `json:"error"`
+			}
+			msg := "unknown error"
+			if json.Unmarshal(se.Event.Data, &ev) == nil {
+				if f, ok := errorFields(&ev.Error); ok {
+					msg = f.message
+				}
 			}
 			return &streamError{message: msg}
 		}
@@ -112,9 +119,7 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 		return errStreamCut
 	}
 	usage := comp.usage
-	if err := comp.fromSDK(&acc.ChatCompletion); err != nil {
-		return err
-	}
+	comp.fromSDK(&acc.ChatCompletion)
 	comp.usage, comp.streamed = usage, true
 	return nil
 }
