@@ -45,7 +45,7 @@ func moot(t *testing.T, args ...string) result {
 
 // mootWith is moot with w, when not nil, as the model that writes report
 // --narrative analyses, named "judge-test".
-func mootWith(t *testing.T, w dialectic.Writer, args ...string) result {
+func mootWith(t *testing.T, w NarrativeWriter, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	io := IO{
@@ -54,7 +54,7 @@ func mootWith(t *testing.T, w dialectic.Writer, args ...string) result {
 		Getenv: func(string) string { return "" },
 	}
 	if w != nil {
-		io.Narrator = func(func(string) string, dialectic.Models) (dialectic.Writer, string, error) {
+		io.Narrator = func(func(string) string, string) (NarrativeWriter, string, error) {
 			return w, "judge-test", nil
 		}
 	}
@@ -334,7 +334,7 @@ func TestExportCommand(t *testing.T) {
 // the report, and says that it lacks the narrative.
 func TestReportNarrativeFails(t *testing.T) {
 	root, dir := reportFixture(t)
-	var nw dialectic.Writer = &fakeWriter{fail: errors.New("the endpoint is down")}
+	var nw NarrativeWriter = &fakeWriter{fail: errors.New("the endpoint is down")}
 	res := mootWith(t, nw, "--dir", root, "report", "hostile", "--narrative")
 	if res.code != ExitModel || !strings.Contains(res.stderr, "the endpoint is down") ||
 		!strings.Contains(res.stderr, "the report was written without a narrative") {

@@ -19,7 +19,7 @@ import (
 
 // Names of the files the report writes into a debate directory.
 const (
-	ReadmeFile = "README.md"
+	ReadmeFile = page.Readme
 	HTMLFile   = page.File
 )
 

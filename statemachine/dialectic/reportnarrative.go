@@ -1,7 +1,6 @@
 package dialectic
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -28,12 +27,6 @@ const (
 	maxPromptReasoning = 400 // runes of each reasoning quoted in the prompt
 	maxPromptChars     = 120000
 )
-
-// Writer is a model that writes the narrative of a debate. The model
-// package's client satisfies it through a small adapter in the command line.
-type Writer interface {
-	Narrative(ctx context.Context, prompt string) (string, error)
-}
 
 // Narrative is the model-written analysis stored in narrative.md.
 type Narrative struct {
@@ -166,15 +159,11 @@ func NarrativePrompt(d *Debate) string {
 	return b.String()
 }
 
-// WriteNarrative asks w for the narrative of d and returns it, ready to be
-// stored. model names the model, for the record; it may be empty. A text
-// far outside the length asked for is refused; one a little outside is
-// kept, and warning says so.
-func WriteNarrative(ctx context.Context, d *Debate, w Writer, model string) (n *Narrative, warning string, err error) {
-	text, err := w.Narrative(ctx, NarrativePrompt(d))
-	if err != nil {
-		return nil, "", err
-	}
+// readNarrative reads text, a model's answer to NarrativePrompt(d), as
+// the narrative of d, ready to be stored. model names the model, for the
+// record; it may be empty. A text far outside the length asked for is
+// refused; one a little outside is kept, and warning says so.
+func readNarrative(d *Debate, text, model string) (n *Narrative, warning string, err error) {
 	text = strings.TrimSpace(stripFence(text))
 	words := len(strings.Fields(text))
 	if words < narrativeHardMin || words > narrativeHardMax {
