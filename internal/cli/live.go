@@ -21,9 +21,9 @@ import (
 	"github.com/moot-dev/moot/internal/live"
 	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/prices"
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/serve"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -390,7 +390,7 @@ func (a *app) htmlReport(dir string, table prices.Table) ([]byte, error) {
 		return nil, err
 	}
 	jr := judging.Compare(filepath.Base(dir), j)
-	r := report.BuildWithNote(deb, narrative, &jr, note)
+	r := dialectic.BuildWithNote(deb, narrative, &jr, note)
 	var roles []string
 	if dp, err := a.io.Protocols.Lookup(sm.Default); err == nil {
 		roles = driver.RoleNames(dp)

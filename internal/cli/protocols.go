@@ -324,8 +324,13 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	// --retry-missing first asks again for what runs with --keep-going
 	// went on without, complete debate or not.
 	var gaps []string
-	if f, ok := deb.(sm.Filler); ok && cmd.Bool("retry-missing") {
-		gaps = f.Gaps()
+	if cmd.Bool("retry-missing") {
+		if gaps, err = retryGaps(d, deb, p.Name()); err != nil {
+			return err
+		}
+		if len(gaps) == 0 {
+			a.noGaps(d)
+		}
 	}
 	if start.Complete && len(gaps) == 0 {
 		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%s); nothing to run\n", d.Path(), start.Progress())

@@ -16,7 +16,6 @@ import (
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/model"
-	"github.com/moot-dev/moot/internal/report"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
@@ -28,7 +27,7 @@ import (
 // or moot's built-in model when that is the model. It returns no writer
 // when no endpoint is configured. It is the narrator of an IO whose
 // Narrator is nil.
-func newNarrator(getenv func(string) string, settings report.Models) (report.Writer, string, error) {
+func newNarrator(getenv func(string) string, settings dialectic.Models) (dialectic.Writer, string, error) {
 	name := settings.Judge
 	if name == "" {
 		name = defaultModel(getenv)
@@ -115,7 +114,7 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			var files []store.File
-			var narrative *report.Narrative
+			var narrative *dialectic.Narrative
 			// narrativeErr is a model that failed to write the narrative: the
 			// report is written all the same, and the command then fails.
 			var narrativeErr error
@@ -126,7 +125,7 @@ func (a *app) reportCommand() *ucli.Command {
 				switch {
 				case err == nil:
 					narrative = n
-					files = append(files, store.File{Name: report.NarrativeFile, Data: data})
+					files = append(files, store.File{Name: dialectic.NarrativeFile, Data: data})
 				case errors.As(err, &ee) && ee.code == ExitModel:
 					narrative, _ = readNarrative(d) // an unreadable one is left out
 					narrativeErr = narrativeFailed(d.Path(), narrative != nil, err)
@@ -145,7 +144,7 @@ func (a *app) reportCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			r := report.BuildWithNote(deb, narrative, &jr, note)
+			r := dialectic.BuildWithNote(deb, narrative, &jr, note)
 			var roles []string
 			if p, err := a.io.Protocols.Lookup(sm.Default); err == nil {
 				roles = driver.RoleNames(p)
@@ -166,7 +165,7 @@ func (a *app) reportCommand() *ucli.Command {
 				// A narrative just paid for is kept even so.
 				if len(files) > 0 {
 					if err := d.Commit(files); err != nil {
-						return fmt.Errorf("write %s: %w", report.NarrativeFile, err)
+						return fmt.Errorf("write %s: %w", dialectic.NarrativeFile, err)
 					}
 				}
 				out := r.Markdown()
@@ -179,11 +178,11 @@ func (a *app) reportCommand() *ucli.Command {
 				return narrativeErr
 			}
 			files = append(files,
-				store.File{Name: report.ReadmeFile, Data: r.Markdown()},
+				store.File{Name: dialectic.ReadmeFile, Data: r.Markdown()},
 				store.File{Name: dialectic.GraphFile, Data: r.GraphFile()},
 			)
 			if page != nil {
-				files = append(files, store.File{Name: report.HTMLFile, Data: page})
+				files = append(files, store.File{Name: dialectic.HTMLFile, Data: page})
 			}
 			if err := d.Commit(files); err != nil {
 				return err
@@ -202,31 +201,31 @@ func (a *app) reportCommand() *ucli.Command {
 func narrativeFailed(dir string, kept bool, err error) error {
 	what := "without a narrative"
 	if kept {
-		what = "with the narrative written before (" + report.NarrativeFile + " is unchanged)"
+		what = "with the narrative written before (" + dialectic.NarrativeFile + " is unchanged)"
 	}
 	return withCode(ExitModel, fmt.Errorf("the report was written %s: %w", what, err),
 		fmt.Sprintf("run 'moot report %s --narrative' again to retry the narrative", dir))
 }
 
 // readNarrative reads the stored narrative, if there is one.
-func readNarrative(d *store.Dir) (*report.Narrative, error) {
-	if !d.Exists(report.NarrativeFile) {
+func readNarrative(d *store.Dir) (*dialectic.Narrative, error) {
+	if !d.Exists(dialectic.NarrativeFile) {
 		return nil, nil
 	}
-	data, err := d.ReadFile(report.NarrativeFile)
+	data, err := d.ReadFile(dialectic.NarrativeFile)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", report.NarrativeFile, err)
+		return nil, fmt.Errorf("read %s: %w", dialectic.NarrativeFile, err)
 	}
-	n, err := report.ParseNarrative(data)
+	n, err := dialectic.ParseNarrative(data)
 	if err != nil {
-		return nil, withCode(ExitError, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), report.NarrativeFile), err),
+		return nil, withCode(ExitError, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), dialectic.NarrativeFile), err),
 			"delete the file, or run 'moot report --narrative' to write it again")
 	}
 	return n, nil
 }
 
 // writeNarrative asks the model for the narrative and renders narrative.md.
-func (a *app) writeNarrative(ctx context.Context, deb *dialectic.Debate) (*report.Narrative, []byte, error) {
+func (a *app) writeNarrative(ctx context.Context, deb *dialectic.Debate) (*dialectic.Narrative, []byte, error) {
 	if deb.Header.State.Exchange == 0 {
 		return nil, nil, withCode(ExitUsage, errors.New("--narrative: no exchange has been judged yet, so there is nothing to analyse"))
 	}
@@ -234,14 +233,14 @@ func (a *app) writeNarrative(ctx context.Context, deb *dialectic.Debate) (*repor
 	if narrator == nil {
 		narrator = newNarrator
 	}
-	w, model, err := narrator(a.io.Getenv, report.Analyze(deb).Models)
+	w, model, err := narrator(a.io.Getenv, dialectic.Analyze(deb).Models)
 	if err != nil {
 		return nil, nil, withCode(ExitModel, err)
 	}
 	if w == nil {
 		return nil, nil, withCode(ExitUsage, errNoModel)
 	}
-	n, warning, err := report.WriteNarrative(ctx, deb, w, model)
+	n, warning, err := dialectic.WriteNarrative(ctx, deb, w, model)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, nil, err
@@ -253,7 +252,7 @@ func (a *app) writeNarrative(ctx context.Context, deb *dialectic.Debate) (*repor
 	}
 	data, err := n.Render()
 	if err != nil {
-		return nil, nil, fmt.Errorf("render %s: %w", report.NarrativeFile, err)
+		return nil, nil, fmt.Errorf("render %s: %w", dialectic.NarrativeFile, err)
 	}
 	return n, data, nil
 }
@@ -299,9 +298,9 @@ func (a *app) exportCommand() *ucli.Command {
 			case judgesFormat.Name:
 				out, err = judging.CSV(j)
 			case "csv":
-				out, err = report.ExportCSV(deb, j)
+				out, err = dialectic.ExportCSV(deb, j)
 			default:
-				out, err = report.ExportJSON(deb, j)
+				out, err = dialectic.ExportJSON(deb, j)
 			}
 			if err != nil {
 				return err

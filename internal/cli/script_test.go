@@ -2,15 +2,12 @@ package cli_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +19,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/judgefake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/scriptcmd"
 	"github.com/moot-dev/moot/internal/testkit/sparring"
 	"github.com/moot-dev/moot/internal/testkit/tourneyfake"
 	"github.com/moot-dev/moot/internal/testkit/trio"
@@ -343,26 +341,7 @@ func TestScripts(t *testing.T) {
 				}
 			},
 			// code N cmd args... runs cmd and checks that it exits with N.
-			"code": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) < 2 {
-					ts.Fatalf("usage: code N command [args...]")
-				}
-				want, err := strconv.Atoi(args[0])
-				if err != nil {
-					ts.Fatalf("code: %v", err)
-				}
-				err = ts.Exec(args[1], args[2:]...)
-				got := 0
-				var ee *exec.ExitError
-				if errors.As(err, &ee) {
-					got = ee.ExitCode()
-				} else if err != nil {
-					ts.Fatalf("code: %v", err)
-				}
-				if (got == want) == neg {
-					ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
-				}
-			},
+			"code": scriptcmd.Code,
 		},
 	})
 }
