@@ -551,12 +551,14 @@ func (a *app) azureSettings() []setting {
 	}
 }
 
-// withoutUserinfo hides the user and password an endpoint's URL may hold.
+// withoutUserinfo hides the user and password an endpoint's URL may hold
+// behind "***".
 func withoutUserinfo(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.User == nil {
 		return s
 	}
-	u.User = url.User("***")
-	return u.String()
+	u.User = nil
+	scheme, rest, _ := strings.Cut(u.String(), "//")
+	return scheme + "//***@" + rest
 }
