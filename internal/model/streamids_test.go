@@ -3,6 +3,9 @@ package model
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 )
 
@@ -69,5 +72,45 @@ func TestStreamChunksWithoutTheAnswersID(t *testing.T) {
 					resp.Text, calls, resp.Streamed, resp.PromptTokens, tt.wantText, tt.wantCall)
 			}
 		})
+	}
+}
+
+// TestToolRoundsCountEveryCacheWrite checks that the usage of an answer
+// reached through tool calls counts the prompt tokens every round wrote
+// to the cache, as it counts those each read, so that the cost of a
+// researched answer leaves none out.
+func TestToolRoundsCountEveryCacheWrite(t *testing.T) {
+	var rounds atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		round := rounds.Add(1)
+		w.Header().Set("Content-Type", "text/event-stream")
+		events := []string{
+			`{"id":"r1","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"search","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`,
+			`{"id":"r1","choices":[],"usage":{"prompt_tokens":100,"completion_tokens":5,"cache_read_input_tokens":0,"cache_creation_input_tokens":80}}`,
+		}
+		if round > 1 {
+			events = []string{
+				`{"id":"r2","choices":[{"index":0,"delta":{"role":"assistant","content":"done"},"finish_reason":"stop"}]}`,
+				`{"id":"r2","choices":[],"usage":{"prompt_tokens":150,"completion_tokens":2,"cache_read_input_tokens":80,"cache_creation_input_tokens":60}}`,
+			}
+		}
+		for _, ev := range append(events, "[DONE]") {
+			fmt.Fprintf(w, "data: %s\n\n", ev)
+		}
+	}))
+	defer srv.Close()
+	c, err := New(Config{BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := collect("m")
+	req.Tools = []Tool{{Name: "search", Parameters: map[string]any{"type": "object"}}}
+	resp, _, err := CompleteWithTools(context.Background(), c, req, func(context.Context, ToolCall) string { return "found" }, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Text != "done" || resp.PromptTokens != 250 || resp.CachedTokens != 80 || resp.CacheWriteTokens != 140 {
+		t.Errorf("answer %q, prompt %d, cached %d, written %d; want \"done\", 250, 80, 140 (both rounds')",
+			resp.Text, resp.PromptTokens, resp.CachedTokens, resp.CacheWriteTokens)
 	}
 }
