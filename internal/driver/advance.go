@@ -284,7 +284,7 @@ func (g UnitGoal) reached(st sm.Status, steps int) bool {
 // and commits the result through the journal. It stops at the first
 // failure, leaving the debate at the last step committed.
 func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options) (Summary, error) {
-	p = withJudgeContext(p, opts.Overrides)
+	p = withJudgeContext(p, &opts.Overrides)
 	return advance(ctx, d, p, goal, opts, func() (sm.Debate, error) { return LoadDebate(d, p) })
 }
 
@@ -294,7 +294,7 @@ func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 func Rejudge(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, opts Options) (Summary, error) {
 	// A re-judging writes only under its folder: the context is its own,
 	// not stored in debate.md.
-	p = withJudgeContext(p, opts.Overrides)
+	p = withJudgeContext(p, &opts.Overrides)
 	opts.Overrides.JudgeContext = ""
 	return advance(ctx, d, p, UnitGoal{All: true}, opts, rejudging(d, p, rj))
 }
@@ -316,14 +316,22 @@ func rejudging(d *store.Dir, p sm.Protocol, rj sm.Rejudging) func() (sm.Debate, 
 }
 
 // withJudgeContext gives a protocol whose judge reads a debate in more
-// than one way the judge context of o, so that the run's first prompt
-// already uses it; the step's commit then stores it in debate.md's
-// settings.
-func withJudgeContext(p sm.Protocol, o Overrides) sm.Protocol {
-	if jc, ok := p.(sm.JudgeContexter); ok && o.JudgeContext != "" {
-		return jc.WithJudgeContext(o.JudgeContext)
+// than one way (an sm.JudgeContexter) the judge context of o, so that the
+// run's first prompt already uses it; the step's commit then stores it in
+// debate.md's settings. It fills in o the name of the protocol's default
+// context, which the settings store as an absent field.
+func withJudgeContext(p sm.Protocol, o *Overrides) sm.Protocol {
+	jc, ok := p.(sm.JudgeContexter)
+	if !ok {
+		return p
 	}
-	return p
+	if o.JudgeContextDefault == "" {
+		o.JudgeContextDefault, _ = jc.ParseJudgeContext("")
+	}
+	if o.JudgeContext == "" {
+		return p
+	}
+	return jc.WithJudgeContext(o.JudgeContext)
 }
 
 func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options, load func() (sm.Debate, error)) (Summary, error) {
@@ -391,29 +399,21 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 
 // readSettings reads the settings kept in the state file of d.
 func readSettings(d *store.Dir) (Settings, error) {
-	var s Settings
 	data, err := d.ReadFile(sm.StateFile)
 	if err != nil {
-		return s, fmt.Errorf("read %s: %w", sm.StateFile, err)
+		return Settings{}, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	front, _, err := frontmatter.Parse(data)
 	if err != nil {
-		return s, fmt.Errorf("read %s: %w", sm.StateFile, err)
+		return Settings{}, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	if s.panel, err = sm.PanelOf(front); err != nil {
-		return s, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	panel, err := sm.PanelOf(front)
+	if err != nil {
+		return Settings{}, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	raw, ok := front.Get(SettingsKey)
-	if !ok || string(raw) == "null" {
-		return s, nil
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
-	}
-	if err := s.check(); err != nil {
-		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
-	}
-	return s, nil
+	s, err := LoadSettings(front)
+	s.panel = panel
+	return s, err
 }
 
 // take asks the calls of step, applies their answers and commits.
@@ -881,7 +881,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		resp.Latency = max(resp.Latency, r.opts.Now().Sub(begin))
 		elapsed += resp.Latency
 		if err == nil {
-			if err = CheckSize(c.Role, []byte(resp.Text)); err != nil {
+			if err = sm.CheckSize(c.Role, []byte(resp.Text)); err != nil {
 				resp.Text = ""
 			}
 		}
@@ -1160,7 +1160,7 @@ func FillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options)
 // how many it asked for; none for a protocol whose re-judging records no
 // gaps.
 func RejudgeMissing(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, opts Options) (Summary, int, error) {
-	p = withJudgeContext(p, opts.Overrides)
+	p = withJudgeContext(p, &opts.Overrides)
 	opts.Overrides.JudgeContext = ""
 	return fillMissing(ctx, d, p, opts, rj.Judge.Name, rejudging(d, p, rj))
 }
