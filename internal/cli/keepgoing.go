@@ -35,7 +35,7 @@ func retryMissingFlag() ucli.Flag {
 func retryGaps(d *store.Dir, deb sm.Debate, protocol string) ([]string, error) {
 	f, ok := deb.(sm.Filler)
 	if !ok {
-		return nil, badUsage(fmt.Errorf("--retry-missing: a %s debate does not ask again for a call recorded as missing, since its later steps were made without it", protocol),
+		return nil, badUsage(fmt.Errorf("--retry-missing: a %s debate asks no call recorded as missing again", protocol),
 			"run the command again without --retry-missing")
 	}
 	return driver.RetryGaps(d, f, "")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 	"testing"
@@ -250,5 +251,29 @@ func TestAdvanceRoleErrorSaysTheProtocolsUnit(t *testing.T) {
 	}
 	if want := "round 1: the arbiter's answer was refused after every repair"; !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error = %q, want it to start with %q", err, want)
+	}
+}
+
+// TestRetryRecordUnreadable: a record of a --retry-missing pass that
+// does not read stops the pass before anything is asked, naming the file
+// and how to start over.
+func TestRetryRecordUnreadable(t *testing.T) {
+	dir := newTrio(t, 1)
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.WritePrivate("retry-missing.json", []byte("{not json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := driver.RetryGaps(d, nil, ""); err == nil || !strings.Contains(err.Error(), ".moot/retry-missing.json") || !strings.Contains(err.Error(), "remove it") {
+		t.Errorf("RetryGaps: %v, want an error naming .moot/retry-missing.json", err)
+	}
+	if err := driver.EndRetry(d, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.ReadPrivate("retry-missing.json"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after EndRetry the record reads: %v", err)
 	}
 }

@@ -185,10 +185,10 @@ func TestKilledAtEveryWriteMissingScore(t *testing.T) {
 }
 
 // TestKilledAtEveryCallPanelKeepGoing: a panel of two judges, the second
-// of which never scores, run with --keep-going, killed with SIGKILL while
+// of which never scores nor evaluates, run with --keep-going, killed with SIGKILL while
 // each call is in flight and run again, ends with the files of a run
-// never killed: the second judge's scores recorded as missing in its
-// folder, the panel's scores those of the first.
+// never killed: the second judge's scores and evaluations recorded as
+// missing in its folder, the panel's those of the first.
 func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of a kill per call, each a moot process run twice: run without -short")
@@ -198,14 +198,9 @@ func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
 	bin, env := crashtest.Self(t)
 	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
 		Bin: bin, Env: env,
-		New: []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
-		Run: []string{"--all", "--judges", "a,b", "--keep-going"},
-		Model: func(req modeltest.Request) modeltest.Reply {
-			if req.Model == "b" && forumfake.Kind(fakeMessages(req)) == forumfake.Score {
-				return modeltest.Reply{Content: "No number from me."}
-			}
-			return fakeHandler(req)
-		},
+		New:   []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
+		Run:   []string{"--all", "--judges", "a,b", "--keep-going"},
+		Model: panelRefusingB,
 		Normalise: func(name, data string) string {
 			if strings.HasSuffix(name, sm.JudgeRecordFile) {
 				return created.ReplaceAllString(data, `"created": ""`)
@@ -218,6 +213,9 @@ func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
 	}
 	if s := k.Reference["calls/006_score_judge.md"]; !strings.Contains(s, `"missing": true`) || !strings.Contains(s, `"score": `) {
 		t.Errorf("the panel's score is not judge a's with b missing:\n%s", s)
+	}
+	if s := k.Reference["judgments/b/calls/005_evaluate_judge.md"]; !strings.Contains(s, `"missing": {`) {
+		t.Errorf("judge b's evaluation is not recorded as missing:\n%s", s)
 	}
 }
 
@@ -232,10 +230,16 @@ func castFile(t *testing.T) string {
 }
 
 // panelRefusingB answers as fakeHandler does, but the judge on model b
-// never gives a score.
+// never gives a score (it answers prose) nor an evaluation (an empty
+// answer, the model's failure).
 func panelRefusingB(req modeltest.Request) modeltest.Reply {
-	if req.Model == "b" && forumfake.Kind(fakeMessages(req)) == forumfake.Score {
-		return modeltest.Reply{Content: "No number from me."}
+	if req.Model == "b" {
+		switch forumfake.Kind(fakeMessages(req)) {
+		case forumfake.Score:
+			return modeltest.Reply{Content: "No number from me."}
+		case forumfake.Evaluate:
+			return modeltest.Reply{Content: " "}
+		}
 	}
 	return fakeHandler(req)
 }
@@ -249,14 +253,15 @@ func createdBlank(name, data string) string {
 }
 
 // TestKilledAtEveryCallPanelRetryMissing: --retry-missing over a panel
-// whose judge b's two scores are missing, b refused again, killed with
+// whose judge b's two scores and two evaluations are missing, b refused
+// again, killed with
 // SIGKILL while each of its requests (its repairs included) is in flight
 // and run again, ends with the files of a pass never killed; a score
 // asked again and recorded as missing again before the kill is not asked
 // a third time.
 func TestKilledAtEveryCallPanelRetryMissing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("crash test of 6 kills, each a moot process run twice: run without -short")
+		t.Skip("crash test of 8 kills, each a moot process run twice: run without -short")
 	}
 	cast := castFile(t)
 	bin, env := crashtest.Self(t)
@@ -266,8 +271,9 @@ func TestKilledAtEveryCallPanelRetryMissing(t *testing.T) {
 		Prepare: [][]string{{"run", "d", "--all", "--judges", "a,b", "--keep-going", "--quiet"}},
 		Command: []string{"run", "d", "--retry-missing", "--keep-going"},
 		Model:   panelRefusingB,
-		// Two scores of b, each asked three times.
-		Requests:  6,
+		// Two scores of b, each asked three times; two evaluations, each
+		// failing at once.
+		Requests:  8,
 		Normalise: createdBlank,
 	})
 	if s := k.Reference["judgments/b/calls/010_score_judge.md"]; !strings.Contains(s, `"missing": {`) {
@@ -276,12 +282,12 @@ func TestKilledAtEveryCallPanelRetryMissing(t *testing.T) {
 }
 
 // TestKilledAtEveryCallPanelRetryMissingAnswered: the same where b now
-// scores: killed at each of its two requests and run again, moot ends
+// answers: killed at each of its four requests and run again, moot ends
 // with the files of a pass never killed, each panel score the mean of
-// both judges.
+// both judges and each evaluation both judges'.
 func TestKilledAtEveryCallPanelRetryMissingAnswered(t *testing.T) {
 	if testing.Short() {
-		t.Skip("crash test of 2 kills, each a moot process run twice: run without -short")
+		t.Skip("crash test of 4 kills, each a moot process run twice: run without -short")
 	}
 	cast := castFile(t)
 	bin, env := crashtest.Self(t)
@@ -293,12 +299,15 @@ func TestKilledAtEveryCallPanelRetryMissingAnswered(t *testing.T) {
 		// b scores now: the debate was made where it did not.
 		PrepareModel: panelRefusingB,
 		Model:        fakeHandler,
-		Requests:     2,
+		Requests:     4,
 		Normalise:    createdBlank,
 	}
 	k := crashtest.KillAtEveryCall(t, c)
 	if s := k.Reference["calls/006_score_judge.md"]; strings.Contains(s, `"missing"`) || !strings.Contains(s, "the mean of the panel's 2 scores") {
 		t.Errorf("the panel's score is not the mean of both judges:\n%s", s)
+	}
+	if s := k.Reference["calls/005_evaluate_judge.md"]; strings.Contains(s, `"missing"`) || !strings.Contains(s, "\nb (b):") {
+		t.Errorf("the panel's evaluation is not both judges':\n%s", s)
 	}
 }
 
@@ -325,12 +334,12 @@ func TestKilledAtEveryCallRetryMissing(t *testing.T) {
 }
 
 // TestKilledAtEveryCallRejudgeRetryMissing: moot rejudge --retry-missing
-// over a re-judging whose judge never scored, refused again, killed while
+// over a re-judging whose judge never scored nor evaluated, failing again, killed while
 // each request is in flight and run again, ends with the files of a pass
 // never killed; only the request in flight is asked again.
 func TestKilledAtEveryCallRejudgeRetryMissing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("crash test of 6 kills, each a moot process run twice: run without -short")
+		t.Skip("crash test of 8 kills, each a moot process run twice: run without -short")
 	}
 	cast := castFile(t)
 	bin, env := crashtest.Self(t)
@@ -343,7 +352,7 @@ func TestKilledAtEveryCallRejudgeRetryMissing(t *testing.T) {
 		},
 		Command:   []string{"rejudge", "d", "--name", "b", "--retry-missing", "--keep-going"},
 		Model:     panelRefusingB,
-		Requests:  6,
+		Requests:  8,
 		Normalise: createdBlank,
 	})
 	if s := k.Reference["judgments/b/calls/010_score_judge.md"]; !strings.Contains(s, `"call": "rejudge-b-010-score/judge"`) {

@@ -244,3 +244,44 @@ func TestMissingTakesKilledAtEveryCall(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingRoomTurnsKilledAtEveryCall: a run with --keep-going in which
+// every message of arthur's, who sits in the crux room, is refused after
+// every repair (his room position and turns among them), killed while
+// each call is in flight and run again, ends with the files of a run
+// never killed: arthur's room messages recorded as missing, the room
+// going on without them.
+func TestMissingRoomTurnsKilledAtEveryCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of one kill per request, each a moot process run twice: run without -short")
+	}
+	own := t.TempDir()
+	for n, data := range testPersonas {
+		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := roomOptions
+	opts.Short = "arthur"
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "panel", "--motion", "Is Bitcoin a good investment?",
+			"--personas", "michael,arthur,brian", "--persona-dir", own, "--aspects", "1"},
+		Model: paneltest.Handler(opts),
+		Run:   []string{"--all", "--keep-going"},
+	})
+	kinds := map[string]bool{}
+	for _, data := range k.Reference {
+		if strings.Contains(data, `"status": "missing"`) && strings.Contains(data, `"persona": "arthur"`) {
+			for _, kind := range []string{"position", "turn"} {
+				if strings.Contains(data, `"kind": "`+kind+`"`) {
+					kinds[kind] = true
+				}
+			}
+		}
+	}
+	if !kinds["position"] || !kinds["turn"] {
+		t.Errorf("arthur's room position and turns are not all recorded as missing: %v", kinds)
+	}
+}
