@@ -143,6 +143,7 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	for k := 1; k <= total; k++ {
 		t.Run(fmt.Sprintf("killed at request %d", k), func(t *testing.T) {
 			root := fresh(t)
+			logBefore := usageLines(filepath.Join(root, "d"))
 			g := &gate{stop: k, arrived: make(chan struct{})}
 			srv := modeltest.NewServer(t, c.Model, c.serverOptions(g.before)...)
 			cmd := exec.Command(c.Bin, append([]string{"--dir", root}, c.runArgs()...)...)
@@ -162,6 +163,13 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 				cmd.Process.Kill()
 				<-exited
 				t.Fatalf("request %d never came, and the test's deadline is near", k)
+			}
+			if ended, err := g.logged(filepath.Join(root, "d"), logBefore, exited, beforeDeadline(t)); err != nil {
+				if !ended {
+					cmd.Process.Kill()
+					<-exited
+				}
+				t.Fatalf("request %d held: %v\n%s", k, err, out.String())
 			}
 			g.quiet(filepath.Join(root, "d"))
 			cmd.Process.Signal(syscall.SIGKILL)
@@ -342,6 +350,39 @@ func (g *gate) lists() (answered, held []string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return append([]string(nil), g.answered...), append([]string(nil), g.held...)
+}
+
+// logged waits until moot, running the debate at dir, has logged in its
+// usage log every request the gate answered, after the base lines the log
+// had before the run: moot has then received each of those answers, which
+// a loaded machine can take long to deliver, and only checks and keeps
+// them after that (see quiet). Each request of the debates the harness
+// runs is one call, logged once (a call with research's tool rounds would
+// log several requests as one). It fails, saying whether moot ended, if
+// moot exits first or the guard fires.
+func (g *gate) logged(dir string, base int, exited <-chan error, guard <-chan time.Time) (ended bool, err error) {
+	g.mu.Lock()
+	want := base + len(g.answered)
+	g.mu.Unlock()
+	for {
+		n := usageLines(dir)
+		if n >= want {
+			return false, nil
+		}
+		select {
+		case err := <-exited:
+			return true, fmt.Errorf("moot ended (%v) with %d of the %d answers before the held request logged", err, n-base, want-base)
+		case <-guard:
+			return false, fmt.Errorf("moot logged %d of the %d answers before the held request, and the test's deadline is near", n-base, want-base)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// usageLines counts the lines of the usage log of the debate at dir.
+func usageLines(dir string) int {
+	data, _ := os.ReadFile(filepath.Join(dir, store.PrivateDir, driver.UsageFile))
+	return strings.Count(string(data), "\n")
 }
 
 // quiet waits until neither the model has answered nor a file under dir
