@@ -187,7 +187,7 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 				}
 				t.Fatalf("request %d held: %v\n%s", k, err, out.String())
 			}
-			g.quiet(filepath.Join(root, "d"))
+			g.quiet(filepath.Join(root, "d"), cmd.Process.Pid)
 			cmd.Process.Signal(syscall.SIGKILL)
 			if err := <-exited; err == nil {
 				t.Fatalf("moot run finished although request %d was held", k)
@@ -401,14 +401,25 @@ func usageLines(dir string) int {
 	return strings.Count(string(data), "\n")
 }
 
-// quiet waits until neither the model has answered nor a file under dir
-// has changed for settle, or for at most five seconds.
-func (g *gate) quiet(dir string) {
+// quiet waits until, for settle, the model has not answered, no file
+// under dir has changed and no thread of the moot process pid has been
+// running or waiting to run (Linux's /proc tells; elsewhere only the
+// files and answers count), or for at most five seconds: a loaded
+// machine can leave moot runnable but not running between an answer it
+// logged and the answer's keeping, and a kill then would lose it.
+func (g *gate) quiet(dir string, pid int) {
 	deadline := time.Now().Add(5 * time.Second)
+	var busy time.Time
 	for time.Now().Before(deadline) {
+		if running(pid) {
+			busy = time.Now()
+		}
 		g.mu.Lock()
 		last := g.lastReply
 		g.mu.Unlock()
+		if busy.After(last) {
+			last = busy
+		}
 		filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
@@ -423,6 +434,29 @@ func (g *gate) quiet(dir string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// running reports whether a thread of process pid is running, waiting to
+// run or waiting on the disk (state R or D in /proc/PID/task/*/stat).
+func running(pid int) bool {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return false
+	}
+	for _, task := range tasks {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
+		if err != nil {
+			continue
+		}
+		// The state follows the command's name, which is in parentheses
+		// and may hold any byte.
+		if i := strings.LastIndexByte(string(data), ')'); i >= 0 && i+2 < len(data) {
+			if st := data[i+2]; st == 'R' || st == 'D' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // env is what a moot process against the fake at url has in its
