@@ -159,6 +159,7 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	for k := 1; k <= total; k++ {
 		t.Run(fmt.Sprintf("killed at request %d", k), func(t *testing.T) {
 			root := fresh(t)
+			logBefore := usageLines(filepath.Join(root, "d"))
 			g := &gate{stop: k, arrived: make(chan struct{})}
 			srv := modeltest.NewServer(t, c.Model, c.serverOptions(g.before)...)
 			cmd := exec.Command(c.Bin, append([]string{"--dir", root}, c.runArgs()...)...)
@@ -174,12 +175,19 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 			case <-g.arrived:
 			case err := <-exited:
 				t.Fatalf("moot run ended (%v) before request %d:\n%s", err, k, out.String())
-			case <-time.After(time.Minute):
+			case <-beforeDeadline(t):
 				cmd.Process.Kill()
 				<-exited
-				t.Fatalf("request %d never came", k)
+				t.Fatalf("request %d never came, and the test's deadline is near", k)
 			}
-			g.quiet(filepath.Join(root, "d"))
+			if ended, err := g.logged(filepath.Join(root, "d"), logBefore, exited, beforeDeadline(t)); err != nil {
+				if !ended {
+					cmd.Process.Kill()
+					<-exited
+				}
+				t.Fatalf("request %d held: %v\n%s", k, err, out.String())
+			}
+			g.quiet(filepath.Join(root, "d"), cmd.Process.Pid)
 			cmd.Process.Signal(syscall.SIGKILL)
 			if err := <-exited; err == nil {
 				t.Fatalf("moot run finished although request %d was held", k)
@@ -208,6 +216,19 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	took := time.Since(start)
 	t.Logf("%d kills in %v", total, took.Round(time.Millisecond))
 	return Kills{Reference: want, Requests: total, Took: took}
+}
+
+// beforeDeadline fires shortly before the test's deadline (go test
+// -timeout), and never for a test without one: the guard of a wait for
+// an event that a loaded machine may take long to bring, which names
+// what it waited for where go test's timeout would end every test at
+// once. No shorter fixed wait decides that the event will not come.
+func beforeDeadline(t *testing.T) <-chan time.Time {
+	d, ok := t.Deadline()
+	if !ok {
+		return nil
+	}
+	return time.After(time.Until(d) - 10*time.Second)
 }
 
 // Kills is what KillAtEveryCall did.
@@ -347,14 +368,58 @@ func (g *gate) lists() (answered, held []string) {
 	return append([]string(nil), g.answered...), append([]string(nil), g.held...)
 }
 
-// quiet waits until neither the model has answered nor a file under dir
-// has changed for settle, or for at most five seconds.
-func (g *gate) quiet(dir string) {
+// logged waits until moot, running the debate at dir, has logged in its
+// usage log every request the gate answered, after the base lines the log
+// had before the run: moot has then received each of those answers, which
+// a loaded machine can take long to deliver, and only checks and keeps
+// them after that (see quiet). Each request of the debates the harness
+// runs is one call, logged once (a call with research's tool rounds would
+// log several requests as one). It fails, saying whether moot ended, if
+// moot exits first or the guard fires.
+func (g *gate) logged(dir string, base int, exited <-chan error, guard <-chan time.Time) (ended bool, err error) {
+	g.mu.Lock()
+	want := base + len(g.answered)
+	g.mu.Unlock()
+	for {
+		n := usageLines(dir)
+		if n >= want {
+			return false, nil
+		}
+		select {
+		case err := <-exited:
+			return true, fmt.Errorf("moot ended (%v) with %d of the %d answers before the held request logged", err, n-base, want-base)
+		case <-guard:
+			return false, fmt.Errorf("moot logged %d of the %d answers before the held request, and the test's deadline is near", n-base, want-base)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// usageLines counts the lines of the usage log of the debate at dir.
+func usageLines(dir string) int {
+	data, _ := os.ReadFile(filepath.Join(dir, store.PrivateDir, driver.UsageFile))
+	return strings.Count(string(data), "\n")
+}
+
+// quiet waits until, for settle, the model has not answered, no file
+// under dir has changed and no thread of the moot process pid has been
+// running or waiting to run (Linux's /proc tells; elsewhere only the
+// files and answers count), or for at most five seconds: a loaded
+// machine can leave moot runnable but not running between an answer it
+// logged and the answer's keeping, and a kill then would lose it.
+func (g *gate) quiet(dir string, pid int) {
 	deadline := time.Now().Add(5 * time.Second)
+	var busy time.Time
 	for time.Now().Before(deadline) {
+		if running(pid) {
+			busy = time.Now()
+		}
 		g.mu.Lock()
 		last := g.lastReply
 		g.mu.Unlock()
+		if busy.After(last) {
+			last = busy
+		}
 		filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
@@ -369,6 +434,29 @@ func (g *gate) quiet(dir string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// running reports whether a thread of process pid is running, waiting to
+// run or waiting on the disk (state R or D in /proc/PID/task/*/stat).
+func running(pid int) bool {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return false
+	}
+	for _, task := range tasks {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
+		if err != nil {
+			continue
+		}
+		// The state follows the command's name, which is in parentheses
+		// and may hold any byte.
+		if i := strings.LastIndexByte(string(data), ')'); i >= 0 && i+2 < len(data) {
+			if st := data[i+2]; st == 'R' || st == 'D' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // env is what a moot process against the fake at url has in its

@@ -212,6 +212,7 @@ func must[T any](v T, err error) T {
 // file.
 func TestRandomKills(t *testing.T) {
 	skipIfShort(t)
+	Apart(t)
 	s := *seed
 	if s == 0 {
 		s = time.Now().UnixNano()

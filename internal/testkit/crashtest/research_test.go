@@ -21,6 +21,7 @@ import (
 // was accepted, and resumes: nothing the proposition searched or read is
 // asked again, and the files equal an uninterrupted run's.
 func TestResearchKilledAndResumed(t *testing.T) {
+	Apart(t)
 	web := researchfake.NewWeb()
 	defer web.Close()
 	release := make(chan struct{})

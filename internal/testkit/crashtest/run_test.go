@@ -50,6 +50,7 @@ func withoutPrivate(files map[string]string) map[string]string {
 // debate as a run that was never killed.
 func TestRandomKillsDuringRun(t *testing.T) {
 	skipIfShort(t)
+	Apart(t)
 	srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 2 * time.Millisecond}))
 	steps := runSteps(srv.URL, 3)
 	ref, _ := reference(t, steps)
