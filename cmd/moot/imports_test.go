@@ -55,8 +55,6 @@ var protocolImportsLeft = []string{
 	"internal/driver [test] -> statemachine/dialectic",
 	"internal/human [test] -> statemachine/dialectic",
 	"internal/judging [test] -> statemachine/dialectic",
-	"internal/report -> statemachine/dialectic",
-	"internal/report [test] -> statemachine/dialectic",
 	"internal/testkit/crashtest -> statemachine/dialectic",
 	"internal/testkit/crashtest [test] -> statemachine/dialectic",
 	"internal/testkit/fixture -> statemachine/dialectic",

@@ -200,12 +200,19 @@ func (a *app) stepCommand() *ucli.Command {
 }
 
 // drive runs a debate with models until the goal goal(state) says.
-func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal func(dialectic.State) dialecticGoal) error {
+func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal func(dialectic.State) dialecticGoal) (err error) {
 	d, err := a.openForWrite(ctx, cmd)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	// A command that ends well ends the --retry-missing pass it made or
+	// resumed: the next one asks every gap again.
+	defer func() {
+		if err == nil {
+			err = driver.EndRetry(d, "")
+		}
+	}()
 	proto, err := a.protocolOf(d)
 	if err != nil {
 		return err
@@ -243,6 +250,9 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	if cmd.Bool("retry-missing") {
 		if gaps, err = dialecticGaps(d); err != nil {
 			return err
+		}
+		if len(gaps) == 0 {
+			a.noGaps(d)
 		}
 	}
 	if deb.Ended() && len(gaps) > 0 {
@@ -350,10 +360,7 @@ func dialecticGaps(d *store.Dir) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f, ok := deb.(sm.Filler); ok {
-		return f.Gaps(), nil
-	}
-	return nil, nil
+	return retryGaps(d, deb, sm.Default)
 }
 
 // runBill is what run and step need for the bill of a debate.

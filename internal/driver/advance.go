@@ -498,6 +498,11 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 	if err := r.d.Commit(files); err != nil {
 		return err
 	}
+	if r.opts.committed != nil {
+		if err := r.opts.committed(step); err != nil {
+			return err
+		}
+	}
 	r.mu.Lock()
 	r.settings.People = people
 	r.mu.Unlock()
@@ -1144,8 +1149,10 @@ func Panel(d *store.Dir) ([]sm.Judge, error) {
 // own committed through the journal, and returns how many it asked for.
 // A call refused again stays missing in a run with KeepGoing and stops
 // the run without it. A debate whose protocol records no gaps has none.
+// The pass is recorded as it goes (see RetryGaps): run again after it
+// was stopped, it asks only for what it had not asked yet.
 func FillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options) (Summary, int, error) {
-	return fillMissing(ctx, d, p, opts, func() (sm.Debate, error) { return LoadDebate(d, p) })
+	return fillMissing(ctx, d, p, opts, "", func() (sm.Debate, error) { return LoadDebate(d, p) })
 }
 
 // RejudgeMissing asks again, as FillMissing does, for every judgment that
@@ -1155,11 +1162,12 @@ func FillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options)
 func RejudgeMissing(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, opts Options) (Summary, int, error) {
 	p = withJudgeContext(p, &opts.Overrides)
 	opts.Overrides.JudgeContext = ""
-	return fillMissing(ctx, d, p, opts, rejudging(d, p, rj))
+	return fillMissing(ctx, d, p, opts, rj.Judge.Name, rejudging(d, p, rj))
 }
 
-// fillMissing asks again for the gaps of the debate load returns.
-func fillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options, load func() (sm.Debate, error)) (Summary, int, error) {
+// fillMissing asks again for the gaps of the debate load returns, those
+// of the re-judging by the judge called judge when it is not "".
+func fillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options, judge string, load func() (sm.Debate, error)) (Summary, int, error) {
 	deb, err := load()
 	if err != nil {
 		return Summary{}, 0, err
@@ -1168,23 +1176,42 @@ func fillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options,
 	if !ok {
 		return Summary{}, 0, nil
 	}
-	gaps := f.Gaps()
-	if len(gaps) == 0 {
-		return Summary{}, 0, nil
+	rec, err := readRetry(d, judge)
+	if err != nil {
+		return Summary{}, 0, err
 	}
-	next := 0
-	sum, err := advance(ctx, d, p, UnitGoal{Steps: len(gaps)}, opts, func() (sm.Debate, error) {
-		deb, err := load()
+	gaps := rec.open(f.Gaps())
+	if len(gaps) > 0 {
+		next := 0
+		// Each gap asked again is recorded once its step is committed,
+		// before the answers kept for the step are removed: a run killed
+		// in between takes the step's answers from what was kept.
+		opts.committed = func(*sm.Step) error {
+			rec.Asked = append(rec.Asked, gaps[next-1])
+			return writeRetry(d, judge, rec)
+		}
+		sum, err := advance(ctx, d, p, UnitGoal{Steps: len(gaps)}, opts, func() (sm.Debate, error) {
+			deb, err := load()
+			if err != nil {
+				return nil, err
+			}
+			f, ok := deb.(sm.Filler)
+			if !ok {
+				return nil, fmt.Errorf("a %s debate records no missing calls", p.Name())
+			}
+			return &filling{Debate: deb, f: f, gaps: gaps, next: &next}, nil
+		})
 		if err != nil {
-			return nil, err
+			return sum, len(gaps), err
 		}
-		f, ok := deb.(sm.Filler)
-		if !ok {
-			return nil, fmt.Errorf("a %s debate records no missing calls", p.Name())
-		}
-		return &filling{Debate: deb, f: f, gaps: gaps, next: &next}, nil
-	})
-	return sum, len(gaps), err
+		rec.Done = true
+		return sum, len(gaps), writeRetry(d, judge, rec)
+	}
+	if rec.Done || len(rec.Asked) > 0 {
+		rec.Done = true
+		return Summary{}, 0, writeRetry(d, judge, rec)
+	}
+	return Summary{}, 0, nil
 }
 
 // filling is a debate whose next steps ask again for its missing calls,

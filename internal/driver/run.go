@@ -166,6 +166,9 @@ type Options struct {
 	// (moot run --human) in place of the model, after the step's model
 	// calls.
 	Person Person
+	// committed, when set, is called once each step is committed, before
+	// what was kept for its calls is removed.
+	committed func(*sm.Step) error
 }
 
 // StepPlan is what a step is about to ask, for Options.BeforeStep.
