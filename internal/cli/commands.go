@@ -425,7 +425,11 @@ func (a *app) showCommand() *ucli.Command {
 				return withCode(ExitError, fmt.Errorf("%s has no argument %s", d.Path(), id), argumentHints(d.Path(), deb, id)...)
 			}
 			rec, scored := deb.Scores.Get(id)
-			j, err := dialecticJudgments(d)
+			p, err := a.protocolOf(d)
+			if err != nil {
+				return err
+			}
+			j, err := judgmentsOf(d, p)
 			if err != nil {
 				return err
 			}
