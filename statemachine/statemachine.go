@@ -581,6 +581,18 @@ type Reporter interface {
 	Report() ([]File, error)
 }
 
+// FilesChecker is a Protocol that checks a debate's files itself, those
+// that Load could not read included: a file it cannot parse is a problem
+// that names the file, where Load would fail, as dialectic's check does.
+// `moot check` asks it in place of Load and Check.
+type FilesChecker interface {
+	// CheckFiles checks the debate in files. Read says in a few words
+	// what it read, for check's last line ("12 argument files"); "" leaves
+	// it to the protocol's name. An error is one of reading, not of the
+	// files' content.
+	CheckFiles(files fs.FS) (f Findings, read string, err error)
+}
+
 // SetupChecker is a Protocol that checks its own setup (its prompt
 // templates, say) before a run pays for any call.
 type SetupChecker interface {

@@ -9,11 +9,9 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -124,25 +122,14 @@ func (a *app) checkDebateAt(rd rootDebate) checked {
 		return fail(err)
 	}
 	defer d.Close()
-	p, err := a.stepProtocol(d)
+	p, err := a.checkedProtocol(d)
 	if err != nil {
 		return fail(err)
 	}
-	var f sm.Findings
-	if p == nil {
-		c.Protocol = sm.Default
-		raw, err := readRaw(d)
-		if err != nil {
-			return fail(err)
-		}
-		f = dialectic.Check(raw)
-	} else {
-		c.Protocol = p.Name()
-		deb, err := driver.ReadDebate(d, p)
-		if err != nil {
-			return fail(err)
-		}
-		f = deb.Check()
+	c.Protocol = p.Name()
+	f, _, err := checkFiles(d, p)
+	if err != nil {
+		return fail(err)
 	}
 	c.OK = f.OK()
 	c.Problems = append(c.Problems, f.Problems...)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -424,7 +425,11 @@ func (a *app) showCommand() *ucli.Command {
 				return withCode(ExitError, fmt.Errorf("%s has no argument %s", d.Path(), id), argumentHints(d.Path(), deb, id)...)
 			}
 			rec, scored := deb.Scores.Get(id)
-			j, err := dialecticJudgments(d)
+			p, err := a.protocolOf(d)
+			if err != nil {
+				return err
+			}
+			j, err := judgmentsOf(d, p)
 			if err != nil {
 				return err
 			}
@@ -602,54 +607,87 @@ func (a *app) checkCommand() *ucli.Command {
 				return journalFailsCheck(err)
 			}
 			defer d.Close()
-			if p, err := a.stepProtocol(d); err != nil {
-				return err
-			} else if p != nil {
-				return journalFailsCheck(a.checkProtocol(d, p))
-			}
-			raw, err := readRaw(d)
-			if err != nil {
-				return journalFailsCheck(err)
-			}
-			found := dialectic.Check(raw)
-			problems, warnings := found.Problems, found.Warnings
-			if len(problems) == 0 {
-				problems = stepProblems(d)
-			}
-			if cmd.Bool("json") {
-				if problems == nil {
-					problems = []dialectic.Problem{}
-				}
-				if warnings == nil {
-					warnings = []dialectic.Problem{}
-				}
-				if err := writeJSON(a.io.Stdout, map[string]any{"ok": len(problems) == 0, "problems": problems, "warnings": warnings, "interrupted_step_pending": d.Pending()}); err != nil {
-					return err
-				}
-			} else {
-				for _, p := range problems {
-					fmt.Fprintf(a.io.Stdout, "%s: %s\n", visible(filepath.Join(d.Path(), p.File), false), visible(p.Message, false))
-				}
-				for _, w := range warnings {
-					fmt.Fprintf(a.io.Stdout, "%s: warning: %s\n", visible(filepath.Join(d.Path(), w.File), false), visible(w.Message, false))
-				}
-			}
-			if d.Pending() && !cmd.Bool("json") {
-				fmt.Fprintf(a.io.Stderr, "moot: note: an interrupted step is recorded in %s; it was checked as completed, and the next command that writes completes it\n", filepath.Join(d.Path(), ".moot", "journal.json"))
-			}
-			if len(problems) > 0 {
-				return withCode(ExitCheckFailed, fmt.Errorf("%s: %s found", d.Path(), english.Count(len(problems), "problem")))
-			}
-			if !cmd.Bool("json") {
-				if len(warnings) > 0 {
-					fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s, %s)\n", d.Path(), english.Count(len(raw.Arguments), "argument file"), english.Count(len(warnings), "warning"))
-				} else {
-					fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s)\n", d.Path(), english.Count(len(raw.Arguments), "argument file"))
-				}
-			}
-			return nil
+			return journalFailsCheck(a.check(d, cmd.Bool("json")))
 		},
 	}
+}
+
+// check is `moot check` of the debate in d, for every protocol.
+func (a *app) check(d *store.Dir, asJSON bool) error {
+	p, err := a.checkedProtocol(d)
+	if err != nil {
+		return err
+	}
+	f, read, err := checkFiles(d, p)
+	if err != nil {
+		return err
+	}
+	problems, warnings := f.Problems, f.Warnings
+	if asJSON {
+		if problems == nil {
+			problems = []sm.Problem{}
+		}
+		if warnings == nil {
+			warnings = []sm.Problem{}
+		}
+		if err := writeJSON(a.io.Stdout, map[string]any{"ok": len(problems) == 0, "problems": problems, "warnings": warnings, "interrupted_step_pending": d.Pending()}); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range problems {
+			fmt.Fprintf(a.io.Stdout, "%s: %s\n", visible(filepath.Join(d.Path(), p.File), false), visible(p.Message, false))
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(a.io.Stdout, "%s: warning: %s\n", visible(filepath.Join(d.Path(), w.File), false), visible(w.Message, false))
+		}
+	}
+	if d.Pending() && !asJSON {
+		fmt.Fprintf(a.io.Stderr, "moot: note: an interrupted step is recorded in %s; it was checked as completed, and the next command that writes completes it\n", filepath.Join(d.Path(), ".moot", "journal.json"))
+	}
+	if len(problems) > 0 {
+		return withCode(ExitCheckFailed, fmt.Errorf("%s: %s found", d.Path(), english.Count(len(problems), "problem")))
+	}
+	if !asJSON {
+		if len(warnings) > 0 {
+			read += ", " + english.Count(len(warnings), "warning")
+		}
+		fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s)\n", d.Path(), read)
+	}
+	return nil
+}
+
+// checkedProtocol returns the protocol whose check reads the debate in d:
+// the one its state file names, or, when the state file names none or
+// cannot be read, the default protocol, whose check says what is wrong
+// with it.
+func (a *app) checkedProtocol(d *store.Dir) (sm.Protocol, error) {
+	p, err := a.stepProtocol(d)
+	if err != nil || p != nil {
+		return p, err
+	}
+	return a.io.Protocols.Lookup("")
+}
+
+// checkFiles checks the debate in d with p's own check of its files (an
+// sm.FilesChecker), or else as p reads it, as one commit left it. read
+// says what was read, in a few words.
+func checkFiles(d *store.Dir, p sm.Protocol) (f sm.Findings, read string, err error) {
+	if fc, ok := p.(sm.FilesChecker); ok {
+		err = driver.ReadFiles(d, func(files fs.FS) error {
+			var err error
+			f, read, err = fc.CheckFiles(files)
+			return err
+		})
+	} else {
+		var deb sm.Debate
+		if deb, err = driver.ReadDebate(d, p); err == nil {
+			f = deb.Check()
+		}
+	}
+	if read == "" {
+		read = p.Name()
+	}
+	return f, read, err
 }
 
 // journalFailsCheck gives a journal that can never be completed the exit

@@ -15,7 +15,6 @@ import (
 	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/tournament"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -381,12 +380,6 @@ func judgmentsOf(d *store.Dir, p sm.Protocol) (sm.Judgments, error) {
 		return sm.Judgments{}, usageError("a %s debate has no judge to compare", p.Name())
 	}
 	return jd.Judgments(), nil
-}
-
-// dialecticJudgments reads what the judges of the dialectic debate in d
-// made of it, for the commands that read it as dialectic's files alone.
-func dialecticJudgments(d *store.Dir) (sm.Judgments, error) {
-	return judgmentsOf(d, dialectic.Protocol{})
 }
 
 // judgesAll compares the judge models of every debate under the root.

@@ -491,26 +491,6 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 	return nil
 }
 
-// checkProtocol is `moot check` for a step-model protocol.
-func (a *app) checkProtocol(d *store.Dir, p sm.Protocol) error {
-	deb, err := driver.ReadDebate(d, p)
-	if err != nil {
-		return err
-	}
-	f := deb.Check()
-	for _, pr := range f.Problems {
-		fmt.Fprintf(a.io.Stdout, "%s\n", visible(pr.String(), false))
-	}
-	for _, w := range f.Warnings {
-		fmt.Fprintf(a.io.Stdout, "warning: %s\n", visible(w.String(), false))
-	}
-	if len(f.Problems) > 0 {
-		return withCode(ExitCheckFailed, fmt.Errorf("%s: %d problems found", d.Path(), len(f.Problems)))
-	}
-	fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s)\n", d.Path(), p.Name())
-	return nil
-}
-
 // brokenProtocolDebate refuses a debate that fails its check, as the
 // dialectic commands do.
 func brokenProtocolDebate(d *store.Dir, command string, ps []sm.Problem) error {

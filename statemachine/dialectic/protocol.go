@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -444,4 +445,34 @@ func (s *stepDebate) Show(id string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+var _ sm.FilesChecker = Protocol{}
+
+// CheckFiles checks a dialectic debate's files (sm.FilesChecker): every
+// file Check reads, those it cannot parse included; then, when they pass,
+// what the step model reads besides them, the judges' folders and the
+// sources. It reads how many argument files there are.
+func (p Protocol) CheckFiles(files fs.FS) (sm.Findings, string, error) {
+	raw, err := ReadRaw(files)
+	if err != nil {
+		return sm.Findings{}, "", err
+	}
+	f := Check(raw)
+	read := english.Count(len(raw.Arguments), "argument file")
+	if !f.OK() || (!hasDir(files, sm.JudgmentsDir) && !hasDir(files, evidence.Dir)) {
+		return f, read, nil
+	}
+	// The files read as one debate pass: what else the step model reads
+	// is checked as it reads it.
+	if deb, err := p.Load(files); err == nil {
+		f.Problems = deb.Check().Problems
+	}
+	return f, read, nil
+}
+
+// hasDir reports whether files has the folder dir, with something in it.
+func hasDir(files fs.FS, dir string) bool {
+	entries, err := fs.ReadDir(files, dir)
+	return err == nil && len(entries) > 0
 }

@@ -126,3 +126,84 @@ func TestProtocolSteps(t *testing.T) {
 		t.Error("Show found an argument the debate does not have")
 	}
 }
+
+// TestCheckFiles: dialectic's own check of its files (sm.FilesChecker),
+// which moot check asks in place of Load. An argument file that Load
+// cannot read is a problem that names it, not an error; a judge's folder
+// that scores an argument with no file is one too, once the debate's own
+// files pass; and it reads how many argument files there are.
+func TestCheckFiles(t *testing.T) {
+	p := dialectic.Protocol{}
+	fsys := judgedOpening(t, p)
+	f, read, err := p.CheckFiles(fsys)
+	if err != nil || !f.OK() || read != "6 argument files" {
+		t.Fatalf("a sound debate: %v, %q, %v", f.Problems, read, err)
+	}
+
+	judge := fstest.MapFS{}
+	for n, file := range fsys {
+		judge[n] = file
+	}
+	judge["judgments/again/judge.json"] = &fstest.MapFile{Data: []byte(`{"name": "again", "model": "m", "kind": "rejudge", "from": 0, "created": "2026-01-02T03:04:05Z"}` + "\n")}
+	judge["judgments/again/scores.json"] = &fstest.MapFile{Data: []byte(strings.ReplaceAll(string(fsys["scores.json"].Data), `"prop_000a"`, `"prop_005"`))}
+	f, _, err = p.CheckFiles(judge)
+	if err != nil || len(f.Problems) == 0 || f.Problems[0].File != "judgments/again/scores.json" || !strings.Contains(f.Problems[0].Message, "prop_005 is scored but has no argument file") {
+		t.Errorf("a judge's folder that scores no argument: %v, %v", f.Problems, err)
+	}
+
+	broken := fstest.MapFS{}
+	for n, file := range fsys {
+		broken[n] = file
+	}
+	broken["arguments/opp_000b.md"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \n")}
+	if _, err := p.Load(broken); err == nil {
+		t.Fatal("Load read a truncated argument file")
+	}
+	f, read, err = p.CheckFiles(broken)
+	if err != nil || f.OK() || f.Problems[0].File != "arguments/opp_000b.md" || read != "6 argument files" {
+		t.Errorf("a truncated argument file: %v, %q, %v", f.Problems, read, err)
+	}
+}
+
+// judgedOpening returns the files of a new dialectic debate whose opening
+// exchange is argued and judged, by the fixture's answers.
+func judgedOpening(t *testing.T, p dialectic.Protocol) fstest.MapFS {
+	t.Helper()
+	files, err := p.New(sm.NewInput{Slug: "tea", Motion: "This house prefers tea."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{}
+	for _, f := range files {
+		fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+	}
+	for range 2 {
+		deb, err := p.Load(fsys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step, err := deb.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers := map[string]sm.Answer{}
+		for _, c := range step.Calls {
+			switch c.Role {
+			case "proposition":
+				answers[c.ID] = sm.Answer{Text: fixture.Answer(dialectic.Prop, step.Unit)}
+			case "opposition":
+				answers[c.ID] = sm.Answer{Text: fixture.Answer(dialectic.Opp, step.Unit)}
+			default:
+				answers[c.ID] = sm.Answer{Text: fixture.Judgment(step.Unit)}
+			}
+		}
+		c, err := step.Apply(answers, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range c.Files {
+			fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+		}
+	}
+	return fsys
+}
