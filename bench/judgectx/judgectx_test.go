@@ -92,7 +92,7 @@ func run(t *testing.T, c dialectic.JudgeContext) result {
 	t.Helper()
 	srv := modeltest.NewServer(t, Handler)
 	dir := filepath.Join(t.TempDir(), "d")
-	d, err := driver.Create(dir, "d", dialectic.Motion{Text: "This house would pause frontier AI development."})
+	d, err := driver.CreateDebate(dir, dialectic.Protocol{}, dialectic.NewInput("d", dialectic.Motion{Text: "This house would pause frontier AI development."}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func run(t *testing.T, c dialectic.JudgeContext) result {
 		Now:       func() time.Time { return protocoltest.When },
 		Overrides: driver.Overrides{JudgeContext: string(c)},
 	}
-	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: exchanges}, opts); err != nil {
+	if _, err := driver.Advance(context.Background(), d, dialectic.Protocol{}, driver.UnitGoal{Done: exchanges}, opts); err != nil {
 		t.Fatal(err)
 	}
 	var r result
@@ -138,7 +138,7 @@ func run(t *testing.T, c dialectic.JudgeContext) result {
 	if r.judge39 == 0 {
 		t.Fatal("no judge's prompt for exchange 39")
 	}
-	if r.deb, err = driver.Load(d); err != nil {
+	if r.deb, err = dialectic.Loaded(driver.LoadDebate(d, dialectic.Protocol{})); err != nil {
 		t.Fatal(err)
 	}
 	r.files = map[string]int{}

@@ -38,7 +38,7 @@ func (c *Client) listModels(ctx context.Context) ([]string, error) {
 			}
 			return nil, c.apiError(status.status, f, "")
 		case errors.Is(err, syscall.ECONNREFUSED):
-			return nil, &UnreachableError{BaseURL: c.BaseURL(), Err: err}
+			return nil, &UnreachableError{BaseURL: c.BaseURL(), Err: err, Azure: c.azure != nil}
 		}
 		var encoding *EncodingError
 		if errors.As(err, &encoding) {

@@ -72,16 +72,30 @@ func (c *Client) chatAttempt(ctx context.Context, p openai.ChatCompletionNewPara
 // if it had come whole, calling onChunk with each piece of content as it
 // arrives. A stream that stops before any choice finished is an error:
 // the answer may be cut short.
+//
+// A chunk without choices (the usage after the answer; Azure's content
+// filter results before it) is read for its usage only, and a chunk's id
+// is taken as the answer's when it differs: servers leave the id out of
+// such chunks, or give it another, and the SDK's accumulator refuses a
+// chunk whose id is not the first one's.
 func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompletion, onChunk func(string)) error {
 	var acc openai.ChatCompletionAccumulator
 	finished := false
+	id := ""
 	for s.Next() {
 		ch := s.Current()
-		if !acc.AddChunk(ch) {
-			return errStreamMixed
-		}
 		if ch.JSON.Usage.Valid() {
 			comp.usage = readUsage(ch.Usage)
+		}
+		if len(ch.Choices) == 0 {
+			continue
+		}
+		if id == "" {
+			id = ch.ID
+		}
+		ch.ID = id
+		if !acc.AddChunk(ch) {
+			return errStreamMixed
 		}
 		// Only the first choice is asked for; others are ignored.
 		if len(ch.Choices) > 0 {

@@ -28,7 +28,7 @@ func loadDir(t testing.TB, dir string) *dialectic.Debate {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	deb, err := driver.Load(d)
+	deb, err := dialectic.Loaded(driver.LoadDebate(d, dialectic.Protocol{}))
 	if err != nil {
 		t.Fatal(err)
 	}

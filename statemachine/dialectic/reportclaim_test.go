@@ -30,10 +30,10 @@ func TestOneClaimForEveryReader(t *testing.T) {
 	}
 	defer d.Close()
 	arg := `{"title": "A Rebuttal Of Five Words", "claim": "c", "grounds": [{"source": "s", "content": "g", "relevance": "r"}], "warrant": "w"}`
-	if _, err := driver.ProcessExchange(d, 2, []byte(arg), []byte(arg)); err != nil {
+	if _, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(2, []byte(arg), []byte(arg))); err != nil {
 		t.Fatal(err)
 	}
-	deb, err := driver.Load(d)
+	deb, err := dialectic.Loaded(driver.LoadDebate(d, dialectic.Protocol{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,6 +82,9 @@ type CallKills struct {
 	// copy is made, against a fake answering as Model: the debate the
 	// Command then works on (a debate to judge again, say).
 	Prepare [][]string
+	// PrepareModel, when set, answers the Prepare commands in place of
+	// Model: a debate whose gaps the Command's model then fills, say.
+	PrepareModel modeltest.Handler
 	// Requests, when above 0, is how many requests the uninterrupted run
 	// must make.
 	Requests int
@@ -89,6 +92,11 @@ type CallKills struct {
 	// runs of the same debate (times, durations) blanked; nil compares
 	// files as they are. Files under .moot are never compared.
 	Normalise func(name, data string) string
+	// Also, when set, are arguments added to the uninterrupted run's for
+	// a second uninterrupted run, whose files must be the reference's:
+	// --sequential, so that a run whose calls are pipelined is shown to
+	// write what a run of one step at a time writes.
+	Also []string
 }
 
 // runArgs is the command line of the run, after --dir.
@@ -135,6 +143,17 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	total := len(refAsked.keys())
 	if c.Requests > 0 && total != c.Requests {
 		t.Fatalf("the uninterrupted run made %d requests, want %d", total, c.Requests)
+	}
+	if c.Also != nil {
+		also := fresh(t)
+		args := append(c.runArgs(), c.Also...)
+		alsoSrv := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
+		if o, err := c.moot(also, alsoSrv.URL, args...); err != nil || o.Code != 0 {
+			t.Fatalf("run with %s: %v %s", strings.Join(c.Also, " "), err, o)
+		}
+		if d := Diff(want, c.files(t, also)); len(d) > 0 {
+			t.Fatalf("the run with %s differs from the reference:\n%s", strings.Join(c.Also, " "), strings.Join(d, "\n"))
+		}
 	}
 	start := time.Now()
 	for k := 1; k <= total; k++ {
@@ -445,7 +464,11 @@ func (c CallKills) prepare(t *testing.T) (fresh func(t *testing.T) string) {
 		t.Fatalf("moot new: %v %s", err, o)
 	}
 	if len(c.Prepare) > 0 {
-		prep := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
+		h := c.Model
+		if c.PrepareModel != nil {
+			h = c.PrepareModel
+		}
+		prep := modeltest.NewServer(t, h, c.serverOptions(func(context.Context, modeltest.Request) {})...)
 		for _, args := range c.Prepare {
 			if o, err := c.moot(made, prep.URL, args...); err != nil || o.Code != 0 {
 				t.Fatalf("moot %s: %v %s", strings.Join(args, " "), err, o)
