@@ -327,18 +327,9 @@ func (a *app) htmlReport(dir string, table prices.Table) ([]byte, error) {
 		return nil, err
 	}
 	defer d.Close()
-	p, err := a.stepProtocol(d)
+	p, err := a.readingProtocol(d, "serve")
 	if err != nil {
 		return nil, err
-	}
-	if p == nil {
-		// dialectic's own code checks the debate, in its words.
-		if _, err := loadChecked(d, "serve"); err != nil {
-			return nil, err
-		}
-		if p, err = a.io.Protocols.Lookup(sm.Default); err != nil {
-			return nil, err
-		}
 	}
 	deb, err := driver.ReadDebate(d, p)
 	if err != nil {

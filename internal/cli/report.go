@@ -109,22 +109,28 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			p, err := a.stepProtocol(d)
+			p, err := a.readingProtocol(d, "report")
 			if err != nil {
 				return err
-			}
-			if p == nil {
-				// dialectic's own code checks the debate, in its words.
-				if _, err := loadChecked(d, "report"); err != nil {
-					return err
-				}
-				if p, err = a.io.Protocols.Lookup(sm.Default); err != nil {
-					return err
-				}
 			}
 			return a.reportProtocol(ctx, cmd, d, p, table)
 		},
 	}
+}
+
+// readingProtocol is the protocol whose debate the read command command
+// reads in d: its step-model protocol (see stepProtocol), or, for a
+// debate left to dialectic's own code, the default protocol, once that
+// code has checked the debate in its words.
+func (a *app) readingProtocol(d *store.Dir, command string) (sm.Protocol, error) {
+	p, err := a.stepProtocol(d)
+	if err != nil || p != nil {
+		return p, err
+	}
+	if _, err := loadChecked(d, command); err != nil {
+		return nil, err
+	}
+	return a.io.Protocols.Lookup(sm.Default)
 }
 
 // reportProtocol is `moot report` for the debate in d of protocol p: the

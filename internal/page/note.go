@@ -2,7 +2,8 @@ package page
 
 import (
 	"bytes"
-	"html"
+	"html/template"
+	"sync"
 
 	"github.com/moot-dev/moot/internal/escape"
 )
@@ -36,14 +37,21 @@ func InsertNote(md []byte, note string) []byte {
 	return append(out, rest...)
 }
 
+// noteHTML is the note as report.html shows it, boxed so that no reader
+// misses it. It is parsed on first use.
+var noteHTML = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("note").Parse("\n" + `<p class="scripted" style="border:2px solid #b45309;background:#fffbeb;padding:.6em 1em;border-radius:6px"><strong>Scripted.</strong> {{.}}</p>` + "\n"))
+})
+
 // InsertNoteHTML puts note, as InsertNote does, right after the first
 // </h1> of page, a report.html, or after its <body>, or at the top.
 func InsertNoteHTML(page []byte, note string) []byte {
 	if note == "" {
 		return page
 	}
-	p := "\n<p class=\"scripted\" style=\"border:2px solid #b45309;background:#fffbeb;padding:.6em 1em;border-radius:6px\"><strong>Scripted.</strong> " +
-		html.EscapeString(note) + "</p>\n"
+	var p bytes.Buffer
+	// The template is moot's own and note a string: it cannot fail.
+	_ = noteHTML().Execute(&p, note)
 	at := 0
 	for _, after := range []string{"</h1>", "<body>"} {
 		if i := bytes.Index(page, []byte(after)); i >= 0 {
@@ -51,8 +59,8 @@ func InsertNoteHTML(page []byte, note string) []byte {
 			break
 		}
 	}
-	out := make([]byte, 0, len(page)+len(p))
+	out := make([]byte, 0, len(page)+p.Len())
 	out = append(out, page[:at]...)
-	out = append(out, p...)
+	out = append(out, p.Bytes()...)
 	return append(out, page[at:]...)
 }

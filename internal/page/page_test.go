@@ -25,3 +25,24 @@ func TestMarkdownPage(t *testing.T) {
 		}
 	}
 }
+
+// TestInsertNoteHTML: the note goes right under the page's title, boxed,
+// its text escaped, and a page without a title gets it at the top of its
+// body.
+func TestInsertNoteHTML(t *testing.T) {
+	const box = `<p class="scripted" style="border:2px solid #b45309;background:#fffbeb;padding:.6em 1em;border-radius:6px"><strong>Scripted.</strong> `
+	note := `moot's "built-in" model <b>wrote</b> this & that.`
+	for _, tc := range []struct{ name, page, want string }{
+		{"title", "<body><h1>T</h1><p>x</p></body>", "<body><h1>T</h1>\n" + box + "moot&#39;s &#34;built-in&#34; model &lt;b&gt;wrote&lt;/b&gt; this &amp; that.</p>\n<p>x</p></body>"},
+		{"no title", "<body><p>x</p></body>", "<body>\n" + box + "moot&#39;s &#34;built-in&#34; model &lt;b&gt;wrote&lt;/b&gt; this &amp; that.</p>\n<p>x</p></body>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(InsertNoteHTML([]byte(tc.page), note)); got != tc.want {
+				t.Errorf("InsertNoteHTML =\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+	if got := string(InsertNoteHTML([]byte("<body></body>"), "")); got != "<body></body>" {
+		t.Errorf("an empty note changed the page: %s", got)
+	}
+}
