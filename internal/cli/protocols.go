@@ -500,7 +500,7 @@ func (a *app) checkProtocol(d *store.Dir, p sm.Protocol) error {
 		fmt.Fprintf(a.io.Stdout, "warning: %s\n", visible(w.String(), false))
 	}
 	if len(f.Problems) > 0 {
-		return withCode(ExitCheckFailed, fmt.Errorf("%s: %d problems found", d.Path(), len(f.Problems)))
+		return withCode(ExitCheckFailed, fmt.Errorf("%s: %s found", d.Path(), english.Count(len(f.Problems), "problem")))
 	}
 	fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s)\n", d.Path(), p.Name())
 	return nil
