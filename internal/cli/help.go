@@ -26,19 +26,26 @@ var envDoc = map[string]string{
 	"MOOT_MODEL":      "the model of a role that neither a flag nor the debate names (default " + DefaultModel + ")",
 	"OPENAI_BASE_URL": "the OpenAI-compatible endpoint (default OpenAI's); a local server needs no key",
 	"OPENAI_API_KEY":  "the key for the endpoint",
-	"NO_COLOR":        "no colour in progress lines, even on a terminal",
-	"MOOT_SEARCH":     "the search provider of --research: searxng:URL, brave or tavily",
-	"BRAVE_API_KEY":   "the key of Brave Search, for MOOT_SEARCH=brave (never written anywhere)",
-	"TAVILY_API_KEY":  "the key of Tavily, for MOOT_SEARCH=tavily (never written anywhere)",
-	"MOOT_PRICES":     "a prices file over the built-in model prices, when --prices is not given",
-	TranscriptsEnv:    "off keeps no copy of what each model call was sent and answered (.moot/calls/, shown by moot serve)",
+	"AZURE_OPENAI_ENDPOINT": "an Azure OpenAI resource (https://NAME.openai.azure.com), used instead of OPENAI_BASE_URL; " +
+		"a model then names a deployment",
+	"OPENAI_API_VERSION":    "the Azure OpenAI API version, such as 2024-10-21 (needed with AZURE_OPENAI_ENDPOINT)",
+	"AZURE_OPENAI_API_KEY":  "the Azure OpenAI resource's key",
+	"AZURE_OPENAI_AD_TOKEN": "instead of AZURE_OPENAI_API_KEY, a Microsoft Entra ID access token (moot does not renew it)",
+	"NO_COLOR":              "no colour in progress lines, even on a terminal",
+	"MOOT_SEARCH":           "the search provider of --research: searxng:URL, brave or tavily",
+	"BRAVE_API_KEY":         "the key of Brave Search, for MOOT_SEARCH=brave (never written anywhere)",
+	"TAVILY_API_KEY":        "the key of Tavily, for MOOT_SEARCH=tavily (never written anywhere)",
+	"MOOT_PRICES":           "a prices file over the built-in model prices, when --prices is not given",
+	TranscriptsEnv:          "off keeps no copy of what each model call was sent and answered (.moot/calls/, shown by moot serve)",
 }
 
 // envOrder is the order in which help lists environment variables.
-var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY", TranscriptsEnv, "NO_COLOR"}
+var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+	"AZURE_OPENAI_API_KEY", "AZURE_OPENAI_AD_TOKEN", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY", TranscriptsEnv, "NO_COLOR"}
 
 // modelEnv is what commands that ask models read.
-var modelEnv = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", TranscriptsEnv, "NO_COLOR"}
+var modelEnv = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+	"AZURE_OPENAI_API_KEY", "AZURE_OPENAI_AD_TOKEN", "MOOT_MODEL", TranscriptsEnv, "NO_COLOR"}
 
 // helpFor holds every command's examples and environment, by name; the
 // root's is under "".
@@ -58,16 +65,19 @@ var helpFor = map[string]commandHelp{
 		examples: []string{
 			"moot doctor  check the endpoint and every configured model: what each supports, and what moot will lack",
 			"OPENAI_BASE_URL=http://localhost:11434/v1 moot doctor --model llama3.1:8b  check a local Ollama's model",
+			"AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com OPENAI_API_VERSION=2024-10-21 moot doctor --model my-deployment  check an Azure OpenAI deployment (with AZURE_OPENAI_API_KEY set)",
 			"moot doctor --json  the same for scripts",
 		},
-		env: []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL"},
+		env: []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+			"AZURE_OPENAI_API_KEY", "AZURE_OPENAI_AD_TOKEN", "MOOT_MODEL"},
 	},
 	"config": {
 		examples: []string{
 			"moot config  the settings in force, and whether each comes from moot.yaml, the environment or moot's defaults",
 			"moot --dir ~/debates config --json  the same for another root, for scripts",
 		},
-		env: []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH"},
+		env: []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+			"AZURE_OPENAI_API_KEY", "AZURE_OPENAI_AD_TOKEN", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH"},
 	},
 	"completion": {
 		examples: []string{

@@ -220,6 +220,8 @@ func TestScripts(t *testing.T) {
 		modeltest.RefuseSchema(), modeltest.RefuseJSONObject(), modeltest.RefuseStream(), modeltest.NoUsage())
 	doctorNoStream := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.NoStreamUsage())
 	doctorKey := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RequireAPIKey("sk-doctor-secret-0123456789"))
+	// $AZURE is an Azure OpenAI resource in front of $DOCTOR's models.
+	azure := azureFront(t, doctor, "azure-doctor-key-0123456789", "entra-doctor-token-0123456789", "gpt-4o-prod")
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -251,6 +253,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("DOCTORBARE", doctorBare.URL)
 			e.Setenv("DOCTORNOSTREAM", doctorNoStream.URL)
 			e.Setenv("DOCTORKEY", doctorKey.URL)
+			e.Setenv("AZURE", azure.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

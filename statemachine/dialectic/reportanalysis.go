@@ -1,4 +1,4 @@
-package report
+package dialectic
 
 import (
 	"encoding/json"
@@ -6,14 +6,12 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 // Event is one entry of an argument's score history, placed at the
 // exchange whose judgment gave it.
 type Event struct {
-	dialectic.HistoryEntry
+	HistoryEntry
 	// Exchange is the exchange whose judgment gave this score: the
 	// argument's own exchange for its first score; for a rescore, the
 	// exchange of the argument that triggered it or, failing that, the
@@ -28,30 +26,30 @@ func (e Event) Diff() float64 {
 	if !e.Rescore || e.PreviousScore == nil {
 		return 0
 	}
-	return dialectic.Round3(e.Score - *e.PreviousScore)
+	return Round3(e.Score - *e.PreviousScore)
 }
 
-// Link is an attack or defence seen from either end.
-type Link struct {
+// GraphLink is an attack or defence seen from either end.
+type GraphLink struct {
 	From, To string // attacker or defender, and target
 	Type     string
 	Exchange int // the exchange of From
 }
 
-// Arg is an argument with everything the report says about it.
-type Arg struct {
-	*dialectic.Argument
+// ScoredArg is an argument with everything the report says about it.
+type ScoredArg struct {
+	*Argument
 	Scored  bool
 	Score   float64 // current score
 	First   float64 // first score
 	History []Event
 	// AttackedBy and DefendedBy list the links that point at this argument.
-	AttackedBy []Link
-	DefendedBy []Link
+	AttackedBy []GraphLink
+	DefendedBy []GraphLink
 }
 
 // Rescores counts the rescores of a.
-func (a *Arg) Rescores() int {
+func (a *ScoredArg) Rescores() int {
 	if len(a.History) == 0 {
 		return 0
 	}
@@ -59,7 +57,7 @@ func (a *Arg) Rescores() int {
 }
 
 // LastReasoning is the reasoning of a's latest score, or "".
-func (a *Arg) LastReasoning() string {
+func (a *ScoredArg) LastReasoning() string {
 	if len(a.History) == 0 {
 		return ""
 	}
@@ -67,7 +65,7 @@ func (a *Arg) LastReasoning() string {
 }
 
 // scoreBefore is a's score as it stood before the judgment of exchange.
-func (a *Arg) scoreBefore(exchange int) (float64, bool) {
+func (a *ScoredArg) scoreBefore(exchange int) (float64, bool) {
 	s, ok := 0.0, false
 	for _, e := range a.History {
 		if e.Exchange >= exchange {
@@ -86,7 +84,7 @@ type Point struct {
 }
 
 // Margin is how far the proposition is ahead (negative: behind).
-func (p Point) Margin() float64 { return dialectic.Round3(p.Prop - p.Opp) }
+func (p Point) Margin() float64 { return Round3(p.Prop - p.Opp) }
 
 // Models are the models moot ran a debate with, from the "moot" key of
 // debate.md; empty when the debate was not run by moot.
@@ -98,54 +96,54 @@ type Models struct {
 
 // Analysis is a debate with what the report computes from it.
 type Analysis struct {
-	Debate *dialectic.Debate
-	State  dialectic.State
+	Debate *Debate
+	State  State
 	// Judged is how many exchanges have been judged (0 to Judged-1).
 	Judged int
 	// Args lists the arguments in moot's order.
-	Args []*Arg
-	byID map[string]*Arg
+	Args []*ScoredArg
+	byID map[string]*ScoredArg
 	// Totals are recomputed from scores.json; Recorded is what debate.md says.
-	Totals   dialectic.Totals
-	Recorded dialectic.Totals
+	Totals   Totals
+	Recorded Totals
 	// Trajectory has a point per judged exchange.
 	Trajectory []Point
-	Links      []Link // every attack and defence, in argument order
+	Links      []GraphLink // every attack and defence, in argument order
 	Models     Models
 }
 
 // Arg returns the argument with id.
-func (an *Analysis) Arg(id string) (*Arg, bool) {
+func (an *Analysis) Arg(id string) (*ScoredArg, bool) {
 	a, ok := an.byID[id]
 	return a, ok
 }
 
 // Analyze computes what the report shows from a loaded debate.
-func Analyze(d *dialectic.Debate) *Analysis {
+func Analyze(d *Debate) *Analysis {
 	h := d.Header
 	an := &Analysis{
 		Debate:   d,
 		State:    h.State,
 		Judged:   h.State.Exchange,
-		byID:     make(map[string]*Arg, len(d.Arguments)),
+		byID:     make(map[string]*ScoredArg, len(d.Arguments)),
 		Recorded: h.Totals,
 		Models:   readModels(h),
 	}
 	for _, a := range d.Arguments {
-		arg := &Arg{Argument: a}
+		arg := &ScoredArg{Argument: a}
 		an.Args = append(an.Args, arg)
 		an.byID[a.ID] = arg
 	}
 	for _, a := range an.Args {
 		for _, t := range a.Attacks {
-			l := Link{From: a.ID, To: t.TargetID, Type: t.Type, Exchange: a.Exchange}
+			l := GraphLink{From: a.ID, To: t.TargetID, Type: t.Type, Exchange: a.Exchange}
 			an.Links = append(an.Links, l)
 			if target, ok := an.byID[t.TargetID]; ok {
 				target.AttackedBy = append(target.AttackedBy, l)
 			}
 		}
 		for _, t := range a.Defends {
-			l := Link{From: a.ID, To: t.TargetID, Type: t.Type, Exchange: a.Exchange}
+			l := GraphLink{From: a.ID, To: t.TargetID, Type: t.Type, Exchange: a.Exchange}
 			an.Links = append(an.Links, l)
 			if target, ok := an.byID[t.TargetID]; ok {
 				target.DefendedBy = append(target.DefendedBy, l)
@@ -153,12 +151,12 @@ func Analyze(d *dialectic.Debate) *Analysis {
 		}
 	}
 	an.placeScores()
-	an.Totals = dialectic.Cumulative(d.Scores.Current())
+	an.Totals = Cumulative(d.Scores.Current())
 	an.trajectory()
 	return an
 }
 
-func readModels(h *dialectic.Header) Models {
+func readModels(h *Header) Models {
 	raw, ok := h.Setting("moot")
 	if !ok {
 		return Models{}
@@ -188,8 +186,8 @@ func readModels(h *dialectic.Header) Models {
 // scoredID is an id in scores.json with its parsed form.
 type scoredID struct {
 	id  string
-	pid dialectic.ID
-	rec *dialectic.Record
+	pid ID
+	rec *Record
 }
 
 // placeScores gives every history entry the exchange whose judgment made
@@ -202,7 +200,7 @@ func (an *Analysis) placeScores() {
 	scores := an.Debate.Scores
 	var ids []scoredID
 	for _, id := range scores.IDs() {
-		pid, err := dialectic.ParseID(id)
+		pid, err := ParseID(id)
 		if err != nil {
 			continue
 		}
@@ -234,7 +232,7 @@ func (an *Analysis) placeScores() {
 			ev := Event{HistoryEntry: h, Exchange: s.pid.Exchange, Rescore: i > 0}
 			if i > 0 {
 				ev.Exchange = prev + 1
-				if t, err := dialectic.ParseID(h.TriggeredBy); err == nil {
+				if t, err := ParseID(h.TriggeredBy); err == nil {
 					ev.Exchange = t.Exchange
 				} else if at, ok := parseTime(h.ScoredAt); ok {
 					for _, e := range judgments {
@@ -278,14 +276,14 @@ func (an *Analysis) trajectory() {
 	}
 	scores := an.Debate.Scores
 	type entry struct {
-		side   dialectic.Side
+		side   Side
 		events []Event
 	}
 	ids := scores.IDs()
-	dialectic.SortIDs(ids)
+	SortIDs(ids)
 	var entries []entry
 	for _, id := range ids {
-		pid, err := dialectic.ParseID(id)
+		pid, err := ParseID(id)
 		if err != nil {
 			continue
 		}
@@ -296,7 +294,7 @@ func (an *Analysis) trajectory() {
 		// Scored without an argument file: count it as debate.md does,
 		// at its own exchange, with its current score.
 		rec, _ := scores.Get(id)
-		entries = append(entries, entry{pid.Side, []Event{{HistoryEntry: dialectic.HistoryEntry{Score: rec.CurrentScore}, Exchange: pid.Exchange}}})
+		entries = append(entries, entry{pid.Side, []Event{{HistoryEntry: HistoryEntry{Score: rec.CurrentScore}, Exchange: pid.Exchange}}})
 	}
 	cur := make([]float64, len(entries))
 	next := make([]int, len(entries)) // index of each entry's next event
@@ -309,27 +307,27 @@ func (an *Analysis) trajectory() {
 				cur[i] = evs[next[i]].Score
 				next[i]++
 			}
-			if entries[i].side == dialectic.Prop {
+			if entries[i].side == Prop {
 				p.Prop += cur[i]
 			} else {
 				p.Opp += cur[i]
 			}
 		}
-		p.Prop, p.Opp = dialectic.Round3(p.Prop), dialectic.Round3(p.Opp)
+		p.Prop, p.Opp = Round3(p.Prop), Round3(p.Opp)
 		an.Trajectory = append(an.Trajectory, p)
 	}
 }
 
 // Ranked returns the scored arguments from the highest current score to the
 // lowest, ties in moot's order.
-func (an *Analysis) Ranked() []*Arg {
-	var out []*Arg
+func (an *Analysis) Ranked() []*ScoredArg {
+	var out []*ScoredArg
 	for _, a := range an.Args {
 		if a.Scored {
 			out = append(out, a)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return dialectic.Round3(out[i].Score) > dialectic.Round3(out[j].Score) })
+	sort.SliceStable(out, func(i, j int) bool { return Round3(out[i].Score) > Round3(out[j].Score) })
 	return out
 }
 
@@ -377,7 +375,7 @@ func (an *Analysis) TypeStats(types []string, attacks bool) []TypeStat {
 			if !ok {
 				continue
 			}
-			change := dialectic.Round3(target.Score - before)
+			change := Round3(target.Score - before)
 			stats[i].Measured++
 			sums[i] += math.Round(change * 1000) // in thousandths, so that the sum is exact
 			switch {
@@ -390,7 +388,7 @@ func (an *Analysis) TypeStats(types []string, attacks bool) []TypeStat {
 	}
 	for i := range stats {
 		if stats[i].Measured > 0 {
-			stats[i].MeanChange = dialectic.Round3(math.Round(sums[i]/float64(stats[i].Measured)) / 1000)
+			stats[i].MeanChange = Round3(math.Round(sums[i]/float64(stats[i].Measured)) / 1000)
 		}
 	}
 	return stats
@@ -398,8 +396,8 @@ func (an *Analysis) TypeStats(types []string, attacks bool) []TypeStat {
 
 // MostAttacked lists up to n arguments that were attacked, the most
 // attacked first, ties in moot's order.
-func (an *Analysis) MostAttacked(n int) []*Arg {
-	var out []*Arg
+func (an *Analysis) MostAttacked(n int) []*ScoredArg {
+	var out []*ScoredArg
 	for _, a := range an.Args {
 		if len(a.AttackedBy) > 0 {
 			out = append(out, a)

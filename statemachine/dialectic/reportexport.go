@@ -1,4 +1,4 @@
-package report
+package dialectic
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/judging"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 // Row is one argument as export writes it.
@@ -23,10 +22,10 @@ type Row struct {
 	// Score is the current score, nil when the argument is not scored yet.
 	Score *float64 `json:"current_score"`
 	// FirstScore is the score the judge first gave, nil when not scored.
-	FirstScore *float64           `json:"first_score"`
-	Rescores   int                `json:"rescores"`
-	Attacks    []dialectic.Target `json:"attacks"`
-	Defends    []dialectic.Target `json:"defends"`
+	FirstScore *float64 `json:"first_score"`
+	Rescores   int      `json:"rescores"`
+	Attacks    []Target `json:"attacks"`
+	Defends    []Target `json:"defends"`
 	// Reasoning is the judge's reasoning for the current score.
 	Reasoning string `json:"reasoning"`
 	// Strength is the argument's DF-QuAD strength from the attack and
@@ -57,7 +56,7 @@ func judgesOf(j sm.Judgments) []sm.JudgeScores {
 
 // Rows lists the arguments of d, one row each, in moot's order, with what
 // its judges j made of them.
-func Rows(d *dialectic.Debate, j sm.Judgments) []Row {
+func Rows(d *Debate, j sm.Judgments) []Row {
 	an := Analyze(d)
 	strength := judging.Strengths(j)
 	judges := judgesOf(j)
@@ -86,15 +85,15 @@ func Rows(d *dialectic.Debate, j sm.Judgments) []Row {
 	return rows
 }
 
-func nonNil(t []dialectic.Target) []dialectic.Target {
+func nonNil(t []Target) []Target {
 	if t == nil {
-		return []dialectic.Target{}
+		return []Target{}
 	}
 	return t
 }
 
 // ExportJSON writes the rows as a JSON array of objects.
-func ExportJSON(d *dialectic.Debate, j sm.Judgments) ([]byte, error) {
+func ExportJSON(d *Debate, j sm.Judgments) ([]byte, error) {
 	return frontmatter.Marshal(Rows(d, j))
 }
 
@@ -104,7 +103,7 @@ func ExportJSON(d *dialectic.Debate, j sm.Judgments) ([]byte, error) {
 // written as "target:type" pairs separated by semicolons; an unscored
 // argument has empty score cells. After graph_strength comes a column per
 // judge with a folder of its own, judge_NAME.
-func ExportCSV(d *dialectic.Debate, j sm.Judgments) ([]byte, error) {
+func ExportCSV(d *Debate, j sm.Judgments) ([]byte, error) {
 	var out, rec bytes.Buffer
 	// encoding/csv's CRLF mode would also turn line breaks inside fields
 	// into CRLF; writing each record alone and ending it by hand does not.
@@ -154,7 +153,7 @@ func optNum(x *float64) string {
 	return strconv.FormatFloat(*x, 'f', -1, 64)
 }
 
-func pairs(ts []dialectic.Target) string {
+func pairs(ts []Target) string {
 	parts := make([]string, len(ts))
 	for i, t := range ts {
 		parts[i] = t.TargetID + ":" + t.Type

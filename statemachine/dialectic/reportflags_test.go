@@ -1,11 +1,10 @@
-package report_test
+package dialectic_test
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
@@ -17,7 +16,7 @@ func TestReportFlagsAMassRescore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if md := string(report.Build(deb, nil).Markdown()); strings.Contains(md, "judgment of exchange 2 rescored") {
+	if md := string(dialectic.Build(deb, nil).Markdown()); strings.Contains(md, "judgment of exchange 2 rescored") {
 		t.Fatalf("flagged before the mass rescore:\n%s", md)
 	}
 	cur := deb.Scores.Current()
@@ -29,7 +28,7 @@ func TestReportFlagsAMassRescore(t *testing.T) {
 		entries = append(entries, dialectic.Entry{ArgumentID: id, Score: to, Reasoning: "as the argument told me", TriggeredBy: "prop_002", PreviousScore: &prev, Diff: &diff})
 	}
 	deb.Scores.Apply(entries, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	md := string(report.Build(deb, nil).Markdown())
+	md := string(dialectic.Build(deb, nil).Markdown())
 	i, j := strings.Index(md, "> **Warning:** the judgment of exchange 2 rescored"), strings.Index(md, "## Motion")
 	if i < 0 || (j >= 0 && j < i) {
 		t.Errorf("the report does not warn of the mass rescore before the motion:\n%s", md[:min(len(md), 2000)])

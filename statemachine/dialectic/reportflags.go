@@ -1,4 +1,4 @@
-package report
+package dialectic
 
 import "github.com/moot-dev/moot/internal/escape"
 

@@ -1,4 +1,4 @@
-package report_test
+package dialectic_test
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moot-dev/moot/internal/report"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
@@ -69,8 +68,8 @@ func sameTargets(a, b []dialectic.Target) bool {
 }
 
 func TestExportJSON(t *testing.T) {
-	deb := load(t, hostileDir)
-	out, err := report.ExportJSON(deb, sm.Judgments{})
+	deb := loadDir(t, hostileDir)
+	out, err := dialectic.ExportJSON(deb, sm.Judgments{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +92,7 @@ func TestExportJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range raw {
-		for _, k := range report.CSVHeader() {
+		for _, k := range dialectic.CSVHeader() {
 			if _, ok := r[k]; !ok {
 				t.Errorf("row %s has no key %q", r["id"], k)
 			}
@@ -108,8 +107,8 @@ func TestExportJSON(t *testing.T) {
 }
 
 func TestExportCSV(t *testing.T) {
-	deb := load(t, hostileDir)
-	out, err := report.ExportCSV(deb, sm.Judgments{})
+	deb := loadDir(t, hostileDir)
+	out, err := dialectic.ExportCSV(deb, sm.Judgments{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +116,8 @@ func TestExportCSV(t *testing.T) {
 	if err != nil {
 		t.Fatalf("not CSV: %v", err)
 	}
-	if strings.Join(recs[0], ",") != strings.Join(report.CSVHeader(), ",") {
-		t.Errorf("header %v, want %v", recs[0], report.CSVHeader())
+	if strings.Join(recs[0], ",") != strings.Join(dialectic.CSVHeader(), ",") {
+		t.Errorf("header %v, want %v", recs[0], dialectic.CSVHeader())
 	}
 	if len(recs) != len(deb.Arguments)+1 {
 		t.Fatalf("%d records for %d arguments and a header", len(recs), len(deb.Arguments))
@@ -180,7 +179,7 @@ func parsePairs(t *testing.T, s string) []dialectic.Target {
 // (judge_NAME) with its scores, and every scored argument its strength
 // from the graph alone.
 func TestExportJudges(t *testing.T) {
-	deb := load(t, hostileDir)
+	deb := loadDir(t, hostileDir)
 	var j sm.Judgments
 	j.Min, j.Max, j.Graph = -1, 1, true
 	official := sm.JudgeScores{Name: "debate", Kind: sm.KindOfficial, Final: deb.Scores.Current(), First: map[string]float64{}}
@@ -192,7 +191,7 @@ func TestExportJudges(t *testing.T) {
 	}
 	first := deb.Arguments[0].ID
 	j.Judges = []sm.JudgeScores{official, {Name: "again", Kind: sm.KindRejudge, Final: map[string]float64{first: 0.25}}}
-	out, err := report.ExportCSV(deb, j)
+	out, err := dialectic.ExportCSV(deb, j)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package report_test
+package dialectic_test
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
@@ -128,8 +127,8 @@ func TestGeneratedDebate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := report.Build(deb, nil)
-	an := report.Analyze(deb)
+	r := dialectic.Build(deb, nil)
+	an := dialectic.Analyze(deb)
 	last := an.Trajectory[len(an.Trajectory)-1]
 	if len(an.Trajectory) != 200 || last.Prop != deb.Header.Totals.Proposition.Total || last.Opp != deb.Header.Totals.Opposition.Total {
 		t.Errorf("trajectory: %d points ending at %+v; debate.md says %+v", len(an.Trajectory), last, deb.Header.Totals)
@@ -157,7 +156,7 @@ func benchReport(b *testing.B, exchanges int, html bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := report.Build(deb, nil)
+		r := dialectic.Build(deb, nil)
 		_ = r.Markdown()
 		_ = r.GraphFile()
 		if html {

@@ -1,4 +1,4 @@
-package report_test
+package dialectic_test
 
 import (
 	"encoding/xml"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
@@ -106,7 +105,7 @@ func reportOf(t *testing.T, exchanges int) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page, err := report.Build(deb, nil).HTML()
+	page, err := dialectic.Build(deb, nil).HTML()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +240,7 @@ func TestGraphReads(t *testing.T) {
 						t.Errorf("%s overlaps %s", l.what, nb.what)
 					}
 				}
-				if l.x0 < 0 || l.x1 > report.GraphWidth {
+				if l.x0 < 0 || l.x1 > dialectic.GraphWidth {
 					t.Errorf("%s is cut at the graph's edge: %v", l.what, l)
 				}
 			}

@@ -1,4 +1,4 @@
-package report
+package dialectic
 
 import (
 	"strings"
@@ -20,15 +20,15 @@ func paragraphs(s string) []string {
 }
 
 // truncate shortens s to at most n runes, ending it with an ellipsis.
-func truncate(s string, n int) string { return page.Truncate(s, n) }
+func shorten(s string, n int) string { return page.Truncate(s, n) }
 
 // firstSentence returns the first sentence of s, at most n runes.
 func firstSentence(s string, n int) string {
 	s = escape.Fold(s)
 	for i, r := range s {
 		if (r == '.' || r == '!' || r == '?') && (i+1 == len(s) || s[i+1] == ' ') {
-			return truncate(s[:i+1], n)
+			return shorten(s[:i+1], n)
 		}
 	}
-	return truncate(s, n)
+	return shorten(s, n)
 }

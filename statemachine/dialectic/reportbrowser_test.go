@@ -1,4 +1,4 @@
-package report_test
+package dialectic_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moot-dev/moot/internal/report"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 const chromium = "/usr/bin/chromium"
@@ -65,7 +65,7 @@ func TestBrowserControl(t *testing.T) {
 // seeded with <script>, onerror= and javascript:, and checks that it
 // renders, that both drawings are there, and that none of it ran.
 func TestBrowserReport(t *testing.T) {
-	r := report.Build(load(t, hostileDir), hostileNarrative)
+	r := dialectic.Build(loadDir(t, hostileDir), hostileNarrative)
 	html, err := r.HTML()
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestBrowserReport(t *testing.T) {
 			t.Errorf("the page refers to %s=%q", m[1], m[2])
 		}
 	}
-	page := filepath.Join(t.TempDir(), report.HTMLFile)
+	page := filepath.Join(t.TempDir(), dialectic.HTMLFile)
 	if err := os.WriteFile(page, html, 0o644); err != nil {
 		t.Fatal(err)
 	}

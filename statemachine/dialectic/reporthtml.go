@@ -1,4 +1,4 @@
-package report
+package dialectic
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ func (r *Report) HTML() ([]byte, error) {
 	}
 	title := "Debate report"
 	if ps := paragraphs(r.an.Debate.Header.Motion.Text); len(ps) > 0 {
-		title = truncate(ps[0], 120)
+		title = shorten(ps[0], 120)
 	}
 	return page.Wrap(title, body.Bytes()), nil
 }

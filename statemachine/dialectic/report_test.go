@@ -1,8 +1,7 @@
-package report_test
+package dialectic_test
 
 import (
 	"bytes"
-	"flag"
 	"math"
 	"regexp"
 	"strconv"
@@ -11,13 +10,10 @@ import (
 	"time"
 
 	driver "github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // hostileDir is a debate written for these tests: four judged exchanges and
 // a fifth awaiting judgment, rescores with and without triggered_by, every
@@ -25,23 +21,18 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // markdown, mermaid and HTML.
 const hostileDir = "testdata/hostile"
 
-func load(t testing.TB, dir string) *dialectic.Debate {
+func loadDir(t testing.TB, dir string) *dialectic.Debate {
 	t.Helper()
 	d, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	deb, err := driver.Load(d)
+	deb, err := dialectic.Loaded(driver.LoadDebate(d, dialectic.Protocol{}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return deb
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	fixture.Golden(t, name, got, *update)
 }
 
 func firstDiff(want, got []byte) string {
@@ -62,7 +53,7 @@ func firstDiff(want, got []byte) string {
 }
 
 // hostileNarrative is a stored narrative with text that must stay text.
-var hostileNarrative = &report.Narrative{
+var hostileNarrative = &dialectic.Narrative{
 	Model:  "judge-model <b>x</b>",
 	Judged: 4,
 	Phase:  dialectic.AwaitingJudgment,
@@ -72,21 +63,21 @@ var hostileNarrative = &report.Narrative{
 }
 
 func TestReadmeGolden(t *testing.T) {
-	deb := load(t, hostileDir)
+	deb := loadDir(t, hostileDir)
 	for _, tc := range []struct {
 		name      string
-		narrative *report.Narrative
+		narrative *dialectic.Narrative
 	}{
 		{"hostile.README.md", nil},
 		{"hostile-narrative.README.md", hostileNarrative},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := report.Build(deb, tc.narrative)
+			r := dialectic.Build(deb, tc.narrative)
 			golden(t, tc.name, r.Markdown())
 		})
 	}
 	t.Run("argument-graph.mmd", func(t *testing.T) {
-		r := report.Build(deb, nil)
+		r := dialectic.Build(deb, nil)
 		golden(t, "hostile.argument-graph.mmd", r.GraphFile())
 		if !bytes.Contains(r.Markdown(), r.GraphFile()) {
 			t.Error("README.md does not embed the same graph as argument-graph.mmd")
@@ -99,7 +90,7 @@ func TestReadmeGolden(t *testing.T) {
 
 func TestDeterministic(t *testing.T) {
 	build := func() [3][]byte {
-		r := report.Build(load(t, hostileDir), hostileNarrative)
+		r := dialectic.Build(loadDir(t, hostileDir), hostileNarrative)
 		page, err := r.HTML()
 		if err != nil {
 			t.Fatal(err)
@@ -118,7 +109,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestHeadline(t *testing.T) {
-	md := string(report.Build(load(t, hostileDir), nil).Markdown())
+	md := string(dialectic.Build(loadDir(t, hostileDir), nil).Markdown())
 	lines := strings.Split(md, "\n")
 	if !strings.HasPrefix(lines[0], "# This house would ban cars") {
 		t.Errorf("the title is not the motion: %q", lines[0])
@@ -146,7 +137,7 @@ func TestHeadline(t *testing.T) {
 // placement rules: in the hostile debate every judgment stamps all its
 // scores with one scored_at, so an entry belongs to the exchange whose
 // first scores carry the same stamp.
-func replayTrajectory(t *testing.T, deb *dialectic.Debate, judged int) []report.Point {
+func replayTrajectory(t *testing.T, deb *dialectic.Debate, judged int) []dialectic.Point {
 	t.Helper()
 	stampExchange := map[string]int{}
 	for _, id := range deb.Scores.IDs() {
@@ -157,7 +148,7 @@ func replayTrajectory(t *testing.T, deb *dialectic.Debate, judged int) []report.
 		rec, _ := deb.Scores.Get(id)
 		stampExchange[rec.History[0].ScoredAt] = pid.Exchange
 	}
-	out := make([]report.Point, judged)
+	out := make([]dialectic.Point, judged)
 	for e := range out {
 		out[e].Exchange = e
 		for _, id := range deb.Scores.IDs() {
@@ -191,13 +182,13 @@ func TestTrajectory(t *testing.T) {
 		name string
 		edit func(t *testing.T, deb *dialectic.Debate)
 		// hand is the trajectory worked out by hand, or nil.
-		hand []report.Point
+		hand []dialectic.Point
 	}{
 		{
 			name: "the hostile debate",
 			// Worked out by hand from the fixture's scores.json: each
 			// rescore moves the total in the exchange whose judgment made it.
-			hand: []report.Point{
+			hand: []dialectic.Point{
 				{Exchange: 0, Prop: 0.4, Opp: -0.4},
 				{Exchange: 1, Prop: 0.75, Opp: -1.05}, // opp_000a +0.20 → -0.10
 				{Exchange: 2, Prop: 1.1, Opp: -1.45},  // prop_000b up 0.1, opp_001 down 0.15
@@ -217,7 +208,7 @@ func TestTrajectory(t *testing.T) {
 				}
 				deb.Scores.Apply([]dialectic.Entry{{ArgumentID: "prop_004", Score: 0.6, Reasoning: "r"}, {ArgumentID: "opp_004", Score: -0.6, Reasoning: "r"}}, at)
 			},
-			hand: []report.Point{
+			hand: []dialectic.Point{
 				{Exchange: 0, Prop: 0.4, Opp: -0.4},
 				{Exchange: 1, Prop: 0.75, Opp: -1.05},
 				{Exchange: 2, Prop: 1.1, Opp: -1.45},
@@ -238,11 +229,11 @@ func TestTrajectory(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			deb := load(t, hostileDir)
+			deb := loadDir(t, hostileDir)
 			if tc.edit != nil {
 				tc.edit(t, deb)
 			}
-			an := report.Analyze(deb)
+			an := dialectic.Analyze(deb)
 			want := replayTrajectory(t, deb, 4)
 			if tc.hand != nil {
 				for i := range want {
@@ -267,7 +258,7 @@ func TestTrajectory(t *testing.T) {
 // TestRescorePlacement checks where a rescore lands when its trigger is
 // missing or useless.
 func TestRescorePlacement(t *testing.T) {
-	deb := load(t, hostileDir)
+	deb := loadDir(t, hostileDir)
 	for _, tc := range []struct {
 		name      string
 		trigger   string
@@ -281,13 +272,13 @@ func TestRescorePlacement(t *testing.T) {
 		{"a trigger older than the score it revises is not trusted", "prop_000a", "", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			deb := load(t, hostileDir)
+			deb := loadDir(t, hostileDir)
 			rec, _ := deb.Scores.Get("opp_000c")
 			prev := rec.History[0].Score
 			diff := 0.1
 			rec.History = append(rec.History, dialectic.HistoryEntry{Score: prev + diff, Reasoning: "r", ScoredAt: tc.scoredAt, TriggeredBy: tc.trigger, PreviousScore: &prev, Diff: &diff})
 			rec.CurrentScore = prev + diff
-			an := report.Analyze(deb)
+			an := dialectic.Analyze(deb)
 			a, _ := an.Arg("opp_000c")
 			if got := a.History[1].Exchange; got != tc.wantExchg {
 				t.Errorf("the rescore was placed in exchange %d, want %d", got, tc.wantExchg)
@@ -305,8 +296,8 @@ func stampOf(t *testing.T, deb *dialectic.Debate, id string) string {
 }
 
 func TestTypeStats(t *testing.T) {
-	an := report.Analyze(load(t, hostileDir))
-	stats := map[string]report.TypeStat{}
+	an := dialectic.Analyze(loadDir(t, hostileDir))
+	stats := map[string]dialectic.TypeStat{}
 	for _, s := range an.TypeStats(dialectic.AttackTypes(), true) {
 		stats[s.Type] = s
 	}
@@ -345,7 +336,7 @@ func TestTypeStats(t *testing.T) {
 	}
 }
 
-func ids(args []*report.Arg) []string {
+func ids(args []*dialectic.ScoredArg) []string {
 	var out []string
 	for _, a := range args {
 		out = append(out, a.ID)
@@ -356,7 +347,7 @@ func ids(args []*report.Arg) []string {
 // TestCompat reports on the debate written by the original tool.
 func TestCompat(t *testing.T) {
 	dir := fixture.Shared(t, "compat", "halt-ai-development")
-	r := report.Build(load(t, dir), nil)
+	r := dialectic.Build(loadDir(t, dir), nil)
 	md := string(r.Markdown())
 	lines := strings.Split(md, "\n")
 	verdict := regexp.MustCompile(`^\*\*The proposition leads by 4\.10 points: \+2\.05 to -2\.05 after 5 judged exchanges\.\*\*$`)
@@ -382,7 +373,7 @@ func TestNarrativeStorage(t *testing.T) {
 	if !bytes.HasPrefix(data, []byte("{\n  \"written_by\": \"model\",\n  \"note\": \"Written by a language model")) {
 		t.Errorf("narrative.md does not open by saying it is model-written:\n%s", data)
 	}
-	back, err := report.ParseNarrative(data)
+	back, err := dialectic.ParseNarrative(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,25 +381,25 @@ func TestNarrativeStorage(t *testing.T) {
 		t.Errorf("read back %+v, wrote %+v", back, hostileNarrative)
 	}
 	for _, bad := range []string{"", "no frontmatter\n", "{\n  \"written_by\": \"model\"\n}\n\ntext\n", "{\n  \"judged_exchanges\": 1,\n  \"phase\": \"awaiting_arguments\"\n}\n"} {
-		if _, err := report.ParseNarrative([]byte(bad)); err == nil {
+		if _, err := dialectic.ParseNarrative([]byte(bad)); err == nil {
 			t.Errorf("ParseNarrative(%q) accepted it", bad)
 		}
 	}
 
-	deb := load(t, hostileDir)
+	deb := loadDir(t, hostileDir)
 	stale := *hostileNarrative
 	stale.Judged = 2
-	md := string(report.Build(deb, &stale).Markdown())
+	md := string(dialectic.Build(deb, &stale).Markdown())
 	if !strings.Contains(md, "after 2 judged exchanges; it is commentary") || !strings.Contains(md, "The debate has moved on since (4 judged exchanges now)") {
 		t.Error("a narrative written earlier in the debate is not marked as such")
 	}
-	if strings.Contains(string(report.Build(deb, hostileNarrative).Markdown()), "moved on since") {
+	if strings.Contains(string(dialectic.Build(deb, hostileNarrative).Markdown()), "moved on since") {
 		t.Error("a current narrative is marked as stale")
 	}
 }
 
 func TestNarrativePrompt(t *testing.T) {
-	p := report.NarrativePrompt(load(t, hostileDir))
+	p := dialectic.NarrativePrompt(loadDir(t, hostileDir))
 	for _, want := range []string{"500 to 600 words", "the question", "the clash", "the turning points", "the verdict",
 		"=== RECORD ===", "Leader: proposition by 3.35.", "- opp_000a (opposition, exchange 0, score -0.10)", "Rescored in exchange 1 from +0.20 to -0.10"} {
 		if !strings.Contains(p, want) {
@@ -420,9 +411,9 @@ func TestNarrativePrompt(t *testing.T) {
 // TestRecordedTotalsDisagree checks that the report uses scores.json and
 // says so when debate.md's totals disagree with it.
 func TestRecordedTotalsDisagree(t *testing.T) {
-	deb := load(t, hostileDir)
+	deb := loadDir(t, hostileDir)
 	deb.Header.Totals.Proposition.Total = 9
-	md := string(report.Build(deb, nil).Markdown())
+	md := string(dialectic.Build(deb, nil).Markdown())
 	if !strings.Contains(md, "> **Note:** debate.md records +9.00 (6) to -2.05 (6), but scores.json adds up to the figures above") {
 		t.Error("no note about debate.md's totals disagreeing with scores.json")
 	}
@@ -447,7 +438,7 @@ func TestHeadlineNamesEachSidesStrongest(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			deb := load(t, hostileDir)
+			deb := loadDir(t, hostileDir)
 			tc.edit(deb)
 			// Each side's best, worked out from scores.json.
 			best := map[dialectic.Side]string{}
@@ -459,7 +450,7 @@ func TestHeadlineNamesEachSidesStrongest(t *testing.T) {
 					best[pid.Side], top[pid.Side] = id, rec.CurrentScore
 				}
 			}
-			md := string(report.Build(deb, nil).Markdown())
+			md := string(dialectic.Build(deb, nil).Markdown())
 			head := md[:strings.Index(md, "## Scoreboard")]
 			var reasons []string
 			for _, l := range strings.Split(head, "\n") {
@@ -500,9 +491,9 @@ func TestTotalsSayWhatTheyAre(t *testing.T) {
 		}, "| Total (sum of current scores) | **+1.30** | -1.30 |", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			deb := load(t, hostileDir)
+			deb := loadDir(t, hostileDir)
 			tc.edit(deb)
-			md := string(report.Build(deb, nil).Markdown())
+			md := string(dialectic.Build(deb, nil).Markdown())
 			if !strings.Contains(md, tc.row) {
 				t.Errorf("the scoreboard lacks the row %q", tc.row)
 			}
@@ -520,9 +511,9 @@ func TestTotalsSayWhatTheyAre(t *testing.T) {
 // mermaid one in README.md and the SVG in report.html, draw one line: the
 // proposition's total minus the opposition's after each exchange.
 func TestTrajectoryDrawsTheMargin(t *testing.T) {
-	deb := load(t, hostileDir)
-	r := report.Build(deb, nil)
-	tr := report.Analyze(deb).Trajectory
+	deb := loadDir(t, hostileDir)
+	r := dialectic.Build(deb, nil)
+	tr := dialectic.Analyze(deb).Trajectory
 	margins := make([]float64, len(tr))
 	for i, p := range tr {
 		margins[i] = p.Prop - p.Opp
@@ -545,7 +536,7 @@ func TestTrajectoryDrawsTheMargin(t *testing.T) {
 		}
 	})
 	t.Run("report.html", func(t *testing.T) {
-		svg := report.TrajectorySVG(tr)
+		svg := dialectic.TrajectorySVG(tr)
 		lines := regexp.MustCompile(`<polyline [^>]*points="([^"]*)"`).FindAllStringSubmatch(svg, -1)
 		if len(lines) != 1 {
 			t.Fatalf("the chart has %d lines, want 1 (the margin)", len(lines))

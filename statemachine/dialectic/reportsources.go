@@ -1,4 +1,4 @@
-package report
+package dialectic
 
 import (
 	"fmt"
@@ -6,12 +6,11 @@ import (
 
 	"github.com/moot-dev/moot/internal/escape"
 	"github.com/moot-dev/moot/internal/evidence"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 // groundChecks says, for an argument of a debate that researched, what
 // the check of each ground citing a URL found; "" for one without checks.
-func groundChecks(a *Arg) string {
+func groundChecks(a *ScoredArg) string {
 	var parts []string
 	for i, c := range a.Grounds {
 		switch c.Result {
@@ -36,7 +35,7 @@ func (r *Report) sources(w *writer) {
 	type count struct{ verified, checked int }
 	var sides [2]count
 	any := false
-	for i, s := range dialectic.Sides() {
+	for i, s := range Sides() {
 		sides[i].verified, sides[i].checked = d.VerifiedShare(s)
 		any = any || sides[i].checked > 0
 	}
@@ -47,7 +46,7 @@ func (r *Report) sources(w *writer) {
 	w.p("Each ground that cites a URL was checked against the page as it was read (kept under sources/): a quote verified means the quoted words are on the page; what the argument concludes from them was not checked.")
 	w.line("| Side | Grounds checked | Verified | Share verified |")
 	w.line("|---|---:|---:|---:|")
-	for i, s := range dialectic.Sides() {
+	for i, s := range Sides() {
 		c := sides[i]
 		pct := "n/a"
 		if c.checked > 0 {

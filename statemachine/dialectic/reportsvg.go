@@ -1,4 +1,4 @@
-package report
+package dialectic
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/moot-dev/moot/internal/chart"
 	"github.com/moot-dev/moot/internal/escape"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 // Colours of the drawings, shared with the page's CSS.
@@ -56,7 +55,7 @@ func TrajectorySVG(tr []Point) string {
 	}
 	c := chart.Lines{Title: "Margin after each exchange: the proposition's total minus the opposition's",
 		XLabel: "exchange", YLabel: "margin", YMin: lo, YMax: hi, YStep: step, Width: 800, Class: "chart trajectory",
-		Zero: true, Format: dialectic.FormatScore,
+		Zero: true, Format: FormatScore,
 		Above: chart.Note{Text: "↑ proposition ahead", Colour: propColour}, Below: chart.Note{Text: "↓ opposition ahead", Colour: oppColour}}
 	s := chart.Series{Name: "margin: proposition total minus opposition total", Colour: marginColour}
 	for _, p := range tr {
@@ -68,7 +67,7 @@ func TrajectorySVG(tr []Point) string {
 		case m < 0:
 			mk.Colour, lead = oppColour, "the opposition leads by "+points(m)
 		}
-		mk.Title = fmt.Sprintf("exchange %d: %s (%s to %s)", p.Exchange, lead, dialectic.FormatScore(p.Prop), dialectic.FormatScore(p.Opp))
+		mk.Title = fmt.Sprintf("exchange %d: %s (%s to %s)", p.Exchange, lead, FormatScore(p.Prop), FormatScore(p.Opp))
 		c.X = append(c.X, strconv.Itoa(p.Exchange))
 		s.Values, s.Marks = append(s.Values, m), append(s.Marks, mk)
 	}
@@ -109,8 +108,8 @@ const GraphWidth = 2*graphOuter + 2*graphNodeW + graphGap
 
 // graphEdge is an attack or defence drawn in the graph.
 type graphEdge struct {
-	from, to *Arg
-	link     Link
+	from, to *ScoredArg
+	link     GraphLink
 	attack   bool
 	inner    bool // between the lanes (the sides differ), else outside
 	out, in  int  // the edge's slot among the from node's outgoing and the to node's incoming edges on that side
@@ -123,9 +122,9 @@ type graphEdge struct {
 // labelled with its type next to the argument it comes from, so labels never
 // share a place.
 func GraphSVG(an *Analysis) string {
-	row := func(a *Arg) int {
-		if dialectic.Opening(a.Exchange) {
-			if id, err := dialectic.ParseID(a.ID); err == nil && id.Letter >= 'a' {
+	row := func(a *ScoredArg) int {
+		if Opening(a.Exchange) {
+			if id, err := ParseID(a.ID); err == nil && id.Letter >= 'a' {
 				return int(id.Letter - 'a')
 			}
 			return 0
@@ -161,7 +160,7 @@ func GraphSVG(an *Analysis) string {
 			}
 		}
 	}
-	need := func(a *Arg) float64 {
+	need := func(a *ScoredArg) float64 {
 		h := graphNodeH
 		for _, inner := range []bool{true, false} {
 			f := face{a.ID, inner}
@@ -185,15 +184,15 @@ func GraphSVG(an *Analysis) string {
 	height := y + 24
 	propX := graphOuter
 	oppX := graphOuter + graphNodeW + graphGap
-	nodeX := func(a *Arg) float64 {
-		if a.Side == dialectic.Opp {
+	nodeX := func(a *ScoredArg) float64 {
+		if a.Side == Opp {
 			return oppX
 		}
 		return propX
 	}
-	nodeY := func(a *Arg) float64 { return rowY[row(a)] }
-	outY := func(a *Arg, k int) float64 { return nodeY(a) + graphSlotTop + graphOutStep*float64(k) }
-	inY := func(a *Arg, inner bool, k int) float64 {
+	nodeY := func(a *ScoredArg) float64 { return rowY[row(a)] }
+	outY := func(a *ScoredArg, k int) float64 { return nodeY(a) + graphSlotTop + graphOutStep*float64(k) }
+	inY := func(a *ScoredArg, inner bool, k int) float64 {
 		return nodeY(a) + graphSlotTop + graphOutStep*float64(outs[face{a.ID, inner}]) + graphInStep*float64(k)
 	}
 
@@ -230,11 +229,11 @@ func GraphSVG(an *Analysis) string {
 		}
 		labelled[a.Exchange] = true
 		name := fmt.Sprintf("exchange %d", a.Exchange)
-		if dialectic.Opening(a.Exchange) {
+		if Opening(a.Exchange) {
 			name += ": openings"
 		}
 		ry := rowY[row(a)]
-		if dialectic.Opening(a.Exchange) {
+		if Opening(a.Exchange) {
 			ry = rowY[0]
 		}
 		fmt.Fprintf(&b, `<line class="grid" x1="0" y1="%s" x2="%s" y2="%s"/>`+"\n", f(ry-graphRowGap/2), f(GraphWidth), f(ry-graphRowGap/2))
@@ -246,10 +245,10 @@ func GraphSVG(an *Analysis) string {
 	b.WriteString(`<g class="edges">` + "\n")
 	for i, e := range edges {
 		colour, marker, dash := attackColour, "arrow-attack", ""
-		name := truncate(typeName(e.link.Type), graphAttackChars)
+		name := shorten(typeName(e.link.Type), graphAttackChars)
 		if !e.attack {
 			colour, marker = defenceColour, "arrow-defence"
-			name = truncate(typeName(e.link.Type), graphDefenceChars)
+			name = shorten(typeName(e.link.Type), graphDefenceChars)
 			if e.link.Type == "concede_and_pivot" {
 				dash = ` stroke-dasharray="5 4"`
 			}
@@ -262,11 +261,11 @@ func GraphSVG(an *Analysis) string {
 			// Out of the side facing the other lane, across the gap, into
 			// the target's side facing back.
 			sx, dir := propX+graphNodeW, 1.0
-			if e.from.Side == dialectic.Opp {
+			if e.from.Side == Opp {
 				sx, dir = oppX, -1.0
 			}
 			tx := oppX
-			if e.to.Side == dialectic.Prop {
+			if e.to.Side == Prop {
 				tx = propX + graphNodeW
 			}
 			x1, x2 := sx+dir*graphAttackRun, tx-dir*graphArriveRun
@@ -279,7 +278,7 @@ func GraphSVG(an *Analysis) string {
 		} else {
 			// Out of the lane's outer side and back into it.
 			fx, dir := propX, -1.0
-			if e.from.Side == dialectic.Opp {
+			if e.from.Side == Opp {
 				fx, dir = oppX+graphNodeW, 1.0
 			}
 			x1 := fx + dir*graphDefenceRun
@@ -308,7 +307,7 @@ func GraphSVG(an *Analysis) string {
 	for _, a := range an.Args {
 		x, y := nodeX(a), nodeY(a)
 		stroke, fill := propColour, propFill
-		if a.Side == dialectic.Opp {
+		if a.Side == Opp {
 			stroke, fill = oppColour, oppFill
 		}
 		tip := a.ID + ": " + titleOf(a)
@@ -328,14 +327,14 @@ func GraphSVG(an *Analysis) string {
 	return b.String()
 }
 
-func linksOf(a *Arg, attacks bool) []Link {
+func linksOf(a *ScoredArg, attacks bool) []GraphLink {
 	src := a.Defends
 	if attacks {
 		src = a.Attacks
 	}
-	out := make([]Link, len(src))
+	out := make([]GraphLink, len(src))
 	for i, t := range src {
-		out[i] = Link{From: a.ID, To: t.TargetID, Type: t.Type, Exchange: a.Exchange}
+		out[i] = GraphLink{From: a.ID, To: t.TargetID, Type: t.Type, Exchange: a.Exchange}
 	}
 	return out
 }
@@ -364,10 +363,10 @@ func wrap(s string, width, lines int) []string {
 		all = all[:lines]
 	}
 	for i := range all {
-		all[i] = truncate(all[i], width)
+		all[i] = shorten(all[i], width)
 	}
 	if cut {
-		all[lines-1] = strings.TrimSuffix(truncate(all[lines-1], width-1), "…") + "…"
+		all[lines-1] = strings.TrimSuffix(shorten(all[lines-1], width-1), "…") + "…"
 	}
 	return all
 }

@@ -1,4 +1,4 @@
-package report_test
+package dialectic_test
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"github.com/yuin/goldmark/extension"
 
 	"github.com/moot-dev/moot/internal/escape"
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
@@ -163,7 +162,7 @@ func TestMermaidText(t *testing.T) {
 // TestGraphLines checks that hostile titles stay inside their node: every
 // line of the graph has the shape moot writes.
 func TestGraphLines(t *testing.T) {
-	g := dialectic.Graph(load(t, hostileDir))
+	g := dialectic.Graph(loadDir(t, hostileDir))
 	shapes := []*regexp.Regexp{
 		regexp.MustCompile(`^graph TD$`),
 		regexp.MustCompile(`^    classDef (prop|opp) [^"]+$`),
@@ -189,8 +188,8 @@ func TestGraphLines(t *testing.T) {
 // TestTrajectoryChart checks the xychart block: one x label and one value
 // per judged exchange in its one line, the margin.
 func TestTrajectoryChart(t *testing.T) {
-	an := report.Analyze(load(t, hostileDir))
-	c := report.TrajectoryChart(an.Trajectory)
+	an := dialectic.Analyze(loadDir(t, hostileDir))
+	c := dialectic.TrajectoryChart(an.Trajectory)
 	for _, want := range []string{
 		"```mermaid\n",
 		"xychart-beta\n",

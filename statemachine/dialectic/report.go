@@ -1,9 +1,10 @@
-// Package report writes what a dialectic debate gives a reader: its
-// README.md and report.html (the arguments, the judge's scores and their
-// charts, the argument graph, and a model's written analysis where one was
-// asked for) and its export as JSON or CSV. It reads a debate already
-// loaded and touches no file.
-package report
+package dialectic
+
+// This file and the other report*.go files write what a dialectic debate
+// gives a reader: its README.md and report.html (the arguments, the
+// judge's scores and their charts, the argument graph, and a model's
+// written analysis where one was asked for) and its export as JSON or CSV.
+// They read a debate already loaded and touch no file.
 
 import (
 	"fmt"
@@ -14,12 +15,11 @@ import (
 	"github.com/moot-dev/moot/internal/escape"
 	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/page"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 // Names of the files the report writes into a debate directory.
 const (
-	ReadmeFile = "README.md"
+	ReadmeFile = page.Readme
 	HTMLFile   = page.File
 )
 
@@ -63,22 +63,22 @@ type Report struct {
 
 // Build computes the report of d. narrative is the stored model-written
 // analysis, or nil.
-func Build(d *dialectic.Debate, narrative *Narrative) *Report {
+func Build(d *Debate, narrative *Narrative) *Report {
 	return BuildWithJudges(d, narrative, nil)
 }
 
 // BuildWithJudges computes the report of d with a section on its judges:
 // their agreement and leans, and every argument's strength from the graph
 // alone. judges nil leaves the section out.
-func BuildWithJudges(d *dialectic.Debate, narrative *Narrative, judges *judging.Report) *Report {
+func BuildWithJudges(d *Debate, narrative *Narrative, judges *judging.Report) *Report {
 	return BuildWithNote(d, narrative, judges, "")
 }
 
 // BuildWithNote is BuildWithJudges with note, a sentence the report must
 // not be read without (that moot's built-in model wrote the debate's
 // text: builtin.Note), as a quote under the title; "" for none.
-func BuildWithNote(d *dialectic.Debate, narrative *Narrative, judges *judging.Report, note string) *Report {
-	r := &Report{an: Analyze(d), narrative: narrative, graph: dialectic.Graph(d), judges: judges, note: note}
+func BuildWithNote(d *Debate, narrative *Narrative, judges *judging.Report, note string) *Report {
+	r := &Report{an: Analyze(d), narrative: narrative, graph: Graph(d), judges: judges, note: note}
 	r.build()
 	return r
 }
@@ -160,7 +160,7 @@ func (r *Report) build() {
 }
 
 // sideName is "proposition" or "opposition"; title case when capital.
-func sideName(s dialectic.Side, capital bool) string {
+func sideName(s Side, capital bool) string {
 	n := s.Name()
 	if capital && n != "" {
 		return strings.ToUpper(n[:1]) + n[1:]
@@ -170,7 +170,7 @@ func sideName(s dialectic.Side, capital bool) string {
 
 // points writes a non-negative amount the way scores are written, without
 // a sign.
-func points(x float64) string { return strings.TrimPrefix(dialectic.FormatScore(math.Abs(x)), "+") }
+func points(x float64) string { return strings.TrimPrefix(FormatScore(math.Abs(x)), "+") }
 
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -180,22 +180,22 @@ func plural(n int, one, many string) string {
 }
 
 // argRef names an argument in running text: its id and its title.
-func argRef(a *Arg) string {
+func argRef(a *ScoredArg) string {
 	return fmt.Sprintf("%s “%s”", a.ID, escape.Markdown(titleOf(a)))
 }
 
-func titleOf(a *Arg) string {
+func titleOf(a *ScoredArg) string {
 	if t := escape.Fold(a.Title); t != "" {
 		return t
 	}
 	return "(untitled)"
 }
 
-func scoreOf(a *Arg) string {
+func scoreOf(a *ScoredArg) string {
 	if !a.Scored {
 		return "not scored yet"
 	}
-	return dialectic.FormatScore(a.Score)
+	return FormatScore(a.Score)
 }
 
 func (r *Report) headline(w *writer) {
@@ -222,11 +222,11 @@ func (r *Report) headline(w *writer) {
 	leader, margin := t.Leader()
 	judged := plural(an.Judged, "judged exchange", "judged exchanges")
 	if leader == "" {
-		w.p("**The sides are level** at %s each after %s.", dialectic.FormatScore(t.Proposition.Total), judged)
+		w.p("**The sides are level** at %s each after %s.", FormatScore(t.Proposition.Total), judged)
 	} else {
 		trailer := leader.Other()
 		w.p("**The %s leads by %s points: %s to %s after %s.**", sideName(leader, false), points(margin),
-			dialectic.FormatScore(t.Of(leader).Total), dialectic.FormatScore(t.Of(trailer).Total), judged)
+			FormatScore(t.Of(leader).Total), FormatScore(t.Of(trailer).Total), judged)
 	}
 	for _, s := range r.why(leader) {
 		w.line("- %s", s)
@@ -237,11 +237,11 @@ func (r *Report) headline(w *writer) {
 }
 
 // why gives the reasons for the standing, one sentence each.
-func (r *Report) why(leader dialectic.Side) []string {
+func (r *Report) why(leader Side) []string {
 	an := r.an
 	var out []string
 	ranked := an.Ranked()
-	best := func(side dialectic.Side) *Arg {
+	best := func(side Side) *ScoredArg {
 		for _, a := range ranked {
 			if a.Side == side {
 				return a
@@ -249,7 +249,7 @@ func (r *Report) why(leader dialectic.Side) []string {
 		}
 		return nil
 	}
-	judge := func(a *Arg) string {
+	judge := func(a *ScoredArg) string {
 		if s := firstSentence(a.LastReasoning(), 160); s != "" {
 			return " The judge: “" + escape.Markdown(s) + "”"
 		}
@@ -258,9 +258,9 @@ func (r *Report) why(leader dialectic.Side) []string {
 	// Each side is represented by its own strongest argument, proposition
 	// first, whoever leads: naming the leader's best next to the trailer's
 	// worst would make the standing look more one-sided than it is.
-	for _, side := range dialectic.Sides() {
+	for _, side := range Sides() {
 		if a := best(side); a != nil {
-			out = append(out, fmt.Sprintf("**Strongest for the %s:** %s, %s.%s", sideName(side, false), argRef(a), dialectic.FormatScore(a.Score), judge(a)))
+			out = append(out, fmt.Sprintf("**Strongest for the %s:** %s, %s.%s", sideName(side, false), argRef(a), FormatScore(a.Score), judge(a)))
 		}
 	}
 	if s := r.judgmentsWon(); s != "" {
@@ -292,7 +292,7 @@ func (r *Report) why(leader dialectic.Side) []string {
 }
 
 func sign(x float64) int {
-	switch x = dialectic.Round3(x); {
+	switch x = Round3(x); {
 	case x > 0:
 		return 1
 	case x < 0:
@@ -310,7 +310,7 @@ func (r *Report) judgmentsWon() string {
 		if !a.Scored || a.Exchange >= an.Judged {
 			continue
 		}
-		if a.Side == dialectic.Prop {
+		if a.Side == Prop {
 			sums[a.Exchange] += a.First
 		} else {
 			sums[a.Exchange] -= a.First
@@ -331,13 +331,13 @@ func (r *Report) judgmentsWon() string {
 }
 
 // leadStory tells how the lead developed over the exchanges.
-func (r *Report) leadStory(leader dialectic.Side) string {
+func (r *Report) leadStory(leader Side) string {
 	tr := r.an.Trajectory
 	if len(tr) < 2 || leader == "" {
 		return ""
 	}
 	want := 1
-	if leader == dialectic.Opp {
+	if leader == Opp {
 		want = -1
 	}
 	changes, prev := 0, 0
@@ -374,7 +374,7 @@ func (r *Report) swingStory() string {
 	bestI, best := -1, 0.0
 	prev := 0.0
 	for i, p := range tr {
-		d := dialectic.Round3(p.Margin() - prev)
+		d := Round3(p.Margin() - prev)
 		if math.Abs(d) > math.Abs(best)+1e-9 {
 			bestI, best = i, d
 		}
@@ -383,9 +383,9 @@ func (r *Report) swingStory() string {
 	if bestI < 0 {
 		return ""
 	}
-	towards := dialectic.Prop
+	towards := Prop
 	if best < 0 {
-		towards = dialectic.Opp
+		towards = Opp
 	}
 	return fmt.Sprintf("**Biggest swing:** exchange %d, %s points towards the %s.", tr[bestI].Exchange, points(best), sideName(towards, false))
 }
@@ -396,22 +396,22 @@ func (r *Report) scoreboard(w *writer) {
 	w.p("## Scoreboard")
 	w.line("| | Proposition | Opposition |")
 	w.line("|---|---:|---:|")
-	w.line("| Total (sum of current scores) | %s | %s |", bold(dialectic.FormatScore(t.Proposition.Total), t.Proposition.Total > t.Opposition.Total),
-		bold(dialectic.FormatScore(t.Opposition.Total), t.Opposition.Total > t.Proposition.Total))
+	w.line("| Total (sum of current scores) | %s | %s |", bold(FormatScore(t.Proposition.Total), t.Proposition.Total > t.Opposition.Total),
+		bold(FormatScore(t.Opposition.Total), t.Opposition.Total > t.Proposition.Total))
 	w.line("| Arguments scored | %d | %d |", t.Proposition.Count, t.Opposition.Count)
-	best := map[dialectic.Side]*Arg{}
+	best := map[Side]*ScoredArg{}
 	for _, a := range an.Ranked() {
 		if best[a.Side] == nil {
 			best[a.Side] = a
 		}
 	}
-	cell := func(a *Arg) string {
+	cell := func(a *ScoredArg) string {
 		if a == nil {
 			return "none"
 		}
-		return a.ID + " (" + dialectic.FormatScore(a.Score) + ")"
+		return a.ID + " (" + FormatScore(a.Score) + ")"
 	}
-	w.line("| Best argument | %s | %s |", cell(best[dialectic.Prop]), cell(best[dialectic.Opp]))
+	w.line("| Best argument | %s | %s |", cell(best[Prop]), cell(best[Opp]))
 	w.line("")
 	leader, margin := t.Leader()
 	if leader != "" {
@@ -419,14 +419,14 @@ func (r *Report) scoreboard(w *writer) {
 	} else if an.Judged > 0 {
 		w.p("The sides are level.")
 	}
-	if dialectic.Round3(t.Proposition.Total+t.Opposition.Total) != 0 {
+	if Round3(t.Proposition.Total+t.Opposition.Total) != 0 {
 		w.p("The totals are not opposites: each judgment's scores sum to zero (within 0.01), but rescores are not bound by that rule, so the sides' sums drift apart as the judge revises earlier scores.")
 	}
 	rec := an.Recorded
 	if rec.Proposition.Count != t.Proposition.Count || rec.Opposition.Count != t.Opposition.Count ||
-		dialectic.Round3(rec.Proposition.Total) != t.Proposition.Total || dialectic.Round3(rec.Opposition.Total) != t.Opposition.Total {
+		Round3(rec.Proposition.Total) != t.Proposition.Total || Round3(rec.Opposition.Total) != t.Opposition.Total {
 		w.p("> **Note:** debate.md records %s (%d) to %s (%d), but scores.json adds up to the figures above, which this report uses. `moot check` lists the differences.",
-			dialectic.FormatScore(rec.Proposition.Total), rec.Proposition.Count, dialectic.FormatScore(rec.Opposition.Total), rec.Opposition.Count)
+			FormatScore(rec.Proposition.Total), rec.Proposition.Count, FormatScore(rec.Opposition.Total), rec.Opposition.Count)
 	}
 	w.flush(noFigure)
 }
@@ -501,7 +501,7 @@ func (r *Report) state(w *writer) {
 	default:
 		w.line("- **Judged:** exchanges 0 to %d.", an.Judged-1)
 	}
-	w.line("- **Arguments:** %d (%d proposition, %d opposition).", len(an.Args), countSide(an.Args, dialectic.Prop), countSide(an.Args, dialectic.Opp))
+	w.line("- **Arguments:** %d (%d proposition, %d opposition).", len(an.Args), countSide(an.Args, Prop), countSide(an.Args, Opp))
 	m := an.Models
 	var models []string
 	for _, x := range []struct{ role, name string }{{"proposition", m.Proposition}, {"opposition", m.Opposition}, {"judge", m.Judge}} {
@@ -516,7 +516,7 @@ func (r *Report) state(w *writer) {
 	w.flush(noFigure)
 }
 
-func countSide(args []*Arg, side dialectic.Side) int {
+func countSide(args []*ScoredArg, side Side) int {
 	n := 0
 	for _, a := range args {
 		if a.Side == side {
@@ -550,9 +550,9 @@ func (r *Report) trajectory(w *writer) {
 		case m < 0:
 			lead = "opposition by " + points(m)
 		}
-		swing := dialectic.Round3(p.Margin() - prev)
+		swing := Round3(p.Margin() - prev)
 		prev = p.Margin()
-		w.line("| %d | %s | %s | %s | %s |", p.Exchange, dialectic.FormatScore(p.Prop), dialectic.FormatScore(p.Opp), lead, dialectic.FormatScore(swing))
+		w.line("| %d | %s | %s | %s | %s |", p.Exchange, FormatScore(p.Prop), FormatScore(p.Opp), lead, FormatScore(swing))
 	}
 	w.line("")
 	w.p("*Swing* is how much the proposition's lead grew (positive) or shrank (negative) in that exchange.")
@@ -598,7 +598,7 @@ func TrajectoryChart(tr []Point) string {
 
 // num writes a number as mermaid and JSON read it: no sign for positives,
 // at most three decimals.
-func num(x float64) string { return strconv.FormatFloat(dialectic.Round3(x), 'f', -1, 64) }
+func num(x float64) string { return strconv.FormatFloat(Round3(x), 'f', -1, 64) }
 
 func (r *Report) rankings(w *writer) {
 	ranked := r.an.Ranked()
@@ -613,18 +613,18 @@ func (r *Report) rankings(w *writer) {
 		n = 5
 	}
 	n = min(n, (len(ranked)+1)/2)
-	table := func(args []*Arg) {
+	table := func(args []*ScoredArg) {
 		w.line("| Argument | Side | Title | Score |")
 		w.line("|---|---|---|---:|")
 		for _, a := range args {
-			w.line("| %s | %s | %s | %s |", a.ID, a.Side.Name(), escape.Markdown(titleOf(a)), dialectic.FormatScore(a.Score))
+			w.line("| %s | %s | %s | %s |", a.ID, a.Side.Name(), escape.Markdown(titleOf(a)), FormatScore(a.Score))
 		}
 		w.line("")
 	}
 	w.p("### Strongest")
 	table(ranked[:n])
 	w.p("### Weakest")
-	weakest := make([]*Arg, 0, n)
+	weakest := make([]*ScoredArg, 0, n)
 	for i := len(ranked) - 1; i >= len(ranked)-n; i-- {
 		weakest = append(weakest, ranked[i])
 	}
@@ -653,7 +653,7 @@ func (r *Report) argumentGraph(w *writer) {
 // typeName writes an attack or defence type for people.
 func typeName(t string) string { return strings.ReplaceAll(escape.Fold(t), "_", " ") }
 
-func linkList(links []dialectic.Target) string {
+func linkList(links []Target) string {
 	parts := make([]string, 0, len(links))
 	for _, l := range links {
 		parts = append(parts, fmt.Sprintf("%s (%s)", escape.Markdown(l.TargetID), escape.Markdown(typeName(l.Type))))
@@ -668,7 +668,7 @@ func (r *Report) exchanges(w *writer) {
 	for _, a := range an.Args {
 		last = max(last, a.Exchange)
 	}
-	byExchange := make([][]*Arg, last+1)
+	byExchange := make([][]*ScoredArg, last+1)
 	rescores := map[int][]string{} // per exchange, the rescores its judgment made
 	for _, a := range an.Args {
 		byExchange[a.Exchange] = append(byExchange[a.Exchange], a)
@@ -676,7 +676,7 @@ func (r *Report) exchanges(w *writer) {
 	for _, b := range an.Args {
 		for _, ev := range b.History {
 			if ev.Rescore {
-				rescores[ev.Exchange] = append(rescores[ev.Exchange], fmt.Sprintf("%s %s → %s", b.ID, dialectic.FormatScore(*prevScore(ev)), dialectic.FormatScore(ev.Score)))
+				rescores[ev.Exchange] = append(rescores[ev.Exchange], fmt.Sprintf("%s %s → %s", b.ID, FormatScore(*prevScore(ev)), FormatScore(ev.Score)))
 			}
 		}
 	}
@@ -684,7 +684,7 @@ func (r *Report) exchanges(w *writer) {
 		if len(args) == 0 {
 			continue
 		}
-		if dialectic.Opening(e) {
+		if Opening(e) {
 			w.p("### Exchange %d: openings", e)
 		} else {
 			w.p("### Exchange %d", e)
@@ -693,7 +693,7 @@ func (r *Report) exchanges(w *writer) {
 			var given []string
 			for _, a := range args {
 				if a.Scored {
-					given = append(given, a.ID+" "+dialectic.FormatScore(a.First))
+					given = append(given, a.ID+" "+FormatScore(a.First))
 				}
 			}
 			rescored := rescores[e]
@@ -702,7 +702,7 @@ func (r *Report) exchanges(w *writer) {
 			if len(rescored) > 0 {
 				s += fmt.Sprintf(" *Rescored:* %s.", strings.Join(rescored, ", "))
 			}
-			s += fmt.Sprintf(" *Totals after it:* proposition %s, opposition %s.", dialectic.FormatScore(p.Prop), dialectic.FormatScore(p.Opp))
+			s += fmt.Sprintf(" *Totals after it:* proposition %s, opposition %s.", FormatScore(p.Prop), FormatScore(p.Opp))
 			w.p("%s", s)
 		} else {
 			w.p("*Not judged yet.*")
@@ -724,11 +724,11 @@ func prevScore(ev Event) *float64 {
 	return &ev.Score
 }
 
-func (r *Report) argument(w *writer, a *Arg) {
+func (r *Report) argument(w *writer, a *ScoredArg) {
 	w.p("#### %s: %s", a.ID, escape.Markdown(titleOf(a)))
 	meta := fmt.Sprintf("%s · score **%s**", sideName(a.Side, true), scoreOf(a))
 	if a.Scored && a.Rescores() > 0 {
-		meta += fmt.Sprintf(" (first %s, %s)", dialectic.FormatScore(a.First), plural(a.Rescores(), "rescore", "rescores"))
+		meta += fmt.Sprintf(" (first %s, %s)", FormatScore(a.First), plural(a.Rescores(), "rescore", "rescores"))
 	}
 	if n := len(a.AttackedBy); n > 0 {
 		meta += " · attacked " + plural(n, "time", "times")
@@ -751,7 +751,7 @@ func (r *Report) argument(w *writer, a *Arg) {
 	}
 	for _, ev := range a.History {
 		if !ev.Rescore {
-			w.p("> **Judge, %s:** %s", dialectic.FormatScore(ev.Score), escape.Markdown(ev.Reasoning))
+			w.p("> **Judge, %s:** %s", FormatScore(ev.Score), escape.Markdown(ev.Reasoning))
 			continue
 		}
 		trigger := ""
@@ -759,7 +759,7 @@ func (r *Report) argument(w *writer, a *Arg) {
 			trigger = " after " + escape.Markdown(ev.TriggeredBy)
 		}
 		w.p("> **Rescored in exchange %d%s, %s → %s (%s):** %s", ev.Exchange, trigger,
-			dialectic.FormatScore(*prevScore(ev)), dialectic.FormatScore(ev.Score), dialectic.FormatScore(ev.Diff()), escape.Markdown(ev.Reasoning))
+			FormatScore(*prevScore(ev)), FormatScore(ev.Score), FormatScore(ev.Diff()), escape.Markdown(ev.Reasoning))
 	}
 }
 
@@ -778,14 +778,14 @@ func (r *Report) analytics(w *writer) {
 	row := func(kind string, s TypeStat) {
 		mean := "n/a"
 		if s.Measured > 0 {
-			mean = dialectic.FormatScore(s.MeanChange)
+			mean = FormatScore(s.MeanChange)
 		}
 		w.line("| %s | %s | %d | %s | %s | %s |", kind, escape.Markdown(typeName(s.Type)), s.Count, share(s.Fell, s.Measured), share(s.Rose, s.Measured), mean)
 	}
-	for _, s := range an.TypeStats(dialectic.AttackTypes(), true) {
+	for _, s := range an.TypeStats(AttackTypes(), true) {
 		row("attack", s)
 	}
-	for _, s := range an.TypeStats(dialectic.DefenceTypes(), false) {
+	for _, s := range an.TypeStats(DefenceTypes(), false) {
 		row("defence", s)
 	}
 	w.line("")
@@ -801,7 +801,7 @@ func (r *Report) analytics(w *writer) {
 			}
 			first, now, change := "n/a", "n/a", "n/a"
 			if a.Scored {
-				first, now, change = dialectic.FormatScore(a.First), dialectic.FormatScore(a.Score), dialectic.FormatScore(a.Score-a.First)
+				first, now, change = FormatScore(a.First), FormatScore(a.Score), FormatScore(a.Score-a.First)
 			}
 			w.line("| %s | %s | %s | %d | %s | %s | %s | %s |", a.ID, a.Side.Name(), escape.Markdown(titleOf(a)), len(a.AttackedBy),
 				strings.Join(dedupe(by), ", "), first, now, change)

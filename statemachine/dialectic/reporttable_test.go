@@ -1,4 +1,4 @@
-package report_test
+package dialectic_test
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"github.com/yuin/goldmark/parser"
 
 	"github.com/moot-dev/moot/internal/escape"
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
@@ -23,7 +22,7 @@ var gfm = goldmark.New(
 	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 )
 
-// sameAsGFM checks that report.RenderMarkdown renders src byte for byte as
+// sameAsGFM checks that dialectic.RenderMarkdown renders src byte for byte as
 // gfm does.
 func sameAsGFM(t *testing.T, src []byte) {
 	t.Helper()
@@ -31,7 +30,7 @@ func sameAsGFM(t *testing.T, src []byte) {
 	if err := gfm.Convert(src, &want); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.RenderMarkdown(src, &got); err != nil {
+	if err := dialectic.RenderMarkdown(src, &got); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
@@ -43,19 +42,19 @@ func sameAsGFM(t *testing.T, src []byte) {
 // and generated reports and checks that report.html comes out as it did
 // with goldmark's table extension: tables, headings and their ids, all.
 func TestReportTablesRenderAsGFM(t *testing.T) {
-	reports := map[string]*report.Report{
-		"hostile":           report.Build(load(t, hostileDir), nil),
-		"hostile-narrative": report.Build(load(t, hostileDir), hostileNarrative),
+	reports := map[string]*dialectic.Report{
+		"hostile":           dialectic.Build(loadDir(t, hostileDir), nil),
+		"hostile-narrative": dialectic.Build(loadDir(t, hostileDir), hostileNarrative),
 	}
 	if !testing.Short() {
-		reports["halt-ai-development"] = report.Build(load(t, fixture.Shared(t, "compat", "halt-ai-development")), nil)
+		reports["halt-ai-development"] = dialectic.Build(loadDir(t, fixture.Shared(t, "compat", "halt-ai-development")), nil)
 	}
 	for _, n := range []int{1, 2, 5, 30} {
 		deb, err := dialectic.Load(genDebate(t, n))
 		if err != nil {
 			t.Fatal(err)
 		}
-		reports["generated-"+strconv.Itoa(n)] = report.Build(deb, nil)
+		reports["generated-"+strconv.Itoa(n)] = dialectic.Build(deb, nil)
 	}
 	for name, r := range reports {
 		t.Run(name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package report_test
+package dialectic_test
 
 import (
 	"path/filepath"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	driver "github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -31,10 +30,10 @@ func TestOneClaimForEveryReader(t *testing.T) {
 	}
 	defer d.Close()
 	arg := `{"title": "A Rebuttal Of Five Words", "claim": "c", "grounds": [{"source": "s", "content": "g", "relevance": "r"}], "warrant": "w"}`
-	if _, err := driver.ProcessExchange(d, 2, []byte(arg), []byte(arg)); err != nil {
+	if _, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(2, []byte(arg), []byte(arg))); err != nil {
 		t.Fatal(err)
 	}
-	deb, err := driver.Load(d)
+	deb, err := dialectic.Loaded(driver.LoadDebate(d, dialectic.Protocol{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +59,7 @@ func TestOneClaimForEveryReader(t *testing.T) {
 	for _, m := range p.Messages {
 		prompt.WriteString(m.Content)
 	}
-	r := report.Build(deb, nil)
+	r := dialectic.Build(deb, nil)
 	html, err := r.HTML()
 	if err != nil {
 		t.Fatal(err)
@@ -69,9 +68,9 @@ func TestOneClaimForEveryReader(t *testing.T) {
 		"the judge's prompt":     prompt.String(),
 		"the markdown report":    string(r.Markdown()),
 		"the HTML report":        string(html),
-		"the narrative's prompt": report.NarrativePrompt(deb),
+		"the narrative's prompt": dialectic.NarrativePrompt(deb),
 	}
-	for _, row := range report.Rows(deb, sm.Judgments{}) {
+	for _, row := range dialectic.Rows(deb, sm.Judgments{}) {
 		if row.ID == a.ID {
 			readers["the export"] = row.Claim
 		}

@@ -1,7 +1,6 @@
-package report
+package dialectic
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/escape"
 	"github.com/moot-dev/moot/internal/frontmatter"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 // NarrativeFile keeps the model-written analysis of a debate, so that a
@@ -30,19 +28,13 @@ const (
 	maxPromptChars     = 120000
 )
 
-// Writer is a model that writes the narrative of a debate. The model
-// package's client satisfies it through a small adapter in the command line.
-type Writer interface {
-	Narrative(ctx context.Context, prompt string) (string, error)
-}
-
 // Narrative is the model-written analysis stored in narrative.md.
 type Narrative struct {
 	// Model names the model that wrote it, if known.
 	Model string
 	// Judged and Phase say how far the debate was when it was written.
 	Judged int
-	Phase  dialectic.Phase
+	Phase  Phase
 	Text   string
 }
 
@@ -65,7 +57,7 @@ func ParseNarrative(data []byte) (*Narrative, error) {
 	if err := front.Decode("phase", &phase); err != nil {
 		return nil, err
 	}
-	n.Phase = dialectic.Phase(phase)
+	n.Phase = Phase(phase)
 	if n.Text == "" {
 		return nil, errors.New("the body is empty: it should hold the analysis")
 	}
@@ -109,7 +101,7 @@ func paragraphsKeepLines(s string) []string {
 
 // NarrativePrompt is what the model is asked: the task, then the record of
 // the debate as moot computed it.
-func NarrativePrompt(d *dialectic.Debate) string {
+func NarrativePrompt(d *Debate) string {
 	an := Analyze(d)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Write an analysis of the debate recorded below for a reader who has not seen it, in %d to %d words. ", NarrativeMinWords, NarrativeMaxWords)
@@ -129,7 +121,7 @@ func NarrativePrompt(d *dialectic.Debate) string {
 	}
 	t := an.Totals
 	fmt.Fprintf(&b, "Judged exchanges: %d. Totals (sums of current scores): proposition %s over %d arguments, opposition %s over %d arguments.\n",
-		an.Judged, dialectic.FormatScore(t.Proposition.Total), t.Proposition.Count, dialectic.FormatScore(t.Opposition.Total), t.Opposition.Count)
+		an.Judged, FormatScore(t.Proposition.Total), t.Proposition.Count, FormatScore(t.Opposition.Total), t.Opposition.Count)
 	if leader, margin := t.Leader(); leader != "" {
 		fmt.Fprintf(&b, "Leader: %s by %s.\n", leader.Name(), points(margin))
 	} else {
@@ -137,7 +129,7 @@ func NarrativePrompt(d *dialectic.Debate) string {
 	}
 	b.WriteString("Totals after each exchange (proposition / opposition):")
 	for _, p := range an.Trajectory {
-		fmt.Fprintf(&b, " %d: %s / %s;", p.Exchange, dialectic.FormatScore(p.Prop), dialectic.FormatScore(p.Opp))
+		fmt.Fprintf(&b, " %d: %s / %s;", p.Exchange, FormatScore(p.Prop), FormatScore(p.Opp))
 	}
 	b.WriteString("\n\nArguments:\n")
 	for _, a := range an.Args {
@@ -151,9 +143,9 @@ func NarrativePrompt(d *dialectic.Debate) string {
 		}
 		for _, ev := range a.History {
 			if ev.Rescore {
-				fmt.Fprintf(&s, " Rescored in exchange %d from %s to %s: %s", ev.Exchange, dialectic.FormatScore(*prevScore(ev)), dialectic.FormatScore(ev.Score), truncate(escape.Fold(ev.Reasoning), maxPromptReasoning))
+				fmt.Fprintf(&s, " Rescored in exchange %d from %s to %s: %s", ev.Exchange, FormatScore(*prevScore(ev)), FormatScore(ev.Score), shorten(escape.Fold(ev.Reasoning), maxPromptReasoning))
 			} else {
-				fmt.Fprintf(&s, " Judge: %s", truncate(escape.Fold(ev.Reasoning), maxPromptReasoning))
+				fmt.Fprintf(&s, " Judge: %s", shorten(escape.Fold(ev.Reasoning), maxPromptReasoning))
 			}
 		}
 		s.WriteString("\n")
@@ -167,15 +159,11 @@ func NarrativePrompt(d *dialectic.Debate) string {
 	return b.String()
 }
 
-// WriteNarrative asks w for the narrative of d and returns it, ready to be
-// stored. model names the model, for the record; it may be empty. A text
-// far outside the length asked for is refused; one a little outside is
-// kept, and warning says so.
-func WriteNarrative(ctx context.Context, d *dialectic.Debate, w Writer, model string) (n *Narrative, warning string, err error) {
-	text, err := w.Narrative(ctx, NarrativePrompt(d))
-	if err != nil {
-		return nil, "", err
-	}
+// readNarrative reads text, a model's answer to NarrativePrompt(d), as
+// the narrative of d, ready to be stored. model names the model, for the
+// record; it may be empty. A text far outside the length asked for is
+// refused; one a little outside is kept, and warning says so.
+func readNarrative(d *Debate, text, model string) (n *Narrative, warning string, err error) {
 	text = strings.TrimSpace(stripFence(text))
 	words := len(strings.Fields(text))
 	if words < narrativeHardMin || words > narrativeHardMax {
