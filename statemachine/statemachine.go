@@ -776,3 +776,21 @@ type Templated interface {
 type Leader interface {
 	Leader() string
 }
+
+// Demoed is a Protocol with a demo debate of its own, which `moot demo`
+// makes and runs with moot's built-in model. A protocol without one is
+// demonstrated on a motion of moot's with its defaults.
+type Demoed interface {
+	Demo() Demo
+}
+
+// Demo is the debate `moot demo` makes of a protocol.
+type Demo struct {
+	// Args are the arguments of `moot new` after the debate's name, such
+	// as "--motion" and its text.
+	Args []string
+	// Parts names the folder that holds the debate's parts, such as
+	// "arguments/", and PartsAre says what is in it, for the demo's
+	// summary; "" leaves the line out.
+	Parts, PartsAre string
+}

@@ -26,42 +26,17 @@ import (
 // same demo on the same moot writes the same files.
 var DemoClock = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 
-// demoSpec is the debate the demo makes for a protocol: the arguments of
-// `moot new` after the slug, and what its parts are, for the summary.
-type demoSpec struct {
-	args []string
-	// parts names the folder of the debate's parts and says what is in it.
-	parts, partsAre string
-}
-
+// demoMotion is the motion of the demo of a protocol without a demo of
+// its own (statemachine.Demoed).
 const demoMotion = "Cities should ban private cars from their centres."
 
-// demoFor is the demo debate of the protocol called name; one without a
-// demo of its own gets a debate of its defaults on demoMotion. (A switch,
-// not a map, so that it costs nothing at start-up.)
-func demoFor(name string) demoSpec {
-	switch name {
-	case sm.Default:
-		return demoSpec{args: []string{"--motion", "This house would ban private cars from city centres.",
-			"--definition", "city centre: the central business district of a city of more than 100,000 people",
-			"--scope", "European cities over the next decade.", "--exchanges", "3"},
-			parts: "arguments/", partsAre: "one file per argument, in Toulmin form; scores.json holds every score with its history"}
-	case "forum":
-		return demoSpec{args: []string{"--motion", "Should cities ban private cars from their centres?",
-			"--premise", demoMotion, "--turns", "4", "--seed", "1"},
-			parts: "calls/", partsAre: "one file per call: the private plans and thoughts, the public turns, the judge's scores and verdict"}
-	case "moderated":
-		return demoSpec{args: []string{"--motion", "Should cities ban private cars from their centres?",
-			"--position-a", demoMotion, "--position-b", "Cities should keep private cars in their centres.", "--rounds", "2"},
-			parts: "messages/", partsAre: "one file per message of the moderator and the advocates; scores/ holds each rubric"}
-	case "refine":
-		return demoSpec{args: []string{"--motion", "Estimate how many parking spaces, and how much land, a city of one million people would free if it banned private cars from its centre."},
-			parts: "rounds/", partsAre: "each round's proposal and critique; retrieval.json ranks the reasoning templates"}
-	case "panel":
-		return demoSpec{args: []string{"--motion", "Should cities ban private cars from their centres?"},
-			parts: "messages/", partsAre: "what each persona said; crux/ and cards/ hold the crux room and its card"}
+// demoOf is the demo debate of protocol p: its own, or one of its
+// defaults on demoMotion.
+func demoOf(p sm.Protocol) sm.Demo {
+	if d, ok := p.(sm.Demoed); ok {
+		return d.Demo()
 	}
-	return demoSpec{args: []string{"--motion", demoMotion}}
+	return sm.Demo{Args: []string{"--motion", demoMotion}}
 }
 
 func (a *app) demoCommand() *ucli.Command {
@@ -91,7 +66,7 @@ func (a *app) demoCommand() *ucli.Command {
 
 // demo makes, runs and reports the demo debate of protocol p under root.
 func (a *app) demo(ctx context.Context, root string, p sm.Protocol) error {
-	spec := demoFor(p.Name())
+	spec := demoOf(p)
 	base := "demo"
 	if p.Name() != sm.Default {
 		base += "-" + p.Name()
@@ -116,7 +91,7 @@ func (a *app) demo(ctx context.Context, root string, p sm.Protocol) error {
 		return nil
 	}
 	fmt.Fprintf(a.io.Stderr, "moot demo: a %s debate, every role played by moot's scripted built-in model (no key, no network)\n", p.Name())
-	if err := runSub(append([]string{"new", slug, "--protocol", p.Name()}, spec.args...)...); err != nil {
+	if err := runSub(append([]string{"new", slug, "--protocol", p.Name()}, spec.Args...)...); err != nil {
 		return err
 	}
 	dir := filepath.Join(root, slug)
@@ -255,7 +230,7 @@ func demoFailed(err error) error {
 
 // demoSummary says where the demo debate is, what to look at and what to
 // run next with a real model.
-func (a *app) demoSummary(root, slug string, p sm.Protocol, spec demoSpec) error {
+func (a *app) demoSummary(root, slug string, p sm.Protocol, spec sm.Demo) error {
 	dir := filepath.Join(root, slug)
 	// moot is the command line of moot with the demo's root.
 	moot := a.progName()
@@ -291,8 +266,8 @@ func (a *app) demoSummary(root, slug string, p sm.Protocol, spec demoSpec) error
 		{filepath.Join(dir, "README.md"), "the report; " + filepath.Join(dir, "report.html") + " is the same as one web page"},
 		{filepath.Join(dir, "debate.md"), "the motion, where the debate stands and the models of its roles"},
 	}
-	if spec.parts != "" && slices.Contains(files, spec.parts) {
-		look = append(look, [2]string{filepath.Join(dir, spec.parts) + "/", spec.partsAre})
+	if spec.Parts != "" && slices.Contains(files, spec.Parts) {
+		look = append(look, [2]string{filepath.Join(dir, spec.Parts) + "/", spec.PartsAre})
 	}
 	look = append(look,
 		[2]string{filepath.Join(dir, ".moot", "usage.jsonl"), "every model call, with its tokens (estimates: the built-in model has no tokenizer)"},

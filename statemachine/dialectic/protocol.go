@@ -62,6 +62,15 @@ func (Protocol) Summary() string {
 	return "two debaters argue in parallel in Toulmin form; a judge scores each exchange zero-sum (the default)"
 }
 
+// Demo is the debate of moot demo: a motion with a definition and a
+// scope, over three exchanges.
+func (Protocol) Demo() sm.Demo {
+	return sm.Demo{Args: []string{"--motion", "This house would ban private cars from city centres.",
+		"--definition", "city centre: the central business district of a city of more than 100,000 people",
+		"--scope", "European cities over the next decade.", "--exchanges", "3"},
+		Parts: "arguments/", PartsAre: "one file per argument, in Toulmin form; scores.json holds every score with its history"}
+}
+
 // Roles returns the two debaters and the judge. --debater-model sets both
 // debaters; --prop-model and --opp-model are the older names of
 // --proposition-model and --opposition-model.

@@ -59,6 +59,7 @@ var (
 	_ sm.Protocol     = Protocol{}
 	_ sm.Scripted     = Protocol{}
 	_ sm.FormatLister = Protocol{}
+	_ sm.Demoed       = Protocol{}
 )
 
 // Name returns "duet".
@@ -76,6 +77,12 @@ func (Protocol) Roles() []sm.Role {
 		{Name: Con, Description: "speaks against the motion, one statement a round", Group: "speaker"},
 		{Name: Judge, Description: "scores both statements of each round from 0 to 10"},
 	}
+}
+
+// Demo is the debate of moot demo: two rounds on a motion.
+func (Protocol) Demo() sm.Demo {
+	return sm.Demo{Args: []string{"--motion", "Cities should ban private cars from their centres.", "--rounds", "2"},
+		Parts: RoundsDir + "/", PartsAre: "each round's two statements and the judge's scores (rNN-judge.md)"}
 }
 
 var roundsFlag = sm.Flag{Name: "rounds", Usage: "how many `ROUNDS` the debate has, 1 to 9", Placeholder: "ROUNDS", Default: "2"}

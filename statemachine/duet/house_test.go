@@ -141,7 +141,7 @@ func fakeRole(req modeltest.Request) string {
 
 // TestServe runs moot serve on a root that holds a duet debate and
 // fetches its pages over HTTP, as a browser would: the list of debates,
-// which says who won, the debate's page and its report.
+// which says who won, the debate's page, its report and its calls.
 func TestServe(t *testing.T) {
 	bin := filepath.Join(mootWithDuet(t), "moot")
 	root := t.TempDir()
@@ -230,6 +230,12 @@ func TestServe(t *testing.T) {
 	for _, want := range []string{"<h2>Round 2</h2>", "I speak against the motion", "Scripted."} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the report page lacks %q:\n%s", want, report)
+		}
+	}
+	calls := get("/debates/tea/calls")
+	for _, want := range []string{"The calls of tea", "r02-con"} {
+		if !strings.Contains(calls, want) {
+			t.Errorf("the page of the calls lacks %q:\n%s", want, calls)
 		}
 	}
 	// Ctrl-C stops it, and it says so.

@@ -56,6 +56,14 @@ func (Protocol) Summary() string {
 	return "two debaters plan and think in private and speak in turns; a judge scores every turn 0-10 and gives a verdict"
 }
 
+// Demo is the debate of moot demo: a question and its premise, over four
+// turns, the cast drawn with seed 1.
+func (Protocol) Demo() sm.Demo {
+	return sm.Demo{Args: []string{"--motion", "Should cities ban private cars from their centres?",
+		"--premise", "Cities should ban private cars from their centres.", "--turns", "4", "--seed", "1"},
+		Parts: "calls/", PartsAre: "one file per call: the private plans and thoughts, the public turns, the judge's scores and verdict"}
+}
+
 // JudgeRole returns "judge": a panel takes the judge's calls.
 func (Protocol) JudgeRole() string { return Judge }
 

@@ -65,6 +65,14 @@ func (Protocol) Summary() string {
 	return "a moderator leads two advocates through openings, argument and rebuttal rounds and closings; each argument and rebuttal is scored on a weighted rubric"
 }
 
+// Demo is the debate of moot demo: a question and its two positions,
+// over two rounds.
+func (Protocol) Demo() sm.Demo {
+	return sm.Demo{Args: []string{"--motion", "Should cities ban private cars from their centres?",
+		"--position-a", "Cities should ban private cars from their centres.", "--position-b", "Cities should keep private cars in their centres.", "--rounds", "2"},
+		Parts: "messages/", PartsAre: "one file per message of the moderator and the advocates; scores/ holds each rubric"}
+}
+
 // JudgeRole returns "moderator": a panel takes the moderator's scoring
 // calls, and those alone.
 func (Protocol) JudgeRole() string { return RoleModerator }

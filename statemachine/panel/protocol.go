@@ -55,6 +55,13 @@ func (Protocol) Summary() string {
 	return "a panel of personas takes a topic apart into aspects; sharp disagreements go to crux rooms that end in crux cards"
 }
 
+// Demo is the debate of moot demo: a question, with the built-in
+// personas.
+func (Protocol) Demo() sm.Demo {
+	return sm.Demo{Args: []string{"--motion", "Should cities ban private cars from their centres?"},
+		Parts: "messages/", PartsAre: "what each persona said; crux/ and cards/ hold the crux room and its card"}
+}
+
 // Roles returns the roles by tier: --voice-model sets the persona voices,
 // the card and the summary, --analysis-model the quick judgements.
 func (Protocol) Roles() []sm.Role {

@@ -79,6 +79,12 @@ func (Protocol) Summary() string {
 	return "a proposer answers with a retrieved reasoning template, a skeptic critiques it round by round until a stop rule holds, a synthesizer writes the final answer and a judge scores it"
 }
 
+// Demo is the debate of moot demo: a question of estimation.
+func (Protocol) Demo() sm.Demo {
+	return sm.Demo{Args: []string{"--motion", "Estimate how many parking spaces, and how much land, a city of one million people would free if it banned private cars from its centre."},
+		Parts: "rounds/", PartsAre: "each round's proposal and critique; retrieval.json ranks the reasoning templates"}
+}
+
 // JudgeRole returns "judge": a panel takes the judge's calls.
 func (Protocol) JudgeRole() string { return RoleJudge }
 
