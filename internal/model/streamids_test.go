@@ -114,3 +114,55 @@ func TestToolRoundsCountEveryCacheWrite(t *testing.T) {
 			resp.Text, resp.PromptTokens, resp.CachedTokens, resp.CacheWriteTokens)
 	}
 }
+
+// TestToolCallsWithoutIndex checks that streamed tool calls that come
+// without their index, as Gemini's OpenAI-compatible endpoint and some
+// proxies send them, are told apart by their ids, and that a piece
+// without an id goes on with the call before it.
+func TestToolCallsWithoutIndex(t *testing.T) {
+	tests := []struct {
+		name   string
+		events []string
+		want   string
+	}{
+		{"two whole calls, as Gemini sends them", []string{
+			`{"id":"g","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"search","arguments":"{\"query\":\"tea\"}"}}]}}]}`,
+			`{"id":"g","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_2","type":"function","function":{"name":"read","arguments":"{\"url\":\"https://x.example\"}"}}]},"finish_reason":"tool_calls"}]}`,
+		}, `{call_1 search {"query":"tea"}}{call_2 read {"url":"https://x.example"}}`},
+		{"two calls in one chunk", []string{
+			`{"id":"g","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"search","arguments":"{}"}},{"id":"call_2","type":"function","function":{"name":"read","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`,
+		}, `{call_1 search {}}{call_2 read {}}`},
+		{"arguments in pieces without an id", []string{
+			`{"id":"g","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"search","arguments":"{\"query\":"}}]}}]}`,
+			`{"id":"g","choices":[{"index":0,"delta":{"tool_calls":[{"function":{"arguments":"\"tea\"}"}}]}}]}`,
+			`{"id":"g","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_2","type":"function","function":{"name":"read","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`,
+		}, `{call_1 search {"query":"tea"}}{call_2 read {}}`},
+		{"with their index, as OpenAI sends them", []string{
+			`{"id":"o","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"search","arguments":""}}]}}]}`,
+			`{"id":"o","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_2","type":"function","function":{"name":"read","arguments":"{}"}}]}}]}`,
+			`{"id":"o","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`,
+		}, `{call_1 search {}}{call_2 read {}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := streamServer(t, append(tt.events, "[DONE]")...)
+			c, err := New(Config{BaseURL: srv.URL + "/v1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req, _ := collect("m")
+			req.Tools = []Tool{{Name: "search"}, {Name: "read"}}
+			resp, err := c.Complete(context.Background(), req)
+			if err != nil {
+				t.Fatalf("Complete: %v", err)
+			}
+			got := ""
+			for _, tc := range resp.ToolCalls {
+				got += fmt.Sprint(tc)
+			}
+			if got != tt.want {
+				t.Errorf("calls %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
