@@ -50,23 +50,15 @@ func TestStreamChunksWithoutTheAnswersID(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := streamServer(t, append(tt.events, "[DONE]")...)
-			c, err := New(Config{BaseURL: srv.URL + "/v1"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			req, _ := collect("m")
+			var tools []Tool
 			if tt.tools {
-				req.Tools = []Tool{{Name: "search", Parameters: map[string]any{"type": "object"}}}
+				tools = []Tool{{Name: "search", Parameters: map[string]any{"type": "object"}}}
 			}
-			resp, err := c.Complete(context.Background(), req)
+			resp, err := askStream(t, tools, append(tt.events, "[DONE]")...)
 			if err != nil {
 				t.Fatalf("Complete: %v", err)
 			}
-			calls := ""
-			for _, tc := range resp.ToolCalls {
-				calls += fmt.Sprint(tc)
-			}
+			calls := callsText(resp.ToolCalls)
 			if resp.Text != tt.wantText || calls != tt.wantCall || !resp.Streamed || resp.PromptTokens != 30 {
 				t.Errorf("answer %q, calls %s, streamed %v, prompt tokens %d; want %q, %s, streamed, 30",
 					resp.Text, calls, resp.Streamed, resp.PromptTokens, tt.wantText, tt.wantCall)
@@ -145,22 +137,11 @@ func TestToolCallsWithoutIndex(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := streamServer(t, append(tt.events, "[DONE]")...)
-			c, err := New(Config{BaseURL: srv.URL + "/v1"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			req, _ := collect("m")
-			req.Tools = []Tool{{Name: "search"}, {Name: "read"}}
-			resp, err := c.Complete(context.Background(), req)
+			resp, err := askStream(t, []Tool{{Name: "search"}, {Name: "read"}}, append(tt.events, "[DONE]")...)
 			if err != nil {
 				t.Fatalf("Complete: %v", err)
 			}
-			got := ""
-			for _, tc := range resp.ToolCalls {
-				got += fmt.Sprint(tc)
-			}
-			if got != tt.want {
+			if got := callsText(resp.ToolCalls); got != tt.want {
 				t.Errorf("calls %s, want %s", got, tt.want)
 			}
 		})
