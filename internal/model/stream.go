@@ -140,6 +140,10 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 	}
 	usage := comp.usage
 	comp.fromSDK(&acc.ChatCompletion)
+	for i := range comp.toolCalls {
+		// The accumulator keeps no field it does not type.
+		comp.toolCalls[i].Extra = calls.extra[int64(i)]
+	}
 	comp.usage, comp.streamed = usage, true
 	return nil
 }
@@ -150,10 +154,13 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 // needs to keep them apart: a delta with an id not seen before starts the
 // next call, one with a known id or none goes on with that call or the
 // last one. A delta with its index keeps it.
+//
+// It keeps each call's extra_content too (see ToolCall.Extra), by index.
 type callIndexer struct {
-	ids  map[string]int64
-	last int64
-	next int64
+	ids   map[string]int64
+	last  int64
+	next  int64
+	extra map[int64]json.RawMessage
 }
 
 func (c *callIndexer) index(deltas []openai.ChatCompletionChunkChoiceDeltaToolCall) {
@@ -178,5 +185,11 @@ func (c *callIndexer) index(deltas []openai.ChatCompletionChunkChoiceDeltaToolCa
 		}
 		c.last = d.Index
 		c.next = max(c.next, d.Index+1)
+		if extra := extraValue(d.JSON.ExtraFields["extra_content"].Raw()); extra != nil {
+			if c.extra == nil {
+				c.extra = map[int64]json.RawMessage{}
+			}
+			c.extra[d.Index] = extra
+		}
 	}
 }

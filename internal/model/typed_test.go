@@ -80,7 +80,7 @@ func askStream(t *testing.T, tools []Tool, events ...string) (Response, error) {
 func callsText(calls []ToolCall) string {
 	var b strings.Builder
 	for _, tc := range calls {
-		fmt.Fprint(&b, tc)
+		fmt.Fprintf(&b, "{%s %s %s}", tc.ID, tc.Name, tc.Arguments)
 	}
 	return b.String()
 }
