@@ -7,7 +7,8 @@
 # memory shared between processes, and what those processes do in
 # parallel goroutines is raced in-process by the packages' own tests),
 # the measurements of bench/judgectx and bench/cachemarks, 40-exchange
-# debates in one process, and schemafake's thirty seeds a case (one runs
+# debates in one process, and of bench/pipeline, debates at 300 ms a
+# call, and schemafake's thirty seeds a case (one runs
 # under the race detector). -timeout is a guard for a loaded machine, where
 # a package can take longer than go test's default of ten minutes.
 set -euo pipefail
@@ -23,4 +24,4 @@ MOOT_KILLS_APART=1 MOOT_SCRIPTS_APART=1 MOOT_BENCH_APART=1 MOOT_SEEDS_APART=1 go
 # The packages whose tests kill moot processes: those that call the
 # harness, found afresh so that a new one is never left out.
 kills=$(grep -rlE '(Apart|KillAtEveryCall)\(t' --include='*_test.go' . | xargs -n1 dirname | sort -u)
-go test -count=1 -timeout 30m -run 'Kill|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestSchemaInstances$' $kills ./internal/cli ./bench/judgectx ./bench/cachemarks ./internal/testkit/schemafake
+go test -count=1 -timeout 30m -run 'Kill|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|^TestSchemaInstances$' $kills ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./internal/testkit/schemafake

@@ -30,6 +30,8 @@ func isUnder(name, dir string) bool {
 // WritePrivate replaces the private file name (a path under .moot/)
 // atomically.
 func (d *Dir) WritePrivate(name string, data []byte) error {
+	d.privMu.RLock()
+	defer d.privMu.RUnlock()
 	full, err := privateName(name)
 	if err != nil {
 		return err
@@ -43,6 +45,8 @@ func (d *Dir) WritePrivate(name string, data []byte) error {
 // AppendPrivate appends data to the private file name and syncs it. It
 // refuses a file with other hard links (see LinkedError).
 func (d *Dir) AppendPrivate(name string, data []byte) error {
+	d.privMu.RLock()
+	defer d.privMu.RUnlock()
 	full, err := privateName(name)
 	if err != nil {
 		return err
@@ -75,6 +79,8 @@ func (d *Dir) AppendPrivate(name string, data []byte) error {
 // that satisfies errors.Is(err, fs.ErrNotExist). A file with other hard
 // links is refused (see LinkedError).
 func (d *Dir) ReadPrivate(name string) ([]byte, error) {
+	d.privMu.RLock()
+	defer d.privMu.RUnlock()
 	full, err := privateName(name)
 	if err != nil {
 		return nil, err
@@ -95,6 +101,8 @@ func (d *Dir) ReadPrivate(name string) ([]byte, error) {
 
 // RemovePrivate removes the private file name; a missing file is fine.
 func (d *Dir) RemovePrivate(name string) error {
+	d.privMu.RLock()
+	defer d.privMu.RUnlock()
 	full, err := privateName(name)
 	if err != nil {
 		return err
@@ -196,6 +204,8 @@ func (d *Dir) ReadDebateFolder(dir, suffix string) (map[string][]byte, error) {
 // whose loss in a crash costs nothing and which is rewritten often. A
 // reader sees the old file or the new one, never half of one.
 func (d *Dir) WriteVolatile(name string, data []byte) error {
+	d.privMu.RLock()
+	defer d.privMu.RUnlock()
 	full, err := privateName(name)
 	if err != nil {
 		return err

@@ -116,7 +116,8 @@ type File struct {
 
 // Dir is an open debate directory. Its commits and snapshots are made by
 // one goroutine at a time; the parallel calls of a step may keep their
-// answers (WritePrivate, ReadPrivate) through it at once.
+// answers (WritePrivate, ReadPrivate) through it at once, and while a
+// commit is made (the calls of a later step asked early).
 type Dir struct {
 	path string
 	abs  string
@@ -149,6 +150,10 @@ type Dir struct {
 	// it, as the private reads and writes of parallel calls may meet.
 	dirsMu sync.Mutex
 	dirs   map[string]*folder
+	// privMu lets moot's own files be read and written by many goroutines
+	// at once but not while a commit is made, which clears the folders
+	// opened and the temporary files of TempDir.
+	privMu sync.RWMutex
 }
 
 // Open opens the debate directory at dir. It must exist and hold debate.md.
@@ -821,8 +826,10 @@ func (d *Dir) Commit(files []File) error {
 	if d.lock == nil {
 		return ErrNotLocked
 	}
+	d.privMu.Lock()
+	defer d.privMu.Unlock()
 	d.forgetDirs()
-	if err := d.Recover(); err != nil {
+	if err := d.recover(); err != nil {
 		return err
 	}
 	if _, err := d.checkStep(files); err != nil {
@@ -908,6 +915,13 @@ func (d *Dir) Recover() error {
 	if d.lock == nil {
 		return ErrNotLocked
 	}
+	d.privMu.Lock()
+	defer d.privMu.Unlock()
+	return d.recover()
+}
+
+// recover is Recover, under privMu.
+func (d *Dir) recover() error {
 	if err := d.loadJournal(); err != nil {
 		return err
 	}

@@ -29,6 +29,7 @@ var protocolImportsLeft = []string{
 	"bench/gendebate -> statemachine/dialectic",
 	"bench/judgectx -> statemachine/dialectic",
 	"bench/judgectx [test] -> statemachine/dialectic",
+	"bench/pipeline [test] -> statemachine/dialectic",
 	"bench/prefix [test] -> statemachine/dialectic",
 	"bench/prefix [test] -> statemachine/forum",
 	"bench/prefix [test] -> statemachine/moderated",

@@ -86,7 +86,9 @@ func budgetOf(cmd *ucli.Command, d *store.Dir) *float64 {
 // price for its answer: the call's cap on its length when it has one,
 // else the mean answer of its role in the debate so far, else the mean
 // of every answer so far, else prices.TypicalAnswer. Repairs, which send a refused answer back, are
-// not foreseen: a step can cost more than its estimate.
+// not foreseen: a step can cost more than its estimate. The calls of the
+// plan's InFlight, asked and not yet answered, count as spent at their
+// estimate.
 func (b *budget) check(plan driver.StepPlan) error {
 	lines := append(append([]driver.Usage{}, b.earlier...), plan.Spent...)
 	spent := b.table.Bill(usageCalls(lines), nil).Total
@@ -95,13 +97,34 @@ func (b *budget) check(plan driver.StepPlan) error {
 		stop.unknown = spent.Unknown
 		return stop
 	}
+	// The calls asked and not yet answered (of the step under way, when
+	// this one is asked ahead of its turn) are spent as estimated.
+	spent.USD += b.estimate(plan.InFlight, lines, &stop.unknown)
+	stop.spent = spent.USD
+	var calls []driver.PlannedCall
 	for _, c := range plan.Calls {
-		if c.Kept {
-			continue
+		if !c.Kept {
+			calls = append(calls, c)
 		}
+	}
+	stop.estimate = b.estimate(calls, lines, &stop.unknown)
+	if len(stop.unknown) > 0 {
+		return stop
+	}
+	if stop.estimate > 0 && spent.USD+stop.estimate > b.limit {
+		return stop
+	}
+	return nil
+}
+
+// estimate is what calls are estimated to cost, as check says; the
+// models whose price is unknown are added to unknown.
+func (b *budget) estimate(calls []driver.PlannedCall, lines []driver.Usage, unknown *[]string) float64 {
+	total := 0.0
+	for _, c := range calls {
 		p, _, ok := b.table.Lookup(c.Model)
 		if !ok {
-			stop.unknown = append(stop.unknown, c.Model)
+			*unknown = append(*unknown, c.Model)
 			continue
 		}
 		answer := 0
@@ -111,15 +134,9 @@ func (b *budget) check(plan driver.StepPlan) error {
 				answer = meanAnswer(lines, c.Role)
 			}
 		}
-		stop.estimate += p.Cost(prices.EstimateTokens(c.PromptBytes), 0, answer)
+		total += p.Cost(prices.EstimateTokens(c.PromptBytes), 0, answer)
 	}
-	if len(stop.unknown) > 0 {
-		return stop
-	}
-	if stop.estimate > 0 && spent.USD+stop.estimate > b.limit {
-		return stop
-	}
-	return nil
+	return total
 }
 
 // meanAnswer is the mean completion tokens of the answered calls of role

@@ -140,6 +140,7 @@ func (a *app) rejudgeCommand() *ucli.Command {
 				Repairs:      cmd.Int("repairs"),
 				Fresh:        cmd.Bool("fresh"),
 				KeepGoing:    cmd.Bool("keep-going"),
+				Sequential:   cmd.Bool("sequential"),
 				NoPrompts:    a.noTranscripts(),
 				Now:          a.io.Now,
 				Emit:         emit,

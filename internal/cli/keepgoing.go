@@ -18,6 +18,12 @@ func keepGoingFlag() ucli.Flag {
 	return &ucli.BoolFlag{Name: "keep-going", Usage: "record a call the debate can do without (a judge's score, a take) as missing when its answers are refused after every repair, and go on; no value is invented"}
 }
 
+// sequentialFlag is --sequential, which every command that asks models
+// for a debate's steps takes (see driver.Options.Sequential).
+func sequentialFlag() ucli.Flag {
+	return &ucli.BoolFlag{Name: "sequential", Usage: "ask each step's calls only once the step before is committed, instead of asking a call as soon as what its prompt reads is (the files are the same either way)"}
+}
+
 // retryMissingFlag is run's --retry-missing.
 func retryMissingFlag() ucli.Flag {
 	return &ucli.BoolFlag{Name: "retry-missing", Usage: "first ask again for every call recorded as missing by a run with --keep-going"}

@@ -25,26 +25,24 @@ import (
 	"github.com/moot-dev/moot/store"
 )
 
-// The help of watch and serve, kept here with the commands.
-func init() {
-	helpFor["watch"] = commandHelp{
+// liveHelp returns the help of watch and serve, kept here with the
+// commands.
+func liveHelp() map[string]commandHelp {
+	return map[string]commandHelp{"watch": {
 		examples: []string{
 			"moot watch sugar-tax  follow the debate while a run in another terminal writes it",
 			"moot watch sugar-tax --once  print the view once",
 			"moot watch sugar-tax | tee watch.log  a new block per change when the output is not a terminal",
 		},
 		env: []string{"MOOT_DIR"},
-	}
-	helpFor["serve"] = commandHelp{
+	}, "serve": {
 		examples: []string{
 			"moot serve  http://127.0.0.1:8080/ over ./debates",
 			"moot serve --dir runs --addr 127.0.0.1:9000",
 			"moot serve --addr 0.0.0.0:8080 --token T  reachable from elsewhere: open http://HOST:8080/?token=T",
 		},
 		env: []string{"MOOT_DIR", "MOOT_TOKEN", "MOOT_PRICES"},
-	}
-	envDoc["MOOT_TOKEN"] = "the token moot serve requires on every request, when --token is not given"
-	envOrder = append(envOrder, "MOOT_TOKEN")
+	}}
 }
 
 // liveEmit returns emit with the live file of the run's debate d kept up

@@ -57,7 +57,7 @@ func (a *app) tournamentCallFlags() []ucli.Flag {
 	var out []ucli.Flag
 	for _, f := range a.callFlags() {
 		switch f.Names()[0] {
-		case "repairs", "timeout", "retries", "quiet", "keep-going":
+		case "repairs", "timeout", "retries", "quiet", "keep-going", "sequential":
 			out = append(out, f)
 		}
 	}
@@ -283,6 +283,7 @@ func (a *app) runOne(ctx context.Context, dir string, r debateResult, p sm.Proto
 		DefaultModel: defaultModel(a.io.Getenv),
 		Repairs:      cmd.Int("repairs"),
 		KeepGoing:    cmd.Bool("keep-going"),
+		Sequential:   cmd.Bool("sequential"),
 		NoPrompts:    a.noTranscripts(),
 		Now:          a.io.Now,
 		Emit:         emit,

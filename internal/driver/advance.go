@@ -337,24 +337,35 @@ func withJudgeContext(p sm.Protocol, o *Overrides) sm.Protocol {
 func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options, load func() (sm.Debate, error)) (Summary, error) {
 	start := time.Now()
 	r := newRunner(d, opts)
+	err := r.advance(ctx, p, goal, load)
+	// The calls asked early for a step the run does not reach (it
+	// stopped) are called off; what they kept waits for the next run.
+	r.land()
+	return r.finish(start), err
+}
+
+// advance runs the steps of the debate load returns until goal, for
+// advance.
+func (r *runner) advance(ctx context.Context, p sm.Protocol, goal UnitGoal, load func() (sm.Debate, error)) error {
+	d, opts := r.d, r.opts
 	r.script, _ = p.(sm.Scripted)
 	if c, ok := p.(sm.SetupChecker); ok {
 		if err := c.CheckSetup(); err != nil {
-			return r.sum, err
+			return err
 		}
 	}
 	deb, err := load()
 	if err != nil {
-		return r.sum, err
+		return err
 	}
 	stored, err := readSettings(d)
 	if err != nil {
-		return r.sum, err
+		return err
 	}
 	var changes []string
 	r.settings, changes = stored.Merge(opts.Overrides, opts.DefaultModel, RoleNames(p))
 	if err := r.startResearch(); err != nil {
-		return r.sum, err
+		return err
 	}
 	r.unit = deb.Status().Unit
 	for _, c := range changes {
@@ -362,11 +373,11 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 	}
 	for !goal.reached(deb.Status(), r.sum.Steps) {
 		if err := ctx.Err(); err != nil {
-			return r.finish(start), err
+			return err
 		}
 		step, err := deb.Next()
 		if err != nil {
-			return r.finish(start), err
+			return err
 		}
 		if step == nil {
 			break
@@ -375,26 +386,27 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 		// whose calls a person or kept answers take needs no key.
 		if mc, ok := opts.Client.(ModelChecker); ok {
 			if err := mc.CheckModels(r.stepModels(step)); err != nil {
-				return r.finish(start), err
+				return err
 			}
 		}
 		if r.opts.BeforeStep != nil {
 			if err := r.opts.BeforeStep(r.plan(step)); err != nil {
-				return r.finish(start), err
+				return err
 			}
 		}
-		if err := r.take(ctx, step); err != nil {
-			return r.finish(start), err
+		cur := deb
+		if err := r.take(ctx, step, func() { r.foresee(ctx, cur, goal) }); err != nil {
+			return err
 		}
 		r.sum.Steps++
 		if deb, err = load(); err != nil {
-			return r.finish(start), err
+			return err
 		}
 		if st := deb.Status(); st.Complete {
 			r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventComplete, Exchange: step.Unit, Message: "the debate is complete"})
 		}
 	}
-	return r.finish(start), nil
+	return nil
 }
 
 // readSettings reads the settings kept in the state file of d.
@@ -416,8 +428,10 @@ func readSettings(d *store.Dir) (Settings, error) {
 	return s, err
 }
 
-// take asks the calls of step, applies their answers and commits.
-func (r *runner) take(ctx context.Context, step *sm.Step) error {
+// take asks the calls of step, applies their answers and commits. Once
+// the step's model calls are out, it calls asked, which may ask the calls
+// of later steps early (see foresee).
+func (r *runner) take(ctx context.Context, step *sm.Step, asked func()) error {
 	for _, e := range step.Begins {
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: e.Kind, Exchange: step.Unit, Role: e.Role, ID: e.ID, Title: e.Title, Message: e.Message, Extra: e.Data, Begins: true})
 	}
@@ -429,8 +443,10 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 		if r.byPerson(c) {
 			continue // asked after the models, below
 		}
+		out := r.flying(step, c)
 		ask := func() {
-			a, err := r.call(ctx, step, c)
+			defer out()
+			a, err := r.answer(ctx, step, c)
 			mu.Lock()
 			defer mu.Unlock()
 			answers[c.ID], errs[i] = a, err
@@ -444,6 +460,9 @@ func (r *runner) take(ctx context.Context, step *sm.Step) error {
 			defer wg.Done()
 			ask()
 		}()
+	}
+	if asked != nil && !r.opts.Serial {
+		asked()
 	}
 	wg.Wait()
 	// A person is asked once the models have answered, one role at a
@@ -618,6 +637,10 @@ type keptMeta struct {
 	// run that asked for it would have stored with its step: the run
 	// that commits the kept answer stores it instead.
 	Mode string `json:"mode,omitempty"`
+	// Prompt is the digest of the prompt answered (promptDigest): a call
+	// asked ahead of its step may have been asked for another prompt
+	// than its step has once it comes, and its answer is then dropped.
+	Prompt string `json:"prompt,omitempty"`
 }
 
 // skippedName is where the reason a skippable call was skipped waits for
@@ -637,6 +660,8 @@ func repairsName(step *sm.Step, c sm.Call) string {
 type keptRepairs struct {
 	Model    string          `json:"model"`
 	Attempts []failedAttempt `json:"attempts"`
+	// Prompt is the digest of the prompt asked, as in keptMeta.
+	Prompt string `json:"prompt,omitempty"`
 }
 
 // keptRepairs returns the answers to c that an interrupted run had sent
@@ -647,7 +672,7 @@ func (r *runner) keptRepairs(step *sm.Step, c sm.Call, model string) []failedAtt
 		return nil
 	}
 	var k keptRepairs
-	if json.Unmarshal(raw, &k) != nil || k.Model != model {
+	if json.Unmarshal(raw, &k) != nil || k.Model != model || (k.Prompt != "" && k.Prompt != promptDigest(c)) {
 		return nil
 	}
 	for _, at := range k.Attempts {
@@ -673,7 +698,7 @@ func (r *runner) missing(step *sm.Step, c sm.Call, model string, tries int, elap
 	for _, at := range attempts {
 		m.Answers = append(m.Answers, sm.MissingAnswer{Answer: at.Answer, Problems: at.Errors})
 	}
-	if meta, err := json.Marshal(keptMeta{Model: model, Attempts: tries, Elapsed: elapsed.Seconds()}); err == nil {
+	if meta, err := json.Marshal(keptMeta{Model: model, Attempts: tries, Elapsed: elapsed.Seconds(), Prompt: promptDigest(c)}); err == nil {
 		r.keep(metaName(step, c), c.Role, meta)
 	}
 	if data, err := json.Marshal(m); err == nil {
@@ -709,6 +734,10 @@ func (r *runner) keptMissing(step *sm.Step, c sm.Call) (sm.Answer, bool) {
 func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer, error) {
 	role := c.Role
 	validate := validator(c)
+	if !r.opts.Fresh && r.stale(step, c) {
+		// Kept by a call asked ahead of its step for another prompt.
+		r.forgetCall(step, c)
+	}
 	if !r.opts.Fresh {
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
 			rep := validate(data)
@@ -929,7 +958,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			r.saveFailed(step.Unit, who, attempts)
 			// Written first: a kept answer found without it took one
 			// request, of an unknown model.
-			kept := keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds()}
+			kept := keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds(), Prompt: promptDigest(c)}
 			if c.Schema != nil {
 				kept.Mode = string(resp.Mode)
 			}
@@ -952,7 +981,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			if c.Skippable {
 				why := "refused after every repair: " + strings.Join(rep.Errors, "; ")
 				// Written first, as for an accepted answer.
-				if meta, err := json.Marshal(keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds()}); err == nil {
+				if meta, err := json.Marshal(keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds(), Prompt: promptDigest(c)}); err == nil {
 					r.keep(metaName(step, c), c.Role, meta)
 				}
 				r.keep(skippedName(step, c), c.Role, []byte(why))
@@ -970,7 +999,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			return sm.Answer{}, err
 		}
 		if sess == nil {
-			if data, err := json.Marshal(keptRepairs{Model: rs.Model, Attempts: attempts}); err == nil {
+			if data, err := json.Marshal(keptRepairs{Model: rs.Model, Attempts: attempts, Prompt: promptDigest(c)}); err == nil {
 				r.keep(repairsName(step, c), c.Role, data)
 			}
 		}
@@ -1020,27 +1049,33 @@ func (r *runner) callSettings(c sm.Call) RoleSettings {
 func (r *runner) plan(step *sm.Step) StepPlan {
 	p := StepPlan{Unit: step.Unit, Key: step.Key, Calls: make([]PlannedCall, len(step.Calls))}
 	for i, c := range step.Calls {
-		pc := PlannedCall{ID: c.ID, Role: c.Role, Embed: len(c.Embed) > 0, Kept: r.hasKept(step, c)}
-		if pc.Embed {
-			r.mu.Lock()
-			pc.Model = r.settings.Role(c.Role).Model
-			r.mu.Unlock()
-			for _, t := range c.Embed {
-				pc.PromptBytes += len(t)
-			}
-		} else {
-			rs := r.callSettings(c)
-			pc.Model, pc.MaxTokens = rs.Model, rs.MaxTokens
-			for _, m := range c.Messages {
-				pc.PromptBytes += len(m.Content)
-			}
-		}
-		p.Calls[i] = pc
+		p.Calls[i] = r.plannedCall(step, c)
 	}
+	p.InFlight = r.inFlight(step)
 	r.mu.Lock()
 	p.Spent = slices.Clone(r.sum.Usage)
 	r.mu.Unlock()
 	return p
+}
+
+// plannedCall describes call c of step, for plan.
+func (r *runner) plannedCall(step *sm.Step, c sm.Call) PlannedCall {
+	pc := PlannedCall{ID: c.ID, Role: c.Role, Embed: len(c.Embed) > 0, Kept: r.hasKept(step, c) || r.asked(step, c)}
+	if pc.Embed {
+		r.mu.Lock()
+		pc.Model = r.settings.Role(c.Role).Model
+		r.mu.Unlock()
+		for _, t := range c.Embed {
+			pc.PromptBytes += len(t)
+		}
+	} else {
+		rs := r.callSettings(c)
+		pc.Model, pc.MaxTokens = rs.Model, rs.MaxTokens
+		for _, m := range c.Messages {
+			pc.PromptBytes += len(m.Content)
+		}
+	}
+	return pc
 }
 
 // stepModels lists, each once, the models that step will ask: those of
@@ -1059,7 +1094,7 @@ func (r *runner) stepModels(step *sm.Step) []string {
 // hasKept reports whether call will take what an interrupted run kept
 // for it, as call does, instead of asking a model.
 func (r *runner) hasKept(step *sm.Step, c sm.Call) bool {
-	if r.opts.Fresh {
+	if r.opts.Fresh || r.stale(step, c) {
 		return false
 	}
 	if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil && validator(c)(data).OK() {

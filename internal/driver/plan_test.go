@@ -76,6 +76,9 @@ func TestBeforeStepSeesThePlanAndCanStop(t *testing.T) {
 	srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
 	d := newRunDebate(t)
 	opts := options(client(t, srv))
+	// One step at a time: TestBeforeStepSeesEarlyPlans sees the plans of
+	// steps asked ahead of their turn.
+	opts.Sequential = true
 	opts.Overrides = driver.Overrides{Models: map[string]string{"judge": "judge-model"}, MaxTokens: map[string]int{"proposition": 700}}
 	var plans []driver.StepPlan
 	var before map[string]string

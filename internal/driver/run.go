@@ -169,6 +169,11 @@ type Options struct {
 	// committed, when set, is called once each step is committed, before
 	// what was kept for its calls is removed.
 	committed func(*sm.Step) error
+	// Sequential asks no call before the step it belongs to comes (moot
+	// run --sequential). Without it, a call whose prompt reads nothing
+	// the steps still out will answer is asked while they are (see
+	// sm.Lookahead); the steps are committed in order all the same.
+	Sequential bool
 }
 
 // StepPlan is what a step is about to ask, for Options.BeforeStep.
@@ -176,10 +181,20 @@ type StepPlan struct {
 	// Unit is the step's unit (dialectic's exchange) and Key its key.
 	Unit int
 	Key  string
+	// Early marks a step foreseen while an earlier one is under way,
+	// whose calls are about to be asked ahead of its turn: an error then
+	// only keeps them from being asked early, and the step's plan is
+	// shown again when its turn comes.
+	Early bool
 	// Calls are the calls the step makes, in its order.
 	Calls []PlannedCall
 	// Spent is the usage of every call this run has made so far.
 	Spent []Usage
+	// InFlight are the calls of other steps this run has asked and that
+	// have not answered yet, so not in Spent: those of the step under
+	// way, when the calls of a later step are asked early (see
+	// Options.Sequential).
+	InFlight []PlannedCall
 }
 
 // PlannedCall is one call of a StepPlan.
@@ -196,8 +211,9 @@ type PlannedCall struct {
 	MaxTokens int
 	// Embed marks a request for embeddings, which has no answer text.
 	Embed bool
-	// Kept marks a call answered by what an interrupted run kept: it will
-	// ask no model and cost nothing.
+	// Kept marks a call answered by what an interrupted run kept, or
+	// asked already, ahead of its step, by this run (and counted when it
+	// was): it will ask no model and cost nothing more.
 	Kept bool
 }
 
@@ -270,6 +286,8 @@ type runner struct {
 	// script is the protocol's script for moot's built-in model; nil for
 	// a protocol without one.
 	script sm.Scripted
+	// early holds the calls asked ahead of their step (see pipeline.go).
+	early pipeline
 }
 
 // scriptFor is the built-in model's answer to call c (see

@@ -50,6 +50,25 @@ func TestPanelKilledAtEveryCall(t *testing.T) {
 	}
 }
 
+// TestPipelinedKilledAtEveryCall: a run whose debaters of the next
+// exchange are asked while the judge scores, killed while each call is in
+// flight and run again, ends with the files of a run never killed, which
+// are those of a run of one step at a time (--sequential); a debater's
+// answer that came early, before the judgment was committed, is not asked
+// again.
+func TestPipelinedKilledAtEveryCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 9 kills, each a moot process run twice: run without -short")
+	}
+	c := judges()
+	c.Model = sparring.Handler(sparring.Options{})
+	c.Bin, c.Env = crashtest.Self(t)
+	c.Run = []string{"--until", "3"}
+	c.Also = []string{"--sequential"}
+	c.Requests = 9 // three exchanges: 2 debaters and the judge each
+	crashtest.KillAtEveryCall(t, c)
+}
+
 // TestRejudgeKilledAtEveryCall: judging a saved debate again, killed at
 // each call and run again, ends with the files of an uninterrupted
 // re-judging and asks only the call in flight twice.

@@ -92,6 +92,11 @@ type CallKills struct {
 	// runs of the same debate (times, durations) blanked; nil compares
 	// files as they are. Files under .moot are never compared.
 	Normalise func(name, data string) string
+	// Also, when set, are arguments added to the uninterrupted run's for
+	// a second uninterrupted run, whose files must be the reference's:
+	// --sequential, so that a run whose calls are pipelined is shown to
+	// write what a run of one step at a time writes.
+	Also []string
 }
 
 // runArgs is the command line of the run, after --dir.
@@ -138,6 +143,17 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	total := len(refAsked.keys())
 	if c.Requests > 0 && total != c.Requests {
 		t.Fatalf("the uninterrupted run made %d requests, want %d", total, c.Requests)
+	}
+	if c.Also != nil {
+		also := fresh(t)
+		args := append(c.runArgs(), c.Also...)
+		alsoSrv := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
+		if o, err := c.moot(also, alsoSrv.URL, args...); err != nil || o.Code != 0 {
+			t.Fatalf("run with %s: %v %s", strings.Join(c.Also, " "), err, o)
+		}
+		if d := Diff(want, c.files(t, also)); len(d) > 0 {
+			t.Fatalf("the run with %s differs from the reference:\n%s", strings.Join(c.Also, " "), strings.Join(d, "\n"))
+		}
 	}
 	start := time.Now()
 	for k := 1; k <= total; k++ {
