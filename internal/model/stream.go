@@ -80,6 +80,7 @@ func (c *Client) chatAttempt(ctx context.Context, p openai.ChatCompletionNewPara
 // chunk whose id is not the first one's.
 func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompletion, onChunk func(string)) error {
 	var acc openai.ChatCompletionAccumulator
+	var calls callIndexer
 	finished := false
 	id := ""
 	for s.Next() {
@@ -94,6 +95,11 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 			id = ch.ID
 		}
 		ch.ID = id
+		for i := range ch.Choices {
+			if ch.Choices[i].Index == 0 {
+				calls.index(ch.Choices[i].Delta.ToolCalls)
+			}
+		}
 		if !acc.AddChunk(ch) {
 			return errStreamMixed
 		}
@@ -134,6 +140,56 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 	}
 	usage := comp.usage
 	comp.fromSDK(&acc.ChatCompletion)
+	for i := range comp.toolCalls {
+		// The accumulator keeps no field it does not type.
+		comp.toolCalls[i].Extra = calls.extra[int64(i)]
+	}
 	comp.usage, comp.streamed = usage, true
 	return nil
+}
+
+// callIndexer gives the streamed tool calls of an answer's first choice
+// that come without an index (as Gemini's OpenAI-compatible endpoint sends
+// them, each call whole, and some proxies) the index the accumulator
+// needs to keep them apart: a delta with an id not seen before starts the
+// next call, one with a known id or none goes on with that call or the
+// last one. A delta with its index keeps it.
+//
+// It keeps each call's extra_content too (see ToolCall.Extra), by index.
+type callIndexer struct {
+	ids   map[string]int64
+	last  int64
+	next  int64
+	extra map[int64]json.RawMessage
+}
+
+func (c *callIndexer) index(deltas []openai.ChatCompletionChunkChoiceDeltaToolCall) {
+	for i := range deltas {
+		d := &deltas[i]
+		switch known, seen := c.ids[d.ID]; {
+		case d.JSON.Index.Valid():
+		case d.ID != "" && seen:
+			d.Index = known
+		case d.ID != "":
+			d.Index = c.next
+		default:
+			d.Index = c.last
+		}
+		if d.ID != "" {
+			if c.ids == nil {
+				c.ids = map[string]int64{}
+			}
+			if _, seen := c.ids[d.ID]; !seen {
+				c.ids[d.ID] = d.Index
+			}
+		}
+		c.last = d.Index
+		c.next = max(c.next, d.Index+1)
+		if extra := extraValue(d.JSON.ExtraFields["extra_content"].Raw()); extra != nil {
+			if c.extra == nil {
+				c.extra = map[int64]json.RawMessage{}
+			}
+			c.extra[d.Index] = extra
+		}
+	}
 }

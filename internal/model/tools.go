@@ -37,6 +37,11 @@ type ToolCall struct {
 	// Arguments is the JSON of the arguments, as the model wrote it: it
 	// may be anything, and is checked by whoever runs the tool.
 	Arguments string `json:"arguments"`
+	// Extra is the call's extra_content as the server sent it, sent back
+	// with the call in the next round: Gemini's OpenAI-compatible endpoint
+	// puts there the thought signature that Gemini 3 wants back with the
+	// calls it made. Nil when the call had none.
+	Extra json.RawMessage `json:"extra_content,omitempty"`
 }
 
 // toolParam is t as the SDK sends it, a function tool.
@@ -60,8 +65,32 @@ func toolCallParams(calls []ToolCall) []openai.ChatCompletionMessageToolCallUnio
 			ID:       c.ID,
 			Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments},
 		}
+		if len(c.Extra) > 0 {
+			out[i].OfFunction.SetExtraFields(map[string]any{"extra_content": c.Extra})
+		}
 	}
 	return out
+}
+
+// callExtra returns the extra_content of a tool call's JSON, nil when it
+// has none.
+func callExtra(raw string) json.RawMessage {
+	var v struct {
+		Extra json.RawMessage `json:"extra_content"`
+	}
+	if raw == "" || json.Unmarshal([]byte(raw), &v) != nil {
+		return nil
+	}
+	return extraValue(string(v.Extra))
+}
+
+// extraValue returns the JSON of an extra_content field, nil when it is
+// missing or null.
+func extraValue(raw string) json.RawMessage {
+	if raw == "" || raw == "null" {
+		return nil
+	}
+	return json.RawMessage(raw)
 }
 
 // readCall reads the i-th tool call of an answer, giving it an id of its

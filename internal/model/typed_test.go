@@ -55,9 +55,10 @@ func TestTypedErrorFields(t *testing.T) {
 	}
 }
 
-// streamServer answers every request with the stream of events given,
-// each sent as one data line.
-func streamServer(t *testing.T, events ...string) *httptest.Server {
+// askStream asks a streamed answer, offering tools, of a server that
+// answers every request with the events given, each sent as one data
+// line.
+func askStream(t *testing.T, tools []Tool, events ...string) (Response, error) {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -66,7 +67,22 @@ func streamServer(t *testing.T, events ...string) *httptest.Server {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	return srv
+	c, err := New(Config{BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := collect("m")
+	req.Tools = tools
+	return c.Complete(context.Background(), req)
+}
+
+// callsText is calls as one line, for comparing.
+func callsText(calls []ToolCall) string {
+	var b strings.Builder
+	for _, tc := range calls {
+		fmt.Fprintf(&b, "{%s %s %s}", tc.ID, tc.Name, tc.Arguments)
+	}
+	return b.String()
 }
 
 // TestStreamedUsageOfEachServer checks that the usage of a stream's last
@@ -92,17 +108,11 @@ func TestStreamedUsageOfEachServer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := streamServer(t,
+			resp, err := askStream(t, nil,
 				`{"id":"s","choices":[{"index":0,"delta":{"role":"assistant","content":"a"}}],"usage":null}`,
 				`{"id":"s","choices":[{"index":0,"delta":{"content":"b"},"finish_reason":"stop"}],"usage":null}`,
 				`{"id":"s","choices":[],"usage":`+tt.usage+`}`,
 				`[DONE]`)
-			c, err := New(Config{BaseURL: srv.URL + "/v1"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			req, _ := collect("m")
-			resp, err := c.Complete(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,15 +133,9 @@ func TestStreamedUsageOfEachServer(t *testing.T) {
 // TestMidStreamErrorMessage checks that an error event in a stream is
 // shown by its message, whatever the type of its code.
 func TestMidStreamErrorMessage(t *testing.T) {
-	srv := streamServer(t,
+	_, err := askStream(t, nil,
 		`{"id":"s","choices":[{"index":0,"delta":{"role":"assistant","content":"a"}}]}`,
 		`{"error":{"message":"the provider went away","code":502,"type":null}}`)
-	c, err := New(Config{BaseURL: srv.URL + "/v1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, _ := collect("m")
-	_, err = c.Complete(context.Background(), req)
 	if err == nil || !strings.Contains(err.Error(), "the server sent an error mid-stream: the provider went away") {
 		t.Errorf("error = %v, want the stream's error message", err)
 	}

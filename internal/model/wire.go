@@ -175,7 +175,9 @@ func (comp *chatCompletion) fromSDK(c *openai.ChatCompletion) {
 		comp.choice = true
 		comp.content, comp.refusal, comp.finishReason = ch.Message.Content, ch.Message.Refusal, ch.FinishReason
 		for i, tc := range ch.Message.ToolCalls {
-			comp.toolCalls = append(comp.toolCalls, readCall(i, tc.ID, tc.Function.Name, tc.Function.Arguments))
+			call := readCall(i, tc.ID, tc.Function.Name, tc.Function.Arguments)
+			call.Extra = callExtra(tc.RawJSON())
+			comp.toolCalls = append(comp.toolCalls, call)
 		}
 	}
 	comp.usage = readUsage(c.Usage)
