@@ -21,12 +21,14 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
+	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	"github.com/moot-dev/moot/internal/testkit/sparring"
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
 	"github.com/moot-dev/moot/templates"
@@ -116,6 +118,70 @@ func dialecticBench(exchanges int) bench {
 	}
 }
 
+// castYAML is a forum cast: a judge and two speakers.
+const castYAML = `topic: "Whether tests should talk to the network"
+premise: "Tests should never talk to the network"
+turns: 8
+line_width: 80
+audience:
+  - name: Judge Jo
+    type: proceduralist
+    color: magenta
+    personality: >
+      You are Judge Jo. PERSONA-JUDGE
+    judging_criteria: >
+      You score logic and evidence.
+for:
+  - name: Ada
+    type: academic
+    color: yellow
+    personality: >
+      You are Ada. PERSONA-FOR
+    position: >
+      You argue that tests must be hermetic.
+    instructions: >
+      Keep every response to 3-4 sentences maximum. No stage directions.
+against:
+  - name: Brook
+    type: practitioner
+    color: cyan
+    personality: >
+      You are Brook. PERSONA-AGAINST
+    position: >
+      You argue that some tests must touch the real network.
+    instructions: >
+      Keep every response to 3-4 sentences maximum. No stage directions.
+`
+
+func forumBench(turns int) bench {
+	return bench{
+		name: fmt.Sprintf("forum, %d turns", turns),
+		make: func(t *testing.T) (string, sm.Protocol) {
+			p := forum.Protocol{}
+			return protocoltest.Create(t, p, sm.NewInput{Slug: "d", Motion: "Whether tests should talk to the network", Now: protocoltest.When,
+				Values: map[string][]string{"turns": {fmt.Sprint(turns)}, "seed": {"7"}, "cast": {"cast.yaml"}},
+				Files:  map[string][]byte{"cast": []byte(castYAML)},
+			}), p
+		},
+		goal: driver.UnitGoal{All: true},
+		handler: func(req modeltest.Request) modeltest.Reply {
+			msgs := make([]forumfake.Message, len(req.Messages))
+			for i, m := range req.Messages {
+				msgs[i] = forumfake.Message{Role: m.Role, Content: m.Content}
+			}
+			return modeltest.Reply{Content: forumfake.Reply(msgs, forumfake.Options{})}
+		},
+		// The two plans together, then each speaker's think and speech,
+		// each reading the one before; the judge's evaluation and score
+		// of a turn read its speech, and nothing of the speakers reads
+		// them: only the last turn's two and the verdict's four calls
+		// are on the chain.
+		floor:  func([]modeltest.Request) int { return 1 + 2*turns + 2 + 4 },
+		calls:  2 + 4*turns + 4,
+		target: 0.7,
+	}
+}
+
 func moderatedBench(rounds int) bench {
 	return bench{
 		name: fmt.Sprintf("moderated, %d rounds", rounds),
@@ -155,7 +221,7 @@ func TestPipeline(t *testing.T) {
 	if raceEnabled && os.Getenv("MOOT_BENCH_APART") != "" {
 		t.Skip("a measurement: run without -race by test.sh's second pass, as MOOT_BENCH_APART is set")
 	}
-	for _, b := range []bench{dialecticBench(20), moderatedBench(2)} {
+	for _, b := range []bench{dialecticBench(20), forumBench(6), moderatedBench(2)} {
 		t.Run(b.name, func(t *testing.T) {
 			seq, pip := run(t, b, true), run(t, b, false)
 			floor := time.Duration(b.floor(seq.reqs)) * latency
