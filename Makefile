@@ -37,4 +37,4 @@ tournament:
 	go run ./bench/tourney run; a=$$?; go run ./bench/tourney rpm; b=$$?; go run ./bench/tourney report; exit $$((a | b | $$?))
 
 bench:
-	go test -run "^$$" -bench . ./internal/driver ./internal/report ./store ./internal/testkit/crashtest
+	go test -run "^$$" -bench . ./internal/driver ./statemachine/dialectic ./store ./internal/testkit/crashtest

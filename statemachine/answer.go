@@ -12,6 +12,16 @@ import (
 // handed to a step by hand): 1 MiB.
 const MaxAnswerSize = 1 << 20
 
+// CheckSize refuses the answer of role over MaxAnswerSize, before any time
+// is spent parsing it, with a *Refused that names the role.
+func CheckSize(role string, answer []byte) error {
+	if len(answer) > MaxAnswerSize {
+		return &Refused{Reasons: []string{fmt.Sprintf("the %s's answer is %d bytes, over the %d-byte (1 MiB) limit for an answer",
+			role, len(answer), MaxAnswerSize)}}
+	}
+	return nil
+}
+
 // AnswerProblem says what makes answer one that no call of any protocol
 // takes: over MaxAnswerSize, or not valid UTF-8; "" when it is neither.
 // It is said in the words a model is sent back or a person is shown.

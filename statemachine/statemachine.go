@@ -593,6 +593,51 @@ type HTMLReporter interface {
 	ReportHTML() ([]byte, error)
 }
 
+// Addenda are what moot adds to a debate's report from outside the
+// debate's own files.
+type Addenda struct {
+	// Note is a sentence the report must not be read without (that moot's
+	// built-in model wrote the debate's text), "" for none.
+	Note string
+	// Sections are moot's own sections in markdown, in order, each ending
+	// in a line break: the judges compared, the cost, who took part.
+	Sections []string
+	// Narrative is the file a Narrated debate keeps its model-written
+	// analysis in, as CheckNarrative accepted it; nil for none.
+	Narrative []byte
+}
+
+// AddendaReporter is a Reporter that places moot's addenda in its report
+// itself. moot puts the note of any other report under its first line and
+// its sections at its end.
+type AddendaReporter interface {
+	ReportWith(Addenda) ([]File, error)
+	// ReportHTMLWith is ReportWith's report as one self-contained HTML
+	// page.
+	ReportHTMLWith(Addenda) ([]byte, error)
+}
+
+// Narrated is a Debate whose report can carry an analysis that a model
+// wrote, for `moot report --narrative`. The analysis is kept in a file of
+// the debate, so that later reports carry it without asking again.
+type Narrated interface {
+	// NarrativeFile names the file that keeps the analysis.
+	NarrativeFile() string
+	// NarratorModel names the model the debate would have write the
+	// analysis (its judge's, say); "" for moot's default.
+	NarratorModel() string
+	// NarrativePrompt is what the model is asked; an error says why there
+	// is nothing to analyse yet.
+	NarrativePrompt() (string, error)
+	// Narrative reads the answer of model to the prompt and returns the
+	// file that keeps it, and a warning when it is kept in spite of a
+	// flaw; an error refuses it.
+	Narrative(answer, model string) (data []byte, warning string, err error)
+	// CheckNarrative reads a kept file: an error says what is wrong with
+	// it.
+	CheckNarrative(data []byte) error
+}
+
 // Exporter is a Debate that exports itself in formats of its own, for
 // `moot export --format NAME`.
 type Exporter interface {

@@ -141,7 +141,7 @@ func run(t *testing.T, marks driver.CacheMarks, judge dialectic.JudgeContext) re
 		}
 		return reply
 	})
-	d, err := driver.Create(filepath.Join(t.TempDir(), "d"), "d", dialectic.Motion{Text: "This house would pause frontier AI development."})
+	d, err := driver.CreateDebate(filepath.Join(t.TempDir(), "d"), dialectic.Protocol{}, dialectic.NewInput("d", dialectic.Motion{Text: "This house would pause frontier AI development."}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func run(t *testing.T, marks driver.CacheMarks, judge dialectic.JudgeContext) re
 		Now:       func() time.Time { return protocoltest.When },
 		Overrides: driver.Overrides{CacheMarks: marks, JudgeContext: string(judge)},
 	}
-	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: exchanges}, opts); err != nil {
+	if _, err := driver.Advance(context.Background(), d, dialectic.Protocol{}, driver.UnitGoal{Done: exchanges}, opts); err != nil {
 		t.Fatal(err)
 	}
 	lines, err := driver.ReadUsageLines(d)

@@ -47,12 +47,12 @@ func main() {
 
 func generate(dir string, exchanges int) error {
 	slug := filepath.Base(dir)
-	d, err := driver.Create(dir, slug, dialectic.Motion{Text: "This house would keep every debate as plain files."})
+	d, err := driver.CreateDebate(dir, dialectic.Protocol{}, dialectic.NewInput(slug, dialectic.Motion{Text: "This house would keep every debate as plain files."}))
 	if err != nil {
 		return err
 	}
 	defer d.Close() // engine.Create hands the new debate over locked
-	deb, err := driver.Load(d)
+	deb, err := dialectic.Loaded(driver.LoadDebate(d, dialectic.Protocol{}))
 	if err != nil {
 		return err
 	}

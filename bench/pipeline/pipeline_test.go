@@ -101,12 +101,13 @@ func dialecticBench(exchanges int) bench {
 		name: "dialectic, 20 exchanges",
 		make: func(t *testing.T) (string, sm.Protocol) {
 			dir := filepath.Join(t.TempDir(), "d")
-			d, err := driver.Create(dir, "d", dialectic.Motion{Text: "This house would tax sugar."})
+			p := dialectic.Protocol{Templates: templates.Default()}
+			d, err := driver.CreateDebate(dir, p, dialectic.NewInput("d", dialectic.Motion{Text: "This house would tax sugar."}))
 			if err != nil {
 				t.Fatal(err)
 			}
 			d.Close()
-			return dir, dialectic.Protocol{Templates: templates.Default()}
+			return dir, p
 		},
 		goal:    driver.UnitGoal{Done: exchanges},
 		handler: sparring.Handler(sparring.Options{}),

@@ -125,11 +125,11 @@ func TestDialecticShare(t *testing.T) {
 
 func dialecticShare(t *testing.T, jc dialectic.JudgeContext) {
 	srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
-	d, err := driver.Create(filepath.Join(t.TempDir(), "d"), "d", dialectic.Motion{
+	d, err := driver.CreateDebate(filepath.Join(t.TempDir(), "d"), dialectic.Protocol{}, dialectic.NewInput("d", dialectic.Motion{
 		Text:        "This house would tax sugar.",
 		Definitions: []dialectic.Definition{{Term: "sugar", Meaning: "added sugars"}},
 		Scope:       "Rich countries only.",
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func dialecticShare(t *testing.T, jc dialectic.JudgeContext) {
 		Now:       func() time.Time { return protocoltest.When },
 		Overrides: driver.Overrides{JudgeContext: string(jc)},
 	}
-	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 20}, opts); err != nil {
+	if _, err := driver.Advance(context.Background(), d, dialectic.Protocol{}, driver.UnitGoal{Done: 20}, opts); err != nil {
 		t.Fatal(err)
 	}
 	rows := prefix.Measure(calls(srv.Requests(), modeltest.RoleOf))

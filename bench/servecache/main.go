@@ -258,7 +258,7 @@ func commitSteps(ctx context.Context, dir string, interval time.Duration) error 
 	if err := d.Lock(ctx, "servecache bench", false); err != nil {
 		return err
 	}
-	deb, err := driver.Load(d)
+	deb, err := dialectic.Loaded(driver.LoadDebate(d, dialectic.Protocol{}))
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/moot-dev/moot/internal/builtin"
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/model"
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
@@ -268,8 +267,8 @@ func TestNarrative(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(strings.Fields(res.Text)); n < report.NarrativeMinWords || n > report.NarrativeMaxWords {
-		t.Errorf("the narrative has %d words, want %d to %d", n, report.NarrativeMinWords, report.NarrativeMaxWords)
+	if n := len(strings.Fields(res.Text)); n < dialectic.NarrativeMinWords || n > dialectic.NarrativeMaxWords {
+		t.Errorf("the narrative has %d words, want %d to %d", n, dialectic.NarrativeMinWords, dialectic.NarrativeMaxWords)
 	}
 	if !strings.Contains(res.Text, "scripted") {
 		t.Errorf("the narrative does not say it is scripted:\n%s", res.Text)

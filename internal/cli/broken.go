@@ -62,7 +62,7 @@ func stepProblems(d *store.Dir) []dialectic.Problem {
 // loadChecked reads the debate in d for the read command command, as one
 // commit left it, and refuses it with exit 4 when it fails moot check.
 func loadChecked(d *store.Dir, command string) (*dialectic.Debate, error) {
-	raw, err := driver.ReadRaw(d)
+	raw, err := readRaw(d)
 	if err != nil {
 		return nil, err
 	}

@@ -131,7 +131,7 @@ func (a *app) checkDebateAt(rd rootDebate) checked {
 	var f sm.Findings
 	if p == nil {
 		c.Protocol = sm.Default
-		raw, err := driver.ReadRaw(d)
+		raw, err := readRaw(d)
 		if err != nil {
 			return fail(err)
 		}

@@ -22,7 +22,6 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -106,8 +105,9 @@ type IO struct {
 	Protocols sm.Protocols
 	// Narrator, when set, returns the model that writes report
 	// --narrative analyses and its name, from the environment and the
-	// debate's models; nil means the model the environment configures.
-	Narrator func(getenv func(string) string, models report.Models) (report.Writer, string, error)
+	// model the debate names for it; nil means the model the environment
+	// configures.
+	Narrator func(getenv func(string) string, debateModel string) (NarrativeWriter, string, error)
 }
 
 // Main runs moot with os.Args and returns the exit code. The first SIGINT

@@ -176,7 +176,7 @@ func withNextCommand(d *store.Dir, err error, accepts func(dialectic.State) erro
 	if !errors.As(err, &refused) {
 		return err
 	}
-	deb, lerr := driver.Load(d)
+	deb, lerr := loadDialectic(d)
 	if lerr != nil || accepts(deb.Header.State) == nil {
 		return err
 	}
@@ -607,7 +607,7 @@ func (a *app) checkCommand() *ucli.Command {
 			} else if p != nil {
 				return journalFailsCheck(a.checkProtocol(d, p))
 			}
-			raw, err := driver.ReadRaw(d)
+			raw, err := readRaw(d)
 			if err != nil {
 				return journalFailsCheck(err)
 			}
@@ -721,7 +721,8 @@ func (a *app) processExchange(ctx context.Context, cmd *ucli.Command, exchange i
 		return driver.Result{}, err
 	}
 	defer d.Close()
-	res, err := driver.ProcessExchange(d, exchange, prop, opp)
+	res, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(exchange, prop, opp))
+	err = plainBadFiles(err)
 	if w := sameFile(propFile, oppFile); w != "" {
 		res.Warnings = append(res.Warnings, w)
 		fmt.Fprintf(a.io.Stderr, "moot: warning: %s\n", w)
@@ -779,7 +780,8 @@ func (a *app) processJudge(ctx context.Context, cmd *ucli.Command) (driver.Resul
 		return driver.Result{}, err
 	}
 	defer d.Close()
-	res, err := driver.ProcessJudge(d, answer, a.io.Now())
+	res, err := driver.HandStep(d, dialectic.Protocol{}, true, dialectic.HandJudgment(answer, a.io.Now()))
+	err = plainBadFiles(err)
 	return res, withNextCommand(d, err, dialectic.State.AcceptJudgment)
 }
 

@@ -35,7 +35,7 @@ func configureCompletion(c *ucli.Command) {
 	}
 	c.Commands = keep
 	c.Description = ""
-	c.CustomHelpTemplate = ucli.CommandHelpTemplate + escapeTemplate(helpSections(helpFor["completion"]))
+	c.CustomHelpTemplate = ucli.CommandHelpTemplate + escapeTemplate(helpSections(helpFor()["completion"]))
 	groupAction(c, "completion")
 }
 

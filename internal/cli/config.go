@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -484,11 +485,19 @@ func (a *app) settings(cmd *ucli.Command, cfg *config) []setting {
 	}
 	from("base_url", "OPENAI_BASE_URL", cfg.baseURL, model.DefaultBaseURL, "default")
 	out[len(out)-1].Value = withoutUserinfo(out[len(out)-1].Value)
+	azure := strings.TrimSpace(a.rawEnv("AZURE_OPENAI_ENDPOINT")) != ""
+	if azure {
+		out[len(out)-1].Source += " (AZURE_OPENAI_ENDPOINT wins over it)"
+	}
 	key := setting{"api key", "not set", "OPENAI_API_KEY"}
 	if strings.TrimSpace(a.rawEnv("OPENAI_API_KEY")) != "" {
 		key.Value = "set (never shown)"
+		if azure {
+			key.Source += " (not sent to Azure OpenAI)"
+		}
 	}
 	out = append(out, key)
+	out = append(out, a.azureSettings()...)
 	if cfg.budget > 0 {
 		out = append(out, setting{"budget", prices.USD(cfg.budget), cfg.path})
 	} else {
@@ -514,12 +523,42 @@ func (a *app) settings(cmd *ucli.Command, cfg *config) []setting {
 	return out
 }
 
-// withoutUserinfo hides the user and password an endpoint's URL may hold.
+// azureSettings are the lines of moot config that say how moot reaches
+// Azure OpenAI: only whether AZURE_OPENAI_ENDPOINT is set when it is not,
+// and with it the API version and whether a key or an Entra ID token is
+// set, never either.
+func (a *app) azureSettings() []setting {
+	endpoint := strings.TrimSpace(a.rawEnv("AZURE_OPENAI_ENDPOINT"))
+	if endpoint == "" {
+		return []setting{{"azure endpoint", "not set", "AZURE_OPENAI_ENDPOINT"}}
+	}
+	set := func(name string) string {
+		if strings.TrimSpace(a.rawEnv(name)) != "" {
+			return "set (never shown)"
+		}
+		return "not set"
+	}
+	version := cmp.Or(strings.TrimSpace(a.rawEnv("OPENAI_API_VERSION")), "not set (needed)")
+	token := setting{"azure token", set("AZURE_OPENAI_AD_TOKEN"), "AZURE_OPENAI_AD_TOKEN"}
+	if set("AZURE_OPENAI_API_KEY") != "not set" && token.Value != "not set" {
+		token.Source += " (the key wins over it)"
+	}
+	return []setting{
+		{"azure endpoint", withoutUserinfo(endpoint), "AZURE_OPENAI_ENDPOINT"},
+		{"azure api version", version, "OPENAI_API_VERSION"},
+		{"azure key", set("AZURE_OPENAI_API_KEY"), "AZURE_OPENAI_API_KEY"},
+		token,
+	}
+}
+
+// withoutUserinfo hides the user and password an endpoint's URL may hold
+// behind "***".
 func withoutUserinfo(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.User == nil {
 		return s
 	}
-	u.User = url.User("***")
-	return u.String()
+	u.User = nil
+	scheme, rest, _ := strings.Cut(u.String(), "//")
+	return scheme + "//***@" + rest
 }

@@ -130,7 +130,7 @@ func (a *app) opsExchange(ctx context.Context, args []string) int {
 		return a.opsError(err.Error())
 	}
 	defer d.Close()
-	deb, err := driver.Load(d)
+	deb, err := loadDialectic(d)
 	if err != nil {
 		return a.opsFailed(err)
 	}
@@ -205,14 +205,14 @@ func (a *app) opsJudge(ctx context.Context, args []string) int {
 		return a.opsError(err.Error())
 	}
 	defer d.Close()
-	deb, err := driver.Load(d)
+	deb, err := loadDialectic(d)
 	if err != nil {
 		return a.opsFailed(err)
 	}
 	if err := deb.Header.State.AcceptJudgment(); err != nil {
 		return a.opsError(err.Error())
 	}
-	if err := driver.CheckSize("judge", answer); err != nil {
+	if err := dialectic.CheckSize("judge", answer); err != nil {
 		return a.opsFailed(err)
 	}
 	known, current := deb.Known(), deb.Scores.Current()
@@ -284,7 +284,7 @@ func opsCheckExchange(deb *dialectic.Debate, exchange int, prop, opp []byte) (x 
 	}
 	answers := map[dialectic.Side][]byte{dialectic.Prop: prop, dialectic.Opp: opp}
 	for _, side := range dialectic.Sides() {
-		if err := driver.CheckSize(side.Name(), answers[side]); err != nil {
+		if err := dialectic.CheckSize(side.Name(), answers[side]); err != nil {
 			return x, nil, err
 		}
 	}

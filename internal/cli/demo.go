@@ -233,14 +233,14 @@ func (a *app) demoRun(ctx context.Context, dir string, p sm.Protocol, w io.Write
 		_, err = driver.Advance(ctx, d, p, driver.UnitGoal{All: true}, opts)
 		return demoFailed(err)
 	}
-	deb, err := driver.Load(d)
+	deb, err := loadDialectic(d)
 	if err != nil {
 		return err
 	}
 	if opts.Templates, err = loadTemplates(d, ""); err != nil {
 		return err
 	}
-	_, err = driver.Run(ctx, d, driver.Goal{Exchange: deb.Header.End}, opts)
+	_, err = runDialectic(ctx, d, dialecticGoal{Exchange: deb.Header.End}, opts)
 	return demoFailed(err)
 }
 

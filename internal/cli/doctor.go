@@ -30,16 +30,19 @@ type doctorCheck struct {
 	Error string   `json:"error,omitempty"`
 	// Mode is the response format that worked: json_schema, json_object
 	// or text.
-	Mode          string  `json:"response_format,omitempty"`
-	JSONSchema    bool    `json:"json_schema"`
-	Streaming     bool    `json:"streaming"`
-	StreamError   string  `json:"stream_error,omitempty"`
-	Usage         bool    `json:"usage"`
-	StreamUsage   bool    `json:"stream_usage"`
-	CachedTokens  bool    `json:"cached_tokens"`
-	Listed        *bool   `json:"listed"`
-	Seconds       float64 `json:"seconds"`
-	ValidJSON     bool    `json:"valid_json"`
+	Mode         string  `json:"response_format,omitempty"`
+	JSONSchema   bool    `json:"json_schema"`
+	Streaming    bool    `json:"streaming"`
+	StreamError  string  `json:"stream_error,omitempty"`
+	Usage        bool    `json:"usage"`
+	StreamUsage  bool    `json:"stream_usage"`
+	CachedTokens bool    `json:"cached_tokens"`
+	Listed       *bool   `json:"listed"`
+	Seconds      float64 `json:"seconds"`
+	ValidJSON    bool    `json:"valid_json"`
+	// Deployment is set for a model of Azure OpenAI, where the name is
+	// the deployment's.
+	Deployment    bool `json:"deployment,omitempty"`
 	hint          string
 	streamedParts int
 }
@@ -142,6 +145,15 @@ func (a *app) doctor(ctx context.Context, cmd *ucli.Command) error {
 		source = ConfigFile
 	}
 	keySet := strings.TrimSpace(a.rawEnv("OPENAI_API_KEY")) != ""
+	keyText := "not set"
+	if keySet {
+		keyText = "set (never shown)"
+	}
+	azure := strings.TrimSpace(cfg.AzureEndpoint) != ""
+	if azure {
+		endpoint, source = withoutUserinfo(strings.TrimSpace(cfg.AzureEndpoint)), "AZURE_OPENAI_ENDPOINT"
+		keySet, keyText = azureAuth(cfg)
+	}
 	report := map[string]any{"endpoint": endpoint, "endpoint_source": source, "key_set": keySet, "models": nil, "checks": []doctorCheck{}}
 	w := a.io.Stdout
 	asJSON := cmd.Bool("json")
@@ -150,11 +162,13 @@ func (a *app) doctor(ctx context.Context, cmd *ucli.Command) error {
 			fmt.Fprintln(w, visible(fmt.Sprintf(format, args...), false))
 		}
 	}
-	keyText := "not set"
-	if keySet {
-		keyText = "set (never shown)"
+	if azure {
+		version := cmp.Or(strings.TrimSpace(cfg.AzureAPIVersion), "not set")
+		report["azure_api_version"] = strings.TrimSpace(cfg.AzureAPIVersion)
+		say("endpoint: %s (%s), Azure OpenAI, API version %s (OPENAI_API_VERSION); %s", endpoint, source, version, keyText)
+	} else {
+		say("endpoint: %s (%s); key: %s", endpoint, source, keyText)
 	}
-	say("endpoint: %s (%s); key: %s", endpoint, source, keyText)
 	for _, m := range slices.Sorted(maps.Keys(models)) {
 		if builtin.Is(m) {
 			say("%s: moot's built-in model runs in moot, with nothing to check (%s)", m, strings.Join(models[m], ", "))
@@ -183,9 +197,18 @@ func (a *app) doctor(ctx context.Context, cmd *ucli.Command) error {
 		}
 		return withCode(ExitModel, err, hints...)
 	}
-	listed, err := client.ListModels(ctx)
+	var listed []string
+	if azure {
+		// Azure's models list holds the models the resource may deploy,
+		// not its deployments, which the model names: asking each is the
+		// check.
+		say("models: Azure OpenAI does not list its deployments; each model below names one")
+	} else {
+		listed, err = client.ListModels(ctx)
+	}
 	var api *model.APIError
 	switch {
+	case azure:
 	case errors.Is(err, context.Canceled):
 		return err
 	case errors.As(err, &api) && api.Status == 404:
@@ -215,7 +238,8 @@ func (a *app) doctor(ctx context.Context, cmd *ucli.Command) error {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return ctx.Err()
 		}
-		if err == nil {
+		c.Deployment = azure
+		if err == nil && !azure {
 			in := slices.Contains(listed, m)
 			c.Listed = &in
 		}
@@ -244,6 +268,18 @@ func (a *app) doctor(ctx context.Context, cmd *ucli.Command) error {
 	}
 	say("ok: every model answered")
 	return nil
+}
+
+// azureAuth says whether an Azure OpenAI endpoint has a key or an Entra
+// ID token to sign in with, and which, never showing it.
+func azureAuth(cfg model.Config) (set bool, text string) {
+	switch {
+	case strings.TrimSpace(cfg.APIKey) != "":
+		return true, "key: set (never shown) (AZURE_OPENAI_API_KEY)"
+	case strings.TrimSpace(cfg.AzureADToken) != "":
+		return true, "Entra ID token: set (never shown) (AZURE_OPENAI_AD_TOKEN)"
+	}
+	return false, "key: not set (AZURE_OPENAI_API_KEY or AZURE_OPENAI_AD_TOKEN)"
 }
 
 // checkModel asks m one tiny question whole, with a JSON schema, then
@@ -295,7 +331,11 @@ func (a *app) checkModel(ctx context.Context, client *model.Client, m string, ro
 // printCheck prints what moot doctor learnt of one model.
 func printCheck(w interface{ Write([]byte) (int, error) }, c doctorCheck) {
 	line := func(what, how string) { fmt.Fprintf(w, "  %-14s %s\n", what, visible(how, false)) }
-	fmt.Fprintf(w, "%s, for %s:\n", visible(c.Model, false), visible(strings.Join(c.Roles, ", "), false))
+	name := visible(c.Model, false)
+	if c.Deployment {
+		name = "deployment " + name
+	}
+	fmt.Fprintf(w, "%s, for %s:\n", name, visible(strings.Join(c.Roles, ", "), false))
 	if c.Listed != nil && !*c.Listed {
 		line("listed", "no: the endpoint does not list this model; check its name")
 	}

@@ -46,7 +46,7 @@ type dryCall struct {
 // make; the first step's prompts are the real ones, a later step's hold
 // the built-in model's placeholder answers where the models' answers
 // would be. Each call is estimated as --budget estimates it.
-func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goal func(dialectic.State) driver.Goal) error {
+func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goal func(dialectic.State) dialecticGoal) error {
 	if cmd.Bool("json") {
 		return usageError("--dry-run prints a table for people; it has no --json")
 	}
@@ -178,7 +178,7 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 	unit := unitName
 	var stop error
 	if proto.Name() == sm.Default {
-		deb, err := driver.Load(cd)
+		deb, err := loadDialectic(cd)
 		if err != nil {
 			return err
 		}
@@ -192,10 +192,10 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 		}
 		g := goal(deb.Header.State)
 		if req.all || (end > 0 && g.Steps == 0 && g.Exchange > end) {
-			g = driver.Goal{Exchange: end}
+			g = dialecticGoal{Exchange: end}
 		}
 		if !deb.Ended() {
-			_, stop = driver.Run(ctx, cd, g, opts)
+			_, stop = runDialectic(ctx, cd, g, opts)
 		}
 	} else {
 		deb, err := driver.LoadDebate(cd, proto)

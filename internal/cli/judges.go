@@ -61,7 +61,7 @@ func (a *app) rejudgeCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "retry-missing", Usage: "first ask again for every judgment of this re-judging recorded as missing by a run with --keep-going"},
 		}, a.callFlags()...),
 		OnUsageError: usageOnError,
-		Action: func(ctx context.Context, cmd *ucli.Command) error {
+		Action: func(ctx context.Context, cmd *ucli.Command) (err error) {
 			a.jsonEvents = cmd.Bool("json")
 			if cmd.Args().Len() != 1 {
 				return usageError("rejudge takes one debate")
@@ -107,7 +107,17 @@ func (a *app) rejudgeCommand() *ucli.Command {
 				if gaps, err = rejudgeGaps(d, p, rj); err != nil {
 					return err
 				}
+				if gaps == 0 {
+					fmt.Fprintf(a.io.Stderr, "moot: %s has no call recorded as missing left to ask again (--retry-missing)\n", where)
+				}
 			}
+			// A command that ends well ends the --retry-missing pass it
+			// made or resumed: the next one asks every gap again.
+			defer func() {
+				if err == nil {
+					err = driver.EndRetry(d, rj.Judge.Name)
+				}
+			}()
 			if before.Complete && gaps == 0 {
 				fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%d of %d %ss judged again); nothing to do\n", where, before.Done, before.Total, before.Unit)
 				for _, l := range before.Lines {
@@ -214,10 +224,13 @@ func rejudgeGaps(d *store.Dir, p sm.Protocol, rj sm.Rejudging) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if f, ok := view.(sm.Filler); ok {
-		return len(f.Gaps()), nil
+	f, ok := view.(sm.Filler)
+	if !ok {
+		return 0, badUsage(fmt.Errorf("--retry-missing: a re-judging of a %s debate records no call as missing to ask again", p.Name()),
+			"run the command again without --retry-missing")
 	}
-	return 0, nil
+	gaps, err := driver.RetryGaps(d, f, rj.Judge.Name)
+	return len(gaps), err
 }
 
 // chooseRejudging decides which judgment a rejudge makes or resumes. A

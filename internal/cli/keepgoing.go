@@ -8,6 +8,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -26,6 +27,24 @@ func sequentialFlag() ucli.Flag {
 // retryMissingFlag is run's --retry-missing.
 func retryMissingFlag() ucli.Flag {
 	return &ucli.BoolFlag{Name: "retry-missing", Usage: "first ask again for every call recorded as missing by a run with --keep-going"}
+}
+
+// retryGaps returns the calls that --retry-missing asks again of deb,
+// the debate in d of the protocol called protocol: an error (exit 2) for
+// a protocol that asks no call again.
+func retryGaps(d *store.Dir, deb sm.Debate, protocol string) ([]string, error) {
+	f, ok := deb.(sm.Filler)
+	if !ok {
+		return nil, badUsage(fmt.Errorf("--retry-missing: a %s debate does not ask again for a call recorded as missing, since its later steps were made without it", protocol),
+			"run the command again without --retry-missing")
+	}
+	return driver.RetryGaps(d, f, "")
+}
+
+// noGaps says that --retry-missing has nothing to ask again of the
+// debate in d.
+func (a *app) noGaps(d *store.Dir) {
+	fmt.Fprintf(a.io.Stderr, "moot: %s has no call recorded as missing left to ask again (--retry-missing)\n", d.Path())
 }
 
 // modelHints are the hints of a run stopped because roles in failed gave

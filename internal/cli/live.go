@@ -19,34 +19,30 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/live"
-	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/prices"
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/serve"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
 
-// The help of watch and serve, kept here with the commands.
-func init() {
-	helpFor["watch"] = commandHelp{
+// liveHelp returns the help of watch and serve, kept here with the
+// commands.
+func liveHelp() map[string]commandHelp {
+	return map[string]commandHelp{"watch": {
 		examples: []string{
 			"moot watch sugar-tax  follow the debate while a run in another terminal writes it",
 			"moot watch sugar-tax --once  print the view once",
 			"moot watch sugar-tax | tee watch.log  a new block per change when the output is not a terminal",
 		},
 		env: []string{"MOOT_DIR"},
-	}
-	helpFor["serve"] = commandHelp{
+	}, "serve": {
 		examples: []string{
 			"moot serve  http://127.0.0.1:8080/ over ./debates",
 			"moot serve --dir runs --addr 127.0.0.1:9000",
 			"moot serve --addr 0.0.0.0:8080 --token T  reachable from elsewhere: open http://HOST:8080/?token=T",
 		},
 		env: []string{"MOOT_DIR", "MOOT_TOKEN", "MOOT_PRICES"},
-	}
-	envDoc["MOOT_TOKEN"] = "the token moot serve requires on every request, when --token is not given"
-	envOrder = append(envOrder, "MOOT_TOKEN")
+	}}
 }
 
 // liveEmit returns emit with the live file of the run's debate d kept up
@@ -335,70 +331,41 @@ func (a *app) htmlReport(dir string, table prices.Table) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	note, err := scriptedNote(d)
-	if err != nil {
-		return nil, err
-	}
-	if p != nil {
-		deb, err := driver.ReadDebate(d, p)
-		if err != nil {
+	if p == nil {
+		// dialectic's own code checks the debate, in its words.
+		if _, err := loadChecked(d, "serve"); err != nil {
 			return nil, err
 		}
-		if f := deb.Check(); len(f.Problems) > 0 {
-			return nil, brokenProtocolDebate(d, "serve", f.Problems)
-		}
-		h, ok := deb.(sm.HTMLReporter)
-		if !ok {
-			return nil, fmt.Errorf("protocol %s writes no HTML report", p.Name())
-		}
-		doc, err := h.ReportHTML()
-		if err != nil {
+		if p, err = a.io.Protocols.Lookup(sm.Default); err != nil {
 			return nil, err
 		}
-		doc = page.InsertNoteHTML(doc, note)
-		var section string
-		if jd, ok := deb.(sm.Judged); ok {
-			if jr := judging.Compare(filepath.Base(dir), jd.Judgments()); jr.Worth() {
-				section = jr.Markdown(2)
-			}
-		}
-		bill, err := debateBill(d, table, driver.RoleNames(p))
-		if err != nil {
+	}
+	deb, err := driver.ReadDebate(d, p)
+	if err != nil {
+		return nil, err
+	}
+	if f := deb.Check(); len(f.Problems) > 0 {
+		return nil, brokenProtocolDebate(d, "serve", f.Problems)
+	}
+	if _, ok := deb.(sm.HTMLReporter); !ok {
+		return nil, fmt.Errorf("protocol %s writes no HTML report", p.Name())
+	}
+	var add sm.Addenda
+	if add.Note, err = scriptedNote(d); err != nil {
+		return nil, err
+	}
+	if nd, ok := deb.(sm.Narrated); ok {
+		if add.Narrative, err = readNarrative(d, nd); err != nil {
 			return nil, err
 		}
-		if cost := costSection(bill); cost != "" {
-			if section != "" {
-				section += "\n"
-			}
-			section += cost
-		}
-		if section != "" {
-			return page.AppendSection(doc, section)
-		}
-		return doc, nil
 	}
-	deb, err := loadChecked(d, "serve")
+	if jd, ok := deb.(sm.Judged); ok {
+		add.Sections = appendSection(add.Sections, judgesSection(judging.Compare(filepath.Base(dir), jd.Judgments())))
+	}
+	bill, err := debateBill(d, table, driver.RoleNames(p))
 	if err != nil {
 		return nil, err
 	}
-	narrative, err := readNarrative(d)
-	if err != nil {
-		return nil, err
-	}
-	j, err := dialecticJudgments(d)
-	if err != nil {
-		return nil, err
-	}
-	jr := judging.Compare(filepath.Base(dir), j)
-	r := report.BuildWithNote(deb, narrative, &jr, note)
-	var roles []string
-	if dp, err := a.io.Protocols.Lookup(sm.Default); err == nil {
-		roles = driver.RoleNames(dp)
-	}
-	bill, err := debateBill(d, table, roles)
-	if err != nil {
-		return nil, err
-	}
-	r.AddSection(costSection(bill))
-	return r.HTML()
+	add.Sections = appendSection(add.Sections, costSection(bill))
+	return reportHTML(deb, add)
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
-	"github.com/moot-dev/moot/internal/page"
 	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/research"
 	"github.com/moot-dev/moot/internal/termwidth"
@@ -324,8 +323,13 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 	// --retry-missing first asks again for what runs with --keep-going
 	// went on without, complete debate or not.
 	var gaps []string
-	if f, ok := deb.(sm.Filler); ok && cmd.Bool("retry-missing") {
-		gaps = f.Gaps()
+	if cmd.Bool("retry-missing") {
+		if gaps, err = retryGaps(d, deb, p.Name()); err != nil {
+			return err
+		}
+		if len(gaps) == 0 {
+			a.noGaps(d)
+		}
 	}
 	if start.Complete && len(gaps) == 0 {
 		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (%s); nothing to run\n", d.Path(), start.Progress())
@@ -504,109 +508,6 @@ func (a *app) checkProtocol(d *store.Dir, p sm.Protocol) error {
 		return withCode(ExitCheckFailed, fmt.Errorf("%s: %d problems found", d.Path(), len(f.Problems)))
 	}
 	fmt.Fprintf(a.io.Stdout, "ok: %s is consistent (%s)\n", d.Path(), p.Name())
-	return nil
-}
-
-// reportProtocol is `moot report` for a step-model protocol: the files its
-// debate's Report returns, with report.html when asked (html), written as
-// one commit, or printed: README.md, or the HTML page with html.
-func (a *app) reportProtocol(d *store.Dir, p sm.Protocol, toStdout, html bool, table prices.Table) error {
-	deb, err := driver.ReadDebate(d, p)
-	if err != nil {
-		return err
-	}
-	if f := deb.Check(); len(f.Problems) > 0 {
-		return brokenProtocolDebate(d, "report", f.Problems)
-	}
-	r, ok := deb.(sm.Reporter)
-	if !ok {
-		return fmt.Errorf("protocol %s writes no report", p.Name())
-	}
-	// A debate judged by more than one judge gets a section comparing
-	// them at the end of its report.
-	var section string
-	if jd, ok := deb.(sm.Judged); ok {
-		if jr := judging.Compare(filepath.Base(d.Path()), jd.Judgments()); jr.Worth() {
-			section = jr.Markdown(2)
-		}
-	}
-	// So does its cost, when models were asked.
-	bill, err := debateBill(d, table, driver.RoleNames(p))
-	if err != nil {
-		return err
-	}
-	for _, s := range []string{costSection(bill), peopleSection(d, deb.Status().Unit)} {
-		if s == "" {
-			continue
-		}
-		if section != "" {
-			section += "\n"
-		}
-		section += s
-	}
-	// A debate whose text moot's built-in model wrote says so under its
-	// title.
-	note, err := scriptedNote(d)
-	if err != nil {
-		return err
-	}
-	var doc []byte
-	if html {
-		h, ok := deb.(sm.HTMLReporter)
-		if !ok {
-			return usageError("--html: protocol %s writes no HTML report", p.Name())
-		}
-		if doc, err = h.ReportHTML(); err != nil {
-			return err
-		}
-		doc = page.InsertNoteHTML(doc, note)
-		if section != "" {
-			if doc, err = page.AppendSection(doc, section); err != nil {
-				return err
-			}
-		}
-		if toStdout {
-			_, err := a.io.Stdout.Write(doc)
-			return err
-		}
-	}
-	files, err := r.Report()
-	if err != nil {
-		return err
-	}
-	for i, f := range files {
-		if f.Name == "README.md" && section != "" {
-			files[i].Data = append(append(append([]byte(nil), f.Data...), '\n'), section...)
-		}
-		if f.Name == "README.md" {
-			files[i].Data = page.InsertNote(files[i].Data, note)
-		}
-	}
-	if doc != nil {
-		files = append(files, sm.File{Name: page.File, Data: doc})
-	}
-	if toStdout {
-		for _, f := range files {
-			if f.Name == "README.md" {
-				_, err := a.io.Stdout.Write(f.Data)
-				return err
-			}
-		}
-		return fmt.Errorf("protocol %s writes no README.md", p.Name())
-	}
-	out := make([]store.File, len(files))
-	for i, f := range files {
-		if f.Name == sm.StateFile {
-			return fmt.Errorf("protocol %s's report would replace %s", p.Name(), sm.StateFile)
-		}
-		out[i] = store.File{Name: f.Name, Data: f.Data}
-	}
-	if err := d.Commit(out); err != nil {
-		return err
-	}
-	for _, f := range files {
-		fmt.Fprintf(a.io.Stdout, "wrote %s/%s\n", d.Path(), f.Name)
-	}
 	return nil
 }
 

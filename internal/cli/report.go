@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -16,20 +17,26 @@ import (
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/model"
-	"github.com/moot-dev/moot/internal/report"
+	"github.com/moot-dev/moot/internal/page"
+	"github.com/moot-dev/moot/internal/prices"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
+// NarrativeWriter is a model that writes the analysis of `moot report
+// --narrative`: it answers the debate's prompt with plain text.
+type NarrativeWriter interface {
+	Narrative(ctx context.Context, prompt string) (string, error)
+}
+
 // newNarrator returns the model that writes --narrative analyses and the
-// model's name: the debate's judge model, else $MOOT_MODEL, else
-// DefaultModel, on the endpoint OPENAI_BASE_URL and OPENAI_API_KEY give,
-// or moot's built-in model when that is the model. It returns no writer
-// when no endpoint is configured. It is the narrator of an IO whose
-// Narrator is nil.
-func newNarrator(getenv func(string) string, settings report.Models) (report.Writer, string, error) {
-	name := settings.Judge
+// model's name: the model the debate names for it (its judge's), else
+// $MOOT_MODEL, else DefaultModel, on the endpoint OPENAI_BASE_URL and
+// OPENAI_API_KEY give, or moot's built-in model when that is the model. It
+// returns no writer when no endpoint is configured. It is the narrator of
+// an IO whose Narrator is nil.
+func newNarrator(getenv func(string) string, debateModel string) (NarrativeWriter, string, error) {
+	name := debateModel
 	if name == "" {
 		name = defaultModel(getenv)
 	}
@@ -102,160 +109,260 @@ func (a *app) reportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			if p, err := a.stepProtocol(d); err != nil {
-				return err
-			} else if p != nil {
-				if cmd.Bool("narrative") {
-					return usageError("--narrative is for dialectic debates; %s writes its own report", p.Name())
-				}
-				return a.reportProtocol(d, p, cmd.Bool("stdout"), cmd.Bool("html"), table)
-			}
-			deb, err := loadChecked(d, "report")
+			p, err := a.stepProtocol(d)
 			if err != nil {
 				return err
 			}
-			var files []store.File
-			var narrative *report.Narrative
-			// narrativeErr is a model that failed to write the narrative: the
-			// report is written all the same, and the command then fails.
-			var narrativeErr error
-			if cmd.Bool("narrative") {
-				// A new narrative replaces the stored one, readable or not.
-				n, data, err := a.writeNarrative(ctx, deb)
-				var ee *exitError
-				switch {
-				case err == nil:
-					narrative = n
-					files = append(files, store.File{Name: report.NarrativeFile, Data: data})
-				case errors.As(err, &ee) && ee.code == ExitModel:
-					narrative, _ = readNarrative(d) // an unreadable one is left out
-					narrativeErr = narrativeFailed(d.Path(), narrative != nil, err)
-				default:
+			if p == nil {
+				// dialectic's own code checks the debate, in its words.
+				if _, err := loadChecked(d, "report"); err != nil {
 					return err
 				}
-			} else if narrative, err = readNarrative(d); err != nil {
-				return err
-			}
-			j, err := dialecticJudgments(d)
-			if err != nil {
-				return err
-			}
-			jr := a.compareInRoot(cmd, filepath.Base(d.Path()), j)
-			note, err := scriptedNote(d)
-			if err != nil {
-				return err
-			}
-			r := report.BuildWithNote(deb, narrative, &jr, note)
-			var roles []string
-			if p, err := a.io.Protocols.Lookup(sm.Default); err == nil {
-				roles = driver.RoleNames(p)
-			}
-			bill, err := debateBill(d, table, roles)
-			if err != nil {
-				return err
-			}
-			r.AddSection(costSection(bill))
-			r.AddSection(peopleSection(d, "exchange"))
-			var page []byte
-			if cmd.Bool("html") {
-				if page, err = r.HTML(); err != nil {
+				if p, err = a.io.Protocols.Lookup(sm.Default); err != nil {
 					return err
 				}
 			}
-			if cmd.Bool("stdout") {
-				// A narrative just paid for is kept even so.
-				if len(files) > 0 {
-					if err := d.Commit(files); err != nil {
-						return fmt.Errorf("write %s: %w", report.NarrativeFile, err)
-					}
-				}
-				out := r.Markdown()
-				if page != nil {
-					out = page
-				}
-				if _, err := a.io.Stdout.Write(out); err != nil {
-					return err
-				}
-				return narrativeErr
-			}
-			files = append(files,
-				store.File{Name: report.ReadmeFile, Data: r.Markdown()},
-				store.File{Name: dialectic.GraphFile, Data: r.GraphFile()},
-			)
-			if page != nil {
-				files = append(files, store.File{Name: report.HTMLFile, Data: page})
-			}
-			if err := d.Commit(files); err != nil {
-				return err
-			}
-			for _, f := range files {
-				fmt.Fprintf(a.io.Stdout, "wrote %s\n", filepath.Join(d.Path(), f.Name))
-			}
-			return narrativeErr
+			return a.reportProtocol(ctx, cmd, d, p, table)
 		},
 	}
 }
 
+// reportProtocol is `moot report` for the debate in d of protocol p: the
+// files its debate's Report returns, with report.html when asked (--html),
+// and what moot adds to them (see addenda), written as one commit, or
+// printed (--stdout): README.md, or the HTML page with --html. With
+// --narrative, a model first writes the analysis of a Narrated debate.
+func (a *app) reportProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir, p sm.Protocol, table prices.Table) error {
+	toStdout, html := cmd.Bool("stdout"), cmd.Bool("html")
+	deb, err := driver.ReadDebate(d, p)
+	if err != nil {
+		return err
+	}
+	if f := deb.Check(); len(f.Problems) > 0 {
+		return brokenProtocolDebate(d, "report", f.Problems)
+	}
+	if _, ok := deb.(sm.Reporter); !ok {
+		return fmt.Errorf("protocol %s writes no report", p.Name())
+	}
+	if html {
+		if _, ok := deb.(sm.HTMLReporter); !ok {
+			return usageError("--html: protocol %s writes no HTML report", p.Name())
+		}
+	}
+	nd, narrated := deb.(sm.Narrated)
+	if cmd.Bool("narrative") && !narrated {
+		return usageError("--narrative: protocol %s writes no narrative; its report is its own", p.Name())
+	}
+	var files []store.File
+	var add sm.Addenda
+	// narrativeErr is a model that failed to write the narrative: the
+	// report is written all the same, and the command then fails.
+	var narrativeErr error
+	switch {
+	case cmd.Bool("narrative"):
+		// A new narrative replaces the stored one, readable or not.
+		data, err := a.writeNarrative(ctx, nd)
+		var ee *exitError
+		switch {
+		case err == nil:
+			add.Narrative = data
+			files = append(files, store.File{Name: nd.NarrativeFile(), Data: data})
+		case errors.As(err, &ee) && ee.code == ExitModel:
+			add.Narrative, _ = readNarrative(d, nd) // an unreadable one is left out
+			narrativeErr = narrativeFailed(d.Path(), nd.NarrativeFile(), add.Narrative != nil, err)
+		default:
+			return err
+		}
+	case narrated:
+		if add.Narrative, err = readNarrative(d, nd); err != nil {
+			return err
+		}
+	}
+	// A debate judged by more than one judge gets a section comparing
+	// them, each judge's side bias beside its bias over the root.
+	if jd, ok := deb.(sm.Judged); ok {
+		add.Sections = appendSection(add.Sections, judgesSection(a.compareInRoot(cmd, filepath.Base(d.Path()), jd.Judgments())))
+	}
+	// So does its cost, when models were asked, and who took part.
+	bill, err := debateBill(d, table, driver.RoleNames(p))
+	if err != nil {
+		return err
+	}
+	add.Sections = appendSection(add.Sections, costSection(bill))
+	add.Sections = appendSection(add.Sections, peopleSection(d, deb.Status().Unit))
+	// A debate whose text moot's built-in model wrote says so under its
+	// title.
+	if add.Note, err = scriptedNote(d); err != nil {
+		return err
+	}
+	var doc []byte
+	if html {
+		if doc, err = reportHTML(deb, add); err != nil {
+			return err
+		}
+	}
+	out, err := reportFiles(deb, add)
+	if err != nil {
+		return err
+	}
+	if toStdout {
+		// A narrative just paid for is kept even so.
+		if len(files) > 0 {
+			if err := d.Commit(files); err != nil {
+				return fmt.Errorf("write %s: %w", nd.NarrativeFile(), err)
+			}
+		}
+		if doc == nil {
+			i := slices.IndexFunc(out, func(f sm.File) bool { return f.Name == page.Readme })
+			if i < 0 {
+				return fmt.Errorf("protocol %s writes no %s", p.Name(), page.Readme)
+			}
+			doc = out[i].Data
+		}
+		if _, err := a.io.Stdout.Write(doc); err != nil {
+			return err
+		}
+		return narrativeErr
+	}
+	if doc != nil {
+		out = append(out, sm.File{Name: page.File, Data: doc})
+	}
+	for _, f := range out {
+		if f.Name == sm.StateFile {
+			return fmt.Errorf("protocol %s's report would replace %s", p.Name(), sm.StateFile)
+		}
+		files = append(files, store.File{Name: f.Name, Data: f.Data})
+	}
+	if err := d.Commit(files); err != nil {
+		return err
+	}
+	for _, f := range files {
+		fmt.Fprintf(a.io.Stdout, "wrote %s\n", filepath.Join(d.Path(), f.Name))
+	}
+	return narrativeErr
+}
+
+// appendSection appends section to sections unless it is empty.
+func appendSection(sections []string, section string) []string {
+	if section == "" {
+		return sections
+	}
+	return append(sections, section)
+}
+
+// judgesSection is the section of a report comparing a debate's judges:
+// when there are two or more, or when the debate's arguments form a graph
+// whose judge-free strengths it gives; "" otherwise.
+func judgesSection(jr judging.Report) string {
+	if !jr.Worth() && jr.Strength == nil {
+		return ""
+	}
+	return jr.Markdown(2)
+}
+
+// reportFiles returns the files of deb's report with moot's addenda add:
+// placed by the debate itself when it is an AddendaReporter; else the note
+// under the first line of README.md and the sections at its end.
+func reportFiles(deb sm.Debate, add sm.Addenda) ([]sm.File, error) {
+	if ar, ok := deb.(sm.AddendaReporter); ok {
+		return ar.ReportWith(add)
+	}
+	files, err := deb.(sm.Reporter).Report()
+	if err != nil {
+		return nil, err
+	}
+	for i, f := range files {
+		if f.Name != page.Readme {
+			continue
+		}
+		if len(add.Sections) > 0 {
+			files[i].Data = append(append(append([]byte(nil), f.Data...), '\n'), strings.Join(add.Sections, "\n")...)
+		}
+		files[i].Data = page.InsertNote(files[i].Data, add.Note)
+	}
+	return files, nil
+}
+
+// reportHTML returns report.html of deb, an HTMLReporter, with moot's
+// addenda add, placed as reportFiles places them.
+func reportHTML(deb sm.Debate, add sm.Addenda) ([]byte, error) {
+	if ar, ok := deb.(sm.AddendaReporter); ok {
+		return ar.ReportHTMLWith(add)
+	}
+	doc, err := deb.(sm.HTMLReporter).ReportHTML()
+	if err != nil {
+		return nil, err
+	}
+	doc = page.InsertNoteHTML(doc, add.Note)
+	if len(add.Sections) == 0 {
+		return doc, nil
+	}
+	return page.AppendSection(doc, strings.Join(add.Sections, "\n"))
+}
+
 // narrativeFailed is the error of a --narrative whose model failed, once
 // the report is written: without a narrative, or with the one stored
-// before (kept) when there is one.
-func narrativeFailed(dir string, kept bool, err error) error {
+// before in file (kept) when there is one.
+func narrativeFailed(dir, file string, kept bool, err error) error {
 	what := "without a narrative"
 	if kept {
-		what = "with the narrative written before (" + report.NarrativeFile + " is unchanged)"
+		what = "with the narrative written before (" + file + " is unchanged)"
 	}
 	return withCode(ExitModel, fmt.Errorf("the report was written %s: %w", what, err),
 		fmt.Sprintf("run 'moot report %s --narrative' again to retry the narrative", dir))
 }
 
-// readNarrative reads the stored narrative, if there is one.
-func readNarrative(d *store.Dir) (*report.Narrative, error) {
-	if !d.Exists(report.NarrativeFile) {
+// readNarrative reads the narrative stored in d for nd, if there is one.
+func readNarrative(d *store.Dir, nd sm.Narrated) ([]byte, error) {
+	file := nd.NarrativeFile()
+	if !d.Exists(file) {
 		return nil, nil
 	}
-	data, err := d.ReadFile(report.NarrativeFile)
+	data, err := d.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", report.NarrativeFile, err)
+		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
-	n, err := report.ParseNarrative(data)
-	if err != nil {
-		return nil, withCode(ExitError, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), report.NarrativeFile), err),
+	if err := nd.CheckNarrative(data); err != nil {
+		return nil, withCode(ExitError, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), file), err),
 			"delete the file, or run 'moot report --narrative' to write it again")
 	}
-	return n, nil
+	return data, nil
 }
 
-// writeNarrative asks the model for the narrative and renders narrative.md.
-func (a *app) writeNarrative(ctx context.Context, deb *dialectic.Debate) (*report.Narrative, []byte, error) {
-	if deb.Header.State.Exchange == 0 {
-		return nil, nil, withCode(ExitUsage, errors.New("--narrative: no exchange has been judged yet, so there is nothing to analyse"))
+// writeNarrative asks the model for the narrative of nd and returns the
+// file that keeps it.
+func (a *app) writeNarrative(ctx context.Context, nd sm.Narrated) ([]byte, error) {
+	prompt, err := nd.NarrativePrompt()
+	if err != nil {
+		return nil, withCode(ExitUsage, fmt.Errorf("--narrative: %w", err))
 	}
 	narrator := a.io.Narrator
 	if narrator == nil {
 		narrator = newNarrator
 	}
-	w, model, err := narrator(a.io.Getenv, report.Analyze(deb).Models)
+	w, model, err := narrator(a.io.Getenv, nd.NarratorModel())
 	if err != nil {
-		return nil, nil, withCode(ExitModel, err)
+		return nil, withCode(ExitModel, err)
 	}
 	if w == nil {
-		return nil, nil, withCode(ExitUsage, errNoModel)
+		return nil, withCode(ExitUsage, errNoModel)
 	}
-	n, warning, err := report.WriteNarrative(ctx, deb, w, model)
+	answer, err := w.Narrative(ctx, prompt)
+	var data []byte
+	var warning string
+	if err == nil {
+		data, warning, err = nd.Narrative(answer, model)
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return nil, nil, err
+			return nil, err
 		}
-		return nil, nil, withCode(ExitModel, fmt.Errorf("the narrative failed: %w", err))
+		return nil, withCode(ExitModel, fmt.Errorf("the narrative failed: %w", err))
 	}
 	if warning != "" {
 		fmt.Fprintf(a.io.Stderr, "moot: warning: %s\n", warning)
 	}
-	data, err := n.Render()
-	if err != nil {
-		return nil, nil, fmt.Errorf("render %s: %w", report.NarrativeFile, err)
-	}
-	return n, data, nil
+	return data, nil
 }
 
 func (a *app) exportCommand() *ucli.Command {
@@ -290,18 +397,24 @@ func (a *app) exportCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			j, err := dialecticJudgments(d)
+			p, err := a.io.Protocols.Lookup(sm.Default)
+			if err != nil {
+				return err
+			}
+			sd, err := driver.ReadDebate(d, p)
 			if err != nil {
 				return err
 			}
 			var out []byte
-			switch format {
-			case judgesFormat.Name:
-				out, err = judging.CSV(j)
-			case "csv":
-				out, err = report.ExportCSV(deb, j)
+			jd, judged := sd.(sm.Judged)
+			x, exports := sd.(sm.Exporter)
+			switch {
+			case format == judgesFormat.Name && judged:
+				out, err = judging.CSV(jd.Judgments())
+			case format != judgesFormat.Name && exports:
+				out, err = x.Export(format)
 			default:
-				out, err = report.ExportJSON(deb, j)
+				return usageError("--format %q: protocol %s does not export it", format, p.Name())
 			}
 			if err != nil {
 				return err

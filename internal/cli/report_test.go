@@ -18,16 +18,16 @@ import (
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 
-	"github.com/moot-dev/moot/internal/report"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
-// reportFixture copies the report package's hostile debate into a temporary
-// debates root and returns the root and the debate's directory.
+// reportFixture copies the hostile debate of dialectic's report tests into
+// a temporary debates root and returns the root and the debate's directory.
 func reportFixture(t *testing.T) (root, dir string) {
 	t.Helper()
 	root = t.TempDir()
 	dir = filepath.Join(root, "hostile")
-	if err := fixture.CopyTree(filepath.Join("..", "report", "testdata", "hostile"), dir); err != nil {
+	if err := fixture.CopyTree(filepath.Join("..", "..", "statemachine", "dialectic", "testdata", "hostile"), dir); err != nil {
 		t.Fatal(err)
 	}
 	return root, dir
@@ -45,7 +45,7 @@ func moot(t *testing.T, args ...string) result {
 
 // mootWith is moot with w, when not nil, as the model that writes report
 // --narrative analyses, named "judge-test".
-func mootWith(t *testing.T, w report.Writer, args ...string) result {
+func mootWith(t *testing.T, w NarrativeWriter, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	io := IO{
@@ -54,7 +54,9 @@ func mootWith(t *testing.T, w report.Writer, args ...string) result {
 		Getenv: func(string) string { return "" },
 	}
 	if w != nil {
-		io.Narrator = func(func(string) string, report.Models) (report.Writer, string, error) { return w, "judge-test", nil }
+		io.Narrator = func(func(string) string, string) (NarrativeWriter, string, error) {
+			return w, "judge-test", nil
+		}
 	}
 	code := Run(context.Background(), append([]string{"moot"}, args...), io)
 	return result{code, out.String(), errb.String()}
@@ -269,7 +271,7 @@ func TestReportNarrative(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := report.ParseNarrative(stored)
+	n, err := dialectic.ParseNarrative(stored)
 	if err != nil || n.Model != "judge-test" || n.Judged != 4 || !strings.Contains(string(stored), `"written_by": "model"`) {
 		t.Fatalf("narrative.md: %v %+v\n%s", err, n, stored)
 	}
@@ -332,7 +334,7 @@ func TestExportCommand(t *testing.T) {
 // the report, and says that it lacks the narrative.
 func TestReportNarrativeFails(t *testing.T) {
 	root, dir := reportFixture(t)
-	var nw report.Writer = &fakeWriter{fail: errors.New("the endpoint is down")}
+	var nw NarrativeWriter = &fakeWriter{fail: errors.New("the endpoint is down")}
 	res := mootWith(t, nw, "--dir", root, "report", "hostile", "--narrative")
 	if res.code != ExitModel || !strings.Contains(res.stderr, "the endpoint is down") ||
 		!strings.Contains(res.stderr, "the report was written without a narrative") {

@@ -169,11 +169,11 @@ func (a *app) runCommand() *ucli.Command {
 			if req.all && (cmd.Args().Len() == 2 || req.hasU) {
 				return usageError("run takes N, --until E or --all, one of them")
 			}
-			goal := func(st dialectic.State) driver.Goal {
+			goal := func(st dialectic.State) dialecticGoal {
 				if cmd.IsSet("until") {
-					return driver.Goal{Exchange: cmd.Int("until")}
+					return dialecticGoal{Exchange: cmd.Int("until")}
 				}
-				return driver.Goal{Exchange: st.Exchange + n}
+				return dialecticGoal{Exchange: st.Exchange + n}
 			}
 			if cmd.Bool("dry-run") {
 				return a.dryRun(ctx, cmd, req, goal)
@@ -195,18 +195,25 @@ func (a *app) stepCommand() *ucli.Command {
 			if cmd.Args().Len() != 1 {
 				return usageError("step takes one debate")
 			}
-			return a.drive(ctx, cmd, runRequest{step: true}, func(dialectic.State) driver.Goal { return driver.Goal{Steps: 1} })
+			return a.drive(ctx, cmd, runRequest{step: true}, func(dialectic.State) dialecticGoal { return dialecticGoal{Steps: 1} })
 		},
 	}
 }
 
 // drive runs a debate with models until the goal goal(state) says.
-func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal func(dialectic.State) driver.Goal) error {
+func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal func(dialectic.State) dialecticGoal) (err error) {
 	d, err := a.openForWrite(ctx, cmd)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	// A command that ends well ends the --retry-missing pass it made or
+	// resumed: the next one asks every gap again.
+	defer func() {
+		if err == nil {
+			err = driver.EndRetry(d, "")
+		}
+	}()
 	proto, err := a.protocolOf(d)
 	if err != nil {
 		return err
@@ -226,7 +233,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	if proto.Name() != sm.Default {
 		return a.driveProtocol(ctx, cmd, d, proto, req, o)
 	}
-	deb, err := driver.Load(d)
+	deb, err := loadDialectic(d)
 	if err != nil {
 		return err
 	}
@@ -245,6 +252,9 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		if gaps, err = dialecticGaps(d); err != nil {
 			return err
 		}
+		if len(gaps) == 0 {
+			a.noGaps(d)
+		}
 	}
 	if deb.Ended() && len(gaps) > 0 {
 		return a.driveProtocol(ctx, cmd, d, proto, req, o)
@@ -255,7 +265,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	}
 	g := goal(startState)
 	if req.all {
-		g = driver.Goal{Exchange: end}
+		g = dialecticGoal{Exchange: end}
 	}
 	if end > 0 && g.Steps == 0 && g.Exchange > end {
 		// A debate with an end runs to it and no further.
@@ -307,12 +317,12 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	}
 	if err == nil {
 		var more driver.Summary
-		more, err = driver.Run(ctx, d, g, opts)
+		more, err = runDialectic(ctx, d, g, opts)
 		sum = addSummaries(sum, more)
 	}
 	p.stop()
 	if err != nil {
-		if now, lerr := driver.Load(d); lerr == nil {
+		if now, lerr := loadDialectic(d); lerr == nil {
 			a.exchange = &now.Header.State.Exchange
 		}
 	}
@@ -352,10 +362,7 @@ func dialecticGaps(d *store.Dir) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f, ok := deb.(sm.Filler); ok {
-		return f.Gaps(), nil
-	}
-	return nil, nil
+	return retryGaps(d, deb, sm.Default)
 }
 
 // runBill is what run and step need for the bill of a debate.
@@ -406,7 +413,7 @@ func budgetHints(stop *budgetStop) []string {
 // running it again does not overshoot, with the flags the user gave.
 // --fresh is left out: answers kept by the interrupted run are its own, and
 // asking for them again would pay twice.
-func resumeCommand(cmd *ucli.Command, dir string, g driver.Goal) string {
+func resumeCommand(cmd *ucli.Command, dir string, g dialecticGoal) string {
 	args := []string{"moot", cmd.Name, shellQuote(dir)}
 	if g.Steps == 0 {
 		args = append(args, "--until", strconv.Itoa(g.Exchange))
@@ -447,7 +454,7 @@ func shellQuote(s string) string {
 }
 
 func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, sum driver.Summary, rb *runBill) error {
-	deb, err := driver.Load(d)
+	deb, err := loadDialectic(d)
 	if err != nil {
 		return err
 	}

@@ -2,15 +2,12 @@ package cli_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +19,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/judgefake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/scriptcmd"
 	"github.com/moot-dev/moot/internal/testkit/sparring"
 	"github.com/moot-dev/moot/internal/testkit/tourneyfake"
 	"github.com/moot-dev/moot/internal/testkit/trio"
@@ -222,6 +220,8 @@ func TestScripts(t *testing.T) {
 		modeltest.RefuseSchema(), modeltest.RefuseJSONObject(), modeltest.RefuseStream(), modeltest.NoUsage())
 	doctorNoStream := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.NoStreamUsage())
 	doctorKey := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RequireAPIKey("sk-doctor-secret-0123456789"))
+	// $AZURE is an Azure OpenAI resource in front of $DOCTOR's models.
+	azure := azureFront(t, doctor, "azure-doctor-key-0123456789", "entra-doctor-token-0123456789", "gpt-4o-prod")
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -253,6 +253,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("DOCTORBARE", doctorBare.URL)
 			e.Setenv("DOCTORNOSTREAM", doctorNoStream.URL)
 			e.Setenv("DOCTORKEY", doctorKey.URL)
+			e.Setenv("AZURE", azure.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")
@@ -340,26 +341,7 @@ func TestScripts(t *testing.T) {
 				}
 			},
 			// code N cmd args... runs cmd and checks that it exits with N.
-			"code": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) < 2 {
-					ts.Fatalf("usage: code N command [args...]")
-				}
-				want, err := strconv.Atoi(args[0])
-				if err != nil {
-					ts.Fatalf("code: %v", err)
-				}
-				err = ts.Exec(args[1], args[2:]...)
-				got := 0
-				var ee *exec.ExitError
-				if errors.As(err, &ee) {
-					got = ee.ExitCode()
-				} else if err != nil {
-					ts.Fatalf("code: %v", err)
-				}
-				if (got == want) == neg {
-					ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
-				}
-			},
+			"code": scriptcmd.Code,
 		},
 	})
 }

@@ -284,7 +284,7 @@ func (g UnitGoal) reached(st sm.Status, steps int) bool {
 // and commits the result through the journal. It stops at the first
 // failure, leaving the debate at the last step committed.
 func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options) (Summary, error) {
-	p = withJudgeContext(p, opts.Overrides)
+	p = withJudgeContext(p, &opts.Overrides)
 	return advance(ctx, d, p, goal, opts, func() (sm.Debate, error) { return LoadDebate(d, p) })
 }
 
@@ -294,7 +294,7 @@ func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 func Rejudge(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, opts Options) (Summary, error) {
 	// A re-judging writes only under its folder: the context is its own,
 	// not stored in debate.md.
-	p = withJudgeContext(p, opts.Overrides)
+	p = withJudgeContext(p, &opts.Overrides)
 	opts.Overrides.JudgeContext = ""
 	return advance(ctx, d, p, UnitGoal{All: true}, opts, rejudging(d, p, rj))
 }
@@ -316,14 +316,22 @@ func rejudging(d *store.Dir, p sm.Protocol, rj sm.Rejudging) func() (sm.Debate, 
 }
 
 // withJudgeContext gives a protocol whose judge reads a debate in more
-// than one way the judge context of o, so that the run's first prompt
-// already uses it; the step's commit then stores it in debate.md's
-// settings.
-func withJudgeContext(p sm.Protocol, o Overrides) sm.Protocol {
-	if jc, ok := p.(sm.JudgeContexter); ok && o.JudgeContext != "" {
-		return jc.WithJudgeContext(o.JudgeContext)
+// than one way (an sm.JudgeContexter) the judge context of o, so that the
+// run's first prompt already uses it; the step's commit then stores it in
+// debate.md's settings. It fills in o the name of the protocol's default
+// context, which the settings store as an absent field.
+func withJudgeContext(p sm.Protocol, o *Overrides) sm.Protocol {
+	jc, ok := p.(sm.JudgeContexter)
+	if !ok {
+		return p
 	}
-	return p
+	if o.JudgeContextDefault == "" {
+		o.JudgeContextDefault, _ = jc.ParseJudgeContext("")
+	}
+	if o.JudgeContext == "" {
+		return p
+	}
+	return jc.WithJudgeContext(o.JudgeContext)
 }
 
 func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options, load func() (sm.Debate, error)) (Summary, error) {
@@ -403,29 +411,21 @@ func (r *runner) advance(ctx context.Context, p sm.Protocol, goal UnitGoal, load
 
 // readSettings reads the settings kept in the state file of d.
 func readSettings(d *store.Dir) (Settings, error) {
-	var s Settings
 	data, err := d.ReadFile(sm.StateFile)
 	if err != nil {
-		return s, fmt.Errorf("read %s: %w", sm.StateFile, err)
+		return Settings{}, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	front, _, err := frontmatter.Parse(data)
 	if err != nil {
-		return s, fmt.Errorf("read %s: %w", sm.StateFile, err)
+		return Settings{}, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	if s.panel, err = sm.PanelOf(front); err != nil {
-		return s, fmt.Errorf("read %s: %w", sm.StateFile, err)
+	panel, err := sm.PanelOf(front)
+	if err != nil {
+		return Settings{}, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
-	raw, ok := front.Get(SettingsKey)
-	if !ok || string(raw) == "null" {
-		return s, nil
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
-	}
-	if err := s.check(); err != nil {
-		return s, fmt.Errorf("read %s: field %q: %w", sm.StateFile, SettingsKey, err)
-	}
-	return s, nil
+	s, err := LoadSettings(front)
+	s.panel = panel
+	return s, err
 }
 
 // take asks the calls of step, applies their answers and commits. Once
@@ -516,6 +516,11 @@ func (r *runner) take(ctx context.Context, step *sm.Step, asked func()) error {
 	files = append(sources, files...)
 	if err := r.d.Commit(files); err != nil {
 		return err
+	}
+	if r.opts.committed != nil {
+		if err := r.opts.committed(step); err != nil {
+			return err
+		}
 	}
 	r.mu.Lock()
 	r.settings.People = people
@@ -905,7 +910,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		resp.Latency = max(resp.Latency, r.opts.Now().Sub(begin))
 		elapsed += resp.Latency
 		if err == nil {
-			if err = CheckSize(c.Role, []byte(resp.Text)); err != nil {
+			if err = sm.CheckSize(c.Role, []byte(resp.Text)); err != nil {
 				resp.Text = ""
 			}
 		}
@@ -1179,8 +1184,10 @@ func Panel(d *store.Dir) ([]sm.Judge, error) {
 // own committed through the journal, and returns how many it asked for.
 // A call refused again stays missing in a run with KeepGoing and stops
 // the run without it. A debate whose protocol records no gaps has none.
+// The pass is recorded as it goes (see RetryGaps): run again after it
+// was stopped, it asks only for what it had not asked yet.
 func FillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options) (Summary, int, error) {
-	return fillMissing(ctx, d, p, opts, func() (sm.Debate, error) { return LoadDebate(d, p) })
+	return fillMissing(ctx, d, p, opts, "", func() (sm.Debate, error) { return LoadDebate(d, p) })
 }
 
 // RejudgeMissing asks again, as FillMissing does, for every judgment that
@@ -1188,13 +1195,14 @@ func FillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options)
 // how many it asked for; none for a protocol whose re-judging records no
 // gaps.
 func RejudgeMissing(ctx context.Context, d *store.Dir, p sm.Protocol, rj sm.Rejudging, opts Options) (Summary, int, error) {
-	p = withJudgeContext(p, opts.Overrides)
+	p = withJudgeContext(p, &opts.Overrides)
 	opts.Overrides.JudgeContext = ""
-	return fillMissing(ctx, d, p, opts, rejudging(d, p, rj))
+	return fillMissing(ctx, d, p, opts, rj.Judge.Name, rejudging(d, p, rj))
 }
 
-// fillMissing asks again for the gaps of the debate load returns.
-func fillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options, load func() (sm.Debate, error)) (Summary, int, error) {
+// fillMissing asks again for the gaps of the debate load returns, those
+// of the re-judging by the judge called judge when it is not "".
+func fillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options, judge string, load func() (sm.Debate, error)) (Summary, int, error) {
 	deb, err := load()
 	if err != nil {
 		return Summary{}, 0, err
@@ -1203,23 +1211,42 @@ func fillMissing(ctx context.Context, d *store.Dir, p sm.Protocol, opts Options,
 	if !ok {
 		return Summary{}, 0, nil
 	}
-	gaps := f.Gaps()
-	if len(gaps) == 0 {
-		return Summary{}, 0, nil
+	rec, err := readRetry(d, judge)
+	if err != nil {
+		return Summary{}, 0, err
 	}
-	next := 0
-	sum, err := advance(ctx, d, p, UnitGoal{Steps: len(gaps)}, opts, func() (sm.Debate, error) {
-		deb, err := load()
+	gaps := rec.open(f.Gaps())
+	if len(gaps) > 0 {
+		next := 0
+		// Each gap asked again is recorded once its step is committed,
+		// before the answers kept for the step are removed: a run killed
+		// in between takes the step's answers from what was kept.
+		opts.committed = func(*sm.Step) error {
+			rec.Asked = append(rec.Asked, gaps[next-1])
+			return writeRetry(d, judge, rec)
+		}
+		sum, err := advance(ctx, d, p, UnitGoal{Steps: len(gaps)}, opts, func() (sm.Debate, error) {
+			deb, err := load()
+			if err != nil {
+				return nil, err
+			}
+			f, ok := deb.(sm.Filler)
+			if !ok {
+				return nil, fmt.Errorf("a %s debate records no missing calls", p.Name())
+			}
+			return &filling{Debate: deb, f: f, gaps: gaps, next: &next}, nil
+		})
 		if err != nil {
-			return nil, err
+			return sum, len(gaps), err
 		}
-		f, ok := deb.(sm.Filler)
-		if !ok {
-			return nil, fmt.Errorf("a %s debate records no missing calls", p.Name())
-		}
-		return &filling{Debate: deb, f: f, gaps: gaps, next: &next}, nil
-	})
-	return sum, len(gaps), err
+		rec.Done = true
+		return sum, len(gaps), writeRetry(d, judge, rec)
+	}
+	if rec.Done || len(rec.Asked) > 0 {
+		rec.Done = true
+		return Summary{}, 0, writeRetry(d, judge, rec)
+	}
+	return Summary{}, 0, nil
 }
 
 // filling is a debate whose next steps ask again for its missing calls,

@@ -11,18 +11,15 @@
 package driver
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
-	"time"
 
 	sm "github.com/moot-dev/moot/statemachine"
 
 	"github.com/moot-dev/moot/internal/english"
-	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -48,9 +45,6 @@ type Result struct {
 	// Soft holds the warnings of Warnings that only say a text is over a
 	// soft length limit. It is not printed.
 	Soft []string
-	// Sides holds, for an exchange, the ids each side's answer became. It
-	// is not printed.
-	Sides map[dialectic.Side][]string
 }
 
 // MarshalJSON writes the result with its keys in a fixed order; a
@@ -89,68 +83,11 @@ func nonNil(s []string) []string {
 // time. Nothing was written.
 type Refused = sm.Refused
 
-// ReadRaw reads the files of a debate as one commit left them, even while
-// another process writes it (see store.Dir.Snapshot).
-func ReadRaw(d *store.Dir) (dialectic.Raw, error) {
-	var raw dialectic.Raw
-	err := d.Snapshot(func() error {
-		var err error
-		raw, err = readRaw(d)
-		return err
-	})
-	return raw, err
-}
-
-// readRaw reads debate.md first: a commit replaces it last, which is what
-// lets Snapshot see whether a commit went on during the reads.
-func readRaw(d *store.Dir) (dialectic.Raw, error) {
-	var raw dialectic.Raw
-	var err error
-	if raw.Header, err = d.ReadFile(sm.StateFile); err != nil {
-		return raw, fmt.Errorf("read %s: %w", sm.StateFile, err)
-	}
-	if d.Exists(dialectic.ScoresFile) {
-		if raw.Scores, err = d.ReadFile(dialectic.ScoresFile); err != nil {
-			return raw, fmt.Errorf("read %s: %w", dialectic.ScoresFile, err)
-		}
-	}
-	names, err := d.List(dialectic.ArgumentsDir, ".md")
-	if err != nil {
-		return raw, fmt.Errorf("read %s: %w", dialectic.ArgumentsDir, err)
-	}
-	raw.Arguments = make(map[string][]byte, len(names))
-	for _, n := range names {
-		file := dialectic.ArgumentsDir + "/" + n
-		if raw.Arguments[n], err = d.ReadFile(file); err != nil {
-			return raw, fmt.Errorf("read %s: %w", file, err)
-		}
-	}
-	raw.Sources, err = evidence.ReadDir(debateFS{d})
-	return raw, err
-}
-
-// Load reads and parses a debate. When d holds the write lock, that is
-// for a writer about to build on the debate, the debate must also pass
-// every invariant of debate.Check: a step never adds to a debate that is
-// already broken (a judgment for an argument whose file is missing, say).
-func Load(d *store.Dir) (*dialectic.Debate, error) {
-	raw, err := ReadRaw(d)
-	if err != nil {
-		return nil, err
-	}
-	deb, err := dialectic.Load(raw)
-	if err != nil {
-		return nil, fmt.Errorf("read %w", err)
-	}
-	if raw.Scores == nil {
-		return nil, fmt.Errorf("read %s: the file is missing", dialectic.ScoresFile)
-	}
-	if d.Locked() {
-		if ps := deb.Check().Problems; len(ps) > 0 {
-			return nil, &Broken{Problems: ps}
-		}
-	}
-	return deb, nil
+// ReadFiles calls read with the files of the debate in d as one commit
+// left them, even while another process writes it (see
+// store.Dir.Snapshot): for a protocol's own readers of its files.
+func ReadFiles(d *store.Dir, read func(files fs.FS) error) error {
+	return d.Snapshot(func() error { return read(debateFS{d}) })
 }
 
 // Broken is the error of a writer that found the debate inconsistent:
@@ -167,40 +104,9 @@ func (b *Broken) Error() string {
 	return fmt.Sprintf("the debate has %s, so no step is taken until they are fixed:\n  %s", english.Count(len(lines), "problem"), strings.Join(lines, "\n  "))
 }
 
-// Create makes a new debate directory at dir for slug and motion and
-// returns it locked for writing; Close releases the lock.
-func Create(dir, slug string, m dialectic.Motion) (*store.Dir, error) {
-	if strings.TrimSpace(m.Text) == "" {
-		return nil, errors.New("the motion is empty")
-	}
-	if err := dialectic.CheckMotion(m); err != nil {
-		return nil, err
-	}
-	h := dialectic.NewHeader(slug, m)
-	header, err := h.Render()
-	if err != nil {
-		return nil, err
-	}
-	d, err := store.Create(dir, []string{dialectic.ArgumentsDir}, []store.File{
-		{Name: dialectic.ScoresFile, Data: []byte("{}\n")},
-		{Name: sm.StateFile, Data: header},
-	})
-	if err != nil {
-		return nil, err
-	}
-	// The process that made the debate is its first writer.
-	if err := d.Lock(context.Background(), "moot new "+slug, false); err != nil {
-		d.Close()
-		return nil, err
-	}
-	return d, nil
-}
-
-// MaxAnswerSize is the largest answer a debater or judge may hand in.
-const MaxAnswerSize = dialectic.MaxAnswerSize
-
-// CheckSize refuses an answer of role over MaxAnswerSize.
-func CheckSize(role string, answer []byte) error { return dialectic.CheckSize(role, answer) }
+// MaxAnswerSize is the largest answer a role may hand in: the step
+// model's.
+const MaxAnswerSize = sm.MaxAnswerSize
 
 // Commit writes what a step made, as one commit of the store.
 func Commit(d *store.Dir, c *sm.Commit) error {
@@ -211,60 +117,17 @@ func Commit(d *store.Dir, c *sm.Commit) error {
 	return d.Commit(files)
 }
 
-// ProcessExchange is the whole of process-exchange: check both answers and,
-// if they pass, commit them. It is the step moot run takes, with answers
-// handed in by hand.
-func ProcessExchange(d *store.Dir, exchange int, prop, opp []byte) (Result, error) {
-	res, c, err := applyStep(d, false, func(deb *dialectic.Debate) (*sm.Commit, error) {
-		return dialectic.ApplyArguments(deb, exchange, map[dialectic.Side][]byte{dialectic.Prop: prop, dialectic.Opp: opp})
-	})
-	if err != nil {
-		return res, err
-	}
-	res.Sides = map[dialectic.Side][]string{}
-	for _, e := range c.Events {
-		if e.Kind != "argued" {
-			continue
-		}
-		side, _ := dialectic.ParseSide(e.Role)
-		res.ArgumentID = append(res.ArgumentID, e.ID)
-		res.Sides[side] = append(res.Sides[side], e.ID)
-	}
-	return res, nil
-}
-
-// ProcessJudge is the whole of process-judge: the step moot run takes for
-// the judge, with the answer handed in by hand.
-func ProcessJudge(d *store.Dir, answer []byte, now time.Time) (Result, error) {
-	res, c, err := applyStep(d, true, func(deb *dialectic.Debate) (*sm.Commit, error) {
-		return dialectic.ApplyJudgment(deb, answer, now)
-	})
-	if err != nil {
-		return res, err
-	}
-	res.Rescored = []string{}
-	for _, e := range c.Events {
-		switch e.Kind {
-		case "scored":
-			res.ArgumentID = append(res.ArgumentID, e.ID)
-			res.Score = append(res.Score, *e.Score)
-		case "rescored":
-			res.Rescored = append(res.Rescored, e.ID)
-		}
-	}
-	return res, nil
-}
-
-// applyStep loads the debate in d, applies the step that apply makes of
-// it and commits it, and returns the result so far (judge tells a
-// judgment's) with the commit; the error is the failure's, res then
-// recording it.
-func applyStep(d *store.Dir, judge bool, apply func(*dialectic.Debate) (*sm.Commit, error)) (Result, *sm.Commit, error) {
+// HandStep loads the debate in d with protocol p, applies the step that
+// apply makes of it, a step handed in by hand outside the run (moot
+// process-exchange, process-judge), and commits it. The result lists what
+// the commit's events name: for a judgment (judge), the parts it scored,
+// with their scores, and those it rescored; else the parts its roles
+// argued. On failure the result records the error, which is returned too.
+func HandStep(d *store.Dir, p sm.Protocol, judge bool, apply func(sm.Debate) (*sm.Commit, error)) (Result, error) {
 	res := Result{Warnings: []string{}, Errors: []string{}, Judge: judge}
-	deb, err := Load(d)
+	deb, err := LoadDebate(d, p)
 	if err != nil {
-		res, err = fail(res, err)
-		return res, nil, err
+		return fail(res, err)
 	}
 	c, err := apply(deb)
 	if c != nil {
@@ -274,11 +137,24 @@ func applyStep(d *store.Dir, judge bool, apply func(*dialectic.Debate) (*sm.Comm
 		err = Commit(d, c)
 	}
 	if err != nil {
-		res, err = fail(res, err)
-		return res, nil, err
+		return fail(res, err)
 	}
 	res.Success = true
-	return res, c, nil
+	if judge {
+		res.Rescored = []string{}
+	}
+	for _, e := range c.Events {
+		switch {
+		case !judge && e.Kind == "argued":
+			res.ArgumentID = append(res.ArgumentID, e.ID)
+		case judge && e.Kind == "scored" && e.Score != nil:
+			res.ArgumentID = append(res.ArgumentID, e.ID)
+			res.Score = append(res.Score, *e.Score)
+		case judge && e.Kind == "rescored":
+			res.Rescored = append(res.Rescored, e.ID)
+		}
+	}
+	return res, nil
 }
 
 // Failure returns the result object of a step that failed with err before

@@ -13,7 +13,6 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/model"
-	"github.com/moot-dev/moot/internal/report"
 	"github.com/moot-dev/moot/internal/research"
 	"github.com/moot-dev/moot/internal/testkit/researchfake"
 	"github.com/moot-dev/moot/statemachine/dialectic"
@@ -133,7 +132,7 @@ func TestResearchVerifiesGrounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := string(report.Build(deb, nil).Markdown())
+	md := string(dialectic.Build(deb, nil).Markdown())
 	for _, want := range []string{"## Sources", "| Proposition | 2 | 1 | 50% |", "| Opposition | 2 | 1 | 50% |",
 		"**Grounds checked:** 1. ✓ quote verified (1.00) · 2. ✗ quote not found (0.25)"} {
 		if !strings.Contains(md, want) {

@@ -23,7 +23,6 @@ import (
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/model"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 	"github.com/moot-dev/moot/templates"
 )
@@ -167,6 +166,9 @@ type Options struct {
 	// (moot run --human) in place of the model, after the step's model
 	// calls.
 	Person Person
+	// committed, when set, is called once each step is committed, before
+	// what was kept for its calls is removed.
+	committed func(*sm.Step) error
 	// Sequential asks no call before the step it belongs to comes (moot
 	// run --sequential). Without it, a call whose prompt reads nothing
 	// the steps still out will answer is asked while they are (see
@@ -305,20 +307,6 @@ func (r *runner) scriptFor(c sm.Call, repair bool) func([]model.Message) (string
 		}
 		return r.script.Script(call)
 	}
-}
-
-// Goal says when a dialectic run stops: after Steps steps when Steps > 0,
-// else when Exchange exchanges are judged, that is when the debate waits
-// for the arguments of exchange Exchange (or is past it).
-type Goal struct {
-	Exchange int
-	Steps    int
-}
-
-// Run advances the dialectic debate in d until goal is reached, with the
-// prompt templates of opts. It is Advance for dialectic.
-func Run(ctx context.Context, d *store.Dir, goal Goal, opts Options) (Summary, error) {
-	return Advance(ctx, d, dialectic.Protocol{Templates: opts.Templates}, UnitGoal{Done: goal.Exchange, Steps: goal.Steps}, opts)
 }
 
 // newRunner returns a runner of d with the defaults of opts filled in and

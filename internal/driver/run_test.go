@@ -106,7 +106,7 @@ func TestRunThreeExchanges(t *testing.T) {
 		t.Errorf("usage log has %d calls (%v), want 9", usage.Calls, err)
 	}
 	deb, _ := driver.Load(d)
-	s, err := driver.LoadSettings(deb.Header)
+	s, err := driver.LoadSettings(deb.Header.Front)
 	if err != nil || s.Models["judge"] != "fake-model" || s.ResponseFormat != "json_schema" {
 		t.Errorf("stored settings = %+v (%v); want the models and json_schema", s, err)
 	}
@@ -308,7 +308,7 @@ func TestTransportTrouble(t *testing.T) {
 			t.Fatal(err)
 		}
 		deb, _ := driver.Load(d)
-		s, _ := driver.LoadSettings(deb.Header)
+		s, _ := driver.LoadSettings(deb.Header.Front)
 		if s.ResponseFormat != string(model.ModeObject) {
 			t.Fatalf("remembered %q, want json_object", s.ResponseFormat)
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/research"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -47,8 +46,9 @@ type Settings struct {
 	// Budget is the --budget of the debate in US dollars, kept as the
 	// models are, so that a later run without the flag keeps it.
 	Budget *float64 `json:"budget,omitempty"`
-	// JudgeContext is the --judge-context of a dialectic debate (see
-	// dialectic.JudgeContext); absent, the focused default.
+	// JudgeContext is the --judge-context of a debate whose protocol is
+	// an sm.JudgeContexter, as the protocol spells it; absent, the
+	// protocol's default. The protocol reads and checks it.
 	JudgeContext string `json:"judge_context,omitempty"`
 	// CacheMarks is the --cache-marks of the debate (see CacheMarks);
 	// absent, the automatic default.
@@ -68,11 +68,11 @@ func RoleNames(p sm.Protocol) []string {
 	return names
 }
 
-// LoadSettings reads the settings kept in debate.md; a debate never run
-// has none.
-func LoadSettings(h *dialectic.Header) (Settings, error) {
+// LoadSettings reads the settings kept in the frontmatter of a state
+// file; a debate never run has none.
+func LoadSettings(front frontmatter.Object) (Settings, error) {
 	var s Settings
-	raw, ok := h.Setting(SettingsKey)
+	raw, ok := front.Get(SettingsKey)
 	if !ok || string(raw) == "null" {
 		return s, nil
 	}
@@ -96,9 +96,6 @@ func (s *Settings) check() error {
 	if s.Research != nil {
 		l := s.Research.Normal()
 		s.Research = &l
-	}
-	if _, err := dialectic.ParseJudgeContext(s.JudgeContext); err != nil {
-		return fmt.Errorf("%s: %w", dialectic.JudgeContextField, err)
 	}
 	if _, err := ParseCacheMarks(s.CacheMarks); err != nil {
 		return fmt.Errorf("%s: %w", CacheMarksField, err)
@@ -125,8 +122,11 @@ type Overrides struct {
 	Research *research.Limits
 	// Budget, when set, is the debate's budget from now on.
 	Budget *float64
-	// JudgeContext, when set, is the debate's judge context from now on.
-	JudgeContext string
+	// JudgeContext, when set, is the debate's judge context from now on,
+	// as its protocol (an sm.JudgeContexter) spells it, and
+	// JudgeContextDefault the name of the protocol's default, which is
+	// stored as an absent field.
+	JudgeContext, JudgeContextDefault string
 	// CacheMarks, when set, is the debate's cache marks from now on.
 	CacheMarks CacheMarks
 	// Defaults are the models of roles that neither Models nor the
@@ -201,14 +201,14 @@ func (s Settings) Merge(o Overrides, defaultModel string, roles []string) (Setti
 		out.Budget = &v
 	}
 	if c := o.JudgeContext; c != "" {
-		old, _ := dialectic.ParseJudgeContext(out.JudgeContext)
-		if string(old) != c {
+		old := cmp.Or(out.JudgeContext, o.JudgeContextDefault)
+		if old != c {
 			lines = append(lines, fmt.Sprintf("judge context changes from %s to %s", old, c))
 		}
 		// The default is stored as an absent field, so that a debate
 		// run without the flag keeps its bytes.
 		out.JudgeContext = ""
-		if c != string(dialectic.ContextFocused) {
+		if c != o.JudgeContextDefault {
 			out.JudgeContext = c
 		}
 	}

@@ -5,9 +5,11 @@ import (
 	"maps"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/frontmatter"
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
@@ -30,7 +32,7 @@ func TestLoadSettingsResponseFormat(t *testing.T) {
 			if err := h.SetSetting(driver.SettingsKey, json.RawMessage(tc.stored)); err != nil {
 				t.Fatal(err)
 			}
-			s, err := driver.LoadSettings(h)
+			s, err := driver.LoadSettings(h.Front)
 			if tc.wantErr != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want one starting %q", err, tc.wantErr)
@@ -45,9 +47,10 @@ func TestLoadSettingsResponseFormat(t *testing.T) {
 }
 
 // TestJudgeContextSetting: a debate.md whose settings name an unknown
-// judge context is refused by the driver and by the dialectic protocol,
-// naming the field; "full" is read as full, and an absent one as the
-// focused default. Merge stores full and leaves the default absent.
+// judge context is refused by the dialectic protocol, which owns the
+// field, naming it, and so by a run of the debate; "full" is read as
+// full, and an absent one as the focused default. Merge stores full and
+// leaves the default, which it is told, absent.
 func TestJudgeContextSetting(t *testing.T) {
 	for _, tc := range []struct {
 		name, stored string
@@ -64,11 +67,15 @@ func TestJudgeContextSetting(t *testing.T) {
 			if err := h.SetSetting(driver.SettingsKey, json.RawMessage(tc.stored)); err != nil {
 				t.Fatal(err)
 			}
-			_, err := driver.LoadSettings(h)
+			state, err := h.Render()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = dialectic.Protocol{}.Load(fstest.MapFS{sm.StateFile: {Data: state}, dialectic.ScoresFile: {Data: []byte("{}\n")}})
 			c, cerr := dialectic.JudgeContextOf(h)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), `field "moot"`) {
-					t.Errorf("LoadSettings: %v, want an error naming %q", err, tc.wantErr)
+					t.Errorf("Load: %v, want an error naming %q", err, tc.wantErr)
 				}
 				if cerr == nil || !strings.Contains(cerr.Error(), tc.wantErr) {
 					t.Errorf("JudgeContextOf: %v, want an error naming %q", cerr, tc.wantErr)
@@ -81,15 +88,16 @@ func TestJudgeContextSetting(t *testing.T) {
 		})
 	}
 	var s driver.Settings
-	full, lines := s.Merge(driver.Overrides{JudgeContext: string(dialectic.ContextFull)}, "m", []string{"judge"})
+	def := string(dialectic.ContextFocused)
+	full, lines := s.Merge(driver.Overrides{JudgeContext: string(dialectic.ContextFull), JudgeContextDefault: def}, "m", []string{"judge"})
 	if full.JudgeContext != "full" || len(lines) != 1 || lines[0] != "judge context changes from focused to full" {
 		t.Errorf("merge full: %q, %q", full.JudgeContext, lines)
 	}
-	back, lines := full.Merge(driver.Overrides{JudgeContext: string(dialectic.ContextFocused)}, "m", []string{"judge"})
+	back, lines := full.Merge(driver.Overrides{JudgeContext: string(dialectic.ContextFocused), JudgeContextDefault: def}, "m", []string{"judge"})
 	if back.JudgeContext != "" || len(lines) != 1 {
 		t.Errorf("merge focused: %q, %q", back.JudgeContext, lines)
 	}
-	if kept, lines := full.Merge(driver.Overrides{}, "m", []string{"judge"}); kept.JudgeContext != "full" || len(lines) != 0 {
+	if kept, lines := full.Merge(driver.Overrides{JudgeContextDefault: def}, "m", []string{"judge"}); kept.JudgeContext != "full" || len(lines) != 0 {
 		t.Errorf("merge without the flag: %q, %q", kept.JudgeContext, lines)
 	}
 }

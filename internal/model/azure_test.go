@@ -161,3 +161,43 @@ func TestAzureErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestAzureHints checks that the advice given with an Azure OpenAI
+// failure names Azure's variables and deployments, not OpenAI's.
+func TestAzureHints(t *testing.T) {
+	fake := &azureFake{}
+	srv := httptest.NewServer(fake.handler(t))
+	defer srv.Close()
+	ask := func(t *testing.T, endpoint, key, deployment string) error {
+		t.Helper()
+		c, err := New(Config{AzureEndpoint: endpoint, AzureAPIVersion: "2024-10-21", APIKey: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Complete(context.Background(), chat(deployment))
+		return err
+	}
+	t.Run("wrong key", func(t *testing.T) {
+		err := ask(t, srv.URL, "wrong-key-0123456789", "gpt-4o-prod")
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || !strings.Contains(apiErr.Hint(), "AZURE_OPENAI_API_KEY") || strings.Contains(apiErr.Hint(), "OPENAI_BASE_URL") {
+			t.Errorf("err = %v, want a hint naming AZURE_OPENAI_API_KEY", err)
+		}
+	})
+	t.Run("no such deployment", func(t *testing.T) {
+		err := ask(t, srv.URL, testKey, "gpt-4o-typo")
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || !strings.Contains(apiErr.Hint(), `"gpt-4o-typo" is deployed`) {
+			t.Errorf("err = %v, want a hint naming the deployment", err)
+		}
+	})
+	t.Run("nothing listens", func(t *testing.T) {
+		closed := httptest.NewServer(http.NotFoundHandler())
+		closed.Close()
+		err := ask(t, closed.URL, testKey, "gpt-4o-prod")
+		var un *UnreachableError
+		if !errors.As(err, &un) || !strings.Contains(err.Error(), "AZURE_OPENAI_ENDPOINT says where") {
+			t.Errorf("err = %v, want an *UnreachableError naming AZURE_OPENAI_ENDPOINT", err)
+		}
+	})
+}

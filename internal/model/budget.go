@@ -428,7 +428,7 @@ func spentTokens(out any, res *http.Response, err error, estimate int) int {
 	var n float64
 	switch o := out.(type) {
 	case *chatCompletion:
-		n = o.usage.PromptTokens + o.usage.CompletionTokens
+		n = float64(o.usage.PromptTokens) + float64(o.usage.CompletionTokens)
 	case *embedResult:
 		n = float64(o.promptTokens)
 	}

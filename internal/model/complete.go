@@ -476,19 +476,19 @@ func (c *Client) do(ctx context.Context, cl *call, out any, attempt func(x *exch
 		var wait time.Duration
 		var status *statusError
 		if errors.As(err, &status) {
-			msg, typ, code, param, ok := parseError(status.body)
-			if !ok {
+			f := status.fields
+			if !status.typed {
 				// Not OpenAI's error JSON: a proxy's page or a plain
 				// "404 page not found". Show its start instead.
-				msg = c.bodyText(res.Header.Get("Content-Type"), status.body)
+				f.message = c.bodyText(res.Header.Get("Content-Type"), status.body)
 			}
-			failure = c.apiError(status.status, msg, typ, code, param, cl.model)
+			failure = c.apiError(status.status, f, cl.model)
 			retryable = retryableStatus(res, status.body)
 		} else if errors.Is(err, syscall.ECONNREFUSED) {
 			// Nothing listens there: one quick second try covers a server
 			// that is just starting, and more would only make people wait.
 			refused++
-			failure = &UnreachableError{BaseURL: c.BaseURL(), Err: err}
+			failure = &UnreachableError{BaseURL: c.BaseURL(), Err: err, Azure: c.azure != nil}
 			retryable, wait = refused == 1, refusedRetryWait
 		} else {
 			failure, retryable = c.transportFailure(err, res, cl.model)
@@ -518,7 +518,7 @@ func (c *Client) do(ctx context.Context, cl *call, out any, attempt func(x *exch
 
 // certificateTrouble says why the server's TLS certificate was refused,
 // or "" when err is not about its certificate.
-func certificateTrouble(err error) string {
+func certificateTrouble(err error, envVar string) string {
 	var (
 		verify    *tls.CertificateVerificationError
 		unknown   x509.UnknownAuthorityError
@@ -540,7 +540,7 @@ func certificateTrouble(err error) string {
 	case errors.As(err, &verify):
 		cause = verify.Err.Error()
 	case errors.As(err, &malformed):
-		return "the server did not answer in TLS (does OPENAI_BASE_URL say https for a server that speaks http?)"
+		return "the server did not answer in TLS (does " + envVar + " say https for a server that speaks http?)"
 	default:
 		return ""
 	}
@@ -605,7 +605,7 @@ func retryAfter(res *http.Response) (time.Duration, bool) {
 func (c *Client) transportFailure(err error, res *http.Response, model string) (error, bool) {
 	if res != nil && res.StatusCode >= 400 {
 		// An error status whose body could not be read.
-		return c.apiError(res.StatusCode, "", "", "", "", model), retryableStatus(res, nil)
+		return c.apiError(res.StatusCode, apiFields{}, model), retryableStatus(res, nil)
 	}
 	if res != nil && !isJSON(res.Header.Get("Content-Type")) && !isEventStream(res.Header.Get("Content-Type")) {
 		return fmt.Errorf("%s answered with %q instead of JSON: check that the base URL is the API root, usually ending in /v1",
@@ -615,11 +615,12 @@ func (c *Client) transportFailure(err error, res *http.Response, model string) (
 	// stay so when asked again: they fail at once, with their cause.
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) && !dnsErr.IsTimeout && (dnsErr.IsNotFound || !dnsErr.IsTemporary) {
-		return &UnreachableError{BaseURL: c.BaseURL(), Err: err,
-			Why: fmt.Sprintf("no address is known for the host %s (%s; is the host name in OPENAI_BASE_URL right?)", dnsErr.Name, dnsErr.Err)}, false
+		return &UnreachableError{BaseURL: c.BaseURL(), Err: err, Azure: c.azure != nil,
+			Why: fmt.Sprintf("no address is known for the host %s (%s; is the host name in %s right?)",
+				dnsErr.Name, dnsErr.Err, endpointVar(c.azure != nil))}, false
 	}
-	if why := certificateTrouble(err); why != "" {
-		return &UnreachableError{BaseURL: c.BaseURL(), Err: err, Why: why}, false
+	if why := certificateTrouble(err, endpointVar(c.azure != nil)); why != "" {
+		return &UnreachableError{BaseURL: c.BaseURL(), Err: err, Why: why, Azure: c.azure != nil}, false
 	}
 	var netErr net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()) {
@@ -631,15 +632,18 @@ func (c *Client) transportFailure(err error, res *http.Response, model string) (
 	return fmt.Errorf("cannot reach %s: %w", c.BaseURL(), err), true
 }
 
-func (c *Client) apiError(status int, message, typ, code, param, model string) *APIError {
+// apiError is the *APIError of an answer with an error status, its
+// message masked.
+func (c *Client) apiError(status int, f apiFields, model string) *APIError {
 	return &APIError{
 		Status:  status,
-		Message: c.mask(message),
-		Type:    typ,
-		Code:    code,
-		Param:   param,
+		Message: c.mask(f.message),
+		Type:    f.typ,
+		Code:    f.code,
+		Param:   f.param,
 		Model:   model,
 		BaseURL: c.BaseURL(),
+		Azure:   c.azure != nil,
 	}
 }
 

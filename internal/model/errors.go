@@ -35,6 +35,9 @@ type APIError struct {
 	// it went to, for hints.
 	Model   string
 	BaseURL string
+	// Azure is set when the endpoint is Azure OpenAI, where the model
+	// names a deployment and the hints name Azure's variables.
+	Azure bool
 }
 
 // Error says what the server answered and, where one is known, how to fix
@@ -61,6 +64,12 @@ func (e *APIError) Error() string {
 // Hint returns advice on fixing the failure, or "" when there is none.
 func (e *APIError) Hint() string {
 	switch {
+	case e.Azure && e.Status == http.StatusUnauthorized:
+		return "Azure OpenAI rejected the key or token: check AZURE_OPENAI_API_KEY, or AZURE_OPENAI_AD_TOKEN " +
+			"(an Entra ID token runs out after about an hour), and AZURE_OPENAI_ENDPOINT"
+	case e.Azure && e.Status == http.StatusNotFound:
+		return fmt.Sprintf("on Azure OpenAI the model names a deployment: check that %q is deployed on the resource "+
+			"at AZURE_OPENAI_ENDPOINT, and that OPENAI_API_VERSION is a version it serves", e.Model)
 	case e.Status == http.StatusUnauthorized:
 		return "the server rejected the API key: check OPENAI_API_KEY, " +
 			"or OPENAI_BASE_URL if the request went to the wrong server"
@@ -193,13 +202,26 @@ type UnreachableError struct {
 	Err     error
 	// Why says what is wrong; "" means the connection was refused.
 	Why string
+	// Azure is set when the endpoint is Azure OpenAI's, which
+	// AZURE_OPENAI_ENDPOINT names.
+	Azure bool
 }
 
 func (e *UnreachableError) Error() string {
 	if e.Why != "" {
 		return fmt.Sprintf("cannot reach %s: %s", e.BaseURL, e.Why)
 	}
-	return fmt.Sprintf("cannot reach %s: connection refused (is the server running? OPENAI_BASE_URL says where moot sends requests)", e.BaseURL)
+	return fmt.Sprintf("cannot reach %s: connection refused (is the server running? %s says where moot sends requests)",
+		e.BaseURL, endpointVar(e.Azure))
+}
+
+// endpointVar is the environment variable that names the endpoint: Azure
+// OpenAI's when azure is set.
+func endpointVar(azure bool) string {
+	if azure {
+		return "AZURE_OPENAI_ENDPOINT"
+	}
+	return "OPENAI_BASE_URL"
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }

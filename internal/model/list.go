@@ -32,13 +32,13 @@ func (c *Client) listModels(ctx context.Context) ([]string, error) {
 		var status *statusError
 		switch {
 		case errors.As(err, &status):
-			msg, typ, code, param, ok := parseError(status.body)
-			if !ok {
-				msg = c.bodyText(x.res.Header.Get("Content-Type"), status.body)
+			f := status.fields
+			if !status.typed {
+				f.message = c.bodyText(x.res.Header.Get("Content-Type"), status.body)
 			}
-			return nil, c.apiError(status.status, msg, typ, code, param, "")
+			return nil, c.apiError(status.status, f, "")
 		case errors.Is(err, syscall.ECONNREFUSED):
-			return nil, &UnreachableError{BaseURL: c.BaseURL(), Err: err}
+			return nil, &UnreachableError{BaseURL: c.BaseURL(), Err: err, Azure: c.azure != nil}
 		}
 		var encoding *EncodingError
 		if errors.As(err, &encoding) {

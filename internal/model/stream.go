@@ -45,7 +45,8 @@ func (c *Client) chatAttempt(ctx context.Context, p openai.ChatCompletionNewPara
 		if err != nil {
 			return sdkFailure(err, x)
 		}
-		return comp.fromSDK(res)
+		comp.fromSDK(res)
+		return nil
 	}
 	s := c.chat.NewStreaming(ctx, p, mw)
 	defer s.Close()
@@ -54,7 +55,8 @@ func (c *Client) chatAttempt(ctx context.Context, p openai.ChatCompletionNewPara
 		if err := json.Unmarshal(x.whole, &whole); err != nil {
 			return fmt.Errorf("parsing the JSON: %w", err)
 		}
-		return comp.fromSDK(&whole)
+		comp.fromSDK(&whole)
+		return nil
 	}
 	if err := readStream(s, comp, cl.onChunk); err != nil {
 		if !x.streaming {
@@ -70,16 +72,30 @@ func (c *Client) chatAttempt(ctx context.Context, p openai.ChatCompletionNewPara
 // if it had come whole, calling onChunk with each piece of content as it
 // arrives. A stream that stops before any choice finished is an error:
 // the answer may be cut short.
+//
+// A chunk without choices (the usage after the answer; Azure's content
+// filter results before it) is read for its usage only, and a chunk's id
+// is taken as the answer's when it differs: servers leave the id out of
+// such chunks, or give it another, and the SDK's accumulator refuses a
+// chunk whose id is not the first one's.
 func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompletion, onChunk func(string)) error {
 	var acc openai.ChatCompletionAccumulator
 	finished := false
+	id := ""
 	for s.Next() {
 		ch := s.Current()
+		if ch.JSON.Usage.Valid() {
+			comp.usage = readUsage(ch.Usage)
+		}
+		if len(ch.Choices) == 0 {
+			continue
+		}
+		if id == "" {
+			id = ch.ID
+		}
+		ch.ID = id
 		if !acc.AddChunk(ch) {
 			return errStreamMixed
-		}
-		if err := comp.readUsage(ch.RawJSON()); err != nil {
-			return err
 		}
 		// Only the first choice is asked for; others are ignored.
 		if len(ch.Choices) > 0 {
@@ -95,9 +111,14 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 	if err := s.Err(); err != nil {
 		var se *ssestream.StreamError
 		if errors.As(err, &se) {
-			msg, _, _, _, ok := parseError(se.Event.Data)
-			if !ok {
-				msg = "unknown error"
+			var ev struct {
+				Error openai.Error `json:"error"`
+			}
+			msg := "unknown error"
+			if json.Unmarshal(se.Event.Data, &ev) == nil {
+				if f, ok := errorFields(&ev.Error); ok {
+					msg = f.message
+				}
 			}
 			return &streamError{message: msg}
 		}
@@ -112,9 +133,7 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 		return errStreamCut
 	}
 	usage := comp.usage
-	if err := comp.fromSDK(&acc.ChatCompletion); err != nil {
-		return err
-	}
+	comp.fromSDK(&acc.ChatCompletion)
 	comp.usage, comp.streamed = usage, true
 	return nil
 }

@@ -114,6 +114,7 @@ func CompleteWithTools(ctx context.Context, c Completer, req Request, run ToolRu
 		total.PromptTokens += resp.PromptTokens
 		total.CompletionTokens += resp.CompletionTokens
 		total.CachedTokens += resp.CachedTokens
+		total.CacheWriteTokens += resp.CacheWriteTokens
 		total.Attempts += resp.Attempts
 		total.Latency += resp.Latency
 		if err != nil {
@@ -122,6 +123,7 @@ func CompleteWithTools(ctx context.Context, c Completer, req Request, run ToolRu
 		}
 		if len(resp.ToolCalls) == 0 {
 			resp.PromptTokens, resp.CompletionTokens, resp.CachedTokens = total.PromptTokens, total.CompletionTokens, total.CachedTokens
+			resp.CacheWriteTokens = total.CacheWriteTokens
 			resp.Attempts, resp.Latency = total.Attempts, total.Latency
 			return resp, added, nil
 		}

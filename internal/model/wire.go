@@ -8,13 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/respjson"
 )
 
 // This file is where moot meets the openai-go SDK, through which every
@@ -159,13 +162,13 @@ type chatCompletion struct {
 	content, refusal string
 	finishReason     string
 	toolCalls        []ToolCall
-	usage            wireUsage
+	usage            tokenUsage
 	streamed         bool
 }
 
 // fromSDK reads the first choice of a completion the SDK decoded, and its
-// usage from the JSON as it came (see wireUsage).
-func (comp *chatCompletion) fromSDK(c *openai.ChatCompletion) error {
+// usage (see readUsage).
+func (comp *chatCompletion) fromSDK(c *openai.ChatCompletion) {
 	comp.model = c.Model
 	if len(c.Choices) > 0 {
 		ch := c.Choices[0]
@@ -175,95 +178,86 @@ func (comp *chatCompletion) fromSDK(c *openai.ChatCompletion) error {
 			comp.toolCalls = append(comp.toolCalls, readCall(i, tc.ID, tc.Function.Name, tc.Function.Arguments))
 		}
 	}
-	return comp.readUsage(c.RawJSON())
+	comp.usage = readUsage(c.Usage)
 }
 
-// readUsage reads the usage of a completion or of a streamed chunk from
-// its JSON, keeping what it had when the JSON has none.
-func (comp *chatCompletion) readUsage(raw string) error {
-	if raw == "" {
-		return nil
-	}
-	var u struct {
-		Usage *wireUsage `json:"usage"`
-	}
-	if err := json.Unmarshal([]byte(raw), &u); err != nil {
-		return fmt.Errorf("parsing the usage: %w", err)
-	}
-	if u.Usage != nil {
-		comp.usage = *u.Usage
-	}
-	return nil
+// tokenUsage is what moot reads of the usage a server reports with a
+// completion, or in the last chunk of a stream: the SDK's typed usage
+// (openai.CompletionUsage), and the fields of other servers that it does
+// not type, read from its raw JSON (see readUsage).
+type tokenUsage struct {
+	PromptTokens, CompletionTokens int64
+	// cachedTokens and writtenTokens are the prompt tokens the server
+	// says it read from its cache and wrote to it, as reported;
+	// cachedReported says it reported cached tokens, 0 included, in a
+	// field moot reads.
+	cachedTokens, writtenTokens int64
+	cachedReported              bool
 }
 
-// wireUsage is the usage a server reports with a completion, or in the
-// last chunk of a stream, read by moot from the JSON itself, one reader
-// for whole and streamed answers (DeepSeek's prompt_cache_hit_tokens is
-// no field of the SDK's Usage, only an extra). Cached prompt tokens come where
-// each server puts them: prompt_tokens_details.cached_tokens on OpenAI,
-// on OpenRouter, on vLLM started with --enable-prompt-tokens-details
-// (null otherwise) and on Ollama from the release that reports them;
-// prompt_cache_hit_tokens on DeepSeek. A server that reports neither
-// leaves CachedTokens at 0. Numbers are read as float64 so that a server
-// writing 12.0 for a count is not refused.
-type wireUsage struct {
-	PromptTokens         float64      `json:"prompt_tokens"`
-	CompletionTokens     float64      `json:"completion_tokens"`
-	PromptTokensDetails  *wireDetails `json:"prompt_tokens_details"`
-	PromptCacheHitTokens *float64     `json:"prompt_cache_hit_tokens"`
-	// CacheReadInputTokens and CacheCreationInputTokens are Anthropic's
-	// names of the tokens read from and written to its cache, which some
-	// proxies pass through; read when the details name neither.
-	CacheReadInputTokens     *float64 `json:"cache_read_input_tokens"`
-	CacheCreationInputTokens *float64 `json:"cache_creation_input_tokens"`
+// readUsage reads a completion's usage from the SDK's typed fields, and
+// from its raw JSON the fields the SDK does not type. Cached prompt tokens
+// come where each server puts them: prompt_tokens_details.cached_tokens
+// (typed) on OpenAI, on OpenRouter, on vLLM started with
+// --enable-prompt-tokens-details (null otherwise) and on Ollama from the
+// release that reports them; prompt_cache_hit_tokens on DeepSeek; and
+// cache_read_input_tokens, Anthropic's name, which some proxies pass
+// through. Tokens written to the cache (which Anthropic bills above the
+// input price) come as prompt_tokens_details.cache_write_tokens (typed)
+// from OpenRouter, or as Anthropic's cache_creation_input_tokens. The
+// details win over the other names when they count any. A count written
+// 12.0 is read as 12, as the SDK reads it.
+func readUsage(u openai.CompletionUsage) tokenUsage {
+	d := u.PromptTokensDetails
+	hit, hasHit := extraCount(u.JSON.ExtraFields["prompt_cache_hit_tokens"])
+	read, hasRead := extraCount(u.JSON.ExtraFields["cache_read_input_tokens"])
+	created, _ := extraCount(u.JSON.ExtraFields["cache_creation_input_tokens"])
+	t := tokenUsage{
+		PromptTokens:     u.PromptTokens,
+		CompletionTokens: u.CompletionTokens,
+		cachedReported:   hasHit || hasRead || d.JSON.CachedTokens.Valid(),
+		cachedTokens:     hit,
+		writtenTokens:    created,
+	}
+	if read > 0 {
+		t.cachedTokens = read
+	}
+	if d.JSON.CachedTokens.Valid() && d.CachedTokens > 0 {
+		t.cachedTokens = d.CachedTokens
+	}
+	if d.JSON.CacheWriteTokens.Valid() && d.CacheWriteTokens > 0 {
+		t.writtenTokens = d.CacheWriteTokens
+	}
+	return t
 }
 
-// wireDetails is usage.prompt_tokens_details: cached_tokens read from the
-// cache, and cache_write_tokens written to it, as OpenRouter reports for
-// the providers that bill cache writes (Anthropic, Gemini).
-type wireDetails struct {
-	CachedTokens     *float64 `json:"cached_tokens"`
-	CacheWriteTokens *float64 `json:"cache_write_tokens"`
+// extraCount reads a number from a usage field the SDK does not type,
+// cut to a whole count; ok is false when the field is missing, null or not
+// a number.
+func extraCount(f respjson.Field) (n int64, ok bool) {
+	v, err := strconv.ParseFloat(f.Raw(), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return int64(max(min(v, 1<<53), -1<<53)), true
 }
 
 // reported says whether the server reported any usage, and whether it
 // reported cached prompt tokens, 0 included, in a field moot reads.
-func (u wireUsage) reported() (usage, cached bool) {
-	cached = u.PromptCacheHitTokens != nil || u.CacheReadInputTokens != nil || (u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens != nil)
-	return u.PromptTokens > 0 || u.CompletionTokens > 0, cached
+func (u tokenUsage) reported() (usage, cached bool) {
+	return u.PromptTokens > 0 || u.CompletionTokens > 0, u.cachedReported
 }
 
 // cached returns the prompt tokens the server says it read from its
 // cache, never more than the prompt tokens nor less than 0.
-func (u wireUsage) cached() int {
-	var n float64
-	if u.PromptCacheHitTokens != nil {
-		n = *u.PromptCacheHitTokens
-	}
-	if u.CacheReadInputTokens != nil && *u.CacheReadInputTokens > 0 {
-		n = *u.CacheReadInputTokens
-	}
-	if u.PromptTokensDetails != nil && u.PromptTokensDetails.CachedTokens != nil && *u.PromptTokensDetails.CachedTokens > 0 {
-		n = *u.PromptTokensDetails.CachedTokens
-	}
-	n = min(n, u.PromptTokens)
-	if n <= 0 {
-		return 0
-	}
-	return int(n)
-}
+func (u tokenUsage) cached() int { return u.ofPrompt(u.cachedTokens) }
 
-// written returns the prompt tokens the server says it wrote to its cache
-// (which Anthropic bills above the input price), never more than the
-// prompt tokens nor less than 0.
-func (u wireUsage) written() int {
-	var n float64
-	if u.CacheCreationInputTokens != nil {
-		n = *u.CacheCreationInputTokens
-	}
-	if u.PromptTokensDetails != nil && u.PromptTokensDetails.CacheWriteTokens != nil && *u.PromptTokensDetails.CacheWriteTokens > 0 {
-		n = *u.PromptTokensDetails.CacheWriteTokens
-	}
+// written returns the prompt tokens the server says it wrote to its cache,
+// never more than the prompt tokens nor less than 0.
+func (u tokenUsage) written() int { return u.ofPrompt(u.writtenTokens) }
+
+// ofPrompt returns n cut to the range from 0 to the prompt tokens.
+func (u tokenUsage) ofPrompt(n int64) int {
 	n = min(n, u.PromptTokens)
 	if n <= 0 {
 		return 0
@@ -315,54 +309,50 @@ func content(text string, cuts []int) any {
 	return parts
 }
 
-// parseError reads the fields of an error body, {"error": {"message",
-// "type", "code", "param"}}. Code and param are strings on OpenAI but
-// numbers or null elsewhere, so each field is read as whatever JSON it is.
-// ok is false when the body is not of that shape, or names no message.
-func parseError(body []byte) (message, typ, code, param string, ok bool) {
-	var eb struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(body, &eb) != nil {
-		return "", "", "", "", false
-	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(eb.Error, &fields) != nil {
-		return "", "", "", "", false
-	}
-	message, typ = scalar(fields["message"]), scalar(fields["type"])
-	code, param = scalar(fields["code"]), scalar(fields["param"])
-	return message, typ, code, param, message != ""
+// apiFields are the fields of a server's error body, {"error": {"message",
+// "type", "code", "param"}}.
+type apiFields struct {
+	message, typ, code, param string
 }
 
-// scalar returns a JSON string's value or a number's text, and "" for
-// anything else.
-func scalar(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+// errorFields returns the fields of the SDK's typed error that it could
+// read: a field that is null or not a string or number (code and param
+// are strings on OpenAI but numbers or null elsewhere; the SDK gives a
+// number's text) is "". ok is false when the error names no message.
+func errorFields(e *openai.Error) (f apiFields, ok bool) {
+	field := func(v string, j respjson.Field) string {
+		if !j.Valid() {
+			return ""
+		}
+		return v
 	}
-	var n json.Number
-	if json.Unmarshal(raw, &n) == nil {
-		return n.String()
+	f = apiFields{
+		message: field(e.Message, e.JSON.Message),
+		typ:     field(e.Type, e.JSON.Type),
+		code:    field(e.Code, e.JSON.Code),
+		param:   field(e.Param, e.JSON.Param),
 	}
-	return ""
+	return f, f.message != ""
 }
 
-// statusError is an answer with an HTTP status of 400 or more, with the
-// start of its body.
+// statusError is an answer with an HTTP status of 400 or more: the start
+// of its body and, when it was OpenAI's error JSON naming a message, its
+// fields as the SDK typed them (typed is then set).
 type statusError struct {
 	status int
 	body   []byte
+	fields apiFields
+	typed  bool
 }
 
 func (e *statusError) Error() string { return fmt.Sprintf("server answered %d", e.status) }
 
 // sdkFailure turns the SDK's error for an attempt into the one moot's
-// retry loop reads: an answer with an error status (which the SDK gives
+// retry loop reads: an answer with an error status, which the SDK gives
 // as its typed *openai.Error, or as the error of decoding a body that is
-// not OpenAI's error JSON) becomes a *statusError with the body as it
-// came, so that moot reads the fields its own way (see parseError).
+// not OpenAI's error JSON (a proxy's page, a plain "404 page not found"),
+// becomes a *statusError with the typed fields, when there are, and the
+// body as it came, which moot shows when there are not.
 func sdkFailure(err error, x *exchange) error {
 	var tooLarge *TooLargeError
 	if errors.As(err, &tooLarge) || x.res == nil || x.res.StatusCode < 400 {
@@ -377,7 +367,11 @@ func sdkFailure(err error, x *exchange) error {
 	if rerr != nil {
 		return fmt.Errorf("reading the body: %w", rerr)
 	}
-	return &statusError{status: res.StatusCode, body: body}
+	se := &statusError{status: res.StatusCode, body: body}
+	if apiErr != nil {
+		se.fields, se.typed = errorFields(apiErr)
+	}
+	return se
 }
 
 // endEvent returns body made readable by the SDK's stream reader: with a

@@ -38,6 +38,10 @@ var cellMarkdown = sync.OnceValue(func() goldmark.Markdown {
 // File is the name of the HTML report in a debate's directory.
 const File = "report.html"
 
+// Readme is the name of the markdown report in a debate's directory, the
+// page File renders.
+const Readme = "README.md"
+
 // pageCSS styles report.html; it is inline, so that the page needs nothing
 // but itself.
 const pageCSS = `

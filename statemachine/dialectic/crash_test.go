@@ -141,3 +141,47 @@ func TestRejudgeMissingKilledAtEveryCall(t *testing.T) {
 		t.Errorf("the re-judging recorded no gap of exchange 1:\n%s", gaps)
 	}
 }
+
+// TestPanelRetryMissingKilledAtEveryCall: --retry-missing over a panel
+// whose judge bad's two judgments are missing, bad refused again, killed
+// while each of its requests is in flight and run again, ends with the
+// files of a pass never killed; a judgment asked again and recorded as
+// missing again before the kill is not asked a third time.
+func TestPanelRetryMissingKilledAtEveryCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 6 kills, each a moot process run twice: run without -short")
+	}
+	c := judges()
+	c.Model = judgefake.Handler(map[string]judgefake.Scorer{"lean": judgefake.Lean(0.2), "bad": badJudge}, sparring.Handler(sparring.Options{}))
+	c.Bin, c.Env = crashtest.Self(t)
+	c.Prepare = [][]string{{"run", "d", "--until", "2", "--judges", "lean,bad", "--keep-going", "--quiet"}}
+	c.Command = []string{"run", "d", "--until", "2", "--retry-missing", "--keep-going"}
+	c.Requests = 6 // two judgments, bad asked three times each
+	k := crashtest.KillAtEveryCall(t, c)
+	if gaps := k.Reference["judgments/bad/missing.json"]; !strings.Contains(gaps, `"call": "00001/judge-bad"`) {
+		t.Errorf("bad's judgment of exchange 1 is not missing again:\n%s", gaps)
+	}
+}
+
+// TestRejudgeRetryMissingKilledAtEveryCall: moot rejudge --retry-missing
+// over a re-judging whose two judgments are missing, refused again,
+// killed at each request and run again, ends with the files of a pass
+// never killed, only the request in flight asked again.
+func TestRejudgeRetryMissingKilledAtEveryCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 6 kills, each a moot process run twice: run without -short")
+	}
+	c := judges()
+	c.Model = judgefake.Handler(map[string]judgefake.Scorer{"fair": judgefake.Alternating(0.2), "bad": badJudge}, sparring.Handler(sparring.Options{}))
+	c.Bin, c.Env = crashtest.Self(t)
+	c.Prepare = [][]string{
+		{"run", "d", "--until", "2", "--judge-model", "fair", "--quiet"},
+		{"rejudge", "d", "--judge-model", "bad", "--keep-going", "--quiet"},
+	}
+	c.Command = []string{"rejudge", "d", "--name", "bad", "--retry-missing", "--keep-going"}
+	c.Requests = 6
+	k := crashtest.KillAtEveryCall(t, c)
+	if gaps := k.Reference["judgments/bad/missing.json"]; !strings.Contains(gaps, `"call": "rejudge-bad-00001/judge"`) {
+		t.Errorf("the re-judging's gap of exchange 1 is not missing again:\n%s", gaps)
+	}
+}

@@ -52,12 +52,12 @@ func TestMarksEndWhatTheNextPromptRepeats(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for x := 2; x <= 4; x++ {
 		debaters()
-		if _, err := driver.ProcessExchange(d, x, arg(x), arg(x)); err != nil {
+		if _, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(x, arg(x), arg(x))); err != nil {
 			t.Fatal(err)
 		}
 		judge()
 		judgment := fmt.Sprintf(`{"scores": [{"argument_id": "prop_%03d", "score": 0.1, "reasoning": "r"}, {"argument_id": "opp_%03d", "score": -0.1, "reasoning": "r"}], "rescores": []}`, x, x)
-		if _, err := driver.ProcessJudge(d, []byte(judgment), at); err != nil {
+		if _, err := driver.HandStep(d, dialectic.Protocol{}, true, dialectic.HandJudgment([]byte(judgment), at)); err != nil {
 			t.Fatal(err)
 		}
 	}

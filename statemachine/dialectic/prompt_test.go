@@ -39,7 +39,7 @@ func example(t *testing.T) *store.Dir {
 
 func load(t *testing.T, d *store.Dir) *dialectic.Debate {
 	t.Helper()
-	deb, err := driver.Load(d)
+	deb, err := dialectic.Loaded(driver.LoadDebate(d, dialectic.Protocol{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func mustRender(t *testing.T) []byte {
 func TestJudgePrompt(t *testing.T) {
 	d := example(t)
 	arg := `{"title": "A Rebuttal Of Five Words", "claim": "c", "grounds": [{"source": "s", "content": "NEW-ARGUMENT-TEXT", "relevance": "r"}], "warrant": "w"}`
-	if _, err := driver.ProcessExchange(d, 2, []byte(arg), []byte(arg)); err != nil {
+	if _, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(2, []byte(arg), []byte(arg))); err != nil {
 		t.Fatal(err)
 	}
 	deb := load(t, d)
@@ -161,7 +161,7 @@ func TestJudgePromptFencesDebatersText(t *testing.T) {
 		t.Fatal(err)
 	}
 	plain := `{"title": "A Plain Answer", "claim": "c", "grounds": [{"source": "s", "content": "g", "relevance": "r"}], "warrant": "w"}`
-	if _, err := driver.ProcessExchange(d, 2, hostile, []byte(plain)); err != nil {
+	if _, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(2, hostile, []byte(plain))); err != nil {
 		t.Fatal(err)
 	}
 	p, err := dialectic.JudgePrompt(templates.Default(), load(t, d))
@@ -224,7 +224,7 @@ func TestPromptsRepeatTheirStart(t *testing.T) {
 		return text(p)
 	}
 	before := debaters()
-	if _, err := driver.ProcessExchange(d, 2, arg(2), arg(2)); err != nil {
+	if _, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(2, arg(2), arg(2))); err != nil {
 		t.Fatal(err)
 	}
 	judgeBefore := judge()
@@ -232,11 +232,11 @@ func TestPromptsRepeatTheirStart(t *testing.T) {
 	// comes first.
 	judgment := `{"scores": [{"argument_id": "prop_002", "score": 0.1, "reasoning": "r"}, {"argument_id": "opp_002", "score": -0.1, "reasoning": "r"}],
  "rescores": [{"argument_id": "prop_000a", "old_score": 0.2, "new_score": -0.2, "reasoning": "r"}]}`
-	if _, err := driver.ProcessJudge(d, []byte(judgment), time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)); err != nil {
+	if _, err := driver.HandStep(d, dialectic.Protocol{}, true, dialectic.HandJudgment([]byte(judgment), time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))); err != nil {
 		t.Fatal(err)
 	}
 	after := debaters()
-	if _, err := driver.ProcessExchange(d, 3, arg(3), arg(3)); err != nil {
+	if _, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(3, arg(3), arg(3))); err != nil {
 		t.Fatal(err)
 	}
 	judgeAfter := judge()
@@ -286,7 +286,7 @@ func TestFocusedJudgePrompt(t *testing.T) {
  "attacks": [{"target_id": "opp_001", "attack_type": "warrant_attack", "content": "x"}], "defends": [{"target_id": "prop_000b", "defense_type": "reinforce", "content": "y"}]}`
 	opp := `{"title": "Another Rebuttal Of Five Words", "claim": "c", "grounds": [{"source": "s", "content": "NEW-ARGUMENT-TEXT", "relevance": "r"}], "warrant": "w",
  "attacks": [{"target_id": "prop_001", "attack_type": "grounds_attack", "content": "z"}]}`
-	if _, err := driver.ProcessExchange(d, 2, []byte(prop), []byte(opp)); err != nil {
+	if _, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(2, []byte(prop), []byte(opp))); err != nil {
 		t.Fatal(err)
 	}
 	deb := load(t, d)
@@ -334,7 +334,7 @@ func TestFocusedJudgePrompt(t *testing.T) {
 	// A rescore of an argument shown only in the index is accepted.
 	judgment := `{"scores": [{"argument_id": "prop_002", "score": 0.1, "reasoning": "r"}, {"argument_id": "opp_002", "score": -0.1, "reasoning": "r"}],
  "rescores": [{"argument_id": "opp_000a", "old_score": -0.2, "new_score": -0.3, "reasoning": "r"}]}`
-	if _, err := driver.ProcessJudge(d, []byte(judgment), time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)); err != nil {
+	if _, err := driver.HandStep(d, dialectic.Protocol{}, true, dialectic.HandJudgment([]byte(judgment), time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))); err != nil {
 		t.Fatalf("a rescore of an argument the prompt shows in one line was refused: %v", err)
 	}
 }

@@ -82,7 +82,7 @@ func TestCallSchemas(t *testing.T) {
 	}
 
 	arg := `{"title": "A Rebuttal Of Five Words", "claim": "c", "grounds": [{"source": "s", "content": "g", "relevance": "r"}], "warrant": "w"}`
-	if _, err := driver.ProcessExchange(d, 2, []byte(arg), []byte(arg)); err != nil {
+	if _, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(2, []byte(arg), []byte(arg))); err != nil {
 		t.Fatal(err)
 	}
 	j, err := dialectic.JudgePrompt(templates.Default(), load(t, d))

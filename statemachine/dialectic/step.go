@@ -13,14 +13,9 @@ import (
 const MaxAnswerSize = sm.MaxAnswerSize
 
 // CheckSize refuses an answer of role (proposition, opposition or judge)
-// over MaxAnswerSize, before any time is spent parsing it.
-func CheckSize(role string, answer []byte) error {
-	if len(answer) > MaxAnswerSize {
-		return &sm.Refused{Reasons: []string{fmt.Sprintf("the %s's answer is %d bytes, over the %d-byte (1 MiB) limit for an answer",
-			role, len(answer), MaxAnswerSize)}}
-	}
-	return nil
-}
+// over MaxAnswerSize, before any time is spent parsing it (see
+// sm.CheckSize).
+func CheckSize(role string, answer []byte) error { return sm.CheckSize(role, answer) }
 
 // Exchange is an exchange's accepted arguments, ready to commit.
 type Exchange struct {

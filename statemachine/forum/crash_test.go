@@ -233,3 +233,152 @@ func castFile(t *testing.T) string {
 	}
 	return cast
 }
+
+// panelRefusingB answers as fakeHandler does, but the judge on model b
+// never gives a score.
+func panelRefusingB(req modeltest.Request) modeltest.Reply {
+	if req.Model == "b" && forumfake.Kind(fakeMessages(req)) == forumfake.Score {
+		return modeltest.Reply{Content: "No number from me."}
+	}
+	return fakeHandler(req)
+}
+
+// createdBlank blanks the time of a judge's record.
+func createdBlank(name, data string) string {
+	if strings.HasSuffix(name, sm.JudgeRecordFile) {
+		return regexp.MustCompile(`"created": "[^"]*"`).ReplaceAllString(data, `"created": ""`)
+	}
+	return data
+}
+
+// TestKilledAtEveryCallPanelRetryMissing: --retry-missing over a panel
+// whose judge b's two scores are missing, b refused again, killed with
+// SIGKILL while each of its requests (its repairs included) is in flight
+// and run again, ends with the files of a pass never killed; a score
+// asked again and recorded as missing again before the kill is not asked
+// a third time.
+func TestKilledAtEveryCallPanelRetryMissing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 6 kills, each a moot process run twice: run without -short")
+	}
+	cast := castFile(t)
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:     []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
+		Prepare: [][]string{{"run", "d", "--all", "--judges", "a,b", "--keep-going", "--quiet"}},
+		Command: []string{"run", "d", "--retry-missing", "--keep-going"},
+		Model:   panelRefusingB,
+		// Two scores of b, each asked three times.
+		Requests:  6,
+		Normalise: createdBlank,
+	})
+	if s := k.Reference["judgments/b/calls/010_score_judge.md"]; !strings.Contains(s, `"missing": {`) {
+		t.Errorf("judge b's score is not recorded as missing again:\n%s", s)
+	}
+}
+
+// TestKilledAtEveryCallPanelRetryMissingAnswered: the same where b now
+// scores: killed at each of its two requests and run again, moot ends
+// with the files of a pass never killed, each panel score the mean of
+// both judges.
+func TestKilledAtEveryCallPanelRetryMissingAnswered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 2 kills, each a moot process run twice: run without -short")
+	}
+	cast := castFile(t)
+	bin, env := crashtest.Self(t)
+	c := crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:     []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
+		Prepare: [][]string{{"run", "d", "--all", "--judges", "a,b", "--keep-going", "--quiet"}},
+		Command: []string{"run", "d", "--retry-missing"},
+		// b scores now: the debate was made where it did not.
+		PrepareModel: panelRefusingB,
+		Model:        fakeHandler,
+		Requests:     2,
+		Normalise:    createdBlank,
+	}
+	k := crashtest.KillAtEveryCall(t, c)
+	if s := k.Reference["calls/006_score_judge.md"]; strings.Contains(s, `"missing"`) || !strings.Contains(s, "the mean of the panel's 2 scores") {
+		t.Errorf("the panel's score is not the mean of both judges:\n%s", s)
+	}
+}
+
+// TestKilledAtEveryCallRetryMissing: --retry-missing over a debate whose
+// judge never evaluated nor scored Brook's turn, failing again, killed
+// while each request is in flight and run again, ends with the files of a
+// pass never killed; only the request in flight is asked again.
+func TestKilledAtEveryCallRetryMissing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 4 kills, each a moot process run twice: run without -short")
+	}
+	cast := castFile(t)
+	bin, env := crashtest.Self(t)
+	crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:     []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "3", "--seed", "7", "--cast", cast},
+		Prepare: [][]string{{"run", "d", "--all", "--keep-going", "--quiet"}},
+		Command: []string{"run", "d", "--retry-missing", "--keep-going"},
+		Model:   refusingBrook,
+		// Brook's score, asked three times; the evaluation, whose empty
+		// answer is the model's failure, once.
+		Requests: 4,
+	})
+}
+
+// TestKilledAtEveryCallRejudgeRetryMissing: moot rejudge --retry-missing
+// over a re-judging whose judge never scored, refused again, killed while
+// each request is in flight and run again, ends with the files of a pass
+// never killed; only the request in flight is asked again.
+func TestKilledAtEveryCallRejudgeRetryMissing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 6 kills, each a moot process run twice: run without -short")
+	}
+	cast := castFile(t)
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
+		Prepare: [][]string{
+			{"run", "d", "--all", "--quiet"},
+			{"rejudge", "d", "--judge-model", "b", "--keep-going", "--quiet"},
+		},
+		Command:   []string{"rejudge", "d", "--name", "b", "--retry-missing", "--keep-going"},
+		Model:     panelRefusingB,
+		Requests:  6,
+		Normalise: createdBlank,
+	})
+	if s := k.Reference["judgments/b/calls/010_score_judge.md"]; !strings.Contains(s, `"call": "rejudge-b-010-score/judge"`) {
+		t.Errorf("the re-judging's score is not recorded as missing again:\n%s", s)
+	}
+}
+
+// TestKilledAtEveryCallRejudgeKeepGoing: a re-judging with --keep-going
+// whose judge never scores, killed while each of its requests (its
+// repairs included) is in flight and run again, ends with the files of a
+// re-judging never killed: its scores recorded as missing in its folder,
+// its other calls made; only the request in flight is asked again.
+func TestKilledAtEveryCallRejudgeKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of a kill per request, each a moot process run twice: run without -short")
+	}
+	cast := castFile(t)
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:       []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "2", "--seed", "7", "--cast", cast},
+		Prepare:   [][]string{{"run", "d", "--all", "--quiet"}},
+		Command:   []string{"rejudge", "d", "--judge-model", "b", "--keep-going"},
+		Model:     panelRefusingB,
+		Normalise: createdBlank,
+	})
+	for _, f := range []string{"judgments/b/calls/006_score_judge.md", "judgments/b/calls/010_score_judge.md"} {
+		if !strings.Contains(k.Reference[f], `"missing": {`) {
+			t.Errorf("%s is not recorded as missing:\n%s", f, k.Reference[f])
+		}
+	}
+	if _, ok := k.Reference["judgments/b/verdict.md"]; !ok {
+		t.Error("the re-judging gave no verdict")
+	}
+}

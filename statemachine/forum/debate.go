@@ -883,13 +883,21 @@ func missingBody(m *sm.Missing) string {
 
 var _ sm.Filler = (*debate)(nil)
 
-// Gaps lists the calls recorded as missing, in the order they were made.
+// Gaps lists the calls recorded as missing, in the order they were made:
+// the judge's own, or, for a call a panel answered, each judge's whose
+// answer is missing, in the panel's order (--retry-missing asks that
+// judge alone).
 func (d *debate) Gaps() []string {
 	var out []string
 	for _, s := range d.slots {
-		// A panel's gap is its judges' own: --retry-missing asks one
-		// judge alone.
-		if f := d.file(s); f != nil && f.err == nil && f.meta.Missing != nil && missable(s) && len(f.meta.Panel) == 0 {
+		f := d.file(s)
+		switch {
+		case f == nil || f.err != nil || !missable(s):
+		case len(f.meta.Panel) > 0:
+			for _, g := range d.panelGapsOf(s, f) {
+				out = append(out, g.call)
+			}
+		case f.meta.Missing != nil:
 			out = append(out, f.meta.Missing.Call)
 		}
 	}
@@ -899,12 +907,25 @@ func (d *debate) Gaps() []string {
 // Fill returns the step that asks the judge again for the missing call
 // gap, with the conversation the judge had then. Its commit replaces the
 // call's file and, for a score, sets the running score of its target
-// again from the score files.
+// again from the score files. A panel judge's gap is asked of that judge
+// alone, and the panel's file of the call is made anew.
 func (d *debate) Fill(gap string) (*sm.Step, error) {
 	var s slot
 	found := false
 	for _, e := range d.slots {
-		if f := d.file(e); f != nil && f.meta.Missing != nil && f.meta.Missing.Call == gap {
+		f := d.file(e)
+		if f == nil || f.err != nil || !missable(e) {
+			continue
+		}
+		if len(f.meta.Panel) > 0 {
+			for _, g := range d.panelGapsOf(e, f) {
+				if g.call == gap {
+					return d.fillPanel(g)
+				}
+			}
+			continue
+		}
+		if f.meta.Missing != nil && f.meta.Missing.Call == gap {
 			s, found = e, true
 			break
 		}
@@ -932,39 +953,54 @@ func (d *debate) Fill(gap string) (*sm.Step, error) {
 			if err != nil {
 				return nil, err
 			}
-			st := d.nextState()
-			if s.Kind == kindScore && m.Score != nil {
-				// The running score is the target's last score given.
-				st.RunningScores[s.Target] = *m.Score
-				for _, e := range d.slots[s.Seq:] {
-					if f := d.file(e); e.Kind == kindScore && e.Target == s.Target && f != nil && f.meta.Score != nil {
-						st.RunningScores[s.Target] = *f.meta.Score
-					}
-				}
-			}
 			ev := d.event(s, m)
 			if m.Missing != nil {
 				ev.Message += " (asked again)"
 			}
-			c := &sm.Commit{Files: []sm.File{{Name: s.File(), Data: data}}, Events: []sm.Event{ev}}
-			if len(st.RunningScores) == 0 {
-				st.RunningScores = nil
-			}
-			state, err := st.render(d.topic, d.front)
-			if err != nil {
-				return nil, err
-			}
-			c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: state})
-			return c, nil
+			return d.refill(s, m, []sm.File{{Name: s.File(), Data: data}}, ev)
 		},
 	}, nil
 }
 
-// gapLines describes the calls recorded as missing, for the status.
+// refill ends the commit of a step of Fill, whose files are files: the
+// call of s now has the debate's own file of frontmatter m, and, for a
+// score, its target's running score is the last one on file again.
+func (d *debate) refill(s slot, m callMeta, files []sm.File, ev sm.Event) (*sm.Commit, error) {
+	st := d.nextState()
+	if s.Kind == kindScore && m.Score != nil {
+		// The running score is the target's last score given.
+		st.RunningScores[s.Target] = *m.Score
+		for _, e := range d.slots[s.Seq:] {
+			if f := d.file(e); e.Kind == kindScore && e.Target == s.Target && f != nil && f.meta.Score != nil {
+				st.RunningScores[s.Target] = *f.meta.Score
+			}
+		}
+	}
+	c := &sm.Commit{Files: files, Events: []sm.Event{ev}}
+	if len(st.RunningScores) == 0 {
+		st.RunningScores = nil
+	}
+	state, err := st.render(d.topic, d.front)
+	if err != nil {
+		return nil, err
+	}
+	c.Files = append(c.Files, sm.File{Name: sm.StateFile, Data: state})
+	return c, nil
+}
+
+// gapLines describes the calls recorded as missing, for the status: a
+// call a panel answered once for each judge whose answer is missing.
 func (d *debate) gapLines() []string {
 	var out []string
 	for _, s := range d.slots {
-		if f := d.file(s); f != nil && f.err == nil && f.meta.Missing != nil {
+		f := d.file(s)
+		switch {
+		case f == nil || f.err != nil:
+		case len(f.meta.Panel) > 0 && missable(s):
+			for _, g := range d.panelGapsOf(s, f) {
+				out = append(out, fmt.Sprintf("call %d: %s (judge %s)", s.Seq, d.describe(s), g.judge.Name))
+			}
+		case f.meta.Missing != nil:
 			out = append(out, fmt.Sprintf("call %d: %s", s.Seq, d.describe(s)))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/english"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -491,10 +492,17 @@ func (x *rejudgeDebate) Status() sm.Status {
 		}
 	}
 	st := sm.Status{Unit: "turn", Done: x.to - x.from + 1 - len(missing), Total: x.to - x.from + 1, Phase: "judging again"}
+	gaps := len(x.Gaps())
 	if s, ok := x.next(); ok {
 		st.Next = fmt.Sprintf("%s, judging again: %s", x.r.Judge.Model, x.d.describe(s))
 	} else {
 		st.Complete, st.Next = true, "nothing: every turn is judged again"
+		if gaps > 0 {
+			st.Next = "nothing but the missing calls: moot rejudge --retry-missing asks for them again"
+		}
+	}
+	if gaps > 0 {
+		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: fmt.Sprintf("%s, no value invented (moot rejudge --retry-missing asks again)", english.Count(gaps, "call"))})
 	}
 	return st
 }
@@ -506,6 +514,45 @@ func (x *rejudgeDebate) Next() (*sm.Step, error) {
 	if !ok {
 		return nil, nil
 	}
+	return x.step(s)
+}
+
+var _ sm.Filler = (*rejudgeDebate)(nil)
+
+// missed is the re-judging's file of the call of s when it is recorded
+// as missing (--keep-going), else nil.
+func (x *rejudgeDebate) missed(s slot) *callFile {
+	if f := x.folder.calls[s.File()]; f != nil && f.err == nil && f.meta.Missing != nil {
+		return f
+	}
+	return nil
+}
+
+// Gaps lists the re-judging's calls recorded as missing, in order.
+func (x *rejudgeDebate) Gaps() []string {
+	var out []string
+	for _, s := range x.slots() {
+		if f := x.missed(s); f != nil {
+			out = append(out, f.meta.Missing.Call)
+		}
+	}
+	return out
+}
+
+// Fill asks the judge again for the call recorded as missing that gap
+// names, with the conversation it had then.
+func (x *rejudgeDebate) Fill(gap string) (*sm.Step, error) {
+	for _, s := range x.slots() {
+		if f := x.missed(s); f != nil && f.meta.Missing.Call == gap {
+			return x.step(s)
+		}
+	}
+	return nil, fmt.Errorf("no call %q is missing", gap)
+}
+
+// step is the step of the re-judging that asks its judge for the call of
+// s and writes the answer in its folder.
+func (x *rejudgeDebate) step(s slot) (*sm.Step, error) {
 	name := x.r.Judge.Name
 	h := x.d.judgeHistory(name)
 	c, err := x.d.call(s, h)
@@ -658,3 +705,105 @@ func missingVotes(votes []vote) int {
 
 // recorded reports whether a judge's folder has its record.
 func recorded(f *judgeFolder) bool { return f.record != nil }
+
+// panelGap is the answer of a panel's judge to the call of slot recorded
+// as missing: the judge, and the call its record names.
+type panelGap struct {
+	slot  slot
+	judge sm.Judge
+	call  string
+}
+
+// panelGapsOf lists the judges of the panel whose answer to s, whose
+// file f the panel answered, is recorded as missing in their folders, in
+// the order f lists them.
+func (d *debate) panelGapsOf(s slot, f *callFile) []panelGap {
+	var out []panelGap
+	for _, v := range f.meta.Panel {
+		jf := d.judges[v.Judge]
+		if !v.Missing || jf == nil {
+			continue
+		}
+		if own := jf.calls[s.File()]; own != nil && own.err == nil && own.meta.Missing != nil {
+			out = append(out, panelGap{slot: s, judge: d.panelJudge(v), call: own.meta.Missing.Call})
+		}
+	}
+	return out
+}
+
+// panelJudge is the judge of vote v: the panel's, else the one its
+// folder's record names, else the model that answered.
+func (d *debate) panelJudge(v vote) sm.Judge {
+	for _, j := range d.panel {
+		if j.Name == v.Judge {
+			return j
+		}
+	}
+	if rec := d.record(v.Judge); rec != nil {
+		return sm.Judge{Name: v.Judge, Model: rec.Model}
+	}
+	return sm.Judge{Name: v.Judge, Model: v.Model}
+}
+
+// fillPanel is the step that asks the judge of g alone again for its
+// answer recorded as missing, with the conversation it had then. Its
+// commit writes the judge's file, answered or missing again, and makes
+// the panel's file of the call anew from every judge's file, with the
+// running score its target has then.
+func (d *debate) fillPanel(g panelGap) (*sm.Step, error) {
+	s, j := g.slot, g.judge
+	c, err := d.call(s, d.judgeHistory(j.Name))
+	if err != nil {
+		return nil, err
+	}
+	c.ID, c.Model, c.Missable = sm.PanelCallID(Judge, j.Name), j.Model, true
+	return &sm.Step{
+		Key: s.Key(), Unit: s.Turn, Calls: []sm.Call{c},
+		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
+			a, ok := answers[c.ID]
+			if !ok {
+				return nil, &sm.Refused{Reasons: []string{"no answer for the judge " + j.Name}}
+			}
+			m, text, _, errs := d.answerOf(s, a, "")
+			if len(errs) > 0 {
+				return nil, refusal(Judge, "judge "+j.Name, errs)
+			}
+			own, err := renderCall(m, text)
+			if err != nil {
+				return nil, err
+			}
+			official := d.file(s)
+			got := make([]panelAnswer, len(official.meta.Panel))
+			for i, v := range official.meta.Panel {
+				pj := d.panelJudge(v)
+				if v.Judge == j.Name {
+					got[i] = panelAnswer{judge: pj, meta: m, text: text}
+					continue
+				}
+				var f *callFile
+				if jf := d.judges[v.Judge]; jf != nil {
+					f = jf.calls[s.File()]
+				}
+				if f == nil || f.err != nil {
+					return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("%s lists judge %s, whose %s cannot be read", s.File(), v.Judge, judgePath(v.Judge, s.File()))}}
+				}
+				got[i] = panelAnswer{judge: pj, meta: f.meta, text: f.body}
+			}
+			st := d.nextState()
+			am, atext, ev, err := d.aggregate(s, got, &st)
+			if err != nil {
+				return nil, err
+			}
+			data, err := renderCall(am, atext)
+			if err != nil {
+				return nil, err
+			}
+			if m.Missing != nil {
+				ev.Kind, ev.Message = "missing", fmt.Sprintf("judge %s's answer is still missing: no value invented", j.Name)
+			} else {
+				ev.Title = fmt.Sprintf("judge %s, asked again: %s", j.Name, ev.Title)
+			}
+			return d.refill(s, am, []sm.File{{Name: judgePath(j.Name, s.File()), Data: own}, {Name: s.File(), Data: data}}, ev)
+		},
+	}, nil
+}

@@ -240,3 +240,83 @@ func TestKilledAtEveryCallPanelMissingJudge(t *testing.T) {
 		t.Errorf("%d of clumsy's score files, want 4", n)
 	}
 }
+
+// rejudgeMissing is a debate scored by a moderator who scores right, then
+// judged again with --keep-going by clumsy, who never scores within the
+// range: each of its four scores recorded as missing in its folder.
+func rejudgeMissing(bin string, env []string) crashtest.CallKills {
+	c := panelMissing(bin, env)
+	c.Prepare = [][]string{{"run", "d", "--all", "--quiet"}}
+	return c
+}
+
+// TestKilledAtEveryCallRejudgeKeepGoing: a re-judging with --keep-going
+// whose judge clumsy is refused at every score, killed while each of its
+// requests (its repairs included) is in flight and run again, ends with
+// the files of a re-judging never killed: its four scores recorded as
+// missing in its folder, the debate's own files untouched; only the
+// request in flight is asked twice.
+func TestKilledAtEveryCallRejudgeKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 12 kills, each a moot process run twice: run without -short")
+	}
+	c := rejudgeMissing(crashtest.Self(t))
+	// Named: resumed without --name, moot rejudge takes the folder of an
+	// unfinished re-judging of the model only when its record's first
+	// exchange is the one asked for, and moderated records the first
+	// exchange it scores (1), not --from's 0.
+	c.Command = []string{"rejudge", "d", "--judge-model", "clumsy", "--name", "clumsy", "--keep-going"}
+	// 4 scores, each asked three times.
+	c.Requests = 12
+	k := crashtest.KillAtEveryCall(t, c)
+	n := 0
+	for name, data := range k.Reference {
+		if strings.HasPrefix(name, "judgments/clumsy/scores/") && !strings.HasSuffix(name, "/") {
+			if !strings.Contains(data, `"missing": {`) || !strings.Contains(data, `"call": "rejudge-clumsy-`) {
+				t.Errorf("%s is not recorded as the re-judging's missing score:\n%s", name, data)
+			}
+			n++
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d of clumsy's score files, want 4", n)
+	}
+}
+
+// TestKilledAtEveryCallRejudgeRetryMissing: moot rejudge --retry-missing
+// over a re-judging whose four scores are missing, clumsy refused again,
+// killed while each request is in flight and run again, ends with the
+// files of a pass never killed, and asks only the request in flight
+// again: a score asked again and recorded as missing again before the
+// kill is not asked a third time.
+func TestKilledAtEveryCallRejudgeRetryMissing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 12 kills, each a moot process run twice: run without -short")
+	}
+	c := rejudgeMissing(crashtest.Self(t))
+	c.Prepare = append(c.Prepare, []string{"rejudge", "d", "--judge-model", "clumsy", "--keep-going", "--quiet"})
+	c.Command = []string{"rejudge", "d", "--name", "clumsy", "--retry-missing", "--keep-going"}
+	c.Requests = 12
+	k := crashtest.KillAtEveryCall(t, c)
+	for name, data := range k.Reference {
+		if strings.HasPrefix(name, "judgments/clumsy/scores/") && !strings.HasSuffix(name, "/") && !strings.Contains(data, `"missing": {`) {
+			t.Errorf("%s is not recorded as missing again:\n%s", name, data)
+		}
+	}
+}
+
+// TestKilledAtEveryCallPanelRetryMissing: --retry-missing over a panel
+// whose judge clumsy's four scores are missing, clumsy refused again,
+// killed while each of its requests is in flight and run again, ends with
+// the files of a pass never killed; a score asked again before the kill
+// is not asked again.
+func TestKilledAtEveryCallPanelRetryMissing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 12 kills, each a moot process run twice: run without -short")
+	}
+	c := panelMissing(crashtest.Self(t))
+	c.Prepare = [][]string{{"run", "d", "--all", "--judges", "a,clumsy", "--keep-going", "--quiet"}}
+	c.Command = []string{"run", "d", "--retry-missing", "--keep-going"}
+	c.Requests = 12
+	crashtest.KillAtEveryCall(t, c)
+}

@@ -3,7 +3,6 @@ package moderated
 import (
 	"errors"
 	"fmt"
-	"github.com/moot-dev/moot/internal/english"
 	"io/fs"
 	"maps"
 	"math"
@@ -11,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/moot-dev/moot/internal/english"
 
 	sm "github.com/moot-dev/moot/statemachine"
 )

@@ -196,3 +196,55 @@ func TestKilledAtEveryCallPanelRetryMissing(t *testing.T) {
 		t.Errorf("clumsy's score is not recorded as missing again:\n%s", s)
 	}
 }
+
+// rejudgeMissing is a debate its judge kind scored, to be judged again
+// by clumsy, who never answers in JSON.
+func rejudgeMissing(t *testing.T) crashtest.CallKills {
+	created := regexp.MustCompile(`"created": "[^"]*"`)
+	bin, env := crashtest.Self(t)
+	return crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:     []string{"--protocol", "refine", "--motion", question},
+		Prepare: [][]string{{"run", "d", "--all", "--quiet"}},
+		Model:   refinetest.Handler(refinetest.Options{Judges: map[string]string{"clumsy": "A fine answer."}}),
+		Embed:   refinetest.Embeddings(crashScores),
+		// clumsy asked once and repaired twice.
+		Requests: 3,
+		Normalise: func(_, data string) string {
+			return created.ReplaceAllString(variable.ReplaceAllString(data, `"$1": *`), `"created": ""`)
+		},
+	}
+}
+
+// TestKilledAtEveryCallRejudgeKeepGoing: a re-judging with --keep-going
+// whose judge clumsy never answers in JSON, killed with SIGKILL while
+// each of its requests is in flight and run again, ends with the files of
+// a re-judging never killed: its score recorded as missing in its folder.
+func TestKilledAtEveryCallRejudgeKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 3 kills, each a moot process run twice: run without -short")
+	}
+	c := rejudgeMissing(t)
+	c.Command = []string{"rejudge", "d", "--judge-model", "clumsy", "--keep-going"}
+	k := crashtest.KillAtEveryCall(t, c)
+	if s := k.Reference["judgments/clumsy/score.json"]; !strings.Contains(s, `"missing": {`) || !strings.Contains(s, `"call": "rejudge-clumsy-score/judge"`) {
+		t.Errorf("clumsy's score is not recorded as missing:\n%s", s)
+	}
+}
+
+// TestKilledAtEveryCallRejudgeRetryMissing: moot rejudge --retry-missing
+// over that re-judging, clumsy refused again, killed while each request
+// is in flight and run again, ends with the files of a pass never
+// killed: the record written anew.
+func TestKilledAtEveryCallRejudgeRetryMissing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 3 kills, each a moot process run twice: run without -short")
+	}
+	c := rejudgeMissing(t)
+	c.Prepare = append(c.Prepare, []string{"rejudge", "d", "--judge-model", "clumsy", "--keep-going", "--quiet"})
+	c.Command = []string{"rejudge", "d", "--name", "clumsy", "--retry-missing", "--keep-going"}
+	k := crashtest.KillAtEveryCall(t, c)
+	if s := k.Reference["judgments/clumsy/score.json"]; !strings.Contains(s, `"missing": {`) {
+		t.Errorf("clumsy's score is not recorded as missing again:\n%s", s)
+	}
+}

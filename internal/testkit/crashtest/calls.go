@@ -82,6 +82,9 @@ type CallKills struct {
 	// copy is made, against a fake answering as Model: the debate the
 	// Command then works on (a debate to judge again, say).
 	Prepare [][]string
+	// PrepareModel, when set, answers the Prepare commands in place of
+	// Model: a debate whose gaps the Command's model then fills, say.
+	PrepareModel modeltest.Handler
 	// Requests, when above 0, is how many requests the uninterrupted run
 	// must make.
 	Requests int
@@ -461,7 +464,11 @@ func (c CallKills) prepare(t *testing.T) (fresh func(t *testing.T) string) {
 		t.Fatalf("moot new: %v %s", err, o)
 	}
 	if len(c.Prepare) > 0 {
-		prep := modeltest.NewServer(t, c.Model, c.serverOptions(func(context.Context, modeltest.Request) {})...)
+		h := c.Model
+		if c.PrepareModel != nil {
+			h = c.PrepareModel
+		}
+		prep := modeltest.NewServer(t, h, c.serverOptions(func(context.Context, modeltest.Request) {})...)
 		for _, args := range c.Prepare {
 			if o, err := c.moot(made, prep.URL, args...); err != nil || o.Code != 0 {
 				t.Fatalf("moot %s: %v %s", strings.Join(args, " "), err, o)
