@@ -339,8 +339,8 @@ func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, op
 	r := newRunner(d, opts)
 	err := r.advance(ctx, p, goal, load)
 	// The calls asked early for a step the run does not reach (it
-	// stopped) are called off; what they kept waits for the next run.
-	r.land()
+	// stopped) end; what they kept waits for the next run.
+	r.land(ctx)
 	return r.finish(start), err
 }
 

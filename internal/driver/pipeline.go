@@ -274,15 +274,19 @@ func (r *runner) asked(step *sm.Step, c sm.Call) bool {
 	return f != nil && f.digest == promptDigest(c)
 }
 
-// land calls off the calls asked early that no step took, and waits for
-// them to end: what they kept stays for the next run.
-func (r *runner) land() {
+// land waits for the calls asked early that no step took, as the run
+// stops before their step (a step before it failed): what they keep is
+// paid for, and stays for the next run. A run interrupted (ctx done) calls
+// them off instead.
+func (r *runner) land(ctx context.Context) {
 	p := &r.early
-	p.mu.Lock()
-	for _, f := range p.flights {
-		f.cancel()
+	if ctx.Err() != nil {
+		p.mu.Lock()
+		for _, f := range p.flights {
+			f.cancel()
+		}
+		p.mu.Unlock()
 	}
-	p.mu.Unlock()
 	p.wg.Wait()
 	p.mu.Lock()
 	p.flights = nil

@@ -48,6 +48,9 @@ func TestKilledAtEveryCall(t *testing.T) {
 		New:      []string{"--protocol", "forum", "--motion", "Whether tests should talk to the network", "--turns", "6", "--seed", "7", "--cast", cast},
 		Model:    fakeHandler,
 		Requests: 30,
+		// The next speaker's calls are asked while the judge's are:
+		// the files are those of a run of one call at a time.
+		Also: []string{"--sequential"},
 	})
 }
 

@@ -40,7 +40,12 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 			defer cancel()
 			h, asked := protocoltest.StopAt(moderatedtest.Handler(moderatedtest.Options{}), stop, cancel)
 			srv := modeltest.NewServer(t, h)
-			if _, err := advance(t, ctx, dir, srv.URL, driver.UnitGoal{All: true}); !errors.Is(err, context.Canceled) {
+			// One call at a time, so that one is in flight when the run
+			// is interrupted: TestKilledAtEveryCall counts the calls in
+			// flight of a pipelined run (the default) by their prompts.
+			opts := protocoltest.Served(t, srv.URL)
+			opts.Sequential = true
+			if _, err := protocoltest.Advance(t, ctx, moderated.Protocol{}, dir, driver.UnitGoal{All: true}, opts); !errors.Is(err, context.Canceled) {
 				t.Fatalf("interrupted run: %v", err)
 			}
 			first := asked()

@@ -112,6 +112,8 @@ type debate struct {
 	tmpl  *templates.Set
 	// sources holds the pages the debate's research read, by URL.
 	sources map[string]*evidence.Source
+	// foreseen marks a debate Ahead foresaw: see Next.
+	foreseen bool
 }
 
 func (d *debate) persona(id string) (Persona, bool) {
