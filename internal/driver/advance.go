@@ -891,6 +891,13 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 				emitChunk(strings.LastIndexAny(arrived.String(), " \t\r\n") + 1)
 			}
 		}
+		// The text a model writes beside its tool calls is not its
+		// answer: the live view drops it when the next round is asked.
+		newRound := func() {
+			discard("the model called tools; the text beside its calls is not its answer")
+			arrived.Reset()
+			sent = 0
+		}
 		resp, added, err := r.ask(ctx, step, c, sess, model.Request{
 			Model: rs.Model, Messages: msgs, Temperature: rs.Temperature, MaxTokens: rs.MaxTokens,
 			Mode: mode, SchemaName: c.SchemaName, Schema: c.Schema, Role: c.Role,
@@ -903,7 +910,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 					Seconds: rt.Wait.Seconds(),
 					Message: fmt.Sprintf("attempt %d of %d failed (%s); trying again in %.1f s", rt.Attempt, rt.Of, rt.Reason, rt.Wait.Seconds())})
 			},
-		})
+		}, newRound)
 		if err == nil && r.opts.Chunks {
 			emitChunk(arrived.Len())
 		}

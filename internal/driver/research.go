@@ -139,9 +139,28 @@ func withoutInstructions(msgs []model.Message) []model.Message {
 	return out
 }
 
+// roundCounter is a Completer that calls next before every request but
+// the first: once per tool round.
+type roundCounter struct {
+	model.Completer
+	next   func()
+	rounds int
+}
+
+func (rc *roundCounter) Complete(ctx context.Context, req model.Request) (model.Response, error) {
+	if rc.rounds > 0 {
+		rc.next()
+	}
+	rc.rounds++
+	return rc.Completer.Complete(ctx, req)
+}
+
 // ask asks req of the model, with the tools of sess when it is not nil,
-// and returns the answer and the messages the tool rounds added.
-func (r *runner) ask(ctx context.Context, step *sm.Step, c sm.Call, sess *research.Session, req model.Request) (model.Response, []model.Message, error) {
+// and returns the answer and the messages the tool rounds added. Before
+// each request after the first (a tool round, or the request again
+// without tools), it calls newRound: what was streamed until then is not
+// the answer.
+func (r *runner) ask(ctx context.Context, step *sm.Step, c sm.Call, sess *research.Session, req model.Request, newRound func()) (model.Response, []model.Message, error) {
 	if sess == nil {
 		resp, err := r.opts.Client.Complete(ctx, req)
 		return resp, nil, err
@@ -160,7 +179,7 @@ func (r *runner) ask(ctx context.Context, step *sm.Step, c sm.Call, sess *resear
 			Message: fmt.Sprintf("%s(%s): %s", tc.Name, oneLineArgs(tc.Arguments), first)})
 		return out
 	}
-	resp, added, err := model.CompleteWithTools(ctx, r.opts.Client, req, run, r.research.limits.Rounds)
+	resp, added, err := model.CompleteWithTools(ctx, &roundCounter{Completer: r.opts.Client, next: newRound}, req, run, r.research.limits.Rounds)
 	if errors.Is(err, model.ErrNoTools) {
 		r.research.mu.Lock()
 		said := r.research.noTools[req.Model]
@@ -170,6 +189,7 @@ func (r *runner) ask(ctx context.Context, step *sm.Step, c sm.Call, sess *resear
 			r.opts.Warn(fmt.Sprintf("model %s takes no tools (function calling): it runs without research", req.Model))
 		}
 		req.Tools, req.Messages = nil, withoutInstructions(req.Messages)
+		newRound()
 		resp, err = r.opts.Client.Complete(ctx, req)
 		return resp, nil, err
 	}
