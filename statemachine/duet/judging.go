@@ -109,9 +109,7 @@ func (rj *rejudging) step(round int) (*sm.Step, error) {
 			if err != nil {
 				return nil, err
 			}
-			// The record keeps the range as it was asked (--from 0 judges
-			// from round 1), which moot rejudge compares to resume it.
-			files := sm.FirstRecord(nil, rj.folder.record, j, sm.KindRejudge, rj.r.From, rj.r.To, now)
+			files := sm.FirstRecord(nil, rj.folder.record, j, sm.KindRejudge, rj.from, rj.r.To, now)
 			return &sm.Commit{
 				Files:  append(files, sm.File{Name: rejudgeFile(j.Name, round), Data: data}),
 				Events: scoredEvents(round, j.Name, v),
