@@ -75,15 +75,24 @@ func TestWaitingWriterGetsTheLockWhenItIsFreed(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := open(t, dir)
+	waiting := make(chan *Holder, 1)
+	second.OnWait(func(h *Holder) { waiting <- h })
 	got := make(chan error, 1)
 	go func() {
 		err := second.Lock(context.Background(), "moot second", true)
 		got <- err
 	}()
+	// The second writer's first attempt must be refused: it says so by
+	// starting to wait, which is what this test waits for.
 	select {
 	case err := <-got:
 		t.Fatalf("the waiting writer returned while the lock was held: %v", err)
-	case <-time.After(100 * time.Millisecond):
+	case h := <-waiting:
+		if h == nil || h.Command != "moot first" {
+			t.Fatalf("the waiting writer saw holder %+v, want the first writer", h)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the second writer neither started waiting nor returned within a minute")
 	}
 	if err := first.unlock(); err != nil {
 		t.Fatal(err)

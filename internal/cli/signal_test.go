@@ -33,8 +33,8 @@ func TestSecondSignalQuitsAtOnce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
-			sigs := make(chan os.Signal, 2)
-			exited := make(chan int, 1)
+			sigs := make(chan os.Signal)
+			exited := make(chan int)
 			var stderr bytes.Buffer
 			done := make(chan struct{})
 			go func() {
@@ -47,12 +47,16 @@ func TestSecondSignalQuitsAtOnce(t *testing.T) {
 			if !errors.As(context.Cause(ctx), &sig) || sig.sig != tc.first {
 				t.Fatalf("cause %v, want the first signal", context.Cause(ctx))
 			}
+			// sigs and exited are unbuffered: the second signal is taken
+			// only once the handler has got past the first, and an exit
+			// at the first signal would block the handler before that.
 			select {
+			case sigs <- tc.second:
 			case code := <-exited:
 				t.Fatalf("exited with %d at the first signal", code)
-			case <-time.After(20 * time.Millisecond):
+			case <-time.After(time.Minute):
+				t.Fatal("the handler did not take the second signal within a minute")
 			}
-			sigs <- tc.second
 			select {
 			case code := <-exited:
 				if code != tc.want {

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -160,10 +161,12 @@ type blockingClient struct {
 	release   chan struct{}
 	cancelled atomic.Bool
 	ended     atomic.Bool
+	failed    atomic.Bool // the opposition's call has returned its failure
 }
 
 func (c *blockingClient) Complete(ctx context.Context, req model.Request) (model.Response, error) {
 	if strings.Contains(req.Messages[0].Content, "arguing for the opposition") {
+		defer c.failed.Store(true)
 		return model.Response{}, errors.New("opposition model is broken")
 	}
 	defer c.ended.Store(true)
@@ -187,10 +190,18 @@ func TestNoCallOutlivesItsStep(t *testing.T) {
 			_, err := driver.Run(context.Background(), d, driver.Goal{Steps: 1}, options(c))
 			done <- err
 		}()
-		select {
-		case err := <-done:
-			t.Fatalf("Run returned (%v) while the proposition's call was still going", err)
-		case <-time.After(100 * time.Millisecond):
+		// The opposition's failure is in; Run must now wait for the
+		// proposition's call, which returns only once released.
+		for guard := time.Now().Add(time.Minute); !c.failed.Load() || !waitsInTake(); {
+			select {
+			case err := <-done:
+				t.Fatalf("Run returned (%v) while the proposition's call was still going", err)
+			default:
+			}
+			if time.Now().After(guard) {
+				t.Fatal("timed out after a minute waiting for Run to wait for the proposition's call after the opposition failed")
+			}
+			time.Sleep(time.Millisecond) // polls; decides nothing
 		}
 		close(c.release)
 		err := <-done
@@ -490,10 +501,10 @@ func TestTemplateFailingForOneSideCostsNoCall(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "debater-rebuttal.md") {
 		t.Fatalf("err = %v, want the template's failure", err)
 	}
-	after := len(srv.Requests())
-	time.Sleep(100 * time.Millisecond)
-	if n := len(srv.Requests()); n != after {
-		t.Errorf("%d requests arrived after Run returned", n-after)
+	// A request that could still arrive after Run returned would need a
+	// goroutine of the driver (or a model call) that outlives Run.
+	if live := outliving(); len(live) > 0 {
+		t.Errorf("goroutines of the run outlive it:\n%s", strings.Join(live, "\n\n"))
 	}
 	for _, r := range srv.Requests() {
 		if strings.Contains(r.Messages[1].Content, "This is exchange 1") {
@@ -544,4 +555,47 @@ func TestShortKeyIsNotMasked(t *testing.T) {
 			}
 		})
 	}
+}
+
+// outliving returns the stacks of the goroutines, other than the caller's,
+// that run code of the driver or the model client or were started by it:
+// once Run has returned, any such goroutine is work outliving the run. The
+// test package runs no test in parallel with the callers of outliving.
+func outliving() []string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var live []string
+	for i, g := range strings.Split(string(buf), "\n\n") {
+		if i == 0 {
+			continue // the caller's own goroutine comes first
+		}
+		if strings.Contains(g, "moot/internal/driver.") || strings.Contains(g, "moot/internal/model.") {
+			live = append(live, g)
+		}
+	}
+	return live
+}
+
+// waitsInTake reports whether some goroutine waits on a WaitGroup called
+// from the driver's take, which waits there for the calls of its step.
+func waitsInTake() bool {
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+		lines := strings.Split(g, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "sync.(*WaitGroup).Wait(") && i+2 < len(lines) &&
+				strings.Contains(lines[i+2], "moot/internal/driver.(*runner).take(") {
+				return true
+			}
+		}
+	}
+	return false
 }

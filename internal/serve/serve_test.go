@@ -285,13 +285,31 @@ func TestEvents(t *testing.T) {
 	}
 	// A stale live file (nobody holds the lock) is no run: the event
 	// says null or nothing at all, never the dead run's calls.
+	// Two commits after it, each with its own size, mark how far the
+	// stream has read: the live file is read, after the commit mark, in
+	// the pass that sends the first "step", and that pass has sent all
+	// it will before the second "step" comes.
 	os.WriteFile(filepath.Join(dir, ".moot", "live.json"), []byte(`{"pid":1,"calls":[{"role":"judge"}]}`), 0o644)
-	select {
-	case e := <-events:
-		if strings.Contains(e[1], "judge") {
-			t.Errorf("a dead run's calls were sent: %v", e)
+	for _, mark := range []string{"abcd\n", "abcde\n"} {
+		os.WriteFile(filepath.Join(dir, ".moot", "commit"), []byte(mark), 0o644)
+		deadline := time.After(time.Minute) // a guard only
+	read:
+		for {
+			select {
+			case e, ok := <-events:
+				if !ok {
+					t.Fatal("the stream ended before the step event of a commit")
+				}
+				if e[0] == "live" && strings.Contains(e[1], "judge") {
+					t.Errorf("a dead run's calls were sent: %v", e)
+				}
+				if e[0] == "step" {
+					break read
+				}
+			case <-deadline:
+				t.Fatal("no step event within a minute of a commit")
+			}
 		}
-	case <-time.After(300 * time.Millisecond):
 	}
 	// Close ends the stream.
 	s.Close()
