@@ -291,8 +291,8 @@ func (a *app) chooseRejudging(d *store.Dir, p sm.Protocol, name, model string, f
 			return sm.Rejudging{Judge: sm.Judge{Name: cand, Model: model}, From: from, To: to}, false, nil
 		}
 		// A range not given (--from 0, no --to) resumes the judgment with
-		// its own, as a protocol records it: moderated and duet record
-		// the first unit they judge again, not the 0 asked.
+		// its own, as its protocol recorded it: moderated, for one,
+		// records the first unit it judges again, not the 0 asked.
 		if rec.Kind != sm.KindRejudge || rec.Model != model || (from != 0 && rec.From != from) || (to >= 0 && recTo(rec) != to) {
 			continue
 		}
