@@ -78,7 +78,9 @@ func ParsePersona(file string, data []byte) (Persona, error) {
 	if err := frontmatter.CheckUTF8(data); err != nil {
 		return p, err
 	}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	// A byte-order mark, as Windows editors save one, is no part of the
+	// text.
+	text := strings.TrimPrefix(strings.ReplaceAll(string(data), "\r\n", "\n"), "\ufeff")
 	if !strings.HasPrefix(text, "---\n") {
 		return p, errors.New(`does not start with a "---" line opening its YAML frontmatter`)
 	}

@@ -33,6 +33,7 @@ func TestBuiltinPersonas(t *testing.T) {
 func TestParsePersona(t *testing.T) {
 	tests := []struct{ name, file, text, want string }{
 		{"no frontmatter", "a.md", "id: a\n", `"---" line opening`},
+		{"BOM and no frontmatter", "a.md", "\ufeffid: a\n", `"---" line opening`},
 		{"unclosed", "a.md", "---\nid: a\n", `closing its YAML`},
 		{"unknown key", "a.md", "---\nid: a\nname: A\nidentity: x\ncolour: red\n---\n", "colour"},
 		{"id differs from the file", "b.md", "---\nid: a\nname: A\nidentity: x\n---\n", `differs from the file's name "b"`},
@@ -51,6 +52,9 @@ func TestParsePersona(t *testing.T) {
 		"plain": "---\nid: a\nname: Ann Lee\nidentity: x\n---\nMore prose.\n",
 		// Written on Windows, its closing line with a space after it.
 		"CRLF": "---\r\nid: a\r\nname: Ann Lee\r\nidentity: x\r\n--- \r\n\r\nMore prose.\r\n",
+		// Saved by a Windows editor with a byte-order mark.
+		"BOM":      "\ufeff---\nid: a\nname: Ann Lee\nidentity: x\n---\nMore prose.\n",
+		"BOM CRLF": "\ufeff---\r\nid: a\r\nname: Ann Lee\r\nidentity: x\r\n---\r\nMore prose.\r\n",
 		// A rule in the body is the body's.
 		"rule in the body": "---\nid: a\nname: Ann Lee\nidentity: x\n---\nMore prose.\n\n---\n",
 	} {

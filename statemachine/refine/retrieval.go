@@ -43,14 +43,17 @@ var yamlFront = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
 
 // parseTemplate reads the template id from its file's content.
 func parseTemplate(id string, data []byte) (Template, error) {
-	t := Template{ID: id, Body: strings.TrimSpace(strings.ReplaceAll(string(data), "\r\n", "\n"))}
+	// A byte-order mark, as Windows editors save one, is no part of the
+	// text.
+	text := strings.TrimPrefix(strings.ReplaceAll(string(data), "\r\n", "\n"), "\ufeff")
+	t := Template{ID: id, Body: strings.TrimSpace(text)}
 	if !templateID().MatchString(id) {
 		return t, fmt.Errorf("name %q: want lower-case letters, digits, '-' or '_' (at most 64) before .md", id)
 	}
 	if !utf8.ValidString(t.Body) {
 		return t, errors.New("is not UTF-8 text")
 	}
-	text := t.Body
+	text = t.Body
 	var front templateFront
 	if strings.HasPrefix(text, "---\n") {
 		rest, err := frontmatter.Parse(strings.NewReader(text), &front, yamlFront)
