@@ -290,10 +290,13 @@ func (a *app) chooseRejudging(d *store.Dir, p sm.Protocol, name, model string, f
 			}
 			return sm.Rejudging{Judge: sm.Judge{Name: cand, Model: model}, From: from, To: to}, false, nil
 		}
-		if rec.Kind != sm.KindRejudge || rec.Model != model || rec.From != from || recTo(rec) != to {
+		// A range not given (--from 0, no --to) resumes the judgment with
+		// its own, as its protocol recorded it: moderated, for one,
+		// records the first unit it judges again, not the 0 asked.
+		if rec.Kind != sm.KindRejudge || rec.Model != model || (from != 0 && rec.From != from) || (to >= 0 && recTo(rec) != to) {
 			continue
 		}
-		rj := sm.Rejudging{Judge: sm.Judge{Name: cand, Model: model}, From: from, To: to}
+		rj := sm.Rejudging{Judge: sm.Judge{Name: cand, Model: model}, From: rec.From, To: recTo(rec)}
 		st, err := rejudgeStatus(d, p, rj)
 		if err != nil {
 			return sm.Rejudging{}, false, err

@@ -26,6 +26,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/scriptcmd"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -96,18 +97,7 @@ func TestMain(m *testing.M) {
 // built-in model's script does.
 func TestCommands(t *testing.T) {
 	bin := mootWithDuet(t)
-	fake := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
-		call := sm.ScriptCall{Role: fakeRole(req)}
-		for _, m := range req.Messages {
-			call.Messages = append(call.Messages, sm.Message{Role: m.Role, Content: m.Content})
-		}
-		call.Repair = len(req.Messages) > 2
-		text, err := Protocol{}.Script(call)
-		if err != nil {
-			return modeltest.Failf("the fake cannot answer: %v", err)
-		}
-		return modeltest.Reply{Content: text}
-	})
+	fake := modeltest.NewServer(t, fakeModel)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -123,6 +113,47 @@ func TestCommands(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"code": scriptcmd.Code,
 		},
+	})
+}
+
+// fakeModel answers a request of a duet debate as the built-in model's
+// script does, from the request alone.
+func fakeModel(req modeltest.Request) modeltest.Reply {
+	call := sm.ScriptCall{Role: fakeRole(req), Repair: len(req.Messages) > 2}
+	for _, m := range req.Messages {
+		call.Messages = append(call.Messages, sm.Message{Role: m.Role, Content: m.Content})
+	}
+	text, err := Protocol{}.Script(call)
+	if err != nil {
+		return modeltest.Failf("the fake cannot answer: %v", err)
+	}
+	return modeltest.Reply{Content: text}
+}
+
+// TestKilledAtEveryCall: the moot built with duet, killed with SIGKILL
+// while each call of a debate is in flight and run again, ends with the
+// files of a run never killed, and only the call in flight is asked
+// twice; so does a re-judging of the debate, its record's time aside.
+func TestKilledAtEveryCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of ten kills, each a moot process run twice: run without -short")
+	}
+	bin := filepath.Join(mootWithDuet(t), "moot")
+	newArgs := []string{"--protocol", "duet", "--motion", "Tea is better than coffee.", "--rounds", "2"}
+	t.Run("run", func(t *testing.T) {
+		// Round 1: two statements, the judge's answer and its repair;
+		// round 2: two statements and the judge's answer.
+		crashtest.KillAtEveryCall(t, crashtest.CallKills{Bin: bin, New: newArgs, Model: fakeModel, Requests: 7})
+	})
+	t.Run("rejudge", func(t *testing.T) {
+		created := regexp.MustCompile(`"created": "[^"]*"`)
+		crashtest.KillAtEveryCall(t, crashtest.CallKills{Bin: bin, New: newArgs, Model: fakeModel, Requests: 3,
+			Prepare: [][]string{{"run", "d", "--all", "--quiet"}},
+			Command: []string{"rejudge", "d", "--judge-model", "m2"},
+			Normalise: func(name, data string) string {
+				return created.ReplaceAllString(data, `"created": "*"`)
+			},
+		})
 	})
 }
 

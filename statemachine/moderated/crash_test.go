@@ -261,11 +261,7 @@ func TestKilledAtEveryCallRejudgeKeepGoing(t *testing.T) {
 		t.Skip("crash test of 12 kills, each a moot process run twice: run without -short")
 	}
 	c := rejudgeMissing(crashtest.Self(t))
-	// Named: resumed without --name, moot rejudge takes the folder of an
-	// unfinished re-judging of the model only when its record's first
-	// exchange is the one asked for, and moderated records the first
-	// exchange it scores (1), not --from's 0.
-	c.Command = []string{"rejudge", "d", "--judge-model", "clumsy", "--name", "clumsy", "--keep-going"}
+	c.Command = []string{"rejudge", "d", "--judge-model", "clumsy", "--keep-going"}
 	// 4 scores, each asked three times.
 	c.Requests = 12
 	k := crashtest.KillAtEveryCall(t, c)

@@ -245,6 +245,47 @@ func TestMissingTakesKilledAtEveryCall(t *testing.T) {
 	}
 }
 
+// TestMissingRepliesKilledAtEveryCall: a run with --keep-going in which
+// arthur's replies, and nothing else of his, are refused after every
+// repair, killed while each call is in flight and run again, ends with the
+// files of a run never killed: his replies recorded as missing, his other
+// messages and the panel's as they were.
+func TestMissingRepliesKilledAtEveryCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of one kill per request, each a moot process run twice: run without -short")
+	}
+	own := t.TempDir()
+	for n, data := range testPersonas {
+		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin, env := crashtest.Self(t)
+	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New: []string{"--protocol", "panel", "--motion", "Is Bitcoin a good investment?",
+			"--personas", "michael,arthur,brian", "--persona-dir", own, "--aspects", "1", "--minirounds", "3"},
+		Model: paneltest.Handler(paneltest.Options{Short: "arthur", ShortTask: "reply"}),
+		Run:   []string{"--all", "--keep-going"},
+	})
+	kinds := map[string]int{}
+	for _, data := range k.Reference {
+		if strings.Contains(data, `"status": "missing"`) {
+			if !strings.Contains(data, `"persona": "arthur"`) {
+				t.Errorf("a message of another persona than arthur's is recorded as missing:\n%s", data)
+			}
+			for _, kind := range []string{"opening", "take", "reaction", "reply", "closing"} {
+				if strings.Contains(data, `"kind": "`+kind+`"`) {
+					kinds[kind]++
+				}
+			}
+		}
+	}
+	if kinds["reply"] == 0 || len(kinds) != 1 {
+		t.Errorf("want arthur's replies alone recorded as missing, got these kinds: %v", kinds)
+	}
+}
+
 // TestMissingRoomTurnsKilledAtEveryCall: a run with --keep-going in which
 // every message of arthur's, who sits in the crux room, is refused after
 // every repair (his room position and turns among them), killed while

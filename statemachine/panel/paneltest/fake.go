@@ -30,6 +30,9 @@ type Options struct {
 	ProseCards, BadKinds int
 	// Short makes persona p answer only "That's a great point!".
 	Short string
+	// ShortTask, when set, limits Short to the requests whose task is
+	// ShortTask ("reply", "take", ...).
+	ShortTask string
 }
 
 // Kind is what a request asks for: its "Task:" line.
@@ -79,9 +82,11 @@ func Handler(o Options) modeltest.Handler {
 		aspect := strings.TrimPrefix(Field(req, "Aspect"), "a")
 		var k int
 		fmt.Sscan(aspect, &k)
-		switch task := Kind(req); task {
+		task := Kind(req)
+		short := who == o.Short && (o.ShortTask == "" || o.ShortTask == task)
+		switch task {
 		case "opening", "take", "reply", "closing", "crux-position", "crux-turn":
-			if who == o.Short {
+			if short {
 				return modeltest.Reply{Content: "That's a great point!"}
 			}
 			place := task
@@ -95,7 +100,7 @@ func Handler(o Options) modeltest.Handler {
 			}
 			return modeltest.Reply{Content: fmt.Sprintf("<<%s-%s>> %s speaks at length about this.", who, place, who)}
 		case "react":
-			if who == o.Short {
+			if short {
 				return modeltest.Reply{Content: `{"reply_to": "x", "text": "That's a great point!"}`}
 			}
 			names := entryName.FindAllStringSubmatch(first, -1)
