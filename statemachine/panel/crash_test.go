@@ -86,12 +86,7 @@ func TestKilledInTheRoom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	own := t.TempDir()
-	for n, data := range testPersonas {
-		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	own := personaDir(t)
 	made := t.TempDir()
 	if out, err := moot(self, made, "", "new", "d", "--protocol", "panel", "--motion", "Is Bitcoin a good investment?",
 		"--personas", "michael,arthur,brian", "--persona-dir", own, "--aspects", "1"); err != nil {
@@ -183,12 +178,7 @@ func TestKilledAtEveryWriteMissingOpening(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of one moot process per write of a step: run without -short")
 	}
-	own := t.TempDir()
-	for n, data := range testPersonas {
-		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	own := personaDir(t)
 	bin, env := crashtest.Self(t)
 	n := crashtest.ExitAtEveryWrite(t, crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -213,12 +203,7 @@ func TestMissingTakesKilledAtEveryCall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of one kill per request, each a moot process run twice: run without -short")
 	}
-	own := t.TempDir()
-	for n, data := range testPersonas {
-		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	own := personaDir(t)
 	bin, env := crashtest.Self(t)
 	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -255,12 +240,7 @@ func TestMissingRepliesKilledAtEveryCall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of one kill per request, each a moot process run twice: run without -short")
 	}
-	own := t.TempDir()
-	for n, data := range testPersonas {
-		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	own := personaDir(t)
 	bin, env := crashtest.Self(t)
 	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -297,12 +277,7 @@ func TestMissingRoomTurnsKilledAtEveryCall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of one kill per request, each a moot process run twice: run without -short")
 	}
-	own := t.TempDir()
-	for n, data := range testPersonas {
-		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	own := personaDir(t)
 	opts := roomOptions
 	opts.Short = "arthur"
 	bin, env := crashtest.Self(t)
@@ -326,4 +301,16 @@ func TestMissingRoomTurnsKilledAtEveryCall(t *testing.T) {
 	if !kinds["position"] || !kinds["turn"] {
 		t.Errorf("arthur's room position and turns are not all recorded as missing: %v", kinds)
 	}
+}
+
+// personaDir returns a folder holding the test personas, for --persona-dir.
+func personaDir(t *testing.T) string {
+	t.Helper()
+	own := t.TempDir()
+	for n, data := range testPersonas {
+		if err := os.WriteFile(filepath.Join(own, n), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return own
 }
