@@ -474,7 +474,7 @@ type mootCommand struct {
 // builtins lists moot's own commands in the order help shows them, help
 // last.
 func (a *app) builtins() []mootCommand {
-	return []mootCommand{
+	return a.withStepTools([]mootCommand{
 		{"new", a.newCommand},
 		{"demo", a.demoCommand},
 		{"protocols", a.protocolsCommand},
@@ -484,7 +484,6 @@ func (a *app) builtins() []mootCommand {
 		{"check", a.checkCommand},
 		{"process-exchange", a.processExchangeCommand},
 		{"process-judge", a.processJudgeCommand},
-		{"debate-ops", a.debateOpsCommand},
 		{"run", a.runCommand},
 		{"step", a.stepCommand},
 		{"form", a.formCommand},
@@ -501,7 +500,7 @@ func (a *app) builtins() []mootCommand {
 		{"config", a.configCommand},
 		{"doctor", a.doctorCommand},
 		{"help", a.helpCommand},
-	}
+	})
 }
 
 // usageOnError makes flag errors of a subcommand usage errors.
