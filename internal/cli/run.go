@@ -545,16 +545,16 @@ type progress struct {
 	// tally is the debate's protocol when it is Tallied, whose events
 	// are told in its exchanges and scores; roles are its roles in its
 	// order, and unit is what its steps count.
-	tally    sm.Tallied
-	roles    []string
-	unit     string
-	quiet    bool
-	json     bool
-	live     bool
-	mu       sync.Mutex
-	asking   map[string]string
-	last     map[string]driver.Event
-	stopped  bool
+	tally   sm.Tallied
+	roles   []string
+	unit    string
+	quiet   bool
+	json    bool
+	live    bool
+	mu      sync.Mutex
+	asking  map[string]string
+	last    map[string]driver.Event
+	stopped bool
 }
 
 func (a *app) newProgress(quiet, asJSON bool, proto sm.Protocol, unit string) *progress {
