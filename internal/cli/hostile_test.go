@@ -25,7 +25,7 @@ func runMoot(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	code = Run(context.Background(), append([]string{"moot"}, args...), IO{
-		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: now, Getenv: func(string) string { return "" },
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: now, Getenv: func(string) string { return "" }, Protocols: withDialectic(),
 	})
 	return code, out.String(), errb.String()
 }
@@ -72,7 +72,7 @@ func stage(t *testing.T, s string) (root string) {
 			root := filepath.Join(stagesDir, name)
 			for _, c := range cmds {
 				var out, errb bytes.Buffer
-				io := IO{Stdout: &out, Stderr: &errb, Now: time.Now, Getenv: func(string) string { return "" }}
+				io := IO{Stdout: &out, Stderr: &errb, Now: time.Now, Getenv: func(string) string { return "" }, Protocols: withDialectic()}
 				if code := Run(context.Background(), append([]string{"moot", "--dir", root}, c...), io); code != 0 {
 					stagesErr = fmt.Errorf("%v: exit %d: %s", c, code, errb.String())
 					return

@@ -233,7 +233,7 @@ func TestWatchedRunIsTheSame(t *testing.T) {
 		t.Skip("runs two debates")
 	}
 	fixed := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
-	protocols := sm.Protocols{forum.Protocol{}}
+	protocols := withDialectic(forum.Protocol{})
 	runOne := func(watched bool) map[string]string {
 		root := t.TempDir()
 		io := IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Now: func() time.Time { return fixed },
