@@ -471,7 +471,7 @@ type mootCommand struct {
 // builtins lists moot's own commands in the order help shows them, help
 // last.
 func (a *app) builtins() []mootCommand {
-	return []mootCommand{
+	return a.withStepTools([]mootCommand{
 		{"new", a.newCommand},
 		{"demo", a.demoCommand},
 		{"protocols", a.protocolsCommand},
@@ -481,7 +481,6 @@ func (a *app) builtins() []mootCommand {
 		{"check", a.checkCommand},
 		{"process-exchange", a.processExchangeCommand},
 		{"process-judge", a.processJudgeCommand},
-		{"debate-ops", a.debateOpsCommand},
 		{"run", a.runCommand},
 		{"step", a.stepCommand},
 		{"form", a.formCommand},
@@ -498,7 +497,7 @@ func (a *app) builtins() []mootCommand {
 		{"config", a.configCommand},
 		{"doctor", a.doctorCommand},
 		{"help", a.helpCommand},
-	}
+	})
 }
 
 // usageOnError makes flag errors of a subcommand usage errors.
