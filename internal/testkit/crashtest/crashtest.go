@@ -34,6 +34,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -86,9 +87,9 @@ func Script(dir, slug string, exchanges int) ([]Step, error) {
 	}}
 	for e := 0; e < exchanges; e++ {
 		files := map[string][]byte{
-			fmt.Sprintf("prop-%d.json", e):  fixture.Answer(dialectic.Prop, e),
-			fmt.Sprintf("opp-%d.json", e):   fixture.Answer(dialectic.Opp, e),
-			fmt.Sprintf("judge-%d.json", e): fixture.Judgment(e),
+			fmt.Sprintf("prop-%d.json", e):  dialectictest.Answer(dialectic.Prop, e),
+			fmt.Sprintf("opp-%d.json", e):   dialectictest.Answer(dialectic.Opp, e),
+			fmt.Sprintf("judge-%d.json", e): dialectictest.Judgment(e),
 		}
 		for name, data := range files {
 			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {

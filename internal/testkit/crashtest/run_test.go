@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 )
 
 // runSteps is a debate driven by moot run against a fake model server: new,
