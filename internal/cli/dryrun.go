@@ -198,6 +198,9 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest) err
 			_, stop = runDialectic(ctx, cd, g, opts)
 		}
 	} else {
+		if proto, err = withTemplates(cmd, cd, proto); err != nil {
+			return err
+		}
 		deb, err := driver.LoadDebate(cd, proto)
 		if err != nil {
 			return err

@@ -21,7 +21,6 @@ import (
 	"github.com/moot-dev/moot/internal/prices"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
-	"github.com/moot-dev/moot/templates"
 )
 
 // DefaultModel is the model asked when neither a flag, MOOT_MODEL nor the
@@ -98,34 +97,6 @@ func (a *app) callFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "json", Usage: "print one JSON event per line on stdout"},
 		waitFlag(),
 	}
-}
-
-// loadTemplates returns the built-in templates overridden by the debate's
-// templates/ folder and then by --templates. A template that is wrong, or
-// a folder of them that cannot be read, is a bad input file rather than a
-// bad command line: its error, which names the file, exits 1, like the
-// template errors found when the prompts are built.
-func loadTemplates(d *store.Dir, dir string) (*templates.Set, error) {
-	set := templates.Default()
-	if d != nil {
-		files, err := d.ReadDebateFolder("templates", ".md")
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), "templates"), err)
-		}
-		if err := set.Override(files, filepath.Join(d.Path(), "templates")); err != nil {
-			return nil, err
-		}
-	}
-	if dir != "" {
-		files, err := store.ReadFolder(dir, ".md")
-		if err != nil {
-			return nil, fmt.Errorf("read --templates: %w", err)
-		}
-		if err := set.Override(files, dir); err != nil {
-			return nil, err
-		}
-	}
-	return set, nil
 }
 
 func (a *app) runCommand() *ucli.Command {
@@ -729,39 +700,9 @@ func (a *app) templatesCommand() *ucli.Command {
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "templates", Usage: "`DIR` of templates that replace the built-in ones"},
 			&ucli.StringFlag{Name: "print", Usage: "print the template `NAME` instead of the list"},
+			&ucli.StringFlag{Name: "protocol", Usage: "the templates of `PROTOCOL` (default: every protocol's, or the debate's)"},
 		},
 		OnUsageError: usageOnError,
-		Action: func(ctx context.Context, cmd *ucli.Command) error {
-			var d *store.Dir
-			if cmd.Args().Len() > 1 {
-				return usageError("templates takes at most one debate")
-			}
-			if cmd.Args().Len() == 1 {
-				var err error
-				if d, err = openDebate(cmd); err != nil {
-					return err
-				}
-				defer d.Close()
-			}
-			set, err := loadTemplates(d, cmd.String("templates"))
-			if err != nil {
-				return err
-			}
-			if name := cmd.String("print"); name != "" {
-				text, ok := set.Text(name)
-				if !ok && !strings.HasSuffix(name, ".md") {
-					text, ok = set.Text(name + ".md")
-				}
-				if !ok {
-					return templateNotFound(set, name)
-				}
-				fmt.Fprint(a.io.Stdout, text)
-				return nil
-			}
-			for _, s := range set.List() {
-				fmt.Fprintf(a.io.Stdout, "%-22s %s\n", s.Name, s.From)
-			}
-			return nil
-		},
+		Action:       func(ctx context.Context, cmd *ucli.Command) error { return a.listTemplates(cmd) },
 	}
 }
