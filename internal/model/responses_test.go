@@ -149,6 +149,35 @@ func TestResponsesStream(t *testing.T) {
 	}
 }
 
+// TestResponsesWithoutStream checks that a server that ignores "stream"
+// and answers whole, or refuses it, gives the same answer, not streamed.
+func TestResponsesWithoutStream(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opt  responsesfake.Option
+		reqs int
+	}{
+		{"ignores stream", responsesfake.IgnoreStream(), 1},
+		{"refuses stream", responsesfake.RefuseStream(), 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := responsesfake.NewServer(t, reply(responsesfake.Reply{Reply: modeltest.Reply{Content: "whole", PromptTokens: 9, CompletionTokens: 2}}), tc.opt)
+			req, chunks := collect("gpt-5")
+			resp, err := responsesClient(t, s, Config{}).Complete(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Text != "whole" || resp.Streamed || len(*chunks) != 0 || resp.PromptTokens != 9 || len(s.Requests()) != tc.reqs {
+				t.Errorf("answer %q streamed %v chunks %q usage %d after %d requests; want \"whole\", not streamed, 9 tokens, %d requests",
+					resp.Text, resp.Streamed, *chunks, resp.PromptTokens, len(s.Requests()), tc.reqs)
+			}
+			if r := s.Requests(); tc.reqs == 2 && (!r[0].Stream || r[1].Stream) {
+				t.Errorf("streams asked: %v then %v, want true then false", r[0].Stream, r[1].Stream)
+			}
+		})
+	}
+}
+
 // TestResponsesTools checks a round of tool calls and the answer after
 // it, streamed: the tools are offered as function tools, strict only
 // when their schema allows; the calls' arguments come in deltas and are
