@@ -17,7 +17,6 @@ import (
 	"time"
 
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -100,8 +99,9 @@ type IO struct {
 	Stderr io.Writer
 	Now    func() time.Time
 	Getenv func(string) string
-	// Protocols are the protocols moot knows, the default (dialectic)
-	// among them; Run adds the default first when they leave it out.
+	// Protocols are the protocols moot knows, each registered by its
+	// line in cmd/moot; a test registers those it runs. A debate whose
+	// state file names no protocol is of the default one (sm.Default).
 	Protocols sm.Protocols
 	// Narrator, when set, returns the model that writes report
 	// --narrative analyses and its name, from the environment and the
@@ -164,9 +164,6 @@ func watchSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr 
 // exit code. Errors are printed once, here, in the form
 // "moot: error: ..." followed by "moot: hint: ..." lines.
 func Run(ctx context.Context, args []string, io IO) int {
-	if _, err := io.Protocols.Lookup(sm.Default); err != nil {
-		io.Protocols = append(sm.Protocols{dialectic.Protocol{}}, io.Protocols...)
-	}
 	app := &app{io: io, env: io.Getenv}
 	// moot.yaml stands in for the environment variables it sets when the
 	// environment leaves them unset.
@@ -482,7 +479,7 @@ type mootCommand struct {
 // builtins lists moot's own commands in the order help shows them, help
 // last.
 func (a *app) builtins() []mootCommand {
-	return []mootCommand{
+	return a.withStepTools([]mootCommand{
 		{"new", a.newCommand},
 		{"demo", a.demoCommand},
 		{"protocols", a.protocolsCommand},
@@ -492,7 +489,6 @@ func (a *app) builtins() []mootCommand {
 		{"check", a.checkCommand},
 		{"process-exchange", a.processExchangeCommand},
 		{"process-judge", a.processJudgeCommand},
-		{"debate-ops", a.debateOpsCommand},
 		{"run", a.runCommand},
 		{"step", a.stepCommand},
 		{"form", a.formCommand},
@@ -509,7 +505,7 @@ func (a *app) builtins() []mootCommand {
 		{"config", a.configCommand},
 		{"doctor", a.doctorCommand},
 		{"help", a.helpCommand},
-	}
+	})
 }
 
 // usageOnError makes flag errors of a subcommand usage errors.

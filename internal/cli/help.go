@@ -249,7 +249,8 @@ var helpFor = sync.OnceValue(func() map[string]commandHelp {
 		},
 		"templates": {
 			examples: []string{
-				"moot templates  the built-in prompt templates",
+				"moot templates  every protocol's built-in prompt templates",
+				"moot templates --protocol forum  forum's",
 				"moot templates sugar-tax  those in force for a debate, and where each comes from",
 				"moot templates --print judge  print one (the .md may be left out)",
 			},

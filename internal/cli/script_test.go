@@ -17,13 +17,14 @@ import (
 
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
-	"github.com/moot-dev/moot/internal/testkit/judgefake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/responsesfake"
 	"github.com/moot-dev/moot/internal/testkit/scriptcmd"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
-	"github.com/moot-dev/moot/internal/testkit/tourneyfake"
 	"github.com/moot-dev/moot/internal/testkit/trio"
+	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/judgefake"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/tourneyfake"
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
@@ -35,10 +36,11 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		// The scripts' moot also knows trio, the protocol written for
-		// tests, to run a protocol of the step model end to end.
+		// The scripts' moot knows the protocols cmd/moot registers, in
+		// its order, and trio, the protocol written for tests, to run a
+		// protocol of the step model end to end.
 		"moot": func() {
-			os.Exit(cli.Main(os.Args, trio.Protocol{}, forum.Protocol{}, moderated.Protocol{}, refine.Protocol{}, panel.Protocol{}))
+			os.Exit(cli.Main(os.Args, dialectic.Protocol{}, trio.Protocol{}, forum.Protocol{}, moderated.Protocol{}, refine.Protocol{}, panel.Protocol{}))
 		},
 	})
 }

@@ -16,11 +16,12 @@ import (
 	"github.com/moot-dev/moot/internal/research"
 	"github.com/moot-dev/moot/internal/testkit/researchfake"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/researchdebate"
 	"github.com/moot-dev/moot/store"
 )
 
 type web = researchfake.Web
-type researcher = researchfake.Model
+type researcher = researchdebate.Model
 
 func newWeb(t *testing.T) *web {
 	w := researchfake.NewWeb()
