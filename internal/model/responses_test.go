@@ -324,6 +324,32 @@ func TestResponsesAnswers(t *testing.T) {
 	}
 }
 
+// TestResponsesStreamOfFewWords checks a stream that says no more than
+// the events themselves: response.incomplete without a status, and the
+// reason it gives, makes the answer one cut at the cap.
+func TestResponsesStreamOfFewWords(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, ev := range []string{
+			`{"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"Half an "}`,
+			`{"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"ans"}`,
+			`{"type":"response.incomplete","response":{"incomplete_details":{"reason":"max_output_tokens"},"usage":{"input_tokens":7,"output_tokens":3}}}`,
+		} {
+			fmt.Fprintf(w, "data: %s\n\n", ev)
+		}
+	}))
+	defer srv.Close()
+	c, err := New(Config{BaseURL: srv.URL + "/v1", API: APIResponses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := collect("gpt-5")
+	resp, err := c.Complete(context.Background(), req)
+	if err != nil || resp.Text != "Half an ans" || !resp.Truncated || resp.PromptTokens != 7 {
+		t.Errorf("resp %+v, err %v; want \"Half an ans\" cut at the cap, 7 input tokens", resp, err)
+	}
+}
+
 // TestResponsesStreamRetried checks that a stream cut short, or ended by
 // an error event, is asked again, and the second answer is the answer.
 func TestResponsesStreamRetried(t *testing.T) {
