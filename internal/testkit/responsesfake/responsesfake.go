@@ -8,7 +8,8 @@
 // such as messages, max_tokens or response_format), without input, with
 // an input item of a type it does not know, a function_call_output
 // naming no call, or a json_schema format without a name is answered 400
-// with OpenAI's error body, naming the field. Any other path answers 404,
+// with OpenAI's error body, naming the field, and so is a body not sent
+// as application/json. Any other path answers 404,
 // as a server without the Responses API does.
 //
 // A handler of modeltest (such as sparring's) answers through Chat: the
@@ -209,6 +210,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := parse(&req)
+	if f == nil && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		f = &failure{http.StatusBadRequest, "", "Invalid Content-Type header: want application/json."}
+	}
 	s.keep(req)
 	switch {
 	case s.apiKey != "" && r.Header.Get("Authorization") != "Bearer "+s.apiKey:
