@@ -302,6 +302,7 @@ func readResponseStream(s *ssestream.Stream[responses.ResponseStreamEventUnion],
 		return it
 	}
 	var final *responses.Response
+	ended := "" // the type of the event that ended the response
 	for final == nil && s.Next() {
 		ev := s.Current()
 		switch ev.Type {
@@ -338,7 +339,7 @@ func readResponseStream(s *ssestream.Stream[responses.ResponseStreamEventUnion],
 			it.args.Reset()
 			it.args.WriteString(ev.Arguments)
 		case "response.completed", "response.incomplete":
-			final = &ev.Response
+			final, ended = &ev.Response, ev.Type
 		case "response.failed":
 			return &streamError{message: responseFailure(&ev.Response)}
 		case "error":
@@ -357,7 +358,7 @@ func readResponseStream(s *ssestream.Stream[responses.ResponseStreamEventUnion],
 	}
 	if final.Status == "" {
 		// The event says how the response ended.
-		final.Status = responses.ResponseStatusCompleted
+		final.Status = responses.ResponseStatus(strings.TrimPrefix(ended, "response."))
 	}
 	if err := comp.fromResponse(final); err != nil {
 		return err

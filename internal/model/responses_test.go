@@ -149,6 +149,35 @@ func TestResponsesStream(t *testing.T) {
 	}
 }
 
+// TestResponsesWithoutStream checks that a server that ignores "stream"
+// and answers whole, or refuses it, gives the same answer, not streamed.
+func TestResponsesWithoutStream(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opt  responsesfake.Option
+		reqs int
+	}{
+		{"ignores stream", responsesfake.IgnoreStream(), 1},
+		{"refuses stream", responsesfake.RefuseStream(), 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := responsesfake.NewServer(t, reply(responsesfake.Reply{Reply: modeltest.Reply{Content: "whole", PromptTokens: 9, CompletionTokens: 2}}), tc.opt)
+			req, chunks := collect("gpt-5")
+			resp, err := responsesClient(t, s, Config{}).Complete(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Text != "whole" || resp.Streamed || len(*chunks) != 0 || resp.PromptTokens != 9 || len(s.Requests()) != tc.reqs {
+				t.Errorf("answer %q streamed %v chunks %q usage %d after %d requests; want \"whole\", not streamed, 9 tokens, %d requests",
+					resp.Text, resp.Streamed, *chunks, resp.PromptTokens, len(s.Requests()), tc.reqs)
+			}
+			if r := s.Requests(); tc.reqs == 2 && (!r[0].Stream || r[1].Stream) {
+				t.Errorf("streams asked: %v then %v, want true then false", r[0].Stream, r[1].Stream)
+			}
+		})
+	}
+}
+
 // TestResponsesTools checks a round of tool calls and the answer after
 // it, streamed: the tools are offered as function tools, strict only
 // when their schema allows; the calls' arguments come in deltas and are
@@ -292,6 +321,32 @@ func TestResponsesAnswers(t *testing.T) {
 				tc.check(t, resp, err, len(s.Requests()))
 			})
 		}
+	}
+}
+
+// TestResponsesStreamOfFewWords checks a stream that says no more than
+// the events themselves: response.incomplete without a status, and the
+// reason it gives, makes the answer one cut at the cap.
+func TestResponsesStreamOfFewWords(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, ev := range []string{
+			`{"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"Half an "}`,
+			`{"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"ans"}`,
+			`{"type":"response.incomplete","response":{"incomplete_details":{"reason":"max_output_tokens"},"usage":{"input_tokens":7,"output_tokens":3}}}`,
+		} {
+			fmt.Fprintf(w, "data: %s\n\n", ev)
+		}
+	}))
+	defer srv.Close()
+	c, err := New(Config{BaseURL: srv.URL + "/v1", API: APIResponses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := collect("gpt-5")
+	resp, err := c.Complete(context.Background(), req)
+	if err != nil || resp.Text != "Half an ans" || !resp.Truncated || resp.PromptTokens != 7 {
+		t.Errorf("resp %+v, err %v; want \"Half an ans\" cut at the cap, 7 input tokens", resp, err)
 	}
 }
 

@@ -8,7 +8,8 @@
 // such as messages, max_tokens or response_format), without input, with
 // an input item of a type it does not know, a function_call_output
 // naming no call, or a json_schema format without a name is answered 400
-// with OpenAI's error body, naming the field. Any other path answers 404,
+// with OpenAI's error body, naming the field, and so is a body not sent
+// as application/json. Any other path answers 404,
 // as a server without the Responses API does.
 //
 // A handler of modeltest (such as sparring's) answers through Chat: the
@@ -115,6 +116,15 @@ func RefuseSchema() Option { return func(s *Server) { s.refuse["json_schema"] = 
 // RefuseJSONObject: see RefuseSchema.
 func RefuseJSONObject() Option { return func(s *Server) { s.refuse["json_object"] = true } }
 
+// RefuseStream makes the server answer 400 to a request with "stream":
+// true, as a server that cannot stream and says so does; IgnoreStream
+// makes it answer such a request whole, as one that ignores the field
+// does.
+func RefuseStream() Option { return func(s *Server) { s.streaming = "refuse" } }
+
+// IgnoreStream: see RefuseStream.
+func IgnoreStream() Option { return func(s *Server) { s.streaming = "ignore" } }
+
 // RequireAPIKey makes the server answer 401 to a request that does not
 // carry "Authorization: Bearer key". The answer never repeats the key.
 func RequireAPIKey(key string) Option { return func(s *Server) { s.apiKey = key } }
@@ -130,7 +140,10 @@ type Server struct {
 	done    chan struct{}
 	refuse  map[string]bool
 	apiKey  string
-	once    sync.Once
+	// streaming is how a request to stream is met: "" streams, "refuse"
+	// answers 400, "ignore" answers whole.
+	streaming string
+	once      sync.Once
 
 	mu       sync.Mutex
 	requests []Request
@@ -197,10 +210,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := parse(&req)
+	if f == nil && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		f = &failure{http.StatusBadRequest, "", "Invalid Content-Type header: want application/json."}
+	}
 	s.keep(req)
 	switch {
 	case s.apiKey != "" && r.Header.Get("Authorization") != "Bearer "+s.apiKey:
 		f = &failure{http.StatusUnauthorized, "", "Incorrect API key provided."}
+	case f == nil && req.Stream && s.streaming == "refuse":
+		f = &failure{http.StatusBadRequest, "stream", "Unsupported parameter: 'stream' is not supported with this model."}
 	case f == nil && s.refuse[req.ResponseFormat]:
 		f = &failure{http.StatusBadRequest, "text.format",
 			fmt.Sprintf("Invalid parameter: 'text.format' of type '%s' is not supported with this model.", req.ResponseFormat)}
@@ -229,7 +247,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", reply.RetryAfter)
 		}
 		writeError(w, failure{reply.Status, reply.ErrorParam, cmp.Or(reply.ErrorMessage, http.StatusText(reply.Status))})
-	case req.Stream:
+	case req.Stream && s.streaming == "":
 		s.stream(w, req, reply)
 	default:
 		b, _ := json.Marshal(response(req, reply, true))

@@ -46,37 +46,44 @@ func (f *Model) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if len(msgs) > 0 {
 		system, _ = msgs[0].(map[string]any)["content"].(string)
 	}
-	side := sideRe.FindStringSubmatch(system)
-	if side == nil { // the judge
-		researchfake.Reply(rw, string(judgment()), nil)
-		return
-	}
-	if f.NoTools && body["tools"] != nil {
+	if f.NoTools && body["tools"] != nil && sideRe.MatchString(system) {
 		rw.WriteHeader(400)
 		io.WriteString(rw, `{"error":{"message":"tools are not supported","type":"invalid_request_error"}}`)
 		return
+	}
+	results := 0
+	for _, m := range msgs {
+		if m.(map[string]any)["role"] == "tool" {
+			results++
+		}
+	}
+	text, call := f.Answer(system, body["tools"] != nil, results)
+	researchfake.Reply(rw, text, call)
+}
+
+// Answer is what the fake model answers a request whose first message
+// is system, offering tools or not, after results tool results: text, or
+// one tool call (name, arguments). A debater offered tools searches,
+// then reads its side's page A, then page B, then answers with openings
+// citing both; the judge scores exchange 0. Another API's fake can
+// answer as this one with it.
+func (f *Model) Answer(system string, tools bool, results int) (text string, call []string) {
+	side := sideRe.FindStringSubmatch(system)
+	if side == nil { // the judge
+		return string(judgment()), nil
 	}
 	a, b := "/a", "/b"
 	if side[1] == "opposition" && !f.Web.Shared.Load() {
 		a, b = "/a2", "/b2"
 	}
-	tools := 0
-	for _, m := range msgs {
-		if m.(map[string]any)["role"] == "tool" {
-			tools++
-		}
-	}
-	if body["tools"] != nil {
-		switch tools {
+	if tools {
+		switch results {
 		case 0:
-			researchfake.Reply(rw, "", []string{"search", `{"query":"boiling point of water"}`})
-			return
+			return "", []string{"search", `{"query":"boiling point of water"}`}
 		case 1:
-			researchfake.Reply(rw, "", []string{"read", `{"url":"` + f.Web.URL + a + `"}`})
-			return
+			return "", []string{"read", `{"url":"` + f.Web.URL + a + `"}`}
 		case 2:
-			researchfake.Reply(rw, "", []string{"read", `{"url":"` + f.Web.URL + b + `"}`})
-			return
+			return "", []string{"read", `{"url":"` + f.Web.URL + b + `"}`}
 		}
 	}
 	var args []any
@@ -93,8 +100,8 @@ func (f *Model) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		}
 		args = append(args, arg)
 	}
-	text, _ := json.Marshal(args)
-	researchfake.Reply(rw, string(text), nil)
+	out, _ := json.Marshal(args)
+	return string(out), nil
 }
 
 // judgment scores exchange 0, zero-sum.
