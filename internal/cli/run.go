@@ -176,7 +176,7 @@ func (a *app) runCommand() *ucli.Command {
 				return dialecticGoal{Exchange: st.Exchange + n}
 			}
 			if cmd.Bool("dry-run") {
-				return a.dryRun(ctx, cmd, req, goal)
+				return a.dryRun(ctx, cmd, req)
 			}
 			return a.drive(ctx, cmd, req, goal)
 		},
