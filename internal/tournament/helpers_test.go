@@ -19,7 +19,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/tourneyfake"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/tourneyfake"
 )
 
 // strengths rank the fake's models: strong beats middle beats weak.
