@@ -678,6 +678,16 @@ func (r *runner) withSettings(state []byte, people map[string][]int) ([]byte, er
 	return frontmatter.Render(front, body)
 }
 
+// metaOf is what metaName holds for the answer resp to c, accepted
+// after try repairs and elapsed seconds of its model's time.
+func metaOf(c sm.Call, resp model.Response, try int, elapsed time.Duration) keptMeta {
+	kept := keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds(), Prompt: promptDigest(c)}
+	if c.Schema != nil {
+		kept.Mode = string(resp.Mode)
+	}
+	return kept
+}
+
 // keptName is where the accepted answer of call c waits for its step's
 // commit, as the model gave it.
 func keptName(step *sm.Step, c sm.Call) string {
@@ -991,7 +1001,15 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		if sess != nil && !r.researches(c, rs.Model) {
 			asked = withoutInstructions(msgs)
 		}
-		r.logUsage(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(asked, added...))})
+		// An answer accepted at once is kept with the call's log, their
+		// writes' syncs overlapping: the meta first, as below.
+		var keepNow []store.PrivateWrite
+		if err == nil && sess == nil && len(attempts) == 0 && validate([]byte(resp.Text)).OK() {
+			if meta, merr := json.Marshal(metaOf(c, resp, try, elapsed)); merr == nil {
+				keepNow = []store.PrivateWrite{{Name: metaName(step, c), Data: meta}, {Name: keptName(step, c), Data: []byte(resp.Text)}}
+			}
+		}
+		keptNow := r.logUsageThen(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(asked, added...))}, keepNow)
 		if err != nil {
 			discard("the attempt failed; nothing of it is kept")
 			if ctx.Err() != nil {
@@ -1027,18 +1045,16 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			r.saveFailed(step.Unit, who, attempts)
 			// Written first: a kept answer found without it took one
 			// request, of an unknown model.
-			kept := keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds(), Prompt: promptDigest(c)}
-			if c.Schema != nil {
-				kept.Mode = string(resp.Mode)
-			}
-			if meta, err := json.Marshal(kept); err == nil {
+			if meta, err := json.Marshal(metaOf(c, resp, try, elapsed)); err == nil && !keptNow {
 				r.keep(metaName(step, c), c.Role, meta)
 			}
 			var sources []evidence.Source
 			if sess != nil {
 				sources = r.citeAndKeep(ctx, step, c, rs.Model, sess, transcript, text)
 			}
-			r.keep(keptName(step, c), c.Role, text)
+			if !keptNow {
+				r.keep(keptName(step, c), c.Role, text)
+			}
 			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1, Elapsed: elapsed,
 				Researched: sess != nil && r.researches(c, rs.Model), Sources: sources}, nil
 		}
