@@ -126,8 +126,12 @@ func TestStepTool(t *testing.T) {
 			}
 		})
 	}
-	// The tool is listed among moot's commands.
-	if _, out, _ := run("help"); !strings.Contains(out, "trio-ops") {
-		t.Errorf("moot help lists no trio-ops:\n%s", out)
+	// The tool is listed among moot's commands, and dialectic's, whose
+	// protocol this moot does not know, is not.
+	if _, out, _ := run("help"); !strings.Contains(out, "trio-ops") || strings.Contains(out, "debate-ops") {
+		t.Errorf("moot help should list trio-ops and not debate-ops:\n%s", out)
+	}
+	if code, _, _ := run("debate-ops", "process-judge", "tea", "--json-file", "n.txt"); code != cli.ExitUsage {
+		t.Errorf("moot debate-ops without dialectic: exit %d, want %d (no such command)", code, cli.ExitUsage)
 	}
 }

@@ -506,12 +506,4 @@ func sortedRounds(set map[int]bool) []int {
 
 // judgeModel is the judge's model as moot's settings in debate.md keep
 // it; empty for a debate no run has judged.
-func (d *debate) judgeModel() string {
-	var set struct {
-		Models map[string]string `json:"models"`
-	}
-	if err := d.front.Decode("moot", &set); err != nil {
-		return ""
-	}
-	return set.Models[Judge]
-}
+func (d *debate) judgeModel() string { return sm.RoleModel(d.front, Judge) }

@@ -15,12 +15,13 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
 )
 
 func TestMain(m *testing.M) {
-	crashtest.AsMoot(moderated.Protocol{})
+	crashtest.AsMoot(dialectic.Protocol{}, moderated.Protocol{})
 	os.Exit(m.Run())
 }
 

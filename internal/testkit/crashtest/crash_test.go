@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 
 	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/internal/testkit/trio"
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(SelfEnv) == "1" {
 		faults.ArmFromEnv()
 	}
-	AsMoot(trio.Protocol{})
+	AsMoot(dialectic.Protocol{}, trio.Protocol{})
 	flag.Parse()
 	if testing.Short() {
 		// The quick run starts moot from this test binary rather than
