@@ -536,6 +536,7 @@ func (r *runner) take(ctx context.Context, step *sm.Step, asked func()) error {
 			return err
 		}
 	}
+	r.applying()
 	commit, err := step.Apply(answers, r.opts.Now())
 	if err != nil {
 		var refused *sm.Refused

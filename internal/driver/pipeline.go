@@ -233,6 +233,18 @@ func (r *runner) loaded(rec *recorder) {
 	p.spec.base, p.spec.pending, p.spec.cur = rec.snapshot(), nil, nil
 }
 
+// applying records that the step being taken is about to apply its
+// answers to its debate, which Apply may change in place: what that
+// debate foresees is no longer looked at (see onward) until committing
+// gives the files the step leaves. It waits for a look in progress, which
+// holds the ahead lock.
+func (r *runner) applying() {
+	p := &r.early
+	p.ahead.Lock()
+	defer p.ahead.Unlock()
+	p.spec.cur = nil
+}
+
 // committing records that the step being taken is about to commit files,
 // its answers all in, and asks early what the debate they leave waits for
 // (see onward).
