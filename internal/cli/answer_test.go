@@ -54,7 +54,7 @@ func mootIn(t *testing.T, root string, args ...string) (code int, stdout, stderr
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Now:       func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
 		Getenv:    func(string) string { return "" },
-		Protocols: personProtocols[1:],
+		Protocols: personProtocols,
 	})
 	return code, out.String(), errb.String()
 }

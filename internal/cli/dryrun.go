@@ -17,7 +17,6 @@ import (
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/prices"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -46,7 +45,7 @@ type dryCall struct {
 // make; the first step's prompts are the real ones, a later step's hold
 // the built-in model's placeholder answers where the models' answers
 // would be. Each call is estimated as --budget estimates it.
-func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goal func(dialectic.State) dialecticGoal) error {
+func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest) error {
 	if cmd.Bool("json") {
 		return usageError("--dry-run prints a table for people; it has no --json")
 	}
@@ -190,7 +189,8 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 		if opts.Templates, err = loadTemplates(cd, cmd.String("templates")); err != nil {
 			return err
 		}
-		g := goal(deb.Header.State)
+		ug := req.goal(sm.Status{Done: deb.Header.State.Exchange})
+		g := dialecticGoal{Exchange: ug.Done, Steps: ug.Steps}
 		if req.all || (end > 0 && g.Steps == 0 && g.Exchange > end) {
 			g = dialecticGoal{Exchange: end}
 		}

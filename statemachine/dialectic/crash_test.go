@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/moot-dev/moot/internal/testkit/crashtest"
-	"github.com/moot-dev/moot/internal/testkit/judgefake"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/judgefake"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 )
 
 func TestMain(m *testing.M) {
