@@ -120,14 +120,11 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest) err
 		}
 	}
 	spent := table.Bill(usageCalls(earlier), nil).Total
-	unitName := "exchange"
-	if proto.Name() != sm.Default {
-		deb, err := driver.LoadDebate(d, proto)
-		if err != nil {
-			return err
-		}
-		unitName = deb.Status().Unit
+	deb, err := driver.LoadDebate(d, proto)
+	if err != nil {
+		return err
 	}
+	unitName := deb.Status().Unit
 	var calls []dryCall
 	steps := 0
 	opts := driver.Options{
@@ -176,44 +173,34 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest) err
 	}
 	unit := unitName
 	var stop error
-	if proto.Name() == sm.Default {
-		deb, err := loadDialectic(cd)
-		if err != nil {
-			return err
-		}
-		end := deb.Header.End
-		if req.all && end == 0 {
-			return badUsage(errors.New("this dialectic debate has no end: give the number of exchanges to run, or --until E"),
-				"a debate made with 'moot new --exchanges N' ends after N exchanges, and --all runs it to its end")
-		}
-		if opts.Templates, err = loadTemplates(cd, cmd.String("templates")); err != nil {
-			return err
-		}
-		ug := req.goal(sm.Status{Done: deb.Header.State.Exchange})
-		g := dialecticGoal{Exchange: ug.Done, Steps: ug.Steps}
-		if req.all || (end > 0 && g.Steps == 0 && g.Exchange > end) {
-			g = dialecticGoal{Exchange: end}
-		}
-		if !deb.Ended() {
-			_, stop = runDialectic(ctx, cd, g, opts)
-		}
-	} else {
-		if proto, err = withTemplates(cmd, cd, proto); err != nil {
-			return err
-		}
-		deb, err := driver.LoadDebate(cd, proto)
-		if err != nil {
-			return err
-		}
-		st := deb.Status()
-		if !st.Complete {
-			_, stop = driver.Advance(ctx, cd, proto, req.goal(st), opts)
-		}
+	if deb, err = driver.LoadDebate(cd, proto); err != nil {
+		return err
+	}
+	st := deb.Status()
+	if u, ok := proto.(sm.Unending); ok && req.all && st.Total == 0 && !st.Complete {
+		return noEnd(u)
+	}
+	if proto, err = withTemplates(cmd, cd, proto); err != nil {
+		return err
+	}
+	if !st.Complete {
+		_, stop = driver.Advance(ctx, cd, proto, req.goal(st), opts)
 	}
 	if errors.Is(stop, context.Canceled) {
 		return stop
 	}
 	return a.printDryRun(a.io.Stdout, d.Path(), unit, calls, steps, stored, earlier, table, stop)
+}
+
+// noEnd is the usage error of --all given a debate without an end, in its
+// protocol's words.
+func noEnd(u sm.Unending) error {
+	err := u.NoEnd()
+	var input *sm.InputError
+	if errors.As(err, &input) && input.Hint != "" {
+		return badUsage(input.Err, input.Hint)
+	}
+	return badUsage(err)
 }
 
 // printDryRun prints what a dry run foresaw: each call, then the calls by
