@@ -2,8 +2,10 @@ package chart
 
 import (
 	"fmt"
-	"html"
+	"html/template"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // Bar is one bar of a bar chart: its label, its value, and its colour.
@@ -38,8 +40,6 @@ const (
 
 // SVG returns the chart as an inline SVG element.
 func (c Bars) SVG() string {
-	var b strings.Builder
-	esc := html.EscapeString
 	// The labels' column is as wide as the longest label.
 	labelW := 60
 	for _, bar := range c.Bars {
@@ -52,8 +52,9 @@ func (c Bars) SVG() string {
 		legend = 22
 	}
 	w, h := labelW+barW+barR, axisY+tickLen+12+labelSize+12+legend
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" font-family="system-ui,sans-serif">`+"\n", w, h, w, h)
-	fmt.Fprintf(&b, "<title>%s</title>\n", esc(c.Title))
+	v := barsView{W: w, H: h, Title: c.Title, Top: top, AxisY: axisY, TickBottom: axisY + tickLen, TickLabelY: axisY + tickLen + 12,
+		Left: labelW, Right: labelW + barW, MidX: labelW + barW/2, XLabelY: axisY + tickLen + 12 + labelSize + 6, XLabel: c.XLabel,
+		LabelX: labelW - 6, LegendY: h - legend + 8, LegendTextY: h - legend + 10}
 	xOf := func(v float64) float64 {
 		span := c.XMax - c.XMin
 		if span <= 0 {
@@ -64,30 +65,65 @@ func (c Bars) SVG() string {
 	}
 	// The x axis: a grid line, a tick and its value at each step.
 	if c.XStep > 0 {
-		for v := c.XMin; v <= c.XMax+c.XStep/1e6; v += c.XStep {
-			x := num(xOf(v))
-			fmt.Fprintf(&b, `<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="%s"/>`+"\n", x, top, x, axisY, gridColour)
-			fmt.Fprintf(&b, `<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="%s"/>`+"\n", x, axisY, x, axisY+tickLen, axisColour)
-			fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="%d" text-anchor="middle">%s</text>`+"\n", x, axisY+tickLen+12, tickSz, esc(num(v)))
+		for val := c.XMin; val <= c.XMax+c.XStep/1e6; val += c.XStep {
+			v.Ticks = append(v.Ticks, xTick{X: num(xOf(val)), Label: num(val)})
 		}
 	}
-	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s"/>`+"\n", labelW, axisY, labelW+barW, axisY, axisColour)
-	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="%d" text-anchor="middle">%s</text>`+"\n", labelW+barW/2, axisY+tickLen+12+labelSize+6, labelSize, esc(c.XLabel))
 	// The bars, each with its label and its value.
 	for i, bar := range c.Bars {
 		y := top + i*(barH+barGap) + barGap/2
 		end := xOf(bar.Value)
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="%d" text-anchor="end" dominant-baseline="middle">%s</text>`+"\n", labelW-6, y+barH/2, tickSz+1, esc(bar.Label))
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%s" height="%d" fill="%s"><title>%s: %s</title></rect>`+"\n", labelW, y, num(end-float64(labelW)), barH, esc(bar.Colour), esc(bar.Label), esc(num(bar.Value)))
-		fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="%d" dominant-baseline="middle">%s</text>`+"\n", num(end+valueGap), y+barH/2, tickSz, esc(fmt.Sprintf("%.2f", bar.Value)))
+		v.Bars = append(v.Bars, barView{Y: y + barH/2, Top: y, Width: num(end - float64(labelW)), Colour: bar.Colour, Label: bar.Label,
+			Value: num(bar.Value), ValueX: num(end + valueGap), Shown: fmt.Sprintf("%.2f", bar.Value)})
 	}
 	// The legend, under the chart.
 	x := labelW
 	for _, s := range c.Legend {
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="4" fill="%s"/>`+"\n", x, h-legend+8, swatchW, esc(s.Colour))
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="%d" dominant-baseline="middle">%s</text>`+"\n", x+swatchW+4, h-legend+10, labelSize, esc(s.Name))
+		v.Legend = append(v.Legend, legendEntry{X: x, TextX: x + swatchW + 4, Colour: s.Colour, Name: s.Name})
 		x += swatchW + 4 + 8*len([]rune(s.Name)) + legendGap
 	}
-	b.WriteString("</svg>\n")
+	var b strings.Builder
+	if err := barsTemplate().Execute(&b, v); err != nil {
+		// The template is the package's and its data plain values: it
+		// cannot fail but by a mistake here, which the tests catch.
+		panic(fmt.Sprintf("chart: %v", err))
+	}
 	return b.String()
 }
+
+// barsView is what barsTemplate draws: every position already counted,
+// every number already written.
+type barsView struct {
+	W, H, Top, AxisY, TickBottom, TickLabelY int
+	Left, Right, MidX, XLabelY, LabelX       int
+	LegendY, LegendTextY                     int
+	Title, XLabel                            string
+	Ticks                                    []xTick
+	Bars                                     []barView
+	Legend                                   []legendEntry
+}
+
+// barView is one bar: the middle of its row and its top, its length, and
+// its texts.
+type barView struct {
+	Y, Top                                     int
+	Width, Colour, Label, Value, ValueX, Shown string
+}
+
+// barsTemplate draws a bar chart; html/template escapes its texts.
+var barsTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("bars").Parse(
+		`<svg xmlns="http://www.w3.org/2000/svg" width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" font-family="system-ui,sans-serif">` + "\n" +
+			`<title>{{.Title}}</title>` + "\n" +
+			`{{range .Ticks}}<line x1="{{.X}}" y1="{{$.Top}}" x2="{{.X}}" y2="{{$.AxisY}}" stroke="` + gridColour + `"/>` + "\n" +
+			`<line x1="{{.X}}" y1="{{$.AxisY}}" x2="{{.X}}" y2="{{$.TickBottom}}" stroke="` + axisColour + `"/>` + "\n" +
+			`<text x="{{.X}}" y="{{$.TickLabelY}}" font-size="` + strconv.Itoa(tickSz) + `" text-anchor="middle">{{.Label}}</text>` + "\n" + `{{end}}` +
+			`<line x1="{{.Left}}" y1="{{.AxisY}}" x2="{{.Right}}" y2="{{.AxisY}}" stroke="` + axisColour + `"/>` + "\n" +
+			`<text x="{{.MidX}}" y="{{.XLabelY}}" font-size="` + strconv.Itoa(labelSize) + `" text-anchor="middle">{{.XLabel}}</text>` + "\n" +
+			`{{range .Bars}}<text x="{{$.LabelX}}" y="{{.Y}}" font-size="` + strconv.Itoa(tickSz+1) + `" text-anchor="end" dominant-baseline="middle">{{.Label}}</text>` + "\n" +
+			`<rect x="{{$.Left}}" y="{{.Top}}" width="{{.Width}}" height="` + strconv.Itoa(barH) + `" fill="{{.Colour}}"><title>{{.Label}}: {{.Value}}</title></rect>` + "\n" +
+			`<text x="{{.ValueX}}" y="{{.Y}}" font-size="` + strconv.Itoa(tickSz) + `" dominant-baseline="middle">{{.Shown}}</text>` + "\n" + `{{end}}` +
+			`{{range .Legend}}<rect x="{{.X}}" y="{{$.LegendY}}" width="` + strconv.Itoa(swatchW) + `" height="4" fill="{{.Colour}}"/>` + "\n" +
+			`<text x="{{.TextX}}" y="{{$.LegendTextY}}" font-size="` + strconv.Itoa(labelSize) + `" dominant-baseline="middle">{{.Name}}</text>` + "\n" + `{{end}}` +
+			`</svg>` + "\n"))
+})

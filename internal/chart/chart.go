@@ -1,14 +1,17 @@
 // Package chart draws the line charts of moot's HTML reports as inline
 // SVG: labelled axes, ticks with their values, and a line per series that
-// starts at its first value, with a legend.
+// starts at its first value, with a legend. The charts of a page are drawn
+// with html/template, which escapes every text they are given.
 package chart
 
 import (
 	"fmt"
 	"html"
+	"html/template"
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Series is one line of a chart: its name in the legend, its colour, and
@@ -24,8 +27,14 @@ type Series struct {
 
 // Mark is the colour and the tooltip of one dot of a line.
 type Mark struct {
-	Colour, Title string
+	Colour string
+	Title  Own
 }
+
+// Own is a text moot writes itself, its own words and numbers, never a
+// text of a debate: the chart escapes it as it does its numbers, keeping
+// a sign such as the '+' of "+0.50" a plain character.
+type Own string
 
 // Note is a text in a colour, written on the plot.
 type Note struct {
@@ -78,8 +87,6 @@ const (
 // SVG returns the chart as an inline SVG element followed by nothing:
 // the legend is drawn inside it, under the x axis's label.
 func (c Lines) SVG() string {
-	var b strings.Builder
-	esc := html.EscapeString
 	legend := 22
 	width := defaultW
 	if c.Width > 0 {
@@ -97,13 +104,11 @@ func (c Lines) SVG() string {
 		}
 	}
 	plotW := width - left - right
-	class := ""
-	if c.Class != "" {
-		class = ` class="` + esc(c.Class) + `"`
-	}
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg"%s width="%d" height="%d" viewBox="0 0 %d %d" role="img" font-family="system-ui,sans-serif">`+"\n",
-		class, width, height+legend, width, height+legend)
-	fmt.Fprintf(&b, "<title>%s</title>\n", esc(c.Title))
+	v := linesView{Class: c.Class, W: width, H: height + legend, Title: c.Title, Above: c.Above, Below: c.Below,
+		Left: left, Right: left + plotW, Top: top, Bottom: top + plotH, MidX: left + plotW/2, MidY: top + plotH/2,
+		TickLeft: left - tickLen, TickText: left - tickLen - 3, TickBottom: top + plotH + tickLen, TickLabelY: top + plotH + tickLen + 12,
+		NoteX: left + plotW - 4, AboveY: top + 14, BelowY: top + plotH - 6, XLabelY: height - 6, YLabel: c.YLabel, XLabel: c.XLabel,
+		LegendY: height + 8, LegendTextY: height + 10}
 	yOf := func(v float64) float64 {
 		span := c.YMax - c.YMin
 		if span <= 0 {
@@ -121,30 +126,18 @@ func (c Lines) SVG() string {
 	if c.YStep > 0 {
 		for i := 0; ; i++ {
 			// Each tick from the first, so that steps add no error.
-			v := c.YMin + float64(i)*c.YStep
-			if v > c.YMax+c.YStep/1e6 {
+			val := c.YMin + float64(i)*c.YStep
+			if val > c.YMax+c.YStep/1e6 {
 				break
 			}
-			y := yOf(v)
 			grid := gridColour
-			if c.Zero && math.Abs(v) < c.YStep/1e6 {
+			if c.Zero && math.Abs(val) < c.YStep/1e6 {
 				grid = axisColour
 			}
-			fmt.Fprintf(&b, `<line x1="%d" y1="%s" x2="%d" y2="%s" stroke="%s"/>`+"\n", left, num(y), left+plotW, num(y), grid)
-			fmt.Fprintf(&b, `<line x1="%d" y1="%s" x2="%d" y2="%s" stroke="%s"/>`+"\n", left-tickLen, num(y), left, num(y), axisColour)
-			fmt.Fprintf(&b, `<text x="%d" y="%s" font-size="%d" text-anchor="end" dominant-baseline="middle">%s</text>`+"\n", left-tickLen-3, num(y), tickSz, esc(format(v)))
+			v.YTicks = append(v.YTicks, yTick{Y: num(yOf(val)), Grid: grid, Label: own(format(val))})
 		}
 	}
-	if c.Above.Text != "" {
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="%d" text-anchor="end" fill="%s">%s</text>`+"\n", left+plotW-4, top+14, labelSize, esc(c.Above.Colour), esc(c.Above.Text))
-	}
-	if c.Below.Text != "" {
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="%d" text-anchor="end" fill="%s">%s</text>`+"\n", left+plotW-4, top+plotH-6, labelSize, esc(c.Below.Colour), esc(c.Below.Text))
-	}
-	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s"/>`+"\n", left, top, left, top+plotH, axisColour)
-	fmt.Fprintf(&b, `<text x="12" y="%d" font-size="%d" text-anchor="middle" transform="rotate(-90 12 %d)">%s</text>`+"\n", top+plotH/2, labelSize, top+plotH/2, esc(c.YLabel))
 	// The x axis: a tick and its label at each point.
-	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s"/>`+"\n", left, top+plotH, left+plotW, top+plotH, axisColour)
 	n := len(c.X)
 	every := max(1, (n+manyPoints/3-1)/(manyPoints/3))
 	for i, label := range c.X {
@@ -153,48 +146,123 @@ func (c Lines) SVG() string {
 		if (i%every != 0 || n-1-i < (every+1)/2) && i != n-1 {
 			continue
 		}
-		x := xOf(i)
-		fmt.Fprintf(&b, `<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="%s"/>`+"\n", num(x), top+plotH, num(x), top+plotH+tickLen, axisColour)
-		fmt.Fprintf(&b, `<text x="%s" y="%d" font-size="%d" text-anchor="middle">%s</text>`+"\n", num(x), top+plotH+tickLen+12, tickSz, esc(label))
+		v.XTicks = append(v.XTicks, xTick{X: num(xOf(i)), Label: label})
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="%d" text-anchor="middle">%s</text>`+"\n", left+plotW/2, height-6, labelSize, esc(c.XLabel))
 	// The lines, each from its first value on, and a dot at each value.
 	for _, s := range c.Series {
 		var pts []string
-		var at []int
-		for i, v := range s.Values {
-			if i >= len(c.X) || math.IsNaN(v) {
+		line := lineView{Colour: s.Colour, Name: s.Name}
+		for i, val := range s.Values {
+			if i >= len(c.X) || math.IsNaN(val) {
 				continue
 			}
-			pts = append(pts, num(xOf(i))+","+num(yOf(v)))
-			at = append(at, i)
+			x, y := num(xOf(i)), num(yOf(val))
+			pts = append(pts, x+","+y)
+			d := dot{X: x, Y: y, Colour: s.Colour}
+			if i < len(s.Marks) {
+				d.Colour, d.Title, d.Titled = s.Marks[i].Colour, ownTitle(s.Marks[i].Title), true
+			}
+			line.Dots = append(line.Dots, d)
 		}
 		if len(pts) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"><title>%s</title></polyline>`+"\n", esc(s.Colour), strings.Join(pts, " "), esc(s.Name))
+		line.Points = strings.Join(pts, " ")
 		if n > manyPoints {
-			continue
+			line.Dots = nil
 		}
-		for k, p := range pts {
-			x, y, _ := strings.Cut(p, ",")
-			if i := at[k]; i < len(s.Marks) {
-				fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="3" fill="%s"><title>%s</title></circle>`+"\n", x, y, esc(s.Marks[i].Colour), esc(s.Marks[i].Title))
-				continue
-			}
-			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="3" fill="%s"/>`+"\n", x, y, esc(s.Colour))
-		}
+		v.Lines = append(v.Lines, line)
 	}
 	// The legend, under the chart.
 	x := left
 	for _, s := range c.Series {
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="4" fill="%s"/>`+"\n", x, height+8, swatchW, esc(s.Colour))
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="%d" dominant-baseline="middle">%s</text>`+"\n", x+swatchW+4, height+10, labelSize, esc(s.Name))
+		v.Legend = append(v.Legend, legendEntry{X: x, TextX: x + swatchW + 4, Colour: s.Colour, Name: s.Name})
 		x += swatchW + 4 + 8*len([]rune(s.Name)) + legendGap
 	}
-	b.WriteString("</svg>\n")
+	var b strings.Builder
+	if err := linesTemplate().Execute(&b, v); err != nil {
+		// The template is the package's and its data plain values: it
+		// cannot fail but by a mistake here, which the tests catch.
+		panic(fmt.Sprintf("chart: %v", err))
+	}
 	return b.String()
 }
+
+// own is a value the chart or its caller's Format wrote (such as
+// "+0.50"), escaped here so that a sign stays a plain '+'
+// rather than the entity html/template writes for one: never a text of a
+// debate.
+func own(s string) template.HTML { return template.HTML(html.EscapeString(s)) }
+
+// ownTitle is the title element of an Own text. It is made here, not in
+// the template, because html/template escapes a '+' inside a title
+// element even in HTML it is given.
+func ownTitle(s Own) template.HTML {
+	return template.HTML("<title>" + html.EscapeString(string(s)) + "</title>")
+}
+
+// linesView is what linesTemplate draws: every position already counted,
+// every number already written.
+type linesView struct {
+	Class, Title                               string
+	W, H, Left, Right, Top, Bottom, MidX, MidY int
+	TickLeft, TickText, TickBottom, TickLabelY int
+	NoteX, AboveY, BelowY, XLabelY             int
+	LegendY, LegendTextY                       int
+	Above, Below                               Note
+	YLabel, XLabel                             string
+	YTicks                                     []yTick
+	XTicks                                     []xTick
+	Lines                                      []lineView
+	Legend                                     []legendEntry
+}
+
+type yTick struct {
+	Y, Grid string
+	Label   template.HTML
+}
+
+type xTick struct{ X, Label string }
+
+type lineView struct {
+	Colour, Name, Points string
+	Dots                 []dot
+}
+
+type dot struct {
+	X, Y, Colour string
+	Title        template.HTML
+	Titled       bool
+}
+
+type legendEntry struct {
+	X, TextX     int
+	Colour, Name string
+}
+
+// linesTemplate draws a line chart; html/template escapes its texts.
+var linesTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("lines").Parse(
+		`<svg xmlns="http://www.w3.org/2000/svg"{{if .Class}} class="{{.Class}}"{{end}} width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" role="img" font-family="system-ui,sans-serif">` + "\n" +
+			`<title>{{.Title}}</title>` + "\n" +
+			`{{range .YTicks}}<line x1="{{$.Left}}" y1="{{.Y}}" x2="{{$.Right}}" y2="{{.Y}}" stroke="{{.Grid}}"/>` + "\n" +
+			`<line x1="{{$.TickLeft}}" y1="{{.Y}}" x2="{{$.Left}}" y2="{{.Y}}" stroke="` + axisColour + `"/>` + "\n" +
+			`<text x="{{$.TickText}}" y="{{.Y}}" font-size="` + strconv.Itoa(tickSz) + `" text-anchor="end" dominant-baseline="middle">{{.Label}}</text>` + "\n" + `{{end}}` +
+			`{{with .Above}}{{if .Text}}<text x="{{$.NoteX}}" y="{{$.AboveY}}" font-size="` + strconv.Itoa(labelSize) + `" text-anchor="end" fill="{{.Colour}}">{{.Text}}</text>` + "\n" + `{{end}}{{end}}` +
+			`{{with .Below}}{{if .Text}}<text x="{{$.NoteX}}" y="{{$.BelowY}}" font-size="` + strconv.Itoa(labelSize) + `" text-anchor="end" fill="{{.Colour}}">{{.Text}}</text>` + "\n" + `{{end}}{{end}}` +
+			`<line x1="{{.Left}}" y1="{{.Top}}" x2="{{.Left}}" y2="{{.Bottom}}" stroke="` + axisColour + `"/>` + "\n" +
+			`<text x="12" y="{{.MidY}}" font-size="` + strconv.Itoa(labelSize) + `" text-anchor="middle" transform="rotate(-90 12 {{.MidY}})">{{.YLabel}}</text>` + "\n" +
+			`<line x1="{{.Left}}" y1="{{.Bottom}}" x2="{{.Right}}" y2="{{.Bottom}}" stroke="` + axisColour + `"/>` + "\n" +
+			`{{range .XTicks}}<line x1="{{.X}}" y1="{{$.Bottom}}" x2="{{.X}}" y2="{{$.TickBottom}}" stroke="` + axisColour + `"/>` + "\n" +
+			`<text x="{{.X}}" y="{{$.TickLabelY}}" font-size="` + strconv.Itoa(tickSz) + `" text-anchor="middle">{{.Label}}</text>` + "\n" + `{{end}}` +
+			`<text x="{{.MidX}}" y="{{.XLabelY}}" font-size="` + strconv.Itoa(labelSize) + `" text-anchor="middle">{{.XLabel}}</text>` + "\n" +
+			`{{range .Lines}}<polyline fill="none" stroke="{{.Colour}}" stroke-width="2" points="{{.Points}}"><title>{{.Name}}</title></polyline>` + "\n" +
+			`{{range .Dots}}{{if .Titled}}<circle cx="{{.X}}" cy="{{.Y}}" r="3" fill="{{.Colour}}">{{.Title}}</circle>` + "\n" +
+			`{{else}}<circle cx="{{.X}}" cy="{{.Y}}" r="3" fill="{{.Colour}}"/>` + "\n" + `{{end}}{{end}}{{end}}` +
+			`{{range .Legend}}<rect x="{{.X}}" y="{{$.LegendY}}" width="` + strconv.Itoa(swatchW) + `" height="4" fill="{{.Colour}}"/>` + "\n" +
+			`<text x="{{.TextX}}" y="{{$.LegendTextY}}" font-size="` + strconv.Itoa(labelSize) + `" dominant-baseline="middle">{{.Name}}</text>` + "\n" + `{{end}}` +
+			`</svg>` + "\n"))
+})
 
 // num writes v with at most two decimals and no trailing zeros.
 func num(v float64) string {

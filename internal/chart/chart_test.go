@@ -85,7 +85,7 @@ func TestLinesOfMany(t *testing.T) {
 	for i := range 120 {
 		c.X = append(c.X, strconv.Itoa(i))
 		s.Values = append(s.Values, float64(i%5-2))
-		s.Marks = append(s.Marks, Mark{Colour: "#111", Title: "exchange " + strconv.Itoa(i)})
+		s.Marks = append(s.Marks, Mark{Colour: "#111", Title: Own("exchange " + strconv.Itoa(i))})
 	}
 	c.Series = []Series{s}
 	svg := c.SVG()
@@ -114,5 +114,38 @@ func TestLinesOfMany(t *testing.T) {
 	c.X, c.Series[0].Values, c.Series[0].Marks = c.X[:3], s.Values[:3], s.Marks[:3]
 	if svg := c.SVG(); strings.Count(svg, `fill="#111"><title>exchange `) != 3 {
 		t.Errorf("want three dots with their marks:\n%s", svg)
+	}
+}
+
+// TestOwnTextKeepsItsSign checks that the numbers a chart writes and the
+// Own tooltips of its dots keep a plain '+', while a series's name, which
+// may come from a debate, is escaped and never markup.
+func TestOwnTextKeepsItsSign(t *testing.T) {
+	c := Lines{Title: "Margin", XLabel: "exchange", YLabel: "margin", X: []string{"0", "1"}, YMin: -1, YMax: 1, YStep: 1,
+		Format: func(v float64) string { return fmt.Sprintf("%+.2f", v) },
+		Series: []Series{{Name: "a+b <i>c</i>", Colour: "#111", Values: []float64{0.5, -0.5},
+			Marks: []Mark{{Colour: "#222", Title: "exchange 0: ahead (+0.50 to -0.00) & <level>"}}}}}
+	svg := c.SVG()
+	for _, want := range []string{">+1.00</text>", "<title>exchange 0: ahead (+0.50 to -0.00) &amp; &lt;level&gt;</title>"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the chart has no %q:\n%s", want, svg)
+		}
+	}
+	if strings.Contains(svg, "<i>") {
+		t.Errorf("a series's name reached the chart as markup:\n%s", svg)
+	}
+	var text strings.Builder
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			text.Write(cd)
+		}
+	}
+	if !strings.Contains(text.String(), "a+b <i>c</i>") {
+		t.Errorf("the chart's text lacks the series's name as written:\n%s", text.String())
 	}
 }

@@ -36,7 +36,10 @@ const (
 // SVG renders the heat map as a self-contained SVG image with no script
 // and no external reference. Every text is escaped for XML, and a label
 // longer than 40 characters is shortened: the cells' titles should have
-// its full text.
+// its full text. Unlike the charts drawn inside a page, it is not drawn
+// with html/template: it is an XML file of its own, whose texts xmlText
+// makes valid XML, where html/template's HTML escaping lets through
+// control characters XML forbids.
 func (h Heat) SVG() string {
 	labels := make([]string, len(h.Labels))
 	longest := 0

@@ -66,7 +66,7 @@ func TrajectorySVG(tr []Point) string {
 		case m < 0:
 			mk.Colour, lead = oppColour, "the opposition leads by "+points(m)
 		}
-		mk.Title = fmt.Sprintf("exchange %d: %s (%s to %s)", p.Exchange, lead, FormatScore(p.Prop), FormatScore(p.Opp))
+		mk.Title = chart.Own(fmt.Sprintf("exchange %d: %s (%s to %s)", p.Exchange, lead, FormatScore(p.Prop), FormatScore(p.Opp)))
 		c.X = append(c.X, strconv.Itoa(p.Exchange))
 		s.Values, s.Marks = append(s.Values, m), append(s.Marks, mk)
 	}
