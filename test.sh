@@ -42,8 +42,9 @@ fi
 # The moots that tests run as a user does, built once here for both
 # passes, where each pass's package would otherwise link its own: with
 # -tags moot_faults for internal/testkit/crashtest, with -tags
-# moot_example (duet added) for statemachine/duet. Without these
-# variables (go test alone) the tests build them.
+# moot_example (the example protocol added, cmd/moot/example.go) for
+# that protocol's tests. Without these variables (go test alone) the
+# tests build them.
 bins=$(mktemp -d "${GOTMPDIR:-${TMPDIR:-/tmp}}/moot-bins.XXXXXX")
 trap 'rm -rf "$bins" ${shm:+"$shm"}' EXIT
 mkdir "$bins/faults" "$bins/example"
