@@ -45,7 +45,7 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 	flags := map[string]string{"aspects": "1"}
 	_, want, reqs := runAll(t, flags, roomOptions)
 	total := len(reqs)
-	for stop := 1; stop <= total; stop++ {
+	for _, stop := range crashtest.InterruptAt(t, total) {
 		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
 			// Each run has its own debate and fake: they go in parallel.
 			t.Parallel()

@@ -30,6 +30,10 @@ var (
 // bin is the moot binary, built once by TestMain.
 var bin string
 
+// faultsBinEnv names a moot built with -tags moot_faults that test.sh
+// builds once for both of its passes; without it TestMain builds one.
+const faultsBinEnv = "MOOT_TEST_FAULTS_BIN"
+
 func TestMain(m *testing.M) {
 	// The processes that the quick run (-short) and the tests of trio
 	// start from this test binary run as moot, with MOOT_FAULT read as
@@ -49,6 +53,10 @@ func TestMain(m *testing.M) {
 		}
 		bin = self
 		os.Setenv(SelfEnv, "1")
+		os.Exit(m.Run())
+	}
+	if built := os.Getenv(faultsBinEnv); built != "" {
+		bin = built
 		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "moot-crashtest-")
