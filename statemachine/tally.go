@@ -16,9 +16,6 @@ type Tallied interface {
 	// FormatScore writes a score as the protocol writes it, such as
 	// "+0.30".
 	FormatScore(score float64) string
-	// EndHint says how a debate gets an end, for `moot run --all` on one
-	// that has none.
-	EndHint() string
 }
 
 // TallyDebate is a debate of a Tallied protocol. Its Status counts the

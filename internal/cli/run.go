@@ -205,8 +205,8 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest) (err
 	}
 	st := deb.Status()
 	unit, end := st.Unit, st.Total
-	if req.all && end == 0 {
-		return badUsage(fmt.Errorf("this %s debate has no end: give the number of %ss to run, or --until E", proto.Name(), unit), tp.EndHint())
+	if u, ok := proto.(sm.Unending); ok && req.all && end == 0 {
+		return noEnd(u)
 	}
 	start := tallyPoint{done: st.Done, argued: deb.Argued()}
 	a.exchange = &start.done

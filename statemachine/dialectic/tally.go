@@ -10,12 +10,6 @@ var (
 // FormatScore writes a score as dialectic's reports do (see FormatScore).
 func (Protocol) FormatScore(x float64) string { return FormatScore(x) }
 
-// EndHint says that a debate made with --exchanges N ends, and that --all
-// runs it to its end.
-func (Protocol) EndHint() string {
-	return "a debate made with 'moot new --exchanges N' ends after N exchanges, and --all runs it to its end"
-}
-
 // ID returns the debate's id, as debate.md keeps it.
 func (s *stepDebate) ID() string { return s.deb.Header.ID }
 
