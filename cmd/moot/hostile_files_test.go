@@ -14,11 +14,6 @@ import (
 
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
-	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/forum"
-	"github.com/moot-dev/moot/statemachine/moderated"
-	"github.com/moot-dev/moot/statemachine/panel"
-	"github.com/moot-dev/moot/statemachine/refine"
 )
 
 // runIn runs moot in this process with every protocol.
@@ -26,7 +21,7 @@ func runIn(args []string, stdout, stderr *bytes.Buffer) int {
 	return cli.Run(context.Background(), append([]string{"moot"}, args...), cli.IO{
 		Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr, Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
 		Getenv:    func(string) string { return "" },
-		Protocols: sm.Protocols{forum.Protocol{}, moderated.Protocol{}, refine.Protocol{}, panel.Protocol{}},
+		Protocols: protocols,
 	})
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/termwidth"
-	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -197,20 +196,6 @@ func (rb *runBill) addCostKeys(ev map[string]any, run, all prices.Tally) {
 		ev["debate_cost_usd"] = all.USD
 	}
 	ev["unknown_models"] = append([]string{}, all.Unknown...)
-}
-
-// dialecticBill bills the usage log of the dialectic debate at dir.
-func (a *app) dialecticBill(dir string, table prices.Table) (prices.Bill, error) {
-	d, err := store.Open(dir)
-	if err != nil {
-		return prices.Bill{}, err
-	}
-	defer d.Close()
-	var roles []string
-	if p, err := a.io.Protocols.Lookup(sm.Default); err == nil {
-		roles = driver.RoleNames(p)
-	}
-	return debateBill(d, table, roles)
 }
 
 // costSection is the report's section on what the debate cost, "" for a

@@ -13,9 +13,9 @@ import (
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
 	"github.com/moot-dev/moot/internal/testkit/trio"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 )
 
 // bench is a debates root and the environment moot runs with there.
@@ -37,7 +37,7 @@ func (b *bench) run(args ...string) (int, string, string) {
 	b.t.Helper()
 	var out, errb bytes.Buffer
 	io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
-		Getenv: func(k string) string { return b.env[k] }, Protocols: b.protocols}
+		Getenv: func(k string) string { return b.env[k] }, Protocols: withDialectic(b.protocols...)}
 	code := cli.Run(context.Background(), append([]string{"moot", "--dir", b.root}, args...), io)
 	return code, out.String(), errb.String()
 }

@@ -1,14 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	driver "github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/evidence"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -19,7 +18,7 @@ import (
 type brokenDebate struct {
 	dir      string
 	command  string
-	problems []dialectic.Problem
+	problems []sm.Problem
 }
 
 func (e *brokenDebate) Error() string {
@@ -36,7 +35,7 @@ func (e *brokenDebate) Error() string {
 }
 
 // problemStrings writes each problem as "file: message".
-func problemStrings(ps []dialectic.Problem) []string {
+func problemStrings(ps []sm.Problem) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.String()
@@ -44,47 +43,38 @@ func problemStrings(ps []dialectic.Problem) []string {
 	return out
 }
 
-// stepProblems lists the problems of the dialectic debate in d that its
-// files read as one debate do not show, and the step model does: those of
-// the judges' folders (a panel judge's current_score that is not its last
-// score) and of the sources. It is asked of a debate whose own files pass.
-func stepProblems(d *store.Dir) []dialectic.Problem {
-	if !d.Exists(sm.JudgmentsDir) && !d.Exists(evidence.Dir) {
-		return nil // nothing more to read
+// loadChecked reads the debate in d with p's code for the read command
+// command, as one commit left it, and refuses it with exit 4 when it fails
+// moot check, naming its problems. A protocol that checks its files itself
+// (an sm.FilesChecker) names them in its check's words, a file its Load
+// could not read among them, as `moot check` does; the files are read
+// twice only when something is wrong with them.
+func loadChecked(d *store.Dir, p sm.Protocol, command string) (sm.Debate, error) {
+	deb, err := driver.ReadDebate(d, p)
+	var f sm.Findings
+	if err == nil {
+		f = deb.Check()
 	}
-	deb, err := driver.ReadDebate(d, dialectic.Protocol{})
-	if err != nil {
-		return nil
+	if _, ok := p.(sm.FilesChecker); ok && (err != nil || !f.OK()) {
+		if own, _, cerr := checkFiles(d, p); cerr == nil && !own.OK() {
+			f = own
+		}
 	}
-	return deb.Check().Problems
-}
-
-// loadChecked reads the debate in d for the read command command, as one
-// commit left it, and refuses it with exit 4 when it fails moot check.
-func loadChecked(d *store.Dir, command string) (*dialectic.Debate, error) {
-	raw, err := readRaw(d)
-	if err != nil {
-		return nil, err
-	}
-	// Each file is parsed once: a debate that loads is checked as loaded,
-	// and only one that does not (or that has no scores.json, which Load
-	// takes as empty) is parsed again by debate.Check to list its problems.
-	deb, loadErr := dialectic.Load(raw)
-	var ps []dialectic.Problem
-	if loadErr != nil || raw.Scores == nil {
-		ps = dialectic.Check(raw).Problems
-	} else {
-		ps = deb.Check().Problems
-	}
-	if len(ps) == 0 {
-		ps = stepProblems(d)
-	}
-	if len(ps) > 0 {
-		return nil, withCode(ExitCheckFailed, &brokenDebate{dir: d.Path(), command: command, problems: ps},
+	if !f.OK() {
+		return nil, withCode(ExitCheckFailed, &brokenDebate{dir: d.Path(), command: command, problems: f.Problems},
 			fmt.Sprintf("fix the files (or restore them, with git for instance), then 'moot check %s' to see that it passes", d.Path()))
 	}
-	if loadErr != nil {
-		return nil, fmt.Errorf("read %w", loadErr)
+	return deb, err
+}
+
+// plainBadFiles unwraps a *driver.BadFilesError: a debate's file that
+// cannot be read fails a step handed in by hand (process-exchange,
+// process-judge) with the plain error, and its exit status, as dialectic's
+// always has (a check of it still says exit 4).
+func plainBadFiles(err error) error {
+	var bad *driver.BadFilesError
+	if errors.As(err, &bad) {
+		return bad.Err
 	}
-	return deb, nil
+	return err
 }

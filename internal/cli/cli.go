@@ -17,7 +17,6 @@ import (
 	"time"
 
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -100,8 +99,9 @@ type IO struct {
 	Stderr io.Writer
 	Now    func() time.Time
 	Getenv func(string) string
-	// Protocols are the protocols moot knows, the default (dialectic)
-	// among them; Run adds the default first when they leave it out.
+	// Protocols are the protocols moot knows, each registered by its
+	// line in cmd/moot; a test registers those it runs. A debate whose
+	// state file names no protocol is of the default one (sm.Default).
 	Protocols sm.Protocols
 	// Narrator, when set, returns the model that writes report
 	// --narrative analyses and its name, from the environment and the
@@ -164,13 +164,13 @@ func watchSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr 
 // exit code. Errors are printed once, here, in the form
 // "moot: error: ..." followed by "moot: hint: ..." lines.
 func Run(ctx context.Context, args []string, io IO) int {
-	if _, err := io.Protocols.Lookup(sm.Default); err != nil {
-		io.Protocols = append(sm.Protocols{dialectic.Protocol{}}, io.Protocols...)
-	}
 	app := &app{io: io, env: io.Getenv}
 	// moot.yaml stands in for the environment variables it sets when the
 	// environment leaves them unset.
 	app.io.Getenv = func(name string) string {
+		if v, ok := app.apiFor(name); ok {
+			return v
+		}
 		if v := app.env(name); strings.TrimSpace(v) != "" {
 			return v
 		}
@@ -277,6 +277,9 @@ type app struct {
 	person driver.Person
 	// env is the environment as it is, io.Getenv with moot.yaml under it.
 	env func(string) string
+	// api is --api's value, which stands in for MOOT_API; "" when not
+	// given.
+	api string
 	// rootCmd is the command line's root, whose --dir says where
 	// moot.yaml is; cfg is moot.yaml once read (cfgRead), cfgErr why it
 	// could not be.
@@ -417,7 +420,7 @@ func (a *app) command(args []string) *ucli.Command {
 		EnableShellCompletion: true,
 		// The completion command is urfave/cli's, made moot's own.
 		ConfigureShellCompletionCommand: configureCompletion,
-		Flags:                           []ucli.Flag{dirFlag},
+		Flags:                           []ucli.Flag{dirFlag, a.apiFlag()},
 		ExitErrHandler:                  func(context.Context, *ucli.Command, error) {},
 		OnUsageError: func(_ context.Context, cmd *ucli.Command, err error, _ bool) error {
 			return flagError(cmd, err)
@@ -459,8 +462,10 @@ func (a *app) command(args []string) *ucli.Command {
 		if name == "" || name == "help" || name == "completion" || slices.Contains(args, "--generate-shell-completion") {
 			return ctx, nil
 		}
-		_, err := a.config()
-		return ctx, err
+		if _, err := a.config(); err != nil {
+			return ctx, err
+		}
+		return ctx, a.checkAPI()
 	}
 	return root
 }
@@ -474,7 +479,7 @@ type mootCommand struct {
 // builtins lists moot's own commands in the order help shows them, help
 // last.
 func (a *app) builtins() []mootCommand {
-	return []mootCommand{
+	return a.withStepTools([]mootCommand{
 		{"new", a.newCommand},
 		{"demo", a.demoCommand},
 		{"protocols", a.protocolsCommand},
@@ -484,7 +489,6 @@ func (a *app) builtins() []mootCommand {
 		{"check", a.checkCommand},
 		{"process-exchange", a.processExchangeCommand},
 		{"process-judge", a.processJudgeCommand},
-		{"debate-ops", a.debateOpsCommand},
 		{"run", a.runCommand},
 		{"step", a.stepCommand},
 		{"form", a.formCommand},
@@ -501,7 +505,7 @@ func (a *app) builtins() []mootCommand {
 		{"config", a.configCommand},
 		{"doctor", a.doctorCommand},
 		{"help", a.helpCommand},
-	}
+	})
 }
 
 // usageOnError makes flag errors of a subcommand usage errors.

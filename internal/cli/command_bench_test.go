@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/tourneyfake"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/tourneyfake"
 )
 
 // BenchmarkReadCommand runs a command that only reads a debate (status or
@@ -32,7 +32,7 @@ func BenchmarkReadCommand(b *testing.B) {
 	if cmd == "" {
 		cmd = "status"
 	}
-	io := IO{Stdin: os.Stdin, Stdout: io.Discard, Stderr: io.Discard, Now: time.Now, Getenv: os.Getenv}
+	io := IO{Stdin: os.Stdin, Stdout: io.Discard, Stderr: io.Discard, Now: time.Now, Getenv: os.Getenv, Protocols: withDialectic()}
 	b.ReportAllocs()
 	for b.Loop() {
 		if code := Run(context.Background(), []string{"moot", cmd, dir}, io); code != ExitOK {
@@ -55,7 +55,7 @@ func BenchmarkStepCommand(b *testing.B) {
 	if src == "" || judge == "" {
 		b.Skip("MOOT_BENCH_DEBATE or MOOT_BENCH_JUDGE is not set: no debate to step")
 	}
-	io := IO{Stdin: os.Stdin, Stdout: io.Discard, Stderr: io.Discard, Now: time.Now, Getenv: os.Getenv}
+	io := IO{Stdin: os.Stdin, Stdout: io.Discard, Stderr: io.Discard, Now: time.Now, Getenv: os.Getenv, Protocols: withDialectic()}
 	tmp := b.TempDir()
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
@@ -84,7 +84,7 @@ func BenchmarkTournamentRun(b *testing.B) {
 	srv := modeltest.NewServer(b, tourneyfake.Handler(map[string]float64{"strong": 2, "middle": 1}), modeltest.Forget())
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL}
 	io := IO{Stdin: os.Stdin, Stdout: io.Discard, Stderr: io.Discard, Now: time.Now,
-		Getenv: func(k string) string { return env[k] }}
+		Getenv: func(k string) string { return env[k] }, Protocols: withDialectic()}
 	motions := filepath.Join(b.TempDir(), "motions.txt")
 	if err := os.WriteFile(motions, []byte("Cities should ban cars.\nSchools should end homework.\n"), 0o644); err != nil {
 		b.Fatal(err)
@@ -122,7 +122,7 @@ func BenchmarkTournamentStatus(b *testing.B) {
 		b.Skip("MOOT_BENCH_TOURNAMENT is not set: no tournament to read")
 	}
 	root := filepath.Dir(filepath.Dir(dir))
-	io := IO{Stdin: os.Stdin, Stdout: io.Discard, Stderr: io.Discard, Now: time.Now, Getenv: os.Getenv}
+	io := IO{Stdin: os.Stdin, Stdout: io.Discard, Stderr: io.Discard, Now: time.Now, Getenv: os.Getenv, Protocols: withDialectic()}
 	b.ReportAllocs()
 	for b.Loop() {
 		if code := Run(context.Background(), []string{"moot", "--dir", root, "tournament", "status", filepath.Base(dir)}, io); code != ExitOK {

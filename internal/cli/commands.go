@@ -10,21 +10,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	ucli "github.com/urfave/cli/v3"
 
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/frontmatter"
-	"github.com/moot-dev/moot/internal/judging"
+	"github.com/moot-dev/moot/internal/prices"
 	"github.com/moot-dev/moot/internal/termwidth"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -57,131 +54,39 @@ func (a *app) newCommand() *ucli.Command {
 	}
 }
 
-// statusJSON is what status --json prints for one debate.
-type statusJSON struct {
-	Debate    string           `json:"debate"`
-	Path      string           `json:"path"`
-	Motion    string           `json:"motion"`
-	Exchange  int              `json:"exchange"`
-	Phase     dialectic.Phase  `json:"phase"`
-	Next      string           `json:"next"`
-	Command   string           `json:"command"`
-	Totals    dialectic.Totals `json:"cumulative_scores"`
-	Leader    string           `json:"leader"`
-	Margin    float64          `json:"margin"`
-	Arguments int              `json:"arguments"`
-	Pending   bool             `json:"interrupted_step_pending"`
-	// End is how many exchanges a debate made with an end has (0: none),
-	// and Complete reports that it has reached it.
-	End      int           `json:"end,omitempty"`
-	Complete bool          `json:"complete"`
-	Usage    driver.Totals `json:"usage"`
-	// Cost is the bill of the usage log (see costJSON): status of one
-	// debate has it, the list of every debate not.
-	Cost map[string]any `json:"cost,omitempty"`
-	// Writer is the process writing the debate now, if any.
-	Writer *store.Holder `json:"writer,omitempty"`
-	// Judges is the debate's judge panel, when it has one; Judgments
-	// names every judge with a folder under judgments/.
-	Judges    []sm.Judge `json:"judges,omitempty"`
-	Judgments []string   `json:"judgments,omitempty"`
-	// Missing names the judgments recorded as missing (moot run
-	// --keep-going), by call; MissingText says them in words.
-	Missing     []string `json:"missing,omitempty"`
-	MissingText string   `json:"-"`
-	// Scripted says who wrote the text that moot's built-in model wrote
-	// (builtin.Note), when it wrote any.
-	Scripted string `json:"scripted,omitempty"`
-	// Flags names the judgments whose rescores look like a judge that
-	// obeyed instructions planted in an argument (RescoreFlags).
-	Flags []string `json:"flags,omitempty"`
-}
-
-func (a *app) statusOf(dir string) (*statusJSON, error) {
-	d, err := store.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	deb, err := loadChecked(d, "status")
-	if err != nil {
-		return nil, err
-	}
-	h := deb.Header
-	s := &statusJSON{
-		Debate: h.ID, Path: dir, Motion: h.Motion.Text,
-		Exchange: h.State.Exchange, Phase: h.State.Phase,
-		Next: h.State.Action(), Totals: h.Totals, Arguments: len(deb.Arguments),
-		Pending: d.Pending(), Writer: d.Writer(),
-	}
-	s.Command = nextCommand(dir, h.State)
-	s.End = h.End
-	if deb.Ended() {
-		s.Complete, s.Command = true, ""
-		s.Next = fmt.Sprintf("nothing: the debate ended after its %d exchanges", h.End)
-	}
-	if s.Usage, err = driver.ReadUsage(d); err != nil {
-		return nil, fmt.Errorf("read usage log: %w", err)
-	}
-	if s.Judges, err = sm.PanelOf(h.Front); err != nil {
-		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
-	}
-	records, err := driver.JudgeRecords(d)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range records {
-		s.Judgments = append(s.Judgments, r.Name)
-	}
-	if len(records) > 0 {
-		sd, err := driver.LoadDebate(d, dialectic.Protocol{})
-		if err != nil {
-			return nil, err
-		}
-		if f, ok := sd.(sm.Filler); ok {
-			s.Missing = f.Gaps()
-		}
-		for _, l := range sd.Status().Lines {
-			if l.Label == "missing" {
-				s.MissingText = l.Text
-			}
-		}
-	}
-	if s.Scripted, err = scriptedNote(d); err != nil {
-		return nil, err
-	}
-	s.Flags = deb.RescoreFlags()
-	side, margin := h.Totals.Leader()
-	s.Leader, s.Margin = side.Name(), margin
-	if side == "" {
-		s.Leader = "even"
-	}
-	return s, nil
-}
-
-// nextCommand is the command line that takes, by hand, the step st waits
-// for in the debate at dir.
-func nextCommand(dir string, st dialectic.State) string {
-	line := fmt.Sprintf("moot %s %s", st.Command(), dir)
-	if st.Phase == dialectic.AwaitingJudgment {
-		return line + " --json-file JUDGMENT.json"
-	}
-	return fmt.Sprintf("%s %d --prop-file PROP.json --opp-file OPP.json", line, st.Exchange)
-}
-
 // withNextCommand adds to err, when it is a step refused because the
-// debate waits for another step (accepts says whether the state would
-// take the one asked for), a hint naming the command accepted now.
-func withNextCommand(d *store.Dir, err error, accepts func(dialectic.State) error) error {
+// debate in d, of protocol h, waits for another step (one that is not the
+// judgment when judgment is set, else the sides' answers for unit x), a
+// hint naming the command that takes the step it waits for.
+func withNextCommand(d *store.Dir, p sm.Protocol, h sm.HandSteps, err error, judgment bool, x int) error {
 	var refused *driver.Refused
 	if !errors.As(err, &refused) {
 		return err
 	}
-	deb, lerr := loadDialectic(d)
-	if lerr != nil || accepts(deb.Header.State) == nil {
+	deb, lerr := driver.LoadDebate(d, p)
+	if lerr != nil {
 		return err
 	}
-	return withCode(ExitRefused, err, "the debate accepts now: "+nextCommand(d.Path(), deb.Header.State))
+	next, takes := h.ByHand(deb, d.Path(), judgment, x)
+	if takes || next == "" {
+		return err
+	}
+	return withCode(ExitRefused, err, "the debate accepts now: "+next)
+}
+
+// handSteps returns the protocol of the debate in d, locked, which must
+// take steps by hand (an sm.HandSteps) for command.
+func (a *app) handSteps(d *store.Dir, command string) (sm.Protocol, sm.HandSteps, error) {
+	p, err := a.checkedProtocol(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, ok := p.(sm.HandSteps)
+	if !ok {
+		return nil, nil, withCode(ExitUsage, fmt.Errorf("%s: a %s debate takes no step by hand, as %s hands one in", d.Path(), p.Name(), command),
+			fmt.Sprintf("'moot run %s' runs its steps with models; 'moot run %s --human ROLE' asks a person for a role's answers", d.Path(), d.Path()))
+	}
+	return p, h, nil
 }
 
 func (a *app) statusCommand() *ucli.Command {
@@ -206,93 +111,106 @@ func (a *app) statusCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			if handled, err := a.withProtocol(dir, func(d *store.Dir, p sm.Protocol) error {
-				return a.statusProtocol(d, p, cmd.Bool("json"), table)
-			}); handled {
-				return err
-			}
-			s, err := a.statusOf(dir)
-			if err != nil {
-				return err
-			}
-			bill, err := a.dialecticBill(dir, table)
-			if err != nil {
-				return err
-			}
-			s.Cost = costJSON(bill)
-			if cmd.Bool("json") {
-				return writeJSON(a.io.Stdout, s)
-			}
-			w := a.io.Stdout
-			fmt.Fprintf(w, "debate    %s\n", visible(s.Debate, false))
-			// The whole motion, each of its lines wrapped: status of one
-			// debate never cuts it.
-			label := "motion"
-			for _, para := range strings.Split(strings.TrimSpace(s.Motion), "\n") {
-				if strings.TrimSpace(para) == "" {
-					continue
-				}
-				for _, line := range wrapLines(visible(para, false), 90) {
-					fmt.Fprintf(w, "%-9s %s\n", label, line)
-					label = ""
-				}
-			}
-			a.printScripted(s.Scripted)
-			fmt.Fprintf(w, "exchange  %d, %s\n", s.Exchange, strings.ReplaceAll(string(s.Phase), "_", " "))
-			fmt.Fprintf(w, "next      %s\n", s.Next)
-			if !s.Complete {
-				byModel := "moot run " + visible(s.Path, false)
-				byHand := visible(s.Command, false)
-				width := max(len(byModel), len(byHand))
-				fmt.Fprintf(w, "          %-*s  with models\n", width, byModel)
-				fmt.Fprintf(w, "          %-*s  by hand\n", width, byHand)
-			}
-			fmt.Fprintf(w, "scores    proposition %s (%d scored) · opposition %s (%d scored)\n",
-				dialectic.FormatScore(s.Totals.Proposition.Total), s.Totals.Proposition.Count,
-				dialectic.FormatScore(s.Totals.Opposition.Total), s.Totals.Opposition.Count)
-			if s.Leader == "even" {
-				fmt.Fprintf(w, "leader    none: the sides are even\n")
-			} else {
-				fmt.Fprintf(w, "leader    %s by %s\n", s.Leader, strconv.FormatFloat(s.Margin, 'f', 2, 64))
-			}
-			fmt.Fprintf(w, "arguments %d\n", s.Arguments)
-			for _, flag := range s.Flags {
-				label := "warning"
-				for _, line := range wrapLines(flag, 90) {
-					fmt.Fprintf(w, "%-9s %s\n", label, line)
-					label = ""
-				}
-			}
-			if len(s.Judges) > 0 {
-				names := make([]string, len(s.Judges))
-				for i, j := range s.Judges {
-					names[i] = visible(j.Name, false)
-					if j.Model != j.Name {
-						names[i] += " (" + visible(j.Model, false) + ")"
-					}
-				}
-				fmt.Fprintf(w, "judges    a panel of %d: %s; the scores are their means\n", len(s.Judges), strings.Join(names, ", "))
-			}
-			if len(s.Judgments) > 0 {
-				fmt.Fprintf(w, "judgments %s under judgments/: moot judges %s compares them\n", strings.Join(s.Judgments, ", "), visible(s.Path, false))
-			}
-			if s.MissingText != "" {
-				fmt.Fprintf(w, "missing   %s\n", visible(s.MissingText, false))
-			}
-			fmt.Fprint(w, peopleLine(dir, "exchange"))
-			if u := s.Usage; u.Calls > 0 {
-				fmt.Fprintf(w, "models    %s in all runs (%d failed) · %s · %.1f s of model time\n",
-					english.Count(u.Calls, "model call"), u.Failed, tokensText(bill.Total), u.Seconds)
-				writeCost(w, bill)
-			}
-			if s.Writer != nil {
-				fmt.Fprintf(w, "writer    %s\n", describeHolder(s.Writer))
-			}
-			if s.Pending {
-				fmt.Fprintf(w, "note      an interrupted step is recorded and will be completed by the next command that writes\n")
-			}
-			return nil
+			return a.status(dir, cmd.Bool("json"), table)
 		},
+	}
+}
+
+// status is `moot status` of the debate at dir: laid out by its debate
+// when it is an sm.StatusLayout, else by moot from its sm.Status. A
+// protocol that checks its files itself (an sm.FilesChecker) refuses a
+// debate that fails its check in its check's words (see loadChecked).
+func (a *app) status(dir string, asJSON bool, table prices.Table) error {
+	d, err := store.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	p, err := a.checkedProtocol(d)
+	if err != nil {
+		return err
+	}
+	if _, ok := p.(sm.FilesChecker); ok {
+		deb, err := loadChecked(d, p, "status")
+		if err != nil {
+			return err
+		}
+		if l, ok := deb.(sm.StatusLayout); ok {
+			return a.statusLayout(d, p, deb, l, asJSON, table)
+		}
+	}
+	return a.statusProtocol(d, p, asJSON, table)
+}
+
+// statusLayout prints the status of a debate that lays it out itself, with
+// what moot knows of it from outside its files.
+func (a *app) statusLayout(d *store.Dir, p sm.Protocol, deb sm.Debate, sl sm.StatusLayout, asJSON bool, table prices.Table) error {
+	lines, err := driver.ReadUsageLines(d)
+	if err != nil {
+		return fmt.Errorf("read usage log: %w", err)
+	}
+	usage := driver.SumUsage(lines)
+	note, err := scriptedNote(d)
+	if err != nil {
+		return err
+	}
+	bill := table.Bill(usageCalls(lines), driver.RoleNames(p))
+	facts := sm.StatusFacts{Pending: d.Pending(), Usage: usage, Cost: costJSON(bill), Scripted: note}
+	writer := d.Writer()
+	if writer != nil {
+		facts.Writer = writer
+	}
+	l := sl.StatusLayout(d.Path(), facts)
+	if asJSON {
+		return writeJSON(a.io.Stdout, l.JSON)
+	}
+	w := a.io.Stdout
+	st := deb.Status()
+	writeStatusLines(w, l.Head)
+	a.printScripted(note)
+	writeStatusLines(w, []sm.StatusLine{l.Where})
+	fmt.Fprintf(w, "next      %s\n", st.Next)
+	if !st.Complete {
+		byModel := "moot run " + visible(d.Path(), false)
+		if l.ByHand == "" {
+			fmt.Fprintf(w, "          %s\n", byModel)
+		} else {
+			byHand := visible(l.ByHand, false)
+			width := max(len(byModel), len(byHand))
+			fmt.Fprintf(w, "          %-*s  with models\n", width, byModel)
+			fmt.Fprintf(w, "          %-*s  by hand\n", width, byHand)
+		}
+	}
+	writeStatusLines(w, l.Lines)
+	fmt.Fprint(w, peopleLine(d.Path(), st.Unit))
+	if usage.Calls > 0 {
+		fmt.Fprintf(w, "models    %s in all runs (%d failed) · %s · %.1f s of model time\n",
+			english.Count(usage.Calls, "model call"), usage.Failed, tokensText(bill.Total), usage.Seconds)
+		writeCost(w, bill)
+	}
+	if writer != nil {
+		fmt.Fprintf(w, "writer    %s\n", describeHolder(writer))
+	}
+	if facts.Pending {
+		fmt.Fprintf(w, "note      an interrupted step is recorded and will be completed by the next command that writes\n")
+	}
+	return nil
+}
+
+// writeStatusLines writes the lines of a status, each under its label,
+// those that ask for it wrapped to 90 columns.
+func writeStatusLines(w io.Writer, lines []sm.StatusLine) {
+	for _, l := range lines {
+		text := visible(l.Text, false)
+		if !l.Wrap {
+			fmt.Fprintf(w, "%-9s %s\n", l.Label, text)
+			continue
+		}
+		label := l.Label
+		for _, line := range wrapLines(text, 90) {
+			fmt.Fprintf(w, "%-9s %s\n", label, line)
+			label = ""
+		}
 	}
 }
 
@@ -395,193 +313,109 @@ func (a *app) showCommand() *ucli.Command {
 			if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
 				return usageError("show takes a debate and, to show one argument, its id")
 			}
-			if handled, err := a.withDebateProtocol(cmd, func(d *store.Dir, p sm.Protocol) error {
-				return a.showProtocol(d, p, cmd.Args().Get(1), cmd.Args().Len() == 2, cmd.Bool("json"))
-			}); handled {
-				return err
-			}
-			id := cmd.Args().Get(1)
-			_, idErr := dialectic.ParseID(id)
-			d, err := openDebate(cmd)
-			if err != nil {
-				if idErr != nil && cmd.Args().Len() == 2 {
-					return badUsage(idErr)
-				}
-				return err
-			}
-			defer d.Close()
-			deb, err := loadChecked(d, "show")
-			if err != nil {
-				return err
-			}
-			if cmd.Args().Len() == 1 {
-				return a.listArguments(deb, cmd.Bool("json"))
-			}
-			if idErr != nil {
-				return badUsage(idErr, argumentHints(d.Path(), deb, id)...)
-			}
-			arg, ok := deb.Argument(id)
-			if !ok {
-				return withCode(ExitError, fmt.Errorf("%s has no argument %s", d.Path(), id), argumentHints(d.Path(), deb, id)...)
-			}
-			rec, scored := deb.Scores.Get(id)
-			p, err := a.protocolOf(d)
-			if err != nil {
-				return err
-			}
-			j, err := judgmentsOf(d, p)
-			if err != nil {
-				return err
-			}
-			strength, hasStrength := judging.Strengths(j)[id]
-			judges := map[string]float64{}
-			var judgeNames []string
-			for _, js := range j.Judges {
-				if v, ok := js.Final[id]; ok && js.Kind != sm.KindOfficial {
-					judges[js.Name] = v
-					judgeNames = append(judgeNames, js.Name)
-				}
-			}
-			if cmd.Bool("json") {
-				out := map[string]any{
-					"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "title": arg.Title, "claim": arg.ClaimText(),
-					"attacks": nonNilTargets(arg.Attacks), "defends": nonNilTargets(arg.Defends), "body": arg.Body,
-					"current_score": nil, "history": []any{}, "graph_strength": nil, "judges": judges,
-				}
-				if hasStrength && scored {
-					out["graph_strength"] = strength
-				}
-				if scored {
-					out["current_score"] = rec.CurrentScore
-					var hist []map[string]any
-					for _, e := range rec.History {
-						h := map[string]any{"score": e.Score, "reasoning": e.Reasoning, "scored_at": e.ScoredAt}
-						if e.TriggeredBy != "" {
-							h["triggered_by"] = e.TriggeredBy
-						}
-						if e.PreviousScore != nil {
-							h["previous_score"] = *e.PreviousScore
-						}
-						if e.Diff != nil {
-							h["diff"] = *e.Diff
-						}
-						hist = append(hist, h)
-					}
-					out["history"] = hist
-				}
-				return writeJSON(a.io.Stdout, out)
-			}
-			w := a.io.Stdout
-			fmt.Fprintf(w, "%s · %s · exchange %d\n", arg.ID, arg.Side.Name(), arg.Exchange)
-			fmt.Fprintf(w, "%s\n\n", visible(arg.Title, false))
-			if !scored {
-				fmt.Fprintf(w, "score: not scored yet\n")
-			} else {
-				fmt.Fprintf(w, "score: %s\n", dialectic.FormatScore(rec.CurrentScore))
-				for _, e := range rec.History {
-					if e.PreviousScore != nil {
-						fmt.Fprintf(w, "  %s  rescored %s → %s", visible(e.ScoredAt, false), dialectic.FormatScore(*e.PreviousScore), dialectic.FormatScore(e.Score))
-						if e.TriggeredBy != "" {
-							fmt.Fprintf(w, " after %s", visible(e.TriggeredBy, false))
-						}
-						fmt.Fprintln(w)
-					} else {
-						fmt.Fprintf(w, "  %s  scored %s\n", visible(e.ScoredAt, false), dialectic.FormatScore(e.Score))
-					}
-					fmt.Fprintf(w, "      %s\n", visible(e.Reasoning, false))
-				}
-				if hasStrength {
-					fmt.Fprintf(w, "graph strength: %.3f (DF-QuAD, from the attacks and defences alone, with the first score as base)\n", strength)
-				} else {
-					fmt.Fprintf(w, "graph strength: not evaluated (on a cycle of attacks and defences, or depending on one)\n")
-				}
-			}
-			if len(judgeNames) > 0 {
-				parts := make([]string, len(judgeNames))
-				for i, n := range judgeNames {
-					parts[i] = n + " " + dialectic.FormatScore(judges[n])
-				}
-				fmt.Fprintf(w, "judges: %s\n", strings.Join(parts, ", "))
-			}
-			fmt.Fprintf(w, "\n%s\n", visible(strings.TrimRight(arg.Body, "\n"), true))
-			return nil
+			return a.show(cmd, cmd.Args().Get(1), cmd.Args().Len() == 2, cmd.Bool("json"))
 		},
 	}
 }
 
-// listArguments prints every argument of deb, a line each: id, side,
-// exchange, current score and title.
-func (a *app) listArguments(deb *dialectic.Debate, asJSON bool) error {
-	if asJSON {
-		out := []map[string]any{}
-		for _, arg := range deb.Arguments {
-			row := map[string]any{"id": arg.ID, "side": arg.Side, "exchange": arg.Exchange, "score": nil, "title": arg.Title}
-			if rec, ok := deb.Scores.Get(arg.ID); ok {
-				row["score"] = rec.CurrentScore
+// show is `moot show` of the debate cmd names: its parts, or the one
+// called id when one is set, laid out by the debate when it is an
+// sm.ShowLayout, else listed from its sm.Shower. A protocol that checks
+// its files itself (an sm.FilesChecker) refuses a debate that fails its
+// check in its check's words (see loadChecked).
+func (a *app) show(cmd *ucli.Command, id string, one, asJSON bool) error {
+	d, err := openDebate(cmd)
+	if err != nil {
+		// A debate that cannot be read cannot say what its ids look
+		// like; the default protocol's say whether id can be one.
+		if p, perr := a.io.Protocols.Lookup(""); perr == nil && one {
+			if ids, ok := p.(sm.PartIDs); ok {
+				if idErr := ids.CheckPartID(id); idErr != nil {
+					return badUsage(idErr)
+				}
 			}
-			out = append(out, row)
 		}
+		return err
+	}
+	defer d.Close()
+	p, err := a.checkedProtocol(d)
+	if err != nil {
+		return err
+	}
+	if _, ok := p.(sm.FilesChecker); ok {
+		deb, err := loadChecked(d, p, "show")
+		if err != nil {
+			return err
+		}
+		if sl, ok := deb.(sm.ShowLayout); ok {
+			return a.showLayout(d, p, deb, sl, id, one, asJSON)
+		}
+	}
+	return a.showProtocol(d, p, id, one, asJSON)
+}
+
+// showLayout is `moot show` of a debate that lays it out itself.
+func (a *app) showLayout(d *store.Dir, p sm.Protocol, deb sm.Debate, sl sm.ShowLayout, id string, one, asJSON bool) error {
+	if !one {
+		l := sl.PartList()
+		if asJSON {
+			return writeJSON(a.io.Stdout, l.JSON)
+		}
+		if l.Text == "" {
+			fmt.Fprintf(a.io.Stderr, "moot: %s\n", l.None)
+			return nil
+		}
+		_, err := io.WriteString(a.io.Stdout, l.Text)
+		return err
+	}
+	hints := func() []string { return partHints(d.Path(), p, deb, sl.PartNoun(), id) }
+	if ids, ok := p.(sm.PartIDs); ok {
+		if err := ids.CheckPartID(id); err != nil {
+			return badUsage(err, hints()...)
+		}
+	}
+	text, out, ok := sl.ShowPart(id)
+	if !ok {
+		return withCode(ExitError, fmt.Errorf("%s has no %s %s", d.Path(), sl.PartNoun(), id), hints()...)
+	}
+	if asJSON {
 		return writeJSON(a.io.Stdout, out)
 	}
-	w := a.io.Stdout
-	if len(deb.Arguments) == 0 {
-		fmt.Fprintf(a.io.Stderr, "moot: %s has no arguments yet; 'moot status %s' says what it waits for\n", visible(deb.Header.ID, false), visible(deb.Header.ID, false))
-		return nil
-	}
-	fmt.Fprintf(w, "%-10s %-12s %-9s %-6s %s\n", "id", "side", "exchange", "score", "title")
-	for _, arg := range deb.Arguments {
-		score := "-"
-		if rec, ok := deb.Scores.Get(arg.ID); ok {
-			score = dialectic.FormatScore(rec.CurrentScore)
-		}
-		fmt.Fprintf(w, "%-10s %-12s %-9d %-6s %s\n", arg.ID, arg.Side.Name(), arg.Exchange, score, visible(arg.Title, false))
-	}
-	return nil
+	_, err := io.WriteString(a.io.Stdout, text)
+	return err
 }
 
-// argumentHints are the hints for an id that deb does not hold: the
-// argument meant, if one is near (prop_1 for prop_001), and how to list
-// them all.
-func argumentHints(dir string, deb *dialectic.Debate, id string) []string {
+// partHints are the hints for an id that deb, of protocol p, does not
+// hold: the part meant, if one is near (prop_001 for prop_1), and how to
+// list them all; noun names a part.
+func partHints(dir string, p sm.Protocol, deb sm.Debate, noun, id string) []string {
 	var ids []string
-	for _, arg := range deb.Arguments {
-		ids = append(ids, arg.ID)
+	if sh, ok := deb.(sm.Shower); ok {
+		for _, pt := range sh.Parts() {
+			ids = append(ids, pt.ID)
+		}
+	}
+	var meant []string
+	if pi, ok := p.(sm.PartIDs); ok {
+		meant = pi.PartIDsMeant(id)
 	}
 	var hints []string
-	if near, ok := nearestID(id, ids); ok {
+	if near, ok := nearestID(id, meant, ids); ok {
 		hints = append(hints, fmt.Sprintf("did you mean %s?", near))
 	}
-	return append(hints, fmt.Sprintf("'moot show %s' lists its arguments", dir))
+	return append(hints, fmt.Sprintf("'moot show %s' lists its %ss", dir, noun))
 }
 
-// looseID reads ids as people type them: any case, any number of
-// leading zeros, a dash for the underscore (Prop-1, opp_0a).
-var looseID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i)(prop|opp)[_-]?0*([0-9]{1,5})([a-c]?)$`) })
-
-// nearestID returns the id among ids that id most likely means.
-func nearestID(id string, ids []string) (string, bool) {
-	if m := looseID().FindStringSubmatch(strings.TrimSpace(id)); m != nil {
-		n, _ := strconv.Atoi(m[2])
-		want := fmt.Sprintf("%s_%03d%s", strings.ToLower(m[1]), n, strings.ToLower(m[3]))
-		for _, c := range ids {
-			if c == want {
-				return c, true
-			}
-		}
-		if n == 0 && m[3] == "" {
-			if c := want + "a"; slices.Contains(ids, c) {
-				return c, true
-			}
+// nearestID returns the id among ids that id most likely means: the first
+// of meant, the ids its protocol reads it as, that ids holds, else the
+// nearest by spelling.
+func nearestID(id string, meant, ids []string) (string, bool) {
+	for _, m := range meant {
+		if slices.Contains(ids, m) {
+			return m, true
 		}
 	}
 	return nearest(id, ids)
-}
-
-func nonNilTargets(t []dialectic.Target) []dialectic.Target {
-	if t == nil {
-		return []dialectic.Target{}
-	}
-	return t
 }
 
 func (a *app) checkCommand() *ucli.Command {
@@ -719,8 +553,8 @@ func (a *app) processExchangeCommand() *ucli.Command {
 			// The exchange is checked first: a negative one ends the flags
 			// and would otherwise be reported as too many arguments.
 			exchange, err := strconv.Atoi(cmd.Args().Get(1))
-			if err != nil || exchange < 0 || exchange > dialectic.MaxExchange {
-				return usageError("exchange %q is not a whole number from 0 to %d", cmd.Args().Get(1), dialectic.MaxExchange)
+			if last := a.maxHandUnit(); err != nil || exchange < 0 || exchange > last {
+				return usageError("exchange %q is not a whole number from 0 to %d", cmd.Args().Get(1), last)
 			}
 			if cmd.Args().Len() > 2 {
 				return usageError("process-exchange takes a debate and an exchange number, got also %q", cmd.Args().Slice()[2:])
@@ -759,13 +593,29 @@ func (a *app) processExchange(ctx context.Context, cmd *ucli.Command, exchange i
 		return driver.Result{}, err
 	}
 	defer d.Close()
-	res, err := driver.HandStep(d, dialectic.Protocol{}, false, dialectic.HandArguments(exchange, prop, opp))
+	p, h, err := a.handSteps(d, "process-exchange")
+	if err != nil {
+		return driver.Result{}, err
+	}
+	res, err := driver.HandStep(d, p, false, h.HandSides(exchange, prop, opp))
 	err = plainBadFiles(err)
 	if w := sameFile(propFile, oppFile); w != "" {
 		res.Warnings = append(res.Warnings, w)
 		fmt.Fprintf(a.io.Stderr, "moot: warning: %s\n", w)
 	}
-	return res, withNextCommand(d, err, func(st dialectic.State) error { return st.AcceptArguments(exchange) })
+	return res, withNextCommand(d, p, h, err, false, exchange)
+}
+
+// maxHandUnit is the last unit process-exchange takes: the highest
+// MaxUnit of the protocols that take steps by hand.
+func (a *app) maxHandUnit() int {
+	last := 0
+	for _, p := range a.io.Protocols {
+		if h, ok := p.(sm.HandSteps); ok {
+			last = max(last, h.MaxUnit())
+		}
+	}
+	return last
 }
 
 // sameFile returns a warning when both sides' answers are the same file:
@@ -818,9 +668,13 @@ func (a *app) processJudge(ctx context.Context, cmd *ucli.Command) (driver.Resul
 		return driver.Result{}, err
 	}
 	defer d.Close()
-	res, err := driver.HandStep(d, dialectic.Protocol{}, true, dialectic.HandJudgment(answer, a.io.Now()))
+	p, h, err := a.handSteps(d, "process-judge")
+	if err != nil {
+		return driver.Result{}, err
+	}
+	res, err := driver.HandStep(d, p, true, h.HandJudgment(answer, a.io.Now()))
 	err = plainBadFiles(err)
-	return res, withNextCommand(d, err, dialectic.State.AcceptJudgment)
+	return res, withNextCommand(d, p, h, err, true, 0)
 }
 
 // writeJSONLine writes v as one line of JSON, for streams of events.

@@ -570,7 +570,7 @@ func runOps(t *testing.T, in string, st opsStep) opsRun {
 	code := Run(context.Background(), append([]string{"moot", "debate-ops"}, args...), IO{
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Now:    time.Now,
-		Getenv: func(string) string { return "" },
+		Getenv: func(string) string { return "" }, Protocols: withDialectic(),
 	})
 	return opsRun{code, out.String(), errb.String(), removedInputs(in, st)}
 }

@@ -177,15 +177,11 @@ func (a *app) demoRun(ctx context.Context, dir string, p sm.Protocol, w io.Write
 	}
 	shown := &app{io: a.io}
 	shown.io.Stderr = w
-	unit := "exchange"
-	if p.Name() != sm.Default {
-		deb, err := driver.LoadDebate(d, p)
-		if err != nil {
-			return err
-		}
-		unit = deb.Status().Unit
+	deb, err := driver.LoadDebate(d, p)
+	if err != nil {
+		return err
 	}
-	prog := shown.newProgress(false, false, p, unit)
+	prog := shown.newProgress(false, false, p, deb.Status().Unit)
 	defer prog.stop()
 	warn := func(msg string) {
 		// That the roles' models are set to the built-in model goes
@@ -204,18 +200,14 @@ func (a *app) demoRun(ctx context.Context, dir string, p sm.Protocol, w io.Write
 		Warn:         warn,
 		Serial:       true,
 	}
-	if p.Name() != sm.Default {
-		_, err = driver.Advance(ctx, d, p, driver.UnitGoal{All: true}, opts)
-		return demoFailed(err)
+	if t, ok := p.(sm.Templated); ok {
+		set, err := protocolTemplates(p.Name(), d, "")
+		if err != nil {
+			return err
+		}
+		p = t.WithTemplates(set)
 	}
-	deb, err := loadDialectic(d)
-	if err != nil {
-		return err
-	}
-	if opts.Templates, err = loadTemplates(d, ""); err != nil {
-		return err
-	}
-	_, err = runDialectic(ctx, d, dialecticGoal{Exchange: deb.Header.End}, opts)
+	_, err = driver.Advance(ctx, d, p, driver.UnitGoal{All: true}, opts)
 	return demoFailed(err)
 }
 

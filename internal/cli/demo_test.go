@@ -34,7 +34,7 @@ func TestDemoDeterministic(t *testing.T) {
 		for _, name := range names {
 			var out, errb bytes.Buffer
 			io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
-				Getenv: func(string) string { return "" }, Protocols: protocols}
+				Getenv: func(string) string { return "" }, Protocols: withDialectic(protocols...)}
 			if code := cli.Run(context.Background(), []string{"moot", "--dir", root, "demo", "--protocol", name}, io); code != 0 {
 				t.Fatalf("demo --protocol %s: exit %d: %s", name, code, errb.String())
 			}

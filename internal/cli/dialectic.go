@@ -2,17 +2,16 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
-// This file holds what the commands still do for dialectic alone, through
-// the driver's generic paths, until dialectic's commands are reached
-// through the step model's interfaces like every other protocol's.
+// This file holds what run, step and debate-ops still do for dialectic
+// alone, through the driver's generic paths, until they reach dialectic
+// through the step model's interfaces like every other protocol; it goes
+// with the last of them.
 
 // dialecticGoal says when a run of a dialectic debate stops: after Steps
 // steps when Steps > 0, else when Exchange exchanges are judged, that is
@@ -34,27 +33,4 @@ func runDialectic(ctx context.Context, d *store.Dir, g dialecticGoal, opts drive
 func loadDialectic(d *store.Dir) (*dialectic.Debate, error) {
 	deb, err := dialectic.Loaded(driver.LoadDebate(d, dialectic.Protocol{}))
 	return deb, plainBadFiles(err)
-}
-
-// plainBadFiles unwraps a *driver.BadFilesError: a dialectic debate's file
-// that cannot be read fails its commands with the plain error, and its
-// exit status, as it always has (a check of it still says exit 4).
-func plainBadFiles(err error) error {
-	var bad *driver.BadFilesError
-	if errors.As(err, &bad) {
-		return bad.Err
-	}
-	return err
-}
-
-// readRaw reads the files of the dialectic debate in d as one commit left
-// them.
-func readRaw(d *store.Dir) (dialectic.Raw, error) {
-	var raw dialectic.Raw
-	err := driver.ReadFiles(d, func(files fs.FS) error {
-		var err error
-		raw, err = dialectic.ReadRaw(files)
-		return err
-	})
-	return raw, err
 }

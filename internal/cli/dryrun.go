@@ -17,7 +17,6 @@ import (
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/prices"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -46,7 +45,7 @@ type dryCall struct {
 // make; the first step's prompts are the real ones, a later step's hold
 // the built-in model's placeholder answers where the models' answers
 // would be. Each call is estimated as --budget estimates it.
-func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goal func(dialectic.State) dialecticGoal) error {
+func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest) error {
 	if cmd.Bool("json") {
 		return usageError("--dry-run prints a table for people; it has no --json")
 	}
@@ -121,14 +120,11 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 		}
 	}
 	spent := table.Bill(usageCalls(earlier), nil).Total
-	unitName := "exchange"
-	if proto.Name() != sm.Default {
-		deb, err := driver.LoadDebate(d, proto)
-		if err != nil {
-			return err
-		}
-		unitName = deb.Status().Unit
+	deb, err := driver.LoadDebate(d, proto)
+	if err != nil {
+		return err
 	}
+	unitName := deb.Status().Unit
 	var calls []dryCall
 	steps := 0
 	opts := driver.Options{
@@ -177,40 +173,34 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest, goa
 	}
 	unit := unitName
 	var stop error
-	if proto.Name() == sm.Default {
-		deb, err := loadDialectic(cd)
-		if err != nil {
-			return err
-		}
-		end := deb.Header.End
-		if req.all && end == 0 {
-			return badUsage(errors.New("this dialectic debate has no end: give the number of exchanges to run, or --until E"),
-				"a debate made with 'moot new --exchanges N' ends after N exchanges, and --all runs it to its end")
-		}
-		if opts.Templates, err = loadTemplates(cd, cmd.String("templates")); err != nil {
-			return err
-		}
-		g := goal(deb.Header.State)
-		if req.all || (end > 0 && g.Steps == 0 && g.Exchange > end) {
-			g = dialecticGoal{Exchange: end}
-		}
-		if !deb.Ended() {
-			_, stop = runDialectic(ctx, cd, g, opts)
-		}
-	} else {
-		deb, err := driver.LoadDebate(cd, proto)
-		if err != nil {
-			return err
-		}
-		st := deb.Status()
-		if !st.Complete {
-			_, stop = driver.Advance(ctx, cd, proto, req.goal(st), opts)
-		}
+	if deb, err = driver.LoadDebate(cd, proto); err != nil {
+		return err
+	}
+	st := deb.Status()
+	if u, ok := proto.(sm.Unending); ok && req.all && st.Total == 0 && !st.Complete {
+		return noEnd(u)
+	}
+	if proto, err = withTemplates(cmd, cd, proto); err != nil {
+		return err
+	}
+	if !st.Complete {
+		_, stop = driver.Advance(ctx, cd, proto, req.goal(st), opts)
 	}
 	if errors.Is(stop, context.Canceled) {
 		return stop
 	}
 	return a.printDryRun(a.io.Stdout, d.Path(), unit, calls, steps, stored, earlier, table, stop)
+}
+
+// noEnd is the usage error of --all given a debate without an end, in its
+// protocol's words.
+func noEnd(u sm.Unending) error {
+	err := u.NoEnd()
+	var input *sm.InputError
+	if errors.As(err, &input) && input.Hint != "" {
+		return badUsage(input.Err, input.Hint)
+	}
+	return badUsage(err)
 }
 
 // printDryRun prints what a dry run foresaw: each call, then the calls by

@@ -76,7 +76,7 @@ func TestNearestID(t *testing.T) {
 		{"prop_9", ""},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
-			got, ok := nearestID(tc.in, ids)
+			got, ok := nearestID(tc.in, dialectic.Protocol{}.PartIDsMeant(tc.in), ids)
 			if got != tc.want || ok != (tc.want != "") {
 				t.Errorf("nearestID(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
 			}

@@ -25,7 +25,7 @@ func TestHintsCallMootAsInvoked(t *testing.T) {
 			dir := t.TempDir()
 			var out, errb bytes.Buffer
 			io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
-				Getenv: func(string) string { return "" }}
+				Getenv: func(string) string { return "" }, Protocols: withDialectic()}
 			run := func(args ...string) int {
 				errb.Reset()
 				return cli.Run(context.Background(), append([]string{tc.prog, "--dir", dir}, args...), io)

@@ -20,9 +20,9 @@ import (
 
 	"github.com/moot-dev/moot/internal/live"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 	"github.com/moot-dev/moot/statemachine/forum"
 )
 
@@ -233,7 +233,7 @@ func TestWatchedRunIsTheSame(t *testing.T) {
 		t.Skip("runs two debates")
 	}
 	fixed := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
-	protocols := sm.Protocols{forum.Protocol{}}
+	protocols := withDialectic(forum.Protocol{})
 	runOne := func(watched bool) map[string]string {
 		root := t.TempDir()
 		io := IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Now: func() time.Time { return fixed },

@@ -111,7 +111,7 @@ func TestWaitSaysWhoItWaitsFor(t *testing.T) {
 	go func() {
 		done <- Run(context.Background(), append([]string{"moot", "--dir", root}, append(judge0(e, t), "--wait")...), IO{
 			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: stderr,
-			Now: time.Now, Getenv: func(string) string { return "" },
+			Now: time.Now, Getenv: func(string) string { return "" }, Protocols: withDialectic(),
 		})
 	}()
 	select {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 )
 
 // runMoot runs moot new and then args against baseURL, returning the exit
@@ -24,7 +24,7 @@ func runMoot(t *testing.T, baseURL string, args ...string) (int, string, string)
 	env := map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": baseURL}
 	var out, errb bytes.Buffer
 	io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
-		Getenv: func(k string) string { return env[k] }}
+		Getenv: func(k string) string { return env[k] }, Protocols: withDialectic()}
 	if code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "new", "d", "--motion", "M."}, io); code != 0 {
 		t.Fatalf("new: exit %d: %s", code, errb.String())
 	}
@@ -100,7 +100,7 @@ func TestNarrativeEchoingTheKeyIsMasked(t *testing.T) {
 	env := map[string]string{"OPENAI_API_KEY": key, "OPENAI_BASE_URL": srv.URL}
 	var out, errb bytes.Buffer
 	io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
-		Getenv: func(k string) string { return env[k] }}
+		Getenv: func(k string) string { return env[k] }, Protocols: withDialectic()}
 	for _, args := range [][]string{{"new", "d", "--motion", "M."}, {"run", "d"}, {"report", "d", "--narrative"}} {
 		if code := cli.Run(context.Background(), append([]string{"moot", "--dir", dir}, args...), io); code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errb.String())

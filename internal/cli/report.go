@@ -127,10 +127,8 @@ func (a *app) readingProtocol(d *store.Dir, command string) (sm.Protocol, error)
 	if err != nil || p != nil {
 		return p, err
 	}
-	if _, err := loadChecked(d, command); err != nil {
-		return nil, err
-	}
-	return a.io.Protocols.Lookup(sm.Default)
+	p, _, err = a.readChecked(d, command)
+	return p, err
 }
 
 // reportProtocol is `moot report` for the debate in d of protocol p: the
@@ -399,15 +397,7 @@ func (a *app) exportCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			deb, err := loadChecked(d, "export")
-			if err != nil {
-				return err
-			}
-			p, err := a.io.Protocols.Lookup(sm.Default)
-			if err != nil {
-				return err
-			}
-			sd, err := driver.ReadDebate(d, p)
+			p, sd, err := a.readChecked(d, "export")
 			if err != nil {
 				return err
 			}
@@ -429,7 +419,11 @@ func (a *app) exportCommand() *ucli.Command {
 				if err := writeOutput(path, out); err != nil {
 					return fmt.Errorf("write -o %s: %w", path, err)
 				}
-				fmt.Fprintf(a.io.Stderr, "moot: wrote %s to %s\n", english.Count(len(deb.Arguments), "argument"), path)
+				n := 0
+				if sh, ok := sd.(sm.Shower); ok {
+					n = len(sh.Parts())
+				}
+				fmt.Fprintf(a.io.Stderr, "moot: wrote %s to %s\n", english.Count(n, "argument"), path)
 				return nil
 			}
 			_, err = a.io.Stdout.Write(out)

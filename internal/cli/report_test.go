@@ -51,7 +51,7 @@ func mootWith(t *testing.T, w NarrativeWriter, args ...string) result {
 	io := IO{
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Now:    func() time.Time { return time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) },
-		Getenv: func(string) string { return "" },
+		Getenv: func(string) string { return "" }, Protocols: withDialectic(),
 	}
 	if w != nil {
 		io.Narrator = func(func(string) string, string) (NarrativeWriter, string, error) {

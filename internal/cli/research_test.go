@@ -45,7 +45,7 @@ func TestResearchTest(t *testing.T) {
 			var out, errb bytes.Buffer
 			code := Run(context.Background(), []string{"moot", "research", "test"}, IO{
 				Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
-				Getenv: func(k string) string { return tt.env[k] },
+				Getenv: func(k string) string { return tt.env[k] }, Protocols: withDialectic(),
 			})
 			if code != tt.code || out.String() != tt.wantOut || !strings.Contains(errb.String(), tt.wantErr) {
 				t.Errorf("exit %d, out %q, err %q; want %d, %q, %q", code, out.String(), errb.String(), tt.code, tt.wantOut, tt.wantErr)
@@ -64,7 +64,7 @@ func TestRunResearchNeedsProvider(t *testing.T) {
 		var out, errb bytes.Buffer
 		code := Run(context.Background(), append([]string{"moot", "--dir", dir}, args...), IO{
 			Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
-			Getenv: func(k string) string { return env[k] },
+			Getenv: func(k string) string { return env[k] }, Protocols: withDialectic(),
 		})
 		return code, errb.String()
 	}

@@ -70,30 +70,14 @@ func rootDebates(rootDir string) ([]rootDebate, []rootTournament, error) {
 
 // readChecked reads the debate in d with its own protocol's code for the
 // read command command, and refuses it with exit 4 when it fails moot
-// check, naming its problems.
+// check, naming its problems (see loadChecked).
 func (a *app) readChecked(d *store.Dir, command string) (sm.Protocol, sm.Debate, error) {
-	p, err := a.stepProtocol(d)
+	p, err := a.checkedProtocol(d)
 	if err != nil {
 		return nil, nil, err
 	}
-	if p == nil {
-		// dialectic's own reading names what is wrong in its words.
-		if _, err := loadChecked(d, command); err != nil {
-			return nil, nil, err
-		}
-		if p, err = a.io.Protocols.Lookup(sm.Default); err != nil {
-			return nil, nil, err
-		}
-	}
-	deb, err := driver.ReadDebate(d, p)
-	if err != nil {
-		return p, nil, err
-	}
-	if f := deb.Check(); len(f.Problems) > 0 {
-		return p, nil, withCode(ExitCheckFailed, &brokenDebate{dir: d.Path(), command: command, problems: f.Problems},
-			fmt.Sprintf("fix the files (or restore them, with git for instance), then 'moot check %s' to see that it passes", d.Path()))
-	}
-	return p, deb, nil
+	deb, err := loadChecked(d, p, command)
+	return p, deb, err
 }
 
 // debateSummary is one debate's line of the whole-root commands (list,

@@ -13,7 +13,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 )
 
 // runEvents runs moot with args against a server answering with h and
@@ -25,7 +25,7 @@ func runEvents(t *testing.T, h modeltest.Handler, args ...string) (int, []map[st
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL}
 	var out, errb bytes.Buffer
 	io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
-		Getenv: func(k string) string { return env[k] }}
+		Getenv: func(k string) string { return env[k] }, Protocols: withDialectic()}
 	if code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "new", "j", "--motion", "This house would stream JSON."}, io); code != 0 {
 		t.Fatalf("new: exit %d: %s", code, errb.String())
 	}
@@ -273,7 +273,7 @@ func TestUsageLogWarning(t *testing.T) {
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL}
 	var out, errb bytes.Buffer
 	io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
-		Getenv: func(k string) string { return env[k] }}
+		Getenv: func(k string) string { return env[k] }, Protocols: withDialectic()}
 	if code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "new", "w", "--motion", "M."}, io); code != 0 {
 		t.Fatalf("new: exit %d: %s", code, errb.String())
 	}
@@ -342,7 +342,7 @@ func TestRunJSONStdoutFailure(t *testing.T) {
 			env := map[string]string{"OPENAI_BASE_URL": srv.URL}
 			var errb bytes.Buffer
 			io := cli.IO{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errb, Now: time.Now,
-				Getenv: func(k string) string { return env[k] }}
+				Getenv: func(k string) string { return env[k] }, Protocols: withDialectic()}
 			if code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "new", "j", "--motion", "M."}, io); code != 0 {
 				t.Fatalf("new: exit %d: %s", code, errb.String())
 			}

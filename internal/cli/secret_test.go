@@ -12,7 +12,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 )
 
 // TestKeyNeverLeaks runs moot with a distinctive API key against servers
@@ -44,7 +44,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 				env := map[string]string{"OPENAI_API_KEY": key, "OPENAI_BASE_URL": srv.URL}
 				var out, errb bytes.Buffer
 				io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
-					Getenv: func(k string) string { return env[k] }}
+					Getenv: func(k string) string { return env[k] }, Protocols: withDialectic()}
 				if code := cli.Run(context.Background(), []string{"moot", "--dir", dir, "new", "k", "--motion", "M."}, io); code != 0 {
 					t.Fatalf("new: exit %d: %s", code, errb.String())
 				}

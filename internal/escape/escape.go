@@ -1,6 +1,7 @@
 // Package escape makes text from a debate safe inside markdown and
-// mermaid: what a debater or judge wrote reads as the same characters and
-// can never become markup. Reports and the dialectic graph both use it.
+// mermaid, and on a terminal: what a debater or judge wrote reads as the
+// same characters and can never become markup or steer the terminal.
+// Reports, the dialectic graph and the commands' output use it.
 package escape
 
 import (

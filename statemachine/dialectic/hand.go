@@ -58,3 +58,42 @@ func NewInput(slug string, m Motion) sm.NewInput {
 	}
 	return in
 }
+
+var _ sm.HandSteps = Protocol{}
+
+// MaxUnit returns MaxExchange.
+func (Protocol) MaxUnit() int { return MaxExchange }
+
+// HandSides is HandArguments: the proposition's answer, then the
+// opposition's.
+func (Protocol) HandSides(x int, prop, opp []byte) func(sm.Debate) (*sm.Commit, error) {
+	return HandArguments(x, prop, opp)
+}
+
+// HandJudgment is the package's HandJudgment.
+func (Protocol) HandJudgment(answer []byte, now time.Time) func(sm.Debate) (*sm.Commit, error) {
+	return HandJudgment(answer, now)
+}
+
+// ByHand returns the process-exchange or process-judge command line that
+// takes the step d waits for, and whether d takes the judgment (judgment
+// set) or the arguments of exchange x.
+func (Protocol) ByHand(d sm.Debate, dir string, judgment bool, x int) (string, bool) {
+	deb, err := Loaded(d, nil)
+	if err != nil {
+		return "", false
+	}
+	st := deb.Header.State
+	if judgment {
+		return HandCommand(dir, st), st.AcceptJudgment() == nil
+	}
+	return HandCommand(dir, st), st.AcceptArguments(x) == nil
+}
+
+var _ sm.Unending = Protocol{}
+
+// NoEnd refuses --all for a debate made without --exchanges.
+func (Protocol) NoEnd() error {
+	return &sm.InputError{Err: errors.New("this dialectic debate has no end: give the number of exchanges to run, or --until E"),
+		Hint: "a debate made with 'moot new --exchanges N' ends after N exchanges, and --all runs it to its end"}
+}
