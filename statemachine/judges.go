@@ -279,6 +279,31 @@ type Rejudging struct {
 	From, To int
 }
 
+// Check returns an error when r's judge has a name no folder may have, or
+// no model: what every protocol's Rejudge refuses first.
+func (r Rejudging) Check() error {
+	if err := CheckJudgeName(r.Judge.Name); err != nil {
+		return err
+	}
+	if strings.TrimSpace(r.Judge.Model) == "" {
+		return errors.New("the judge has no model")
+	}
+	return nil
+}
+
+// RoleModel returns the model of role as the settings a run keeps in the
+// state file's frontmatter front (under "moot", the driver's SettingsKey)
+// name it; empty for a debate no run has stored one for.
+func RoleModel(front frontmatter.Object, role string) string {
+	var set struct {
+		Models map[string]string `json:"models"`
+	}
+	if err := front.Decode("moot", &set); err != nil {
+		return ""
+	}
+	return set.Models[role]
+}
+
 // Judged is a Debate whose judges' scores can be compared, for `moot
 // judges`, the report and export.
 type Judged interface {

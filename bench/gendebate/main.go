@@ -16,8 +16,8 @@ import (
 	"time"
 
 	driver "github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest"
 )
 
 func main() {
@@ -58,14 +58,14 @@ func generate(dir string, exchanges int) error {
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for e := 0; e < exchanges; e++ {
-		c, err := dialectic.ApplyArguments(deb, e, map[dialectic.Side][]byte{dialectic.Prop: fixture.Answer(dialectic.Prop, e), dialectic.Opp: fixture.Answer(dialectic.Opp, e)})
+		c, err := dialectic.ApplyArguments(deb, e, map[dialectic.Side][]byte{dialectic.Prop: dialectictest.Answer(dialectic.Prop, e), dialectic.Opp: dialectictest.Answer(dialectic.Opp, e)})
 		if err == nil {
 			err = driver.Commit(d, c)
 		}
 		if err != nil {
 			return fmt.Errorf("exchange %d: %w", e, err)
 		}
-		c, err = dialectic.ApplyJudgment(deb, fixture.Judgment(e), now.Add(time.Duration(e)*time.Minute))
+		c, err = dialectic.ApplyJudgment(deb, dialectictest.Judgment(e), now.Add(time.Duration(e)*time.Minute))
 		if err == nil {
 			err = driver.Commit(d, c)
 		}
@@ -82,9 +82,9 @@ func writeAnswers(dir string, e int) error {
 		return err
 	}
 	for name, data := range map[string][]byte{
-		"prop.json":  fixture.Answer(dialectic.Prop, e),
-		"opp.json":   fixture.Answer(dialectic.Opp, e),
-		"judge.json": fixture.Judgment(e),
+		"prop.json":  dialectictest.Answer(dialectic.Prop, e),
+		"opp.json":   dialectictest.Answer(dialectic.Opp, e),
+		"judge.json": dialectictest.Judgment(e),
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return err

@@ -13,9 +13,9 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/templates"
 )

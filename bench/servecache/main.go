@@ -42,9 +42,9 @@ import (
 	"time"
 
 	driver "github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/testkit/fixture"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -276,9 +276,9 @@ func commitSteps(ctx context.Context, dir string, interval time.Duration) error 
 		}
 		var c *sm.Commit
 		if judged {
-			c, err = dialectic.ApplyArguments(deb, e, map[dialectic.Side][]byte{dialectic.Prop: fixture.Answer(dialectic.Prop, e), dialectic.Opp: fixture.Answer(dialectic.Opp, e)})
+			c, err = dialectic.ApplyArguments(deb, e, map[dialectic.Side][]byte{dialectic.Prop: dialectictest.Answer(dialectic.Prop, e), dialectic.Opp: dialectictest.Answer(dialectic.Opp, e)})
 		} else {
-			c, err = dialectic.ApplyJudgment(deb, fixture.Judgment(e), time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC).Add(time.Duration(e)*time.Minute))
+			c, err = dialectic.ApplyJudgment(deb, dialectictest.Judgment(e), time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC).Add(time.Duration(e)*time.Minute))
 			e++
 		}
 		if err == nil {

@@ -60,7 +60,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/tourneyfake"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/tourneyfake"
 )
 
 // Targets of issue 15.

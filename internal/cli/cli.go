@@ -168,6 +168,9 @@ func Run(ctx context.Context, args []string, io IO) int {
 	// moot.yaml stands in for the environment variables it sets when the
 	// environment leaves them unset.
 	app.io.Getenv = func(name string) string {
+		if v, ok := app.apiFor(name); ok {
+			return v
+		}
 		if v := app.env(name); strings.TrimSpace(v) != "" {
 			return v
 		}
@@ -274,6 +277,9 @@ type app struct {
 	person driver.Person
 	// env is the environment as it is, io.Getenv with moot.yaml under it.
 	env func(string) string
+	// api is --api's value, which stands in for MOOT_API; "" when not
+	// given.
+	api string
 	// rootCmd is the command line's root, whose --dir says where
 	// moot.yaml is; cfg is moot.yaml once read (cfgRead), cfgErr why it
 	// could not be.
@@ -414,7 +420,7 @@ func (a *app) command(args []string) *ucli.Command {
 		EnableShellCompletion: true,
 		// The completion command is urfave/cli's, made moot's own.
 		ConfigureShellCompletionCommand: configureCompletion,
-		Flags:                           []ucli.Flag{dirFlag},
+		Flags:                           []ucli.Flag{dirFlag, a.apiFlag()},
 		ExitErrHandler:                  func(context.Context, *ucli.Command, error) {},
 		OnUsageError: func(_ context.Context, cmd *ucli.Command, err error, _ bool) error {
 			return flagError(cmd, err)
@@ -456,8 +462,10 @@ func (a *app) command(args []string) *ucli.Command {
 		if name == "" || name == "help" || name == "completion" || slices.Contains(args, "--generate-shell-completion") {
 			return ctx, nil
 		}
-		_, err := a.config()
-		return ctx, err
+		if _, err := a.config(); err != nil {
+			return ctx, err
+		}
+		return ctx, a.checkAPI()
 	}
 	return root
 }
@@ -471,7 +479,7 @@ type mootCommand struct {
 // builtins lists moot's own commands in the order help shows them, help
 // last.
 func (a *app) builtins() []mootCommand {
-	return []mootCommand{
+	return a.withStepTools([]mootCommand{
 		{"new", a.newCommand},
 		{"demo", a.demoCommand},
 		{"protocols", a.protocolsCommand},
@@ -481,7 +489,6 @@ func (a *app) builtins() []mootCommand {
 		{"check", a.checkCommand},
 		{"process-exchange", a.processExchangeCommand},
 		{"process-judge", a.processJudgeCommand},
-		{"debate-ops", a.debateOpsCommand},
 		{"run", a.runCommand},
 		{"step", a.stepCommand},
 		{"form", a.formCommand},
@@ -498,7 +505,7 @@ func (a *app) builtins() []mootCommand {
 		{"config", a.configCommand},
 		{"doctor", a.doctorCommand},
 		{"help", a.helpCommand},
-	}
+	})
 }
 
 // usageOnError makes flag errors of a subcommand usage errors.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/tourneyfake"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/tourneyfake"
 )
 
 // BenchmarkReadCommand runs a command that only reads a debate (status or

@@ -30,7 +30,7 @@ const ConfigFile = "moot.yaml"
 
 // configKeys are the keys moot.yaml may have, in the order `moot config`
 // shows them.
-var configKeys = []string{"model", "models", "base_url", "budget", "prices", "research", "cache_marks"}
+var configKeys = []string{"model", "models", "base_url", "budget", "prices", "research", "cache_marks", "api"}
 
 // researchKeys are the keys of moot.yaml's research mapping.
 var researchKeys = []string{"search", "searches", "pages", "bytes", "time"}
@@ -45,8 +45,9 @@ type config struct {
 	// model stored for).
 	model  string
 	models map[string]string
-	// baseURL is the endpoint (as OPENAI_BASE_URL).
-	baseURL string
+	// baseURL is the endpoint (as OPENAI_BASE_URL), api the API moot
+	// speaks to it (as MOOT_API).
+	baseURL, api string
 	// budget is --budget of run and step, 0 for none.
 	budget float64
 	// prices is a prices file (as --prices), resolved against the
@@ -147,6 +148,13 @@ func parseConfig(path string, data []byte, roles []string) (*config, error) {
 			if u, err := url.Parse(cfg.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return configError(path, v, "base_url: want an http or https URL, such as http://localhost:11434/v1")
 			}
+			return nil
+		case "api":
+			api, err := model.ParseAPI(v.Value)
+			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" || err != nil {
+				return configError(path, v, "api: want chat (Chat Completions) or responses (the Responses API)")
+			}
+			cfg.api = string(api)
 			return nil
 		case "budget":
 			f, err := strconv.ParseFloat(v.Value, 64)
@@ -298,6 +306,8 @@ func (a *app) configEnv(name string) string {
 		return cfg.model
 	case "OPENAI_BASE_URL":
 		return cfg.baseURL
+	case model.APIEnv:
+		return cfg.api
 	case research.SearchEnv:
 		return cfg.search
 	}
@@ -489,6 +499,7 @@ func (a *app) settings(cmd *ucli.Command, cfg *config) []setting {
 	if azure {
 		out[len(out)-1].Source += " (AZURE_OPENAI_ENDPOINT wins over it)"
 	}
+	out = append(out, a.apiSetting(cfg))
 	key := setting{"api key", "not set", "OPENAI_API_KEY"}
 	if strings.TrimSpace(a.rawEnv("OPENAI_API_KEY")) != "" {
 		key.Value = "set (never shown)"

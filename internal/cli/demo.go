@@ -201,7 +201,7 @@ func (a *app) demoRun(ctx context.Context, dir string, p sm.Protocol, w io.Write
 		Serial:       true,
 	}
 	if t, ok := p.(sm.Templated); ok {
-		set, err := loadTemplates(d, "")
+		set, err := protocolTemplates(p.Name(), d, "")
 		if err != nil {
 			return err
 		}

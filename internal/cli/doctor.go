@@ -42,7 +42,10 @@ type doctorCheck struct {
 	ValidJSON    bool    `json:"valid_json"`
 	// Deployment is set for a model of Azure OpenAI, where the name is
 	// the deployment's.
-	Deployment    bool `json:"deployment,omitempty"`
+	Deployment bool `json:"deployment,omitempty"`
+	// Responses says whether the endpoint serves the Responses API,
+	// when moot speaks it (see servesResponses).
+	Responses     *bool `json:"responses,omitempty"`
 	hint          string
 	streamedParts int
 }
@@ -168,6 +171,11 @@ func (a *app) doctor(ctx context.Context, cmd *ucli.Command) error {
 		say("endpoint: %s (%s), Azure OpenAI, API version %s (OPENAI_API_VERSION); %s", endpoint, source, version, keyText)
 	} else {
 		say("endpoint: %s (%s); key: %s", endpoint, source, keyText)
+	}
+	cfgFile, _ := a.config() // never nil; its error stopped the command before
+	if api := a.apiSetting(cfgFile); api.Value == string(model.APIResponses) {
+		report["api"] = api.Value
+		say("api: responses (%s): each model is asked at POST /responses", api.Source)
 	}
 	for _, m := range slices.Sorted(maps.Keys(models)) {
 		if builtin.Is(m) {
@@ -297,6 +305,7 @@ func (a *app) checkModel(ctx context.Context, client *model.Client, m string, ro
 	}
 	resp, err := client.Complete(ctx, req)
 	c.Seconds = resp.Latency.Seconds()
+	c.Responses = servesResponses(client, err)
 	if err != nil {
 		c.Error = strings.Join(strings.Fields(client.Mask(err.Error())), " ")
 		var api *model.APIError
@@ -338,6 +347,13 @@ func printCheck(w interface{ Write([]byte) (int, error) }, c doctorCheck) {
 	fmt.Fprintf(w, "%s, for %s:\n", name, visible(strings.Join(c.Roles, ", "), false))
 	if c.Listed != nil && !*c.Listed {
 		line("listed", "no: the endpoint does not list this model; check its name")
+	}
+	switch {
+	case c.Responses == nil:
+	case *c.Responses:
+		line("Responses API", "yes")
+	default:
+		line("Responses API", "no: the endpoint does not serve POST /responses; --api chat speaks Chat Completions")
 	}
 	if !c.OK {
 		line("answer", "FAILED: "+c.Error)

@@ -180,12 +180,8 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest) err
 	if u, ok := proto.(sm.Unending); ok && req.all && st.Total == 0 && !st.Complete {
 		return noEnd(u)
 	}
-	if t, ok := proto.(sm.Templated); ok {
-		set, err := loadTemplates(cd, cmd.String("templates"))
-		if err != nil {
-			return err
-		}
-		proto = t.WithTemplates(set)
+	if proto, err = withTemplates(cmd, cd, proto); err != nil {
+		return err
 	}
 	if !st.Complete {
 		_, stop = driver.Advance(ctx, cd, proto, req.goal(st), opts)

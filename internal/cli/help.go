@@ -31,6 +31,7 @@ var envDoc = sync.OnceValue(func() map[string]string {
 		"MOOT_MODEL":      "the model of a role that neither a flag nor the debate names (default " + DefaultModel + ")",
 		"OPENAI_BASE_URL": "the OpenAI-compatible endpoint (default OpenAI's); a local server needs no key",
 		"OPENAI_API_KEY":  "the key for the endpoint",
+		"MOOT_API":        "the API moot speaks to the endpoint when --api is not given: chat (the default) or responses (OpenAI's Responses API)",
 		"AZURE_OPENAI_ENDPOINT": "an Azure OpenAI resource (https://NAME.openai.azure.com), used instead of OPENAI_BASE_URL; " +
 			"a model then names a deployment",
 		"OPENAI_API_VERSION":    "the Azure OpenAI API version, such as 2024-10-21 (needed with AZURE_OPENAI_ENDPOINT)",
@@ -47,11 +48,11 @@ var envDoc = sync.OnceValue(func() map[string]string {
 })
 
 // envOrder is the order in which help lists environment variables.
-var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+var envOrder = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_API", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
 	"AZURE_OPENAI_API_KEY", "AZURE_OPENAI_AD_TOKEN", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH", "BRAVE_API_KEY", "TAVILY_API_KEY", TranscriptsEnv, "NO_COLOR", "MOOT_TOKEN"}
 
 // modelEnv is what commands that ask models read.
-var modelEnv = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+var modelEnv = []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_API", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
 	"AZURE_OPENAI_API_KEY", "AZURE_OPENAI_AD_TOKEN", "MOOT_MODEL", TranscriptsEnv, "NO_COLOR"}
 
 // helpFor holds every command's examples and environment, by name; the
@@ -76,7 +77,7 @@ var helpFor = sync.OnceValue(func() map[string]commandHelp {
 				"AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com OPENAI_API_VERSION=2024-10-21 moot doctor --model my-deployment  check an Azure OpenAI deployment (with AZURE_OPENAI_API_KEY set)",
 				"moot doctor --json  the same for scripts",
 			},
-			env: []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+			env: []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_API", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
 				"AZURE_OPENAI_API_KEY", "AZURE_OPENAI_AD_TOKEN", "MOOT_MODEL"},
 		},
 		"config": {
@@ -84,7 +85,7 @@ var helpFor = sync.OnceValue(func() map[string]commandHelp {
 				"moot config  the settings in force, and whether each comes from moot.yaml, the environment or moot's defaults",
 				"moot --dir ~/debates config --json  the same for another root, for scripts",
 			},
-			env: []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+			env: []string{"MOOT_DIR", "OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_API", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
 				"AZURE_OPENAI_API_KEY", "AZURE_OPENAI_AD_TOKEN", "MOOT_MODEL", "MOOT_PRICES", "MOOT_SEARCH"},
 		},
 		"completion": {
@@ -248,7 +249,8 @@ var helpFor = sync.OnceValue(func() map[string]commandHelp {
 		},
 		"templates": {
 			examples: []string{
-				"moot templates  the built-in prompt templates",
+				"moot templates  every protocol's built-in prompt templates",
+				"moot templates --protocol forum  forum's",
 				"moot templates sugar-tax  those in force for a debate, and where each comes from",
 				"moot templates --print judge  print one (the .md may be left out)",
 			},

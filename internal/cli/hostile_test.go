@@ -16,6 +16,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest"
 )
 
 // runMoot runs moot in this process and returns its exit code and output.
@@ -60,12 +61,12 @@ func stage(t *testing.T, s string) (root string) {
 		}
 		steps := map[string][][]string{fresh: {{"new", "demo", "--motion", "This house would test hostile input."}}}
 		steps[argued] = append(steps[fresh], []string{"process-exchange", "demo", "0",
-			"--prop-file", file("p0", fixture.Answer(dialectic.Prop, 0)), "--opp-file", file("o0", fixture.Answer(dialectic.Opp, 0))})
+			"--prop-file", file("p0", dialectictest.Answer(dialectic.Prop, 0)), "--opp-file", file("o0", dialectictest.Answer(dialectic.Opp, 0))})
 		steps[rebuted] = append(append([][]string{}, steps[argued]...),
-			[]string{"process-judge", "demo", "--json-file", file("j0", fixture.Judgment(0))},
-			[]string{"process-exchange", "demo", "1", "--prop-file", file("p1", fixture.Answer(dialectic.Prop, 1)), "--opp-file", file("o1", fixture.Answer(dialectic.Opp, 1))},
-			[]string{"process-judge", "demo", "--json-file", file("j1", fixture.Judgment(1))},
-			[]string{"process-exchange", "demo", "2", "--prop-file", file("p2", fixture.Answer(dialectic.Prop, 2)), "--opp-file", file("o2", fixture.Answer(dialectic.Opp, 2))},
+			[]string{"process-judge", "demo", "--json-file", file("j0", dialectictest.Judgment(0))},
+			[]string{"process-exchange", "demo", "1", "--prop-file", file("p1", dialectictest.Answer(dialectic.Prop, 1)), "--opp-file", file("o1", dialectictest.Answer(dialectic.Opp, 1))},
+			[]string{"process-judge", "demo", "--json-file", file("j1", dialectictest.Judgment(1))},
+			[]string{"process-exchange", "demo", "2", "--prop-file", file("p2", dialectictest.Answer(dialectic.Prop, 2)), "--opp-file", file("o2", dialectictest.Answer(dialectic.Opp, 2))},
 		)
 		for name, cmds := range steps {
 			root := filepath.Join(stagesDir, name)
@@ -174,13 +175,13 @@ func (e env) hardlink(t *testing.T, name string) {
 // exchange0 runs process-exchange for exchange 0 with valid answers.
 func exchange0(e env, t *testing.T) []string {
 	return []string{"process-exchange", "demo", "0",
-		"--prop-file", e.answer(t, "p.json", fixture.Answer(dialectic.Prop, 0)),
-		"--opp-file", e.answer(t, "o.json", fixture.Answer(dialectic.Opp, 0))}
+		"--prop-file", e.answer(t, "p.json", dialectictest.Answer(dialectic.Prop, 0)),
+		"--opp-file", e.answer(t, "o.json", dialectictest.Answer(dialectic.Opp, 0))}
 }
 
 // judge0 runs process-judge with the valid judgment of exchange 0.
 func judge0(e env, t *testing.T) []string {
-	return []string{"process-judge", "demo", "--json-file", e.answer(t, "j.json", fixture.Judgment(0))}
+	return []string{"process-judge", "demo", "--json-file", e.answer(t, "j.json", dialectictest.Judgment(0))}
 }
 
 func judgeWith(e env, t *testing.T, answer string) []string {
@@ -190,7 +191,7 @@ func judgeWith(e env, t *testing.T, answer string) []string {
 func exchange0With(e env, t *testing.T, prop string) []string {
 	return []string{"process-exchange", "demo", "0",
 		"--prop-file", e.answer(t, "p.json", []byte(prop)),
-		"--opp-file", e.answer(t, "o.json", fixture.Answer(dialectic.Opp, 0))}
+		"--opp-file", e.answer(t, "o.json", dialectictest.Answer(dialectic.Opp, 0))}
 }
 
 func deep(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
@@ -200,7 +201,7 @@ func deep(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n)
 func opening(t *testing.T, key, raw string) string {
 	t.Helper()
 	var args []map[string]json.RawMessage
-	if err := json.Unmarshal(fixture.Answer(dialectic.Prop, 0), &args); err != nil {
+	if err := json.Unmarshal(dialectictest.Answer(dialectic.Prop, 0), &args); err != nil {
 		t.Fatal(err)
 	}
 	args[0][key] = json.RawMessage(raw)
@@ -232,7 +233,7 @@ func opening(t *testing.T, key, raw string) string {
 // judgment0 returns the valid judgment of exchange 0 with the first
 // score's value replaced by raw.
 func judgment0(raw string) string {
-	j := string(fixture.Judgment(0))
+	j := string(dialectictest.Judgment(0))
 	return strings.Replace(j, `"score": 0.3`, `"score": `+raw, 1)
 }
 
@@ -302,7 +303,7 @@ var hostile = []hostileCase{
 	}, ExitError, []string{"debate.md", "UTF-8"}},
 	{"debate.md missing", fresh, func(e env, t *testing.T) []string {
 		os.Remove(filepath.Join(e.dir, "debate.md"))
-		return []string{"process-exchange", e.dir, "0", "--prop-file", e.answer(t, "p.json", fixture.Answer(dialectic.Prop, 0)), "--opp-file", e.answer(t, "o.json", fixture.Answer(dialectic.Opp, 0))}
+		return []string{"process-exchange", e.dir, "0", "--prop-file", e.answer(t, "p.json", dialectictest.Answer(dialectic.Prop, 0)), "--opp-file", e.answer(t, "o.json", dialectictest.Answer(dialectic.Opp, 0))}
 	}, ExitError, []string{"debate.md"}},
 	{"cumulative totals that lie, check", rebuted, func(e env, t *testing.T) []string {
 		e.edit(t, "debate.md", `"count": 4`, `"count": 5`)
@@ -310,13 +311,13 @@ var hostile = []hostileCase{
 	}, ExitCheckFailed, []string{"debate.md", "cumulative_scores.proposition"}},
 	{"cumulative totals that lie, step", rebuted, func(e env, t *testing.T) []string {
 		e.edit(t, "debate.md", `"count": 4`, `"count": 5`)
-		return judgeWith(e, t, string(fixture.Judgment(2)))
+		return judgeWith(e, t, string(dialectictest.Judgment(2)))
 	}, ExitError, []string{"debate.md", "cumulative_scores.proposition"}},
 
 	// scores.json
 	{"scores.json not JSON", rebuted, func(e env, t *testing.T) []string {
 		e.write(t, "scores.json", []byte("{\"prop_000a\": "))
-		return judgeWith(e, t, string(fixture.Judgment(2)))
+		return judgeWith(e, t, string(dialectictest.Judgment(2)))
 	}, ExitError, []string{"scores.json"}},
 	{"scores.json not JSON, check", rebuted, func(e env, t *testing.T) []string {
 		e.write(t, "scores.json", []byte("not json"))
@@ -332,11 +333,11 @@ var hostile = []hostileCase{
 	}, ExitCheckFailed, []string{"scores.json", "opp_000d"}},
 	{"scores.json with NaN", rebuted, func(e env, t *testing.T) []string {
 		e.edit(t, "scores.json", `"current_score": -0.1`, `"current_score": NaN`)
-		return judgeWith(e, t, string(fixture.Judgment(2)))
+		return judgeWith(e, t, string(dialectictest.Judgment(2)))
 	}, ExitError, []string{"scores.json", "invalid JSON"}},
 	{"scores.json with 1e999", rebuted, func(e env, t *testing.T) []string {
 		e.edit(t, "scores.json", `"current_score": -0.1`, `"current_score": 1e999`)
-		return judgeWith(e, t, string(fixture.Judgment(2)))
+		return judgeWith(e, t, string(dialectictest.Judgment(2)))
 	}, ExitError, []string{"scores.json", "current_score"}},
 	{"scores.json missing", argued, func(e env, t *testing.T) []string {
 		os.Remove(filepath.Join(e.dir, "scores.json"))
@@ -541,7 +542,7 @@ var hostile = []hostileCase{
 		return exchange0With(e, t, "I would rather not.")
 	}, ExitRefused, []string{"proposition", "not JSON"}},
 	{"truncated answer", fresh, func(e env, t *testing.T) []string {
-		return exchange0With(e, t, string(fixture.Answer(dialectic.Prop, 0)[:200]))
+		return exchange0With(e, t, string(dialectictest.Answer(dialectic.Prop, 0)[:200]))
 	}, ExitRefused, []string{"proposition", "invalid JSON"}},
 	{"answer with invalid UTF-8", fresh, func(e env, t *testing.T) []string {
 		return exchange0With(e, t, opening(t, "title", "\"An \xff\xfe title of five words\""))
@@ -553,12 +554,12 @@ var hostile = []hostileCase{
 		return exchange0With(e, t, opening(t, "title", "{}"))
 	}, ExitRefused, []string{"argument 1", "title"}},
 	{"attack target with a path", rebuted, func(e env, t *testing.T) []string {
-		if code, _, stderr := runMoot(t, "--dir", e.root, "process-judge", "demo", "--json-file", e.answer(t, "j2.json", fixture.Judgment(2))); code != 0 {
+		if code, _, stderr := runMoot(t, "--dir", e.root, "process-judge", "demo", "--json-file", e.answer(t, "j2.json", dialectictest.Judgment(2))); code != 0 {
 			t.Fatalf("judge exchange 2: %s", stderr)
 		}
 		return []string{"process-exchange", "demo", "3",
-			"--prop-file", e.answer(t, "p.json", []byte(strings.Replace(string(fixture.Answer(dialectic.Prop, 3)), `"opp_002"`, `"../opp_002"`, 1))),
-			"--opp-file", e.answer(t, "o.json", fixture.Answer(dialectic.Opp, 3))}
+			"--prop-file", e.answer(t, "p.json", []byte(strings.Replace(string(dialectictest.Answer(dialectic.Prop, 3)), `"opp_002"`, `"../opp_002"`, 1))),
+			"--opp-file", e.answer(t, "o.json", dialectictest.Answer(dialectic.Opp, 3))}
 	}, ExitRefused, []string{"proposition", "attacks[0].target_id", "../opp_002"}},
 	{"opening that attacks", fresh, func(e env, t *testing.T) []string {
 		return exchange0With(e, t, opening(t, "attacks", `[{"target_id": "opp_000a", "attack_type": "claim_attack", "content": "x"}]`))
@@ -584,10 +585,10 @@ var hostile = []hostileCase{
 		return judgeWith(e, t, judgment0("0.9"))
 	}, ExitRefused, []string{"sum"}},
 	{"score for an argument of another exchange", argued, func(e env, t *testing.T) []string {
-		return judgeWith(e, t, strings.Replace(string(fixture.Judgment(0)), `"prop_000a"`, `"prop_001"`, 1))
+		return judgeWith(e, t, strings.Replace(string(dialectictest.Judgment(0)), `"prop_000a"`, `"prop_001"`, 1))
 	}, ExitRefused, []string{"prop_001", "exchange 0"}},
 	{"judgment with a key twice", argued, func(e env, t *testing.T) []string {
-		return judgeWith(e, t, strings.Replace(string(fixture.Judgment(0)), `"score": 0.3`, `"score": 0.3, "score": 0.5`, 1))
+		return judgeWith(e, t, strings.Replace(string(dialectictest.Judgment(0)), `"score": 0.3`, `"score": 0.3, "score": 0.5`, 1))
 	}, ExitRefused, []string{"twice"}},
 	{"answer file missing", fresh, func(e env, t *testing.T) []string {
 		return []string{"process-exchange", "demo", "0", "--prop-file", filepath.Join(e.answers, "nope.json"), "--opp-file", filepath.Join(e.answers, "nope.json")}

@@ -100,15 +100,7 @@ func (a *app) personProtocol(cmd *ucli.Command, d *store.Dir) (sm.Protocol, erro
 	if err != nil {
 		return p, err
 	}
-	t, ok := p.(sm.Templated)
-	if !ok {
-		return p, nil
-	}
-	tmpl, err := loadTemplates(d, cmd.String("templates"))
-	if err != nil {
-		return nil, err
-	}
-	return t.WithTemplates(tmpl), nil
+	return withTemplates(cmd, d, p)
 }
 
 // waitingCall returns the call of the step d waits for that role answers:
@@ -287,7 +279,7 @@ func (a *app) personCall(cmd *ucli.Command, d *store.Dir) (sm.Protocol, string, 
 func personFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: "call", Usage: "the call `ID` the answer is for: its full name KEY/ID, as the form and the hints give it, or its id in the step the debate waits for (needed when the step asks the role more than once, as panel's personas)"},
-		&ucli.StringFlag{Name: "templates", Usage: "prompt templates from `DIR`, as given to run (dialectic)"},
+		&ucli.StringFlag{Name: "templates", Usage: "prompt templates from `DIR`, as given to run"},
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 )
 
 // personRebuttal is the proposition's rebuttal that human.txtar's person

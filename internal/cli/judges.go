@@ -77,7 +77,7 @@ func (a *app) rejudgeCommand() *ucli.Command {
 				return err
 			}
 			defer d.Close()
-			p, err := a.protocolOf(d)
+			p, err := a.personProtocol(cmd, d)
 			if err != nil {
 				return err
 			}

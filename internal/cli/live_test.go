@@ -20,9 +20,9 @@ import (
 
 	"github.com/moot-dev/moot/internal/live"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 	"github.com/moot-dev/moot/statemachine/forum"
 )
 

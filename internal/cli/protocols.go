@@ -315,6 +315,10 @@ func (r runRequest) goal(st sm.Status) driver.UnitGoal {
 
 // driveProtocol runs a debate of a step-model protocol with models.
 func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir, p sm.Protocol, req runRequest, o driver.Overrides) error {
+	p, err := withTemplates(cmd, d, p)
+	if err != nil {
+		return err
+	}
 	deb, err := driver.LoadDebate(d, p)
 	if err != nil {
 		return err

@@ -20,9 +20,7 @@ import (
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/prices"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
-	"github.com/moot-dev/moot/templates"
 )
 
 // DefaultModel is the model asked when neither a flag, MOOT_MODEL nor the
@@ -45,7 +43,7 @@ func (a *app) modelFlags() []ucli.Flag {
 }
 
 // judgeContextFlag is --judge-context, which says what a dialectic
-// judge's prompt shows (see dialectic.JudgeContext).
+// judge's prompt shows (see sm.JudgeContexter).
 func judgeContextFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "judge-context", Usage: "what a dialectic judge reads in full: `CONTEXT` focused (the new arguments and those they attack or defend, the rest as one line each; the default) or full (every argument; stored in debate.md)"}
 }
@@ -101,34 +99,6 @@ func (a *app) callFlags() []ucli.Flag {
 	}
 }
 
-// loadTemplates returns the built-in templates overridden by the debate's
-// templates/ folder and then by --templates. A template that is wrong, or
-// a folder of them that cannot be read, is a bad input file rather than a
-// bad command line: its error, which names the file, exits 1, like the
-// template errors found when the prompts are built.
-func loadTemplates(d *store.Dir, dir string) (*templates.Set, error) {
-	set := templates.Default()
-	if d != nil {
-		files, err := d.ReadDebateFolder("templates", ".md")
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), "templates"), err)
-		}
-		if err := set.Override(files, filepath.Join(d.Path(), "templates")); err != nil {
-			return nil, err
-		}
-	}
-	if dir != "" {
-		files, err := store.ReadFolder(dir, ".md")
-		if err != nil {
-			return nil, fmt.Errorf("read --templates: %w", err)
-		}
-		if err := set.Override(files, dir); err != nil {
-			return nil, err
-		}
-	}
-	return set, nil
-}
-
 func (a *app) runCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "run",
@@ -150,8 +120,8 @@ func (a *app) runCommand() *ucli.Command {
 			n := 1
 			if cmd.Args().Len() == 2 {
 				v, err := strconv.Atoi(cmd.Args().Get(1))
-				if err != nil || v < 1 || v > dialectic.MaxExchange {
-					err := fmt.Errorf("%q is not a number of units to run: N is a whole number from 1 to %d (exchanges, turns, rounds or stages)", cmd.Args().Get(1), dialectic.MaxExchange)
+				if err != nil || v < 1 || v > sm.MaxUnits {
+					err := fmt.Errorf("%q is not a number of units to run: N is a whole number from 1 to %d (exchanges, turns, rounds or stages)", cmd.Args().Get(1), sm.MaxUnits)
 					if _, nerr := strconv.Atoi(cmd.Args().Get(0)); nerr == nil {
 						return badUsage(err, fmt.Sprintf("the debate comes first, then N: did you mean 'moot run %s %s'?", shellQuote(cmd.Args().Get(1)), cmd.Args().Get(0)))
 					}
@@ -162,23 +132,17 @@ func (a *app) runCommand() *ucli.Command {
 					return usageError("run takes N exchanges or --until E, not both: give one of them")
 				}
 			}
-			if u := cmd.Int("until"); cmd.IsSet("until") && (u < 0 || u > dialectic.MaxExchange) {
-				return usageError("--until %d is not an exchange from 0 to %d", u, dialectic.MaxExchange)
+			if u := cmd.Int("until"); cmd.IsSet("until") && (u < 0 || u > sm.MaxUnits) {
+				return usageError("--until %d is not an exchange from 0 to %d", u, sm.MaxUnits)
 			}
 			req := runRequest{n: n, until: int(cmd.Int("until")), hasU: cmd.IsSet("until"), all: cmd.Bool("all")}
 			if req.all && (cmd.Args().Len() == 2 || req.hasU) {
 				return usageError("run takes N, --until E or --all, one of them")
 			}
-			goal := func(st dialectic.State) dialecticGoal {
-				if cmd.IsSet("until") {
-					return dialecticGoal{Exchange: cmd.Int("until")}
-				}
-				return dialecticGoal{Exchange: st.Exchange + n}
-			}
 			if cmd.Bool("dry-run") {
 				return a.dryRun(ctx, cmd, req)
 			}
-			return a.drive(ctx, cmd, req, goal)
+			return a.drive(ctx, cmd, req)
 		},
 	}
 }
@@ -195,13 +159,14 @@ func (a *app) stepCommand() *ucli.Command {
 			if cmd.Args().Len() != 1 {
 				return usageError("step takes one debate")
 			}
-			return a.drive(ctx, cmd, runRequest{step: true}, func(dialectic.State) dialecticGoal { return dialecticGoal{Steps: 1} })
+			return a.drive(ctx, cmd, runRequest{step: true})
 		},
 	}
 }
 
-// drive runs a debate with models until the goal goal(state) says.
-func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal func(dialectic.State) dialecticGoal) (err error) {
+// drive runs a debate with models until req is done. A debate of a
+// Tallied protocol is run and told in its exchanges and scores.
+func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest) (err error) {
 	d, err := a.openForWrite(ctx, cmd)
 	if err != nil {
 		return err
@@ -230,56 +195,50 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 			return err
 		}
 	}
-	if proto.Name() != sm.Default {
+	tp, ok := proto.(sm.Tallied)
+	if !ok {
 		return a.driveProtocol(ctx, cmd, d, proto, req, o)
 	}
-	deb, err := loadDialectic(d)
+	deb, err := loadTally(d, proto)
 	if err != nil {
 		return err
 	}
-	end := deb.Header.End
+	st := deb.Status()
+	unit, end := st.Unit, st.Total
 	if req.all && end == 0 {
-		return badUsage(errors.New("this dialectic debate has no end: give the number of exchanges to run, or --until E"),
-			"a debate made with 'moot new --exchanges N' ends after N exchanges, and --all runs it to its end")
+		return badUsage(fmt.Errorf("this %s debate has no end: give the number of %ss to run, or --until E", proto.Name(), unit), tp.EndHint())
 	}
-	startState := deb.Header.State
-	a.exchange = &startState.Exchange
+	start := tallyPoint{done: st.Done, argued: deb.Argued()}
+	a.exchange = &start.done
 	// --retry-missing first asks again for the judgments of a panel's
 	// judges, or of a re-judging, that runs with --keep-going went on
 	// without.
 	var gaps []string
 	if cmd.Bool("retry-missing") {
-		if gaps, err = dialecticGaps(d); err != nil {
+		if gaps, err = retryGaps(d, deb, proto.Name()); err != nil {
 			return err
 		}
 		if len(gaps) == 0 {
 			a.noGaps(d)
 		}
 	}
-	if deb.Ended() && len(gaps) > 0 {
+	if st.Complete && len(gaps) > 0 {
 		return a.driveProtocol(ctx, cmd, d, proto, req, o)
 	}
-	if deb.Ended() {
-		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (its %d exchanges are judged); nothing to run\n", d.Path(), end)
+	if st.Complete {
+		fmt.Fprintf(a.io.Stderr, "moot: %s is complete (its %d %ss are judged); nothing to run\n", d.Path(), end, unit)
 		return nil
 	}
-	g := goal(startState)
-	if req.all {
-		g = dialecticGoal{Exchange: end}
-	}
-	if end > 0 && g.Steps == 0 && g.Exchange > end {
-		// A debate with an end runs to it and no further.
-		g.Exchange = end
-	}
-	if g.Steps == 0 && len(gaps) == 0 && (g.Exchange < startState.Exchange || (g.Exchange == startState.Exchange && startState.Phase == dialectic.AwaitingArguments)) {
-		fmt.Fprintf(a.io.Stderr, "moot: %s is already at exchange %d; nothing to run\n", d.Path(), startState.Exchange)
+	g := tallyGoal(req, st)
+	if g.Steps == 0 && len(gaps) == 0 && (g.Done < start.done || (g.Done == start.done && !start.argued)) {
+		fmt.Fprintf(a.io.Stderr, "moot: %s is already at %s %d; nothing to run\n", d.Path(), unit, start.done)
 		return nil
 	}
 	tmpl, err := loadTemplates(d, cmd.String("templates"))
 	if err != nil {
 		return err
 	}
-	rb, err := a.bill(cmd, d, "exchange")
+	rb, err := a.bill(cmd, d, unit)
 	if err != nil {
 		return err
 	}
@@ -287,9 +246,9 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	if err != nil {
 		return err
 	}
-	p := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), proto, "exchange")
+	p := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), proto, unit)
 	defer p.stop()
-	emit, endLive := a.liveEmit(d, cmd, "exchange", p.event, p.warn)
+	emit, endLive := a.liveEmit(d, cmd, unit, p.event, p.warn)
 	defer endLive()
 	opts := driver.Options{
 		Client:       client,
@@ -311,19 +270,24 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 	if rb.budget != nil {
 		opts.BeforeStep = rb.budget.check
 	}
+	run := proto
+	if t, ok := proto.(sm.Templated); ok {
+		run = t.WithTemplates(tmpl)
+	}
 	var sum driver.Summary
 	if len(gaps) > 0 {
-		sum, _, err = driver.FillMissing(ctx, d, dialectic.Protocol{Templates: tmpl}, opts)
+		sum, _, err = driver.FillMissing(ctx, d, run, opts)
 	}
 	if err == nil {
 		var more driver.Summary
-		more, err = runDialectic(ctx, d, g, opts)
+		more, err = driver.Advance(ctx, d, run, g, opts)
 		sum = addSummaries(sum, more)
 	}
 	p.stop()
 	if err != nil {
-		if now, lerr := loadDialectic(d); lerr == nil {
-			a.exchange = &now.Header.State.Exchange
+		if now, lerr := loadTally(d, proto); lerr == nil {
+			done := now.Status().Done
+			a.exchange = &done
 		}
 	}
 	if err != nil && errors.Is(err, context.Canceled) {
@@ -344,7 +308,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		var stop *budgetStop
 		if errors.As(err, &stop) {
 			if !cmd.Bool("json") {
-				if serr := a.summary(d, cmd, startState, sum, rb); serr != nil {
+				if serr := a.summary(d, cmd, proto, tp, start, sum, rb); serr != nil {
 					return serr
 				}
 			}
@@ -352,17 +316,44 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest, goal
 		}
 		return err
 	}
-	return a.summary(d, cmd, startState, sum, rb)
+	return a.summary(d, cmd, proto, tp, start, sum, rb)
 }
 
-// dialecticGaps lists the judgments the judges' folders of the dialectic
-// debate in d record as missing.
-func dialecticGaps(d *store.Dir) ([]string, error) {
-	deb, err := driver.LoadDebate(d, dialectic.Protocol{})
-	if err != nil {
-		return nil, err
+// tallyPoint is where a debate of a Tallied protocol stands: at exchange
+// done, argued or not.
+type tallyPoint struct {
+	done   int
+	argued bool
+}
+
+// tallyGoal is the goal of req for a debate of a Tallied protocol that
+// stands where st says: the exchanges to judge, or the steps to take. A
+// debate with an end runs to it and no further.
+func tallyGoal(req runRequest, st sm.Status) driver.UnitGoal {
+	g := req.goal(st)
+	if req.all {
+		g = driver.UnitGoal{Done: st.Total}
 	}
-	return retryGaps(d, deb, sm.Default)
+	if st.Total > 0 && g.Steps == 0 && g.Done > st.Total {
+		g.Done = st.Total
+	}
+	return g
+}
+
+// loadTally reads the debate in d of the Tallied protocol p; a writer (d
+// locked) is refused one with problems. A file that cannot be read fails
+// the command with the plain error, and its exit status, as dialectic's
+// always have.
+func loadTally(d *store.Dir, p sm.Protocol) (sm.TallyDebate, error) {
+	deb, err := driver.LoadDebate(d, p)
+	if err != nil {
+		return nil, plainBadFiles(err)
+	}
+	td, ok := deb.(sm.TallyDebate)
+	if !ok {
+		return nil, fmt.Errorf("a %s debate keeps no tally of its sides' scores", p.Name())
+	}
+	return td, nil
 }
 
 // runBill is what run and step need for the bill of a debate.
@@ -413,10 +404,10 @@ func budgetHints(stop *budgetStop) []string {
 // running it again does not overshoot, with the flags the user gave.
 // --fresh is left out: answers kept by the interrupted run are its own, and
 // asking for them again would pay twice.
-func resumeCommand(cmd *ucli.Command, dir string, g dialecticGoal) string {
+func resumeCommand(cmd *ucli.Command, dir string, g driver.UnitGoal) string {
 	args := []string{"moot", cmd.Name, shellQuote(dir)}
 	if g.Steps == 0 {
-		args = append(args, "--until", strconv.Itoa(g.Exchange))
+		args = append(args, "--until", strconv.Itoa(g.Done))
 	}
 	for _, f := range cmd.Flags {
 		name := f.Names()[0]
@@ -453,17 +444,20 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, sum driver.Summary, rb *runBill) error {
-	deb, err := loadDialectic(d)
+// summary says what a run of the debate in d, of proto, whose Tallied
+// side is p, did from start: as one JSON event with --json, else in lines
+// for people.
+func (a *app) summary(d *store.Dir, cmd *ucli.Command, proto sm.Protocol, p sm.Tallied, start tallyPoint, sum driver.Summary, rb *runBill) error {
+	deb, err := loadTally(d, proto)
 	if err != nil {
 		return err
 	}
-	h := deb.Header
+	st, tally := deb.Status(), deb.Tally()
 	run, all := rb.tallies(sum)
 	if cmd.Bool("json") {
 		ev := map[string]any{
-			"event": "summary", "debate": h.ID, "exchange": h.State.Exchange, "phase": h.State.Phase, "complete": deb.Ended(),
-			"cumulative_scores": h.Totals, "calls": sum.Calls, "failed_calls": sum.Failed, "prompt_tokens": sum.PromptTokens,
+			"event": "summary", "debate": deb.ID(), "exchange": st.Done, "phase": st.Phase, "complete": st.Complete,
+			"cumulative_scores": tally, "calls": sum.Calls, "failed_calls": sum.Failed, "prompt_tokens": sum.PromptTokens,
 			"cached_tokens": sum.CachedTokens, "completion_tokens": sum.CompletionTokens, "seconds": sum.Elapsed.Seconds(),
 			"warnings": append([]string{}, sum.Warnings...),
 		}
@@ -471,15 +465,16 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, su
 		return writeJSONLine(a.io.Stdout, ev)
 	}
 	w := a.io.Stderr
-	what := stepsDone(start, h.State, sum.Steps)
-	if deb.Ended() {
-		fmt.Fprintf(w, "done: %s of %s; the debate ended after its %d exchanges\n", what, h.ID, h.End)
+	what := stepsDone(st.Unit, start, tallyPoint{done: st.Done, argued: deb.Argued()}, sum.Steps)
+	if st.Complete {
+		fmt.Fprintf(w, "done: %s of %s; the debate ended after its %d %ss\n", what, deb.ID(), st.Total, st.Unit)
 	} else {
-		fmt.Fprintf(w, "done: %s of %s; now at exchange %d, %s\n", what, h.ID, h.State.Exchange, strings.ReplaceAll(string(h.State.Phase), "_", " "))
+		fmt.Fprintf(w, "done: %s of %s; now at %s %d, %s\n", what, deb.ID(), st.Unit, st.Done, strings.ReplaceAll(st.Phase, "_", " "))
 	}
-	fmt.Fprintf(w, "  proposition %s (%d scored) · opposition %s (%d scored)\n",
-		dialectic.FormatScore(h.Totals.Proposition.Total), h.Totals.Proposition.Count,
-		dialectic.FormatScore(h.Totals.Opposition.Total), h.Totals.Opposition.Count)
+	prop, opp := p.SideRoles()
+	fmt.Fprintf(w, "  %s %s (%d scored) · %s %s (%d scored)\n",
+		prop, p.FormatScore(tally.Proposition.Total), tally.Proposition.Count,
+		opp, p.FormatScore(tally.Opposition.Total), tally.Opposition.Count)
 	fmt.Fprintf(w, "  %s in this run (%d failed) · %s · %.1f s\n",
 		english.Count(sum.Calls, "model call"), sum.Failed, tokensText(run), sum.Elapsed.Seconds())
 	if line := rb.cost(run, all); line != "" {
@@ -489,27 +484,27 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, start dialectic.State, su
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
 	more, rep := "moot run "+d.Path()+" 3", "moot report "+d.Path()
-	if deb.Ended() {
+	if st.Complete {
 		fmt.Fprintf(w, "next:\n  %s  the report, in %s\n", rep, filepath.Join(d.Path(), "README.md"))
 		return nil
 	}
 	width := max(len(more), len(rep))
-	fmt.Fprintf(w, "next:\n  %-*s  three more exchanges\n  %-*s  the report, in %s\n",
-		width, more, width, rep, filepath.Join(d.Path(), "README.md"))
+	fmt.Fprintf(w, "next:\n  %-*s  three more %ss\n  %-*s  the report, in %s\n",
+		width, more, st.Unit, width, rep, filepath.Join(d.Path(), "README.md"))
 	return nil
 }
 
-// stepsDone says what a run of steps took the debate through, from
-// start to end: "argued exchange 2", "judged exchange 3", "3 exchanges",
-// or else the number of steps.
-func stepsDone(start, end dialectic.State, steps int) string {
+// stepsDone says what a run of steps took a debate told in exchanges
+// (unit) through, from start to end: "argued exchange 2", "judged
+// exchange 3", "3 exchanges", or else the number of steps.
+func stepsDone(unit string, start, end tallyPoint, steps int) string {
 	switch {
-	case steps == 1 && start.Phase == dialectic.AwaitingJudgment:
-		return fmt.Sprintf("judged exchange %d", start.Exchange)
+	case steps == 1 && start.argued:
+		return fmt.Sprintf("judged %s %d", unit, start.done)
 	case steps == 1:
-		return fmt.Sprintf("argued exchange %d", start.Exchange)
-	case start.Phase == dialectic.AwaitingArguments && end.Phase == dialectic.AwaitingArguments && end.Exchange > start.Exchange:
-		return english.Count(end.Exchange-start.Exchange, "exchange")
+		return fmt.Sprintf("argued %s %d", unit, start.done)
+	case !start.argued && !end.argued && end.done > start.done:
+		return english.Count(end.done-start.done, unit)
 	}
 	return english.Count(steps, "step")
 }
@@ -518,22 +513,24 @@ func stepsDone(start, end dialectic.State, steps int) string {
 // status line when stderr is a terminal), or JSON lines on stdout.
 type progress struct {
 	a *app
-	// protocol names the debate's protocol, roles are its roles in its
+	// tally is the debate's protocol when it is Tallied, whose events
+	// are told in its exchanges and scores; roles are its roles in its
 	// order, and unit is what its steps count.
-	protocol string
-	roles    []string
-	unit     string
-	quiet    bool
-	json     bool
-	live     bool
-	mu       sync.Mutex
-	asking   map[string]string
-	last     map[string]driver.Event
-	stopped  bool
+	tally   sm.Tallied
+	roles   []string
+	unit    string
+	quiet   bool
+	json    bool
+	live    bool
+	mu      sync.Mutex
+	asking  map[string]string
+	last    map[string]driver.Event
+	stopped bool
 }
 
 func (a *app) newProgress(quiet, asJSON bool, proto sm.Protocol, unit string) *progress {
-	p := &progress{a: a, protocol: proto.Name(), roles: driver.RoleNames(proto), unit: unit, quiet: quiet, json: asJSON, asking: map[string]string{}, last: map[string]driver.Event{}}
+	tally, _ := proto.(sm.Tallied)
+	p := &progress{a: a, tally: tally, roles: driver.RoleNames(proto), unit: unit, quiet: quiet, json: asJSON, asking: map[string]string{}, last: map[string]driver.Event{}}
 	if f, ok := a.io.Stderr.(*os.File); ok && !quiet && !asJSON {
 		if term.IsTerminal(int(f.Fd())) && a.io.Getenv("TERM") != "dumb" {
 			p.live = true
@@ -615,8 +612,8 @@ func (p *progress) event(e driver.Event) {
 		fmt.Fprintf(w, "%s · %s: %s\n", unit, e.Role, e.Message)
 	case e.Kind == driver.EventRetry:
 		fmt.Fprintf(w, "%s · %s (%s): %s\n", unit, e.Role, e.Model, e.Message)
-	case p.protocol != sm.Default:
-		// Another protocol's events, in its words.
+	case p.tally == nil:
+		// The events of a protocol not told in exchanges, in its words.
 		fmt.Fprintf(w, "%s · %s\n", unit, describeEvent(e, cost(e.Role)))
 	case e.Kind == driver.EventArgued:
 		fmt.Fprintf(w, "exchange %d · %s argued %s %q%s\n", e.Exchange, p.side(e.Role), e.ID, e.Title, cost(e.Role))
@@ -630,7 +627,7 @@ func (p *progress) event(e driver.Event) {
 	p.status()
 }
 
-// describeEvent says what an event of a protocol other than dialectic
+// describeEvent says what an event of a protocol that is not Tallied
 // did, in its words: its title ("Ada opens the debate"), or else its role,
 // kind and id ("alpha spoke"); then its message, or else its score; then
 // what its call cost.
@@ -660,14 +657,14 @@ func describeEvent(e driver.Event, cost string) string {
 }
 
 func (p *progress) side(role string) string {
-	if role == string(dialectic.Proposition) {
+	if prop, _ := p.tally.SideRoles(); role == prop {
 		return p.color("32", role)
 	}
 	return p.color("31", role)
 }
 
 func (p *progress) score(s float64) string {
-	f := dialectic.FormatScore(s)
+	f := p.tally.FormatScore(s)
 	switch {
 	case s > 0:
 		return p.color("32", f)
@@ -703,39 +700,9 @@ func (a *app) templatesCommand() *ucli.Command {
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "templates", Usage: "`DIR` of templates that replace the built-in ones"},
 			&ucli.StringFlag{Name: "print", Usage: "print the template `NAME` instead of the list"},
+			&ucli.StringFlag{Name: "protocol", Usage: "the templates of `PROTOCOL` (default: every protocol's, or the debate's)"},
 		},
 		OnUsageError: usageOnError,
-		Action: func(ctx context.Context, cmd *ucli.Command) error {
-			var d *store.Dir
-			if cmd.Args().Len() > 1 {
-				return usageError("templates takes at most one debate")
-			}
-			if cmd.Args().Len() == 1 {
-				var err error
-				if d, err = openDebate(cmd); err != nil {
-					return err
-				}
-				defer d.Close()
-			}
-			set, err := loadTemplates(d, cmd.String("templates"))
-			if err != nil {
-				return err
-			}
-			if name := cmd.String("print"); name != "" {
-				text, ok := set.Text(name)
-				if !ok && !strings.HasSuffix(name, ".md") {
-					text, ok = set.Text(name + ".md")
-				}
-				if !ok {
-					return templateNotFound(set, name)
-				}
-				fmt.Fprint(a.io.Stdout, text)
-				return nil
-			}
-			for _, s := range set.List() {
-				fmt.Fprintf(a.io.Stdout, "%-22s %s\n", s.Name, s.From)
-			}
-			return nil
-		},
+		Action:       func(ctx context.Context, cmd *ucli.Command) error { return a.listTemplates(cmd) },
 	}
 }

@@ -17,13 +17,14 @@ import (
 
 	"github.com/moot-dev/moot/internal/cli"
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
-	"github.com/moot-dev/moot/internal/testkit/judgefake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
+	"github.com/moot-dev/moot/internal/testkit/responsesfake"
 	"github.com/moot-dev/moot/internal/testkit/scriptcmd"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
-	"github.com/moot-dev/moot/internal/testkit/tourneyfake"
 	"github.com/moot-dev/moot/internal/testkit/trio"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/judgefake"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/tourneyfake"
 	"github.com/moot-dev/moot/statemachine/forum"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
@@ -224,6 +225,19 @@ func TestScripts(t *testing.T) {
 	doctorKey := modeltest.NewServer(t, doctorOK, modeltest.ListModels("gpt-4o-mini"), modeltest.RequireAPIKey("sk-doctor-secret-0123456789"))
 	// $AZURE is an Azure OpenAI resource in front of $DOCTOR's models.
 	azure := azureFront(t, doctor, "azure-doctor-key-0123456789", "entra-doctor-token-0123456789", "gpt-4o-prod")
+	// $RESPONSES answers as $FAKE, but at OpenAI's Responses API only
+	// (POST /v1/responses), with a key, reporting 5 cached input tokens
+	// and 7 reasoning tokens an answer; moot doctor's question is
+	// answered as $DOCTOR answers it.
+	sparringResponses := responsesfake.Chat(sparring.Handler(sparring.Options{}))
+	responsesServer := responsesfake.NewServer(t, func(req responsesfake.Request) responsesfake.Reply {
+		if len(req.Messages) > 0 && strings.HasPrefix(req.Messages[0].Content, "You check that a connection works") {
+			return responsesfake.Reply{Reply: doctorOK(req.Request)}
+		}
+		r := sparringResponses(req)
+		r.CachedTokens, r.ReasoningTokens = 5, 7
+		return r
+	}, responsesfake.RequireAPIKey("sk-responses-secret-0123456789"))
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -256,6 +270,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("DOCTORNOSTREAM", doctorNoStream.URL)
 			e.Setenv("DOCTORKEY", doctorKey.URL)
 			e.Setenv("AZURE", azure.URL)
+			e.Setenv("RESPONSES", responsesServer.URL)
 			e.Setenv("OPENAI_API_KEY", "")
 			e.Setenv("OPENAI_BASE_URL", "")
 			e.Setenv("MOOT_DIR", "")

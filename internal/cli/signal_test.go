@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 )
 
 // TestSecondSignalQuitsAtOnce checks the signal handler: the first signal

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -37,7 +37,7 @@ func TestWriterRefusesABrokenDebate(t *testing.T) {
 	}
 	d.Close()
 	d = locked(t, dir)
-	if _, err := ProcessExchange(d, 0, fixture.Answer(dialectic.Prop, 0), fixture.Answer(dialectic.Opp, 0)); err != nil {
+	if _, err := ProcessExchange(d, 0, dialectictest.Answer(dialectic.Prop, 0), dialectictest.Answer(dialectic.Opp, 0)); err != nil {
 		t.Fatal(err)
 	}
 	d.Close()
@@ -45,7 +45,7 @@ func TestWriterRefusesABrokenDebate(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, "scores.json"))
-	res, err := ProcessJudge(locked(t, dir), fixture.Judgment(0), time.Now())
+	res, err := ProcessJudge(locked(t, dir), dialectictest.Judgment(0), time.Now())
 	var broken *Broken
 	if !errors.As(err, &broken) || res.Success {
 		t.Fatalf("got %v (success %v), want a *Broken error", err, res.Success)

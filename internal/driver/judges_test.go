@@ -13,11 +13,11 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/judging"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
-	"github.com/moot-dev/moot/internal/testkit/judgefake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/judgefake"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 	"github.com/moot-dev/moot/templates"
 )
 

@@ -17,9 +17,10 @@ import (
 	driver "github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 	"github.com/moot-dev/moot/templates"
 )
 
@@ -335,7 +336,7 @@ func TestWrongForesightKeptIsDropped(t *testing.T) {
 		t.Fatal(err)
 	}
 	var a1 map[string]any
-	if err := json.Unmarshal(fixture.Answer(dialectic.Prop, 1), &a1); err != nil {
+	if err := json.Unmarshal(dialectictest.Answer(dialectic.Prop, 1), &a1); err != nil {
 		t.Fatal(err)
 	}
 	a1["title"] = "An answer kept for another prompt"

@@ -16,11 +16,12 @@ import (
 	"github.com/moot-dev/moot/internal/research"
 	"github.com/moot-dev/moot/internal/testkit/researchfake"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/researchdebate"
 	"github.com/moot-dev/moot/store"
 )
 
 type web = researchfake.Web
-type researcher = researchfake.Model
+type researcher = researchdebate.Model
 
 func newWeb(t *testing.T) *web {
 	w := researchfake.NewWeb()
@@ -31,7 +32,14 @@ func newWeb(t *testing.T) *web {
 func researchOptions(t *testing.T, f *researcher, allowPrivate bool) driver.Options {
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	c, err := model.New(model.Config{BaseURL: srv.URL + "/v1", APIKey: "test-key", Timeout: 10 * time.Second})
+	return researchOptionsAt(t, f, model.Config{BaseURL: srv.URL + "/v1"}, allowPrivate)
+}
+
+// researchOptionsAt are the options of a run whose debaters research on
+// f's web, with a client of the endpoint cfg names.
+func researchOptionsAt(t *testing.T, f *researcher, cfg model.Config, allowPrivate bool) driver.Options {
+	cfg.APIKey, cfg.Timeout = "test-key", 10*time.Second
+	c, err := model.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

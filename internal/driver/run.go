@@ -399,6 +399,10 @@ type Usage struct {
 	// above the input price); left out when 0 or not reported.
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 	CompletionTokens int `json:"completion_tokens"`
+	// ReasoningTokens is the part of CompletionTokens the model spent
+	// reasoning, as the server reported (OpenAI's reasoning models);
+	// left out when 0 or not reported.
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
 	// Seconds is the call's whole wall time, retries included, and
 	// Attempts the requests it took.
 	Seconds  float64 `json:"seconds"`
@@ -419,7 +423,7 @@ func (r *runner) logUsage(x int, role string, modelName string, resp model.Respo
 	u := Usage{
 		Time: r.opts.Now().UTC().Format(time.RFC3339), Exchange: x, Role: string(role), Model: modelName,
 		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CacheWriteTokens: resp.CacheWriteTokens, CompletionTokens: resp.CompletionTokens,
-		Seconds: resp.Latency.Seconds(), Attempts: resp.Attempts, OK: err == nil,
+		ReasoningTokens: resp.ReasoningTokens, Seconds: resp.Latency.Seconds(), Attempts: resp.Attempts, OK: err == nil,
 	}
 	if resp.Model != "" && resp.Model != u.Model {
 		u.Model, u.Asked = resp.Model, u.Model

@@ -168,6 +168,10 @@ type Response struct {
 	// wrote to its prompt cache (OpenRouter's cache_write_tokens,
 	// Anthropic's cache_creation_input_tokens); 0 when it reported none.
 	CacheWriteTokens int
+	// ReasoningTokens is the part of CompletionTokens the server says
+	// the model spent reasoning (OpenAI's reasoning models report it); 0
+	// when it reported none.
+	ReasoningTokens int
 	// UsageReported says the server reported the usage (in the last chunk
 	// of a stream, when it streamed), CachedReported that it reported the
 	// cached prompt tokens, 0 included, in a field moot reads.
@@ -239,9 +243,25 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 }
 
 func (c *Client) complete(ctx context.Context, req Request, cl *call, start time.Time) (Response, error) {
-	msgs, err := req.messages()
-	if err != nil {
-		return Response{}, err
+	// send sends the request in a variant, through the API the client
+	// speaks; the fallbacks below are the same for both.
+	var send func(v variant) (*chatCompletion, error)
+	if c.useResponses {
+		input, err := req.responseInput()
+		if err != nil {
+			return Response{}, err
+		}
+		send = func(v variant) (*chatCompletion, error) {
+			return c.sendResponse(ctx, c.responseParams(req, input, v), v.stream, cl)
+		}
+	} else {
+		msgs, err := req.messages()
+		if err != nil {
+			return Response{}, err
+		}
+		send = func(v variant) (*chatCompletion, error) {
+			return c.send(ctx, c.params(req, msgs, v), v.stream, cl)
+		}
 	}
 	mode, err := req.firstMode()
 	if err != nil {
@@ -256,9 +276,14 @@ func (c *Client) complete(ctx context.Context, req Request, cl *call, start time
 		// Azure OpenAI serves OpenAI's models, which want the same.
 		v.tokenField = fieldMaxCompletionTokens
 	}
-	switchedTokenField := false
+	// The Responses API has one field for the cap (max_output_tokens),
+	// and a stream always ends with the usage.
+	switchedTokenField := c.useResponses
+	if c.useResponses {
+		v.streamUsage = false
+	}
 	for {
-		comp, err := c.send(ctx, c.params(req, msgs, v), v.stream, cl)
+		comp, err := send(v)
 		if err == nil {
 			return c.response(req, v.mode, comp, start)
 		}
@@ -644,6 +669,8 @@ func (c *Client) apiError(status int, f apiFields, model string) *APIError {
 		Model:   model,
 		BaseURL: c.BaseURL(),
 		Azure:   c.azure != nil,
+
+		Responses: c.useResponses,
 	}
 }
 
@@ -710,6 +737,7 @@ func (c *Client) response(req Request, mode Mode, comp *chatCompletion, start ti
 		CompletionTokens: int(comp.usage.CompletionTokens),
 		CachedTokens:     comp.usage.cached(),
 		CacheWriteTokens: comp.usage.written(),
+		ReasoningTokens:  comp.usage.reasoning(),
 		Latency:          time.Since(start),
 		Model:            reported,
 		Truncated:        comp.finishReason == "length",
@@ -723,11 +751,11 @@ func refusesFormat(e *APIError, mode Mode) bool {
 	if mode == ModeText || (e.Status != http.StatusBadRequest && e.Status != http.StatusUnprocessableEntity) {
 		return false
 	}
-	if e.Param == "response_format" {
+	if e.Param == "response_format" || e.Param == "text" || strings.HasPrefix(e.Param, "text.format") {
 		return true
 	}
 	msg := strings.ToLower(e.Message)
-	for _, s := range []string{"response_format", "response format", "json_schema", "json schema", "json_object", "json mode", "structured output"} {
+	for _, s := range []string{"response_format", "response format", "text.format", "json_schema", "json schema", "json_object", "json mode", "structured output"} {
 		if strings.Contains(msg, s) {
 			return true
 		}

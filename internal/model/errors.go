@@ -38,6 +38,9 @@ type APIError struct {
 	// Azure is set when the endpoint is Azure OpenAI, where the model
 	// names a deployment and the hints name Azure's variables.
 	Azure bool
+	// Responses is set when the request went to the Responses API
+	// (Config.API), which not every endpoint serves.
+	Responses bool
 }
 
 // Error says what the server answered and, where one is known, how to fix
@@ -67,6 +70,9 @@ func (e *APIError) Hint() string {
 	case e.Azure && e.Status == http.StatusUnauthorized:
 		return "Azure OpenAI rejected the key or token: check AZURE_OPENAI_API_KEY, or AZURE_OPENAI_AD_TOKEN " +
 			"(an Entra ID token runs out after about an hour), and AZURE_OPENAI_ENDPOINT"
+	case e.Responses && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed) && e.Code != "model_not_found":
+		return fmt.Sprintf("the endpoint may not serve the Responses API (POST /responses), or have no model %q: "+
+			"--api chat (or %s=chat) speaks Chat Completions, which every OpenAI-compatible endpoint serves", e.Model, APIEnv)
 	case e.Azure && e.Status == http.StatusNotFound:
 		return fmt.Sprintf("on Azure OpenAI the model names a deployment: check that %q is deployed on the resource "+
 			"at AZURE_OPENAI_ENDPOINT, and that OPENAI_API_VERSION is a version it serves", e.Model)

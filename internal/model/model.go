@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
 )
 
 // sharedClient is the HTTP client of every Client not given one:
@@ -102,6 +103,9 @@ type Config struct {
 	// API version it asks for, and APIKey the resource's key; without a
 	// key, AzureADToken, a Microsoft Entra ID access token, signs in.
 	AzureEndpoint, AzureAPIVersion, AzureADToken string
+	// API is the API Complete speaks: APIChat (Chat Completions, "" too)
+	// or APIResponses (OpenAI's Responses API, POST /responses).
+	API API
 	// Budget, when set, is waited for before every attempt of Complete
 	// and Embed, retries and fallbacks included, and told what each
 	// attempt cost and of every 429. Clients that share it share its
@@ -141,16 +145,19 @@ type Client struct {
 	organization, project string
 	// azure is set for an Azure OpenAI endpoint.
 	azure *azureConfig
-	// chat, embeddings and models are the SDK's services the client
-	// calls.
+	// useResponses makes Complete speak the Responses API (Config.API).
+	useResponses bool
+	// chat, responses, embeddings and models are the SDK's services the
+	// client calls.
 	chat       openai.ChatCompletionService
+	responses  responses.ResponseService
 	embeddings openai.EmbeddingService
 	models     openai.ModelService
 }
 
 // ConfigFromEnv returns the configuration that the environment getenv
-// reads gives: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_ORG_ID and
-// OPENAI_PROJECT_ID; for Azure OpenAI, named as the SDKs name them,
+// reads gives: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_ORG_ID,
+// OPENAI_PROJECT_ID and MOOT_API (APIEnv, checked by New); for Azure OpenAI, named as the SDKs name them,
 // AZURE_OPENAI_ENDPOINT, OPENAI_API_VERSION and AZURE_OPENAI_API_KEY or
 // AZURE_OPENAI_AD_TOKEN. New itself never reads the process's
 // environment, so that a caller (and its tests) decide what it sees.
@@ -160,6 +167,7 @@ func ConfigFromEnv(getenv func(string) string) Config {
 		APIKey:       strings.TrimSpace(getenv("OPENAI_API_KEY")),
 		Organization: getenv("OPENAI_ORG_ID"),
 		Project:      getenv("OPENAI_PROJECT_ID"),
+		API:          API(strings.TrimSpace(getenv(APIEnv))),
 	}
 	if endpoint := strings.TrimSpace(getenv("AZURE_OPENAI_ENDPOINT")); endpoint != "" {
 		cfg.AzureEndpoint = endpoint
@@ -190,6 +198,10 @@ func New(cfg Config) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("invalid base URL %q: want an http or https URL such as %s",
 			redactURL(base), DefaultBaseURL)
+	}
+	api, err := ParseAPI(string(cfg.API))
+	if err != nil {
+		return nil, err
 	}
 	if cfg.MaxRetries < 0 {
 		return nil, fmt.Errorf("max retries is %d: it must not be negative", cfg.MaxRetries)
@@ -225,6 +237,8 @@ func New(cfg Config) (*Client, error) {
 		budget:     cfg.Budget,
 		backoff:    defaultBackoff,
 		azure:      az,
+
+		useResponses: api == APIResponses,
 	}
 	if c.httpClient == nil {
 		c.httpClient = sharedClient()
@@ -237,6 +251,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	opts := c.sdkOptions()
 	c.chat = openai.NewChatCompletionService(opts...)
+	c.responses = responses.NewResponseService(opts...)
 	c.embeddings = openai.NewEmbeddingService(opts...)
 	c.models = openai.NewModelService(opts...)
 	return c, nil

@@ -23,8 +23,15 @@ const testKey = "sk-test-Zq8vX3-do-not-print-41"
 // newClient returns a client for s with quick retries of its own.
 func newClient(t *testing.T, s *modeltest.Server, cfg Config) *Client {
 	t.Helper()
+	return clientAt(t, s.URL, cfg)
+}
+
+// clientAt returns a client for the endpoint at url (unless cfg names
+// one) with quick retries of its own.
+func clientAt(t *testing.T, url string, cfg Config) *Client {
+	t.Helper()
 	if cfg.BaseURL == "" {
-		cfg.BaseURL = s.URL
+		cfg.BaseURL = url
 	}
 	if cfg.APIKey == "" {
 		cfg.APIKey = testKey

@@ -115,25 +115,7 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 		}
 	}
 	if err := s.Err(); err != nil {
-		var se *ssestream.StreamError
-		if errors.As(err, &se) {
-			var ev struct {
-				Error openai.Error `json:"error"`
-			}
-			msg := "unknown error"
-			if json.Unmarshal(se.Event.Data, &ev) == nil {
-				if f, ok := errorFields(&ev.Error); ok {
-					msg = f.message
-				}
-			}
-			return &streamError{message: msg}
-		}
-		var syntax *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		if errors.As(err, &syntax) || errors.As(err, &typ) {
-			return fmt.Errorf("parsing a streamed chunk: %w", err)
-		}
-		return err
+		return streamFailure(err)
 	}
 	if !finished {
 		return errStreamCut
@@ -146,6 +128,31 @@ func readStream(s *ssestream.Stream[openai.ChatCompletionChunk], comp *chatCompl
 	}
 	comp.usage, comp.streamed = usage, true
 	return nil
+}
+
+// streamFailure is the error of a stream the SDK's reader stopped with
+// err: an error event (an "error" key), which names what the server
+// said, or an event that is not JSON.
+func streamFailure(err error) error {
+	var se *ssestream.StreamError
+	if errors.As(err, &se) {
+		var ev struct {
+			Error openai.Error `json:"error"`
+		}
+		msg := "unknown error"
+		if json.Unmarshal(se.Event.Data, &ev) == nil {
+			if f, ok := errorFields(&ev.Error); ok {
+				msg = f.message
+			}
+		}
+		return &streamError{message: msg}
+	}
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &syntax) || errors.As(err, &typ) {
+		return fmt.Errorf("parsing a streamed chunk: %w", err)
+	}
+	return err
 }
 
 // callIndexer gives the streamed tool calls of an answer's first choice

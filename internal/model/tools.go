@@ -144,6 +144,7 @@ func CompleteWithTools(ctx context.Context, c Completer, req Request, run ToolRu
 		total.CompletionTokens += resp.CompletionTokens
 		total.CachedTokens += resp.CachedTokens
 		total.CacheWriteTokens += resp.CacheWriteTokens
+		total.ReasoningTokens += resp.ReasoningTokens
 		total.Attempts += resp.Attempts
 		total.Latency += resp.Latency
 		if err != nil {
@@ -152,7 +153,7 @@ func CompleteWithTools(ctx context.Context, c Completer, req Request, run ToolRu
 		}
 		if len(resp.ToolCalls) == 0 {
 			resp.PromptTokens, resp.CompletionTokens, resp.CachedTokens = total.PromptTokens, total.CompletionTokens, total.CachedTokens
-			resp.CacheWriteTokens = total.CacheWriteTokens
+			resp.CacheWriteTokens, resp.ReasoningTokens = total.CacheWriteTokens, total.ReasoningTokens
 			resp.Attempts, resp.Latency = total.Attempts, total.Latency
 			return resp, added, nil
 		}

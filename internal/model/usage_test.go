@@ -72,3 +72,29 @@ func TestCachedTokensOfAStream(t *testing.T) {
 		})
 	}
 }
+
+// TestReasoningTokensOfChat checks that the reasoning tokens OpenAI's
+// reasoning models report in completion_tokens_details are read from a
+// chat completion too, never more than the completion tokens.
+func TestReasoningTokensOfChat(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		usage string
+		want  int
+	}{
+		{"reported", `{"prompt_tokens":20,"completion_tokens":300,"completion_tokens_details":{"reasoning_tokens":256}}`, 256},
+		{"not reported", `{"prompt_tokens":20,"completion_tokens":30}`, 0},
+		{"more than the completion is cut to it", `{"prompt_tokens":20,"completion_tokens":30,"completion_tokens_details":{"reasoning_tokens":64}}`, 30},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := modeltest.NewServer(t, modeltest.Script(modeltest.Reply{RawBody: completion(tt.usage)}))
+			resp, err := newClient(t, s, Config{}).Complete(context.Background(), chat("m"))
+			if err != nil {
+				t.Fatalf("Complete: %v", err)
+			}
+			if resp.ReasoningTokens != tt.want {
+				t.Errorf("reasoning tokens %d, want %d", resp.ReasoningTokens, tt.want)
+			}
+		})
+	}
+}

@@ -195,6 +195,9 @@ type tokenUsage struct {
 	// field moot reads.
 	cachedTokens, writtenTokens int64
 	cachedReported              bool
+	// reasoningTokens are the completion tokens the model spent
+	// reasoning, as reported.
+	reasoningTokens int64
 }
 
 // readUsage reads a completion's usage from the SDK's typed fields, and
@@ -208,7 +211,9 @@ type tokenUsage struct {
 // input price) come as prompt_tokens_details.cache_write_tokens (typed)
 // from OpenRouter, or as Anthropic's cache_creation_input_tokens. The
 // details win over the other names when they count any. A count written
-// 12.0 is read as 12, as the SDK reads it.
+// 12.0 is read as 12, as the SDK reads it. Reasoning tokens come as
+// completion_tokens_details.reasoning_tokens, from OpenAI's reasoning
+// models.
 func readUsage(u openai.CompletionUsage) tokenUsage {
 	d := u.PromptTokensDetails
 	hit, hasHit := extraCount(u.JSON.ExtraFields["prompt_cache_hit_tokens"])
@@ -220,6 +225,7 @@ func readUsage(u openai.CompletionUsage) tokenUsage {
 		cachedReported:   hasHit || hasRead || d.JSON.CachedTokens.Valid(),
 		cachedTokens:     hit,
 		writtenTokens:    created,
+		reasoningTokens:  u.CompletionTokensDetails.ReasoningTokens,
 	}
 	if read > 0 {
 		t.cachedTokens = read
@@ -257,6 +263,16 @@ func (u tokenUsage) cached() int { return u.ofPrompt(u.cachedTokens) }
 // written returns the prompt tokens the server says it wrote to its cache,
 // never more than the prompt tokens nor less than 0.
 func (u tokenUsage) written() int { return u.ofPrompt(u.writtenTokens) }
+
+// reasoning returns the completion tokens the server says the model
+// spent reasoning, never more than the completion tokens nor less than 0.
+func (u tokenUsage) reasoning() int {
+	n := min(u.reasoningTokens, u.CompletionTokens)
+	if n <= 0 {
+		return 0
+	}
+	return int(n)
+}
 
 // ofPrompt returns n cut to the range from 0 to the prompt tokens.
 func (u tokenUsage) ofPrompt(n int64) int {

@@ -19,7 +19,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/tourneyfake"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/tourneyfake"
 )
 
 // strengths rank the fake's models: strong beats middle beats weak.
@@ -47,14 +47,24 @@ func fakeServer(t *testing.T, delay time.Duration, before func(context.Context, 
 }
 
 // newArgs makes the tournament cup of the three models of strengths on
-// the two motions, two exchanges a debate; it writes the motions file.
+// the two motions, two exchanges a debate (12 debates); it writes the
+// motions file.
 func newArgs(t *testing.T) []string {
 	t.Helper()
+	return cupArgs(t, "strong,middle,weak", motions)
+}
+
+// cupArgs makes the tournament cup of models (some of strengths, comma
+// separated) on the motions of motionsFile's text, two exchanges a
+// debate: every pair of models meets on every motion twice, sides
+// swapped. It writes the motions file.
+func cupArgs(t *testing.T, models, motionsFile string) []string {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "motions.txt")
-	if err := os.WriteFile(file, []byte(motions), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(motionsFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return []string{"tournament", "new", "cup", "--models", "strong,middle,weak", "--motions", file,
+	return []string{"tournament", "new", "cup", "--models", models, "--motions", file,
 		"--exchanges", "2", "--judge-model", "judge"}
 }
 
@@ -62,7 +72,10 @@ func newArgs(t *testing.T) []string {
 // besides the test's own: the fake at url, no key, no debates root.
 func env(t *testing.T, url string) []string {
 	_, self := crashtest.Self(t)
-	return append(self, "OPENAI_BASE_URL="+url, "OPENAI_API_KEY=", "MOOT_MODEL=judge", "MOOT_DIR=", "NO_COLOR=1")
+	// A moot process built with the race detector would sleep a second
+	// as it exits, waiting for reports that its own end already gave.
+	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+	return append(self, "OPENAI_BASE_URL="+url, "OPENAI_API_KEY=", "MOOT_MODEL=judge", "MOOT_DIR=", "NO_COLOR=1", "GORACE="+gorace)
 }
 
 // mootRun is one moot process of a test.

@@ -24,6 +24,13 @@ moot tournament report cup
 `
 )
 
+// jobListCup makes the tournament cup of TestJobList: three models on one
+// motion, six debates, more than the examples run at a time (four), and
+// enough to rank the three models.
+func jobListCup(t *testing.T) []string {
+	return cupArgs(t, "strong,middle,weak", "Cities should ban cars.\n")
+}
+
 // TestJobList runs the documented examples that run a tournament's job
 // list, GNU parallel's and xargs's, against the fake, and checks that
 // every debate is done with the standings a `moot tournament run` of the
@@ -36,7 +43,7 @@ func TestJobList(t *testing.T) {
 	server := fakeServer(t, 0, nil)
 	// The reference: the same tournament run by moot tournament run.
 	ref := newProc(t, filepath.Join(t.TempDir(), "debates"), server.URL)
-	ref.moot(newArgs(t)...)
+	ref.moot(jobListCup(t)...)
 	ref.moot("tournament", "run", "cup", "--jobs", "4", "--quiet")
 	want := ref.standings("cup")
 
@@ -81,7 +88,7 @@ func TestJobList(t *testing.T) {
 func runJobList(t *testing.T, url, example string, want standings) {
 	work := t.TempDir()
 	p := newProc(t, filepath.Join(work, "debates"), url)
-	p.moot(newArgs(t)...)
+	p.moot(jobListCup(t)...)
 	path := t.TempDir()
 	if err := os.Symlink(p.bin, filepath.Join(path, "moot")); err != nil {
 		t.Fatal(err)
@@ -96,8 +103,8 @@ func runJobList(t *testing.T, url, example string, want standings) {
 	if jobs, err := os.ReadFile(filepath.Join(work, "jobs.txt")); err == nil {
 		// The plan names the debates as the root was given: relative to
 		// the folder the jobs run in.
-		if n := strings.Count(string(jobs), "moot run debates/tournaments/cup/m0"); n != 12 {
-			t.Errorf("the plan has %d jobs that run a debate under ./debates, want 12:\n%s", n, jobs)
+		if n := strings.Count(string(jobs), "moot run debates/tournaments/cup/m0"); n != 6 {
+			t.Errorf("the plan has %d jobs that run a debate under ./debates, want 6:\n%s", n, jobs)
 		}
 	}
 	if left, err := os.ReadFile(filepath.Join(work, "left.txt")); err != nil || len(left) > 0 {
@@ -111,7 +118,7 @@ func runJobList(t *testing.T, url, example string, want standings) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range []string{"12 debates of the dialectic protocol between 3 models on 2 motions: 12 done, 0 failed, 0 running, 0 still to run.", "| 1 | strong |", "| 2 | middle |", "| 3 | weak |"} {
+	for _, line := range []string{"6 debates of the dialectic protocol between 3 models on 1 motion: 6 done, 0 failed, 0 running, 0 still to run.", "| 1 | strong |", "| 2 | middle |", "| 3 | weak |"} {
 		if !strings.Contains(string(readme), line) {
 			t.Errorf("the report has no %q:\n%s", line, readme)
 		}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest"
 )
 
 // knownUpTo is a debate whose exchanges 0 to last have all their
@@ -31,8 +31,8 @@ func knownUpTo(last int) dialectic.Known {
 // must satisfy every rule of FORMAT.md, and render to an argument file
 // that reads back with the same title and claim.
 func FuzzParseSubmissions(f *testing.F) {
-	f.Add(fixture.Answer(dialectic.Prop, 0), uint8(0), true)
-	f.Add(fixture.Answer(dialectic.Opp, 2), uint8(2), false)
+	f.Add(dialectictest.Answer(dialectic.Prop, 0), uint8(0), true)
+	f.Add(dialectictest.Answer(dialectic.Opp, 2), uint8(2), false)
 	f.Fuzz(func(t *testing.T, data []byte, ex uint8, prop bool) {
 		exchange := int(ex % 5)
 		side := dialectic.Opp
@@ -115,13 +115,13 @@ func checkLinks(t *testing.T, links []dialectic.Link, types []string, side diale
 // scored arguments, once each and by at most 0.5, and appends exactly one
 // history entry per score and rescore.
 func FuzzParseJudgment(f *testing.F) {
-	f.Add(fixture.Judgment(1), uint8(1))
+	f.Add(dialectictest.Judgment(1), uint8(1))
 	// The scores before each exchange are those the scripted judge gave.
 	var before []map[string]float64
 	current := map[string]float64{}
 	for e := 0; e < 5; e++ {
 		before = append(before, maps.Clone(current))
-		j, p := dialectic.ParseJudgment(fixture.Judgment(e), e, knownUpTo(e), current)
+		j, p := dialectic.ParseJudgment(dialectictest.Judgment(e), e, knownUpTo(e), current)
 		if !p.OK() {
 			f.Fatalf("the scripted judgment of exchange %d: %v", e, p.Errors)
 		}

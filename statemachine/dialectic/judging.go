@@ -443,7 +443,7 @@ func (s *stepDebate) checkJudges(f *sm.Findings) {
 // earlier ones under the scores this judge gave them (or, for exchanges
 // before r.From, the official ones), and writing only its folder.
 func (s *stepDebate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
-	if err := sm.CheckJudgeName(r.Judge.Name); err != nil {
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
 	last := s.deb.Header.State.Exchange - 1
@@ -658,15 +658,7 @@ func (s *stepDebate) Judgments() sm.Judgments {
 
 // judgeModel is the judge's model as debate.md's settings keep it; empty
 // for a debate no moot run has judged.
-func (s *stepDebate) judgeModel() string {
-	var set struct {
-		Models map[string]string `json:"models"`
-	}
-	if err := s.deb.Header.Front.Decode("moot", &set); err != nil {
-		return ""
-	}
-	return set.Models[string(Judge)]
-}
+func (s *stepDebate) judgeModel() string { return sm.RoleModel(s.deb.Header.Front, string(Judge)) }
 
 // scoresOf is a scores file as a judge's first and last scores.
 func scoresOf(sc *Scores) sm.JudgeScores {

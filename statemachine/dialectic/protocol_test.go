@@ -6,9 +6,9 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/moot-dev/moot/internal/testkit/fixture"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest"
 )
 
 // TestProtocolSteps: dialectic through the step model. A new debate waits
@@ -55,11 +55,11 @@ func TestProtocolSteps(t *testing.T) {
 			var a []byte
 			switch c.Role {
 			case "proposition":
-				a = fixture.Answer(dialectic.Prop, step.Unit)
+				a = dialectictest.Answer(dialectic.Prop, step.Unit)
 			case "opposition":
-				a = fixture.Answer(dialectic.Opp, step.Unit)
+				a = dialectictest.Answer(dialectic.Opp, step.Unit)
 			default:
-				a = fixture.Judgment(step.Unit)
+				a = dialectictest.Judgment(step.Unit)
 			}
 			if rep := c.Validate(a); !rep.OK() {
 				t.Fatalf("step %d: %s's scripted answer refused: %v", i, c.Role, rep.Errors)
@@ -190,11 +190,11 @@ func judgedOpening(t *testing.T, p dialectic.Protocol) fstest.MapFS {
 		for _, c := range step.Calls {
 			switch c.Role {
 			case "proposition":
-				answers[c.ID] = sm.Answer{Text: fixture.Answer(dialectic.Prop, step.Unit)}
+				answers[c.ID] = sm.Answer{Text: dialectictest.Answer(dialectic.Prop, step.Unit)}
 			case "opposition":
-				answers[c.ID] = sm.Answer{Text: fixture.Answer(dialectic.Opp, step.Unit)}
+				answers[c.ID] = sm.Answer{Text: dialectictest.Answer(dialectic.Opp, step.Unit)}
 			default:
-				answers[c.ID] = sm.Answer{Text: fixture.Judgment(step.Unit)}
+				answers[c.ID] = sm.Answer{Text: dialectictest.Judgment(step.Unit)}
 			}
 		}
 		c, err := step.Apply(answers, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))

@@ -3,9 +3,13 @@ package dialectic
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 
 	"github.com/moot-dev/moot/internal/page"
 )
+
+// figureTemplate holds one drawing of report.html.
+var figureTemplate = template.Must(template.New("figure").Parse("<figure>\n{{.}}</figure>\n"))
 
 // HTML returns report.html: the same report as README.md, rendered, with
 // the trajectory and the argument graph drawn as inline SVG. The page is
@@ -30,14 +34,17 @@ func (r *Report) HTML() ([]byte, error) {
 		if err := flush(); err != nil {
 			return nil, fmt.Errorf("render the report: %w", err)
 		}
-		body.WriteString("<figure>\n")
+		var svg string
 		switch bl.fig {
 		case trajectoryFigure:
-			body.WriteString(TrajectorySVG(r.an.Trajectory))
+			svg = TrajectorySVG(r.an.Trajectory)
 		case graphFigure:
-			body.WriteString(GraphSVG(r.an))
+			svg = GraphSVG(r.an)
 		}
-		body.WriteString("</figure>\n")
+		// The drawings are html/template's work, their texts escaped.
+		if err := figureTemplate.Execute(&body, template.HTML(svg)); err != nil {
+			return nil, fmt.Errorf("render the report: %w", err)
+		}
 	}
 	if err := flush(); err != nil {
 		return nil, fmt.Errorf("render the report: %w", err)

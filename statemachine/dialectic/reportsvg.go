@@ -3,9 +3,11 @@ package dialectic
 import (
 	"fmt"
 	"html"
+	"html/template"
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/moot-dev/moot/internal/chart"
 	"github.com/moot-dev/moot/internal/escape"
@@ -21,9 +23,6 @@ const (
 	defenceColour = "#1e88e5"
 	marginColour  = "#424a53"
 )
-
-// svgText escapes debate text for an SVG text node or attribute.
-func svgText(s string) string { return html.EscapeString(escape.Fold(s)) }
 
 // f writes a coordinate with at most one decimal.
 func f(x float64) string { return strconv.FormatFloat(math.Round(x*10)/10, 'f', -1, 64) }
@@ -196,32 +195,23 @@ func GraphSVG(an *Analysis) string {
 		return nodeY(a) + graphSlotTop + graphOutStep*float64(outs[face{a.ID, inner}]) + graphInStep*float64(k)
 	}
 
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart graph" viewBox="0 0 %s %s" width="%s" height="%s" role="img" aria-label="Argument graph: attacks and defences between the arguments of each exchange">`,
-		f(GraphWidth), f(height), f(GraphWidth), f(height))
-	b.WriteString("\n<defs>")
+	v := graphView{W: f(GraphWidth), H: f(height)}
 	for _, m := range []struct{ id, c string }{{"arrow-attack", attackColour}, {"arrow-defence", defenceColour}} {
-		fmt.Fprintf(&b, `<marker id="%s" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`, m.id, m.c)
+		v.Markers = append(v.Markers, graphMarker{ID: m.id, Colour: m.c})
 	}
-	b.WriteString("</defs>\n")
 	// Legend and lane names.
 	lx := propX
-	fmt.Fprintf(&b, `<g class="legend"><line x1="%s" y1="14" x2="%s" y2="14" stroke="%s" stroke-width="2"/><text x="%s" y="18">attack</text>`,
-		f(lx), f(lx+28), attackColour, f(lx+34))
-	fmt.Fprintf(&b, `<line x1="%s" y1="14" x2="%s" y2="14" stroke="%s" stroke-width="2"/><text x="%s" y="18">defence</text>`,
-		f(lx+100), f(lx+128), defenceColour, f(lx+134))
-	fmt.Fprintf(&b, `<line x1="%s" y1="14" x2="%s" y2="14" stroke="%s" stroke-width="2" stroke-dasharray="5 4"/><text x="%s" y="18">concede and pivot</text></g>`+"\n",
-		f(lx+210), f(lx+238), defenceColour, f(lx+244))
+	v.Legend = [9]string{f(lx), f(lx + 28), f(lx + 34), f(lx + 100), f(lx + 128), f(lx + 134), f(lx + 210), f(lx + 238), f(lx + 244)}
+	v.AttackColour, v.DefenceColour = attackColour, defenceColour
 	for _, lane := range []struct {
 		name string
 		x    float64
 		c    string
 	}{{"proposition", propX, propColour}, {"opposition", oppX, oppColour}} {
-		fmt.Fprintf(&b, `<text class="lane" x="%s" y="%s" fill="%s" text-anchor="middle">%s</text>`+"\n", f(lane.x+graphNodeW/2), f(graphTop-8), lane.c, lane.name)
+		v.Lanes = append(v.Lanes, graphText{X: f(lane.x + graphNodeW/2), Y: f(graphTop - 8), Colour: lane.c, Text: lane.name})
 	}
 	// Exchange names, in the space above each exchange's first row: the
 	// separators here, the names over the edges.
-	var names strings.Builder
 	labelled := map[int]bool{}
 	for _, a := range an.Args {
 		if labelled[a.Exchange] {
@@ -236,22 +226,18 @@ func GraphSVG(an *Analysis) string {
 		if Opening(a.Exchange) {
 			ry = rowY[0]
 		}
-		fmt.Fprintf(&b, `<line class="grid" x1="0" y1="%s" x2="%s" y2="%s"/>`+"\n", f(ry-graphRowGap/2), f(GraphWidth), f(ry-graphRowGap/2))
-		fmt.Fprintf(&names, `<text class="exchange" x="4" y="%s">%s</text>`+"\n", f(ry-graphRowGap/2-3), name)
+		v.Grid = append(v.Grid, f(ry-graphRowGap/2))
+		v.Names = append(v.Names, graphText{Y: f(ry - graphRowGap/2 - 3), Text: name})
 	}
 
 	// Edges first, so that nodes sit on top of them; then their labels.
-	var labels strings.Builder
-	b.WriteString(`<g class="edges">` + "\n")
 	for i, e := range edges {
-		colour, marker, dash := attackColour, "arrow-attack", ""
+		colour, marker, dash := attackColour, "arrow-attack", false
 		name := shorten(typeName(e.link.Type), graphAttackChars)
 		if !e.attack {
 			colour, marker = defenceColour, "arrow-defence"
 			name = shorten(typeName(e.link.Type), graphDefenceChars)
-			if e.link.Type == "concede_and_pivot" {
-				dash = ` stroke-dasharray="5 4"`
-			}
+			dash = e.link.Type == "concede_and_pivot"
 		}
 		sy, ty := outY(e.from, e.out), inY(e.to, e.inner, e.in)
 		var d string
@@ -293,39 +279,99 @@ func GraphSVG(an *Analysis) string {
 		if !e.attack {
 			verb = "defends"
 		}
-		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="%s" stroke-width="1.6"%s marker-end="url(#%s)"><title>%s %s %s (%s)</title></path>`+"\n",
-			d, colour, dash, marker, html.EscapeString(e.from.ID), verb, html.EscapeString(e.to.ID), svgText(typeName(e.link.Type)))
-		fmt.Fprintf(&labels, `<text class="edge-label" x="%s" y="%s" text-anchor="%s" font-size="%s" fill="%s">%s</text>`+"\n",
-			f(lx), f(sy-4), anchor, f(graphLabelSize), colour, svgText(name))
+		v.Edges = append(v.Edges, graphPath{D: d, Colour: colour, Dash: dash, Marker: marker,
+			From: e.from.ID, Verb: verb, To: e.to.ID, Type: escape.Fold(typeName(e.link.Type))})
+		v.Labels = append(v.Labels, graphText{X: f(lx), Y: f(sy - 4), Anchor: anchor, Size: f(graphLabelSize), Colour: colour, Text: escape.Fold(name)})
 	}
-	b.WriteString("</g>\n<g class=\"edge-labels\">\n")
-	b.WriteString(labels.String())
-	b.WriteString("</g>\n")
-	b.WriteString(names.String())
 
 	// Nodes.
 	for _, a := range an.Args {
 		x, y := nodeX(a), nodeY(a)
-		stroke, fill := propColour, propFill
+		n := graphNode{X: f(x), Y: f(y), W: f(graphNodeW), H: f(rowH[row(a)]), Stroke: propColour, Fill: propFill,
+			IDX: f(x + 8), IDY: f(y + 17), ID: a.ID, Score: ownNumber(scoreOf(a))}
 		if a.Side == Opp {
-			stroke, fill = oppColour, oppFill
+			n.Stroke, n.Fill = oppColour, oppFill
 		}
-		tip := a.ID + ": " + titleOf(a)
+		n.Tip = a.ID + ": " + titleOf(a)
 		if c := escape.Fold(a.ClaimText()); c != "" {
-			tip += " — " + c
+			n.Tip += " — " + c
 		}
-		fmt.Fprintf(&b, `<g class="node"><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" rx="6" fill="%s" stroke="%s" stroke-width="1.5"/>`,
-			svgText(tip), f(x), f(y), f(graphNodeW), f(rowH[row(a)]), fill, stroke)
-		fmt.Fprintf(&b, `<text x="%s" y="%s" class="node-id">%s <tspan fill="%s">%s</tspan></text>`,
-			f(x+8), f(y+17), html.EscapeString(a.ID), stroke, html.EscapeString(scoreOf(a)))
+		n.Tip = escape.Fold(n.Tip)
 		for i, line := range wrap(titleOf(a), 27, 2) {
-			fmt.Fprintf(&b, `<text x="%s" y="%s" class="node-title">%s</text>`, f(x+8), f(y+35+float64(i)*15), svgText(line))
+			n.Lines = append(n.Lines, graphText{X: f(x + 8), Y: f(y + 35 + float64(i)*15), Text: escape.Fold(line)})
 		}
-		b.WriteString("</g>\n")
+		v.Nodes = append(v.Nodes, n)
 	}
-	b.WriteString("</svg>\n")
+	var b strings.Builder
+	if err := graphTemplate().Execute(&b, v); err != nil {
+		// The template is moot's and its data plain values: it cannot
+		// fail but by a mistake in this file, which the tests catch.
+		panic(fmt.Sprintf("argument graph: %v", err))
+	}
 	return b.String()
 }
+
+// ownNumber is a number moot formatted itself (a score such as "+0.30",
+// or "not scored yet"), escaped here so that its sign stays a plain '+'
+// rather than the entity html/template would write: never model text.
+func ownNumber(s string) template.HTML { return template.HTML(html.EscapeString(s)) }
+
+// graphView is what the argument graph's template draws, every number
+// already formatted by f.
+type graphView struct {
+	W, H                        string
+	Markers                     []graphMarker
+	Legend                      [9]string // the x of each legend entry's line start, line end and text
+	AttackColour, DefenceColour string
+	Lanes, Names, Labels        []graphText
+	Grid                        []string // the y of each exchange's separator
+	Edges                       []graphPath
+	Nodes                       []graphNode
+}
+
+type graphMarker struct{ ID, Colour string }
+
+// graphText is a text of the graph and where it stands.
+type graphText struct{ X, Y, Anchor, Size, Colour, Text string }
+
+// graphPath is an edge: its path, its look and its tooltip's parts.
+type graphPath struct {
+	D, Colour, Marker    string
+	Dash                 bool
+	From, Verb, To, Type string
+}
+
+// graphNode is an argument's box.
+type graphNode struct {
+	X, Y, W, H, Fill, Stroke string
+	Tip                      string
+	IDX, IDY, ID             string
+	Score                    template.HTML
+	Lines                    []graphText
+}
+
+// graphTemplate draws the argument graph; html/template escapes every
+// text of a debate in it.
+var graphTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("graph").Parse(
+		`<svg xmlns="http://www.w3.org/2000/svg" class="chart graph" viewBox="0 0 {{.W}} {{.H}}" width="{{.W}}" height="{{.H}}" role="img" aria-label="Argument graph: attacks and defences between the arguments of each exchange">` + "\n" +
+			`<defs>{{range .Markers}}<marker id="{{.ID}}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{{.Colour}}"/></marker>{{end}}</defs>` + "\n" +
+			`<g class="legend"><line x1="{{index .Legend 0}}" y1="14" x2="{{index .Legend 1}}" y2="14" stroke="{{.AttackColour}}" stroke-width="2"/><text x="{{index .Legend 2}}" y="18">attack</text>` +
+			`<line x1="{{index .Legend 3}}" y1="14" x2="{{index .Legend 4}}" y2="14" stroke="{{.DefenceColour}}" stroke-width="2"/><text x="{{index .Legend 5}}" y="18">defence</text>` +
+			`<line x1="{{index .Legend 6}}" y1="14" x2="{{index .Legend 7}}" y2="14" stroke="{{.DefenceColour}}" stroke-width="2" stroke-dasharray="5 4"/><text x="{{index .Legend 8}}" y="18">concede and pivot</text></g>` + "\n" +
+			`{{range .Lanes}}<text class="lane" x="{{.X}}" y="{{.Y}}" fill="{{.Colour}}" text-anchor="middle">{{.Text}}</text>` + "\n" + `{{end}}` +
+			`{{range .Grid}}<line class="grid" x1="0" y1="{{.}}" x2="{{$.W}}" y2="{{.}}"/>` + "\n" + `{{end}}` +
+			`<g class="edges">` + "\n" +
+			`{{range .Edges}}<path d="{{.D}}" fill="none" stroke="{{.Colour}}" stroke-width="1.6"{{if .Dash}} stroke-dasharray="5 4"{{end}} marker-end="url(#{{.Marker}})"><title>{{.From}} {{.Verb}} {{.To}} ({{.Type}})</title></path>` + "\n" + `{{end}}` +
+			`</g>` + "\n" + `<g class="edge-labels">` + "\n" +
+			`{{range .Labels}}<text class="edge-label" x="{{.X}}" y="{{.Y}}" text-anchor="{{.Anchor}}" font-size="{{.Size}}" fill="{{.Colour}}">{{.Text}}</text>` + "\n" + `{{end}}` +
+			`</g>` + "\n" +
+			`{{range .Names}}<text class="exchange" x="4" y="{{.Y}}">{{.Text}}</text>` + "\n" + `{{end}}` +
+			`{{range .Nodes}}<g class="node"><title>{{.Tip}}</title><rect x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}" rx="6" fill="{{.Fill}}" stroke="{{.Stroke}}" stroke-width="1.5"/>` +
+			`<text x="{{.IDX}}" y="{{.IDY}}" class="node-id">{{.ID}} <tspan fill="{{.Stroke}}">{{.Score}}</tspan></text>` +
+			`{{range .Lines}}<text x="{{.X}}" y="{{.Y}}" class="node-title">{{.Text}}</text>{{end}}</g>` + "\n" + `{{end}}` +
+			`</svg>` + "\n"))
+})
 
 func linksOf(a *ScoredArg, attacks bool) []GraphLink {
 	src := a.Defends

@@ -10,6 +10,8 @@ package dialectic
 
 import (
 	"fmt"
+
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
 // Side is one side of the debate as written in ids and argument files.
@@ -66,7 +68,7 @@ const (
 
 // MaxExchange is the largest exchange number moot accepts. A debate file
 // that claims more is treated as broken rather than trusted.
-const MaxExchange = 99999
+const MaxExchange = sm.MaxUnits
 
 // ParsePhase checks that s names a phase.
 func ParsePhase(s string) (Phase, error) {

@@ -52,14 +52,18 @@ const (
 // RoundsDir is the folder of the rounds' files.
 const RoundsDir = "rounds"
 
-// Protocol is the duet protocol.
-type Protocol struct{}
+// Protocol is the duet protocol. Templates are the prompt templates in
+// force; nil means the built-in ones.
+type Protocol struct {
+	Templates *templates.Set
+}
 
 var (
 	_ sm.Protocol     = Protocol{}
 	_ sm.Scripted     = Protocol{}
 	_ sm.FormatLister = Protocol{}
 	_ sm.Demoed       = Protocol{}
+	_ sm.Templated    = Protocol{}
 )
 
 // Name returns "duet".
@@ -184,8 +188,17 @@ type judgeFolder struct {
 }
 
 // Load reads a debate from its files.
-func (Protocol) Load(files fs.FS) (sm.Debate, error) {
-	return load(files, templates.For(Name))
+func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
+	if p.Templates == nil {
+		return load(files, templates.For(Name))
+	}
+	return load(files, p.Templates)
+}
+
+// WithTemplates returns p with the prompt templates t (sm.Templated).
+func (p Protocol) WithTemplates(t *templates.Set) sm.Protocol {
+	p.Templates = t
+	return p
 }
 
 func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
@@ -493,12 +506,4 @@ func sortedRounds(set map[int]bool) []int {
 
 // judgeModel is the judge's model as moot's settings in debate.md keep
 // it; empty for a debate no run has judged.
-func (d *debate) judgeModel() string {
-	var set struct {
-		Models map[string]string `json:"models"`
-	}
-	if err := d.front.Decode("moot", &set); err != nil {
-		return ""
-	}
-	return set.Models[Judge]
-}
+func (d *debate) judgeModel() string { return sm.RoleModel(d.front, Judge) }

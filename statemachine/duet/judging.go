@@ -3,7 +3,6 @@ package duet
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	sm "github.com/moot-dev/moot/statemachine"
@@ -19,11 +18,8 @@ var (
 // asking r.Judge alone what the debate's judge was asked and writing only
 // its folder, the first step its record.
 func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
-	if err := sm.CheckJudgeName(r.Judge.Name); err != nil {
+	if err := r.Check(); err != nil {
 		return nil, err
-	}
-	if strings.TrimSpace(r.Judge.Model) == "" {
-		return nil, errors.New("the judge has no model")
 	}
 	if d.st.Round == 0 {
 		return nil, errors.New("the debate has no judged round to judge again")

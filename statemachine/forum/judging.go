@@ -424,7 +424,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 // before r.From, the debate's own judge's), each call a step writing only
 // its folder.
 func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
-	if err := sm.CheckJudgeName(r.Judge.Name); err != nil {
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
 	if d.st.Judge == nil {

@@ -45,6 +45,7 @@ type Protocol struct {
 var (
 	_ sm.Panelist     = Protocol{}
 	_ sm.Protocol     = Protocol{}
+	_ sm.Templated    = Protocol{}
 	_ sm.FormatLister = Protocol{}
 )
 
@@ -85,6 +86,12 @@ var (
 
 // Flags returns --premise, --turns, --cast and --seed.
 func (Protocol) Flags() []sm.Flag { return []sm.Flag{premiseFlag, turnsFlag, castFlag, seedFlag} }
+
+// WithTemplates returns p with the prompt templates t (sm.Templated).
+func (p Protocol) WithTemplates(t *templates.Set) sm.Protocol {
+	p.Templates = t
+	return p
+}
 
 func (p Protocol) templates() *templates.Set {
 	if p.Templates == nil {

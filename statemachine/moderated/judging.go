@@ -480,11 +480,8 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 // moderator got and writing only its folder, the first its record (from
 // the first exchange scored again).
 func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
-	if err := sm.CheckJudgeName(r.Judge.Name); err != nil {
+	if err := r.Check(); err != nil {
 		return nil, err
-	}
-	if strings.TrimSpace(r.Judge.Model) == "" {
-		return nil, errors.New("the judge has no model")
 	}
 	var done []int
 	for i, s := range d.sched[:min(max(d.st.Step, 0), len(d.sched))] {
@@ -745,15 +742,7 @@ func totalsOf(scores map[int]Score) sm.JudgeScores {
 
 // moderatorModel is the moderator's model as debate.md's settings keep
 // it; empty for a debate no moot run has scored.
-func (d *debate) moderatorModel() string {
-	var set struct {
-		Models map[string]string `json:"models"`
-	}
-	if err := d.front.Decode("moot", &set); err != nil {
-		return ""
-	}
-	return set.Models[RoleModerator]
-}
+func (d *debate) moderatorModel() string { return sm.RoleModel(d.front, RoleModerator) }
 
 // panelText describes the panel for people: its judges and models.
 func (d *debate) panelText() string {

@@ -54,6 +54,7 @@ type Protocol struct {
 var (
 	_ sm.Panelist     = Protocol{}
 	_ sm.Protocol     = Protocol{}
+	_ sm.Templated    = Protocol{}
 	_ sm.FormatLister = Protocol{}
 )
 
@@ -345,6 +346,12 @@ func (p Protocol) CheckSetup() error {
 		}
 	}
 	return nil
+}
+
+// WithTemplates returns p with the prompt templates t (sm.Templated).
+func (p Protocol) WithTemplates(t *templates.Set) sm.Protocol {
+	p.Templates = t
+	return p
 }
 
 func (p Protocol) templates() *templates.Set {

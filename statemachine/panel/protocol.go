@@ -44,6 +44,7 @@ type Protocol struct {
 
 var (
 	_ sm.Protocol  = Protocol{}
+	_ sm.Templated = Protocol{}
 	_ sm.Commander = Protocol{}
 )
 
@@ -209,6 +210,12 @@ func (p Protocol) fresh(in sm.NewInput) (*debate, map[string][]byte, error) {
 	now := d.where()
 	d.st.Stage, d.st.Phase, d.st.Cursor = now.stage, now.phase, now.cursor()
 	return d, raw, nil
+}
+
+// WithTemplates returns p with the prompt templates t (sm.Templated).
+func (p Protocol) WithTemplates(t *templates.Set) sm.Protocol {
+	p.Templates = t
+	return p
 }
 
 func (p Protocol) templates() *templates.Set {

@@ -508,7 +508,7 @@ func markText(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // whose score goes to judgments/NAME/score.json with its record. The
 // range r.From to r.To must hold the unit of the final answer.
 func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
-	if err := sm.CheckJudgeName(r.Judge.Name); err != nil {
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
 	if d.synthesis == nil {

@@ -68,6 +68,7 @@ type Protocol struct {
 var (
 	_ sm.Panelist     = Protocol{}
 	_ sm.Protocol     = Protocol{}
+	_ sm.Templated    = Protocol{}
 	_ sm.FormatLister = Protocol{}
 )
 
@@ -191,6 +192,12 @@ func uuidFrom(seed string) string {
 	h[6] = (h[6] & 0x0f) | 0x50
 	h[8] = (h[8] & 0x3f) | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+}
+
+// WithTemplates returns p with the prompt templates t (sm.Templated).
+func (p Protocol) WithTemplates(t *templates.Set) sm.Protocol {
+	p.Templates = t
+	return p
 }
 
 func (p Protocol) templates() *templates.Set {

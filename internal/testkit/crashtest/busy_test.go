@@ -21,7 +21,7 @@ func lockedDebate(tb testing.TB, root string) (*Harness, []Step) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	h := &Harness{Bin: bin, Root: root, Slug: "demo"}
+	h := dialecticHarness(root, "demo")
 	if _, err := h.RunReference(steps[:2]); err != nil {
 		tb.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestWaitingWriterCarriesOn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &Harness{Bin: bin, Root: root, Slug: "demo"}
+	h := dialecticHarness(root, "demo")
 	if _, err := h.RunReference(steps[:2]); err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,6 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -29,15 +28,15 @@ import (
 const SelfEnv = "MOOT_CRASHTEST_AS_MOOT"
 
 // AsMoot, called first in a TestMain, runs the test binary as moot,
-// knowing dialectic, the default protocol, and protocols, when it was
-// started with SelfEnv set; otherwise it returns. A test package can so start moot without
+// knowing protocols (those the package's tests run), when it was started
+// with SelfEnv set; otherwise it returns. A test package can so start moot without
 // linking a binary of its own. Run so, moot exits at the write that
 // faults.Env names, as a moot built with the moot_faults tag does, for
 // ExitAtEveryWrite.
 func AsMoot(protocols ...sm.Protocol) {
 	if os.Getenv(SelfEnv) == "1" {
 		faults.ArmFromEnv()
-		os.Exit(cli.Main(os.Args, append([]sm.Protocol{dialectic.Protocol{}}, protocols...)...))
+		os.Exit(cli.Main(os.Args, protocols...))
 	}
 }
 

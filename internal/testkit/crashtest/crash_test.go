@@ -81,7 +81,7 @@ func skipIfShort(t *testing.T) {
 
 func harness(t *testing.T) *Harness {
 	t.Helper()
-	return &Harness{Bin: bin, Root: t.TempDir(), Slug: "demo"}
+	return dialecticHarness(t.TempDir(), "demo")
 }
 
 // reference runs steps without interruption and keeps a copy of the debate
@@ -264,7 +264,7 @@ func TestRandomKills(t *testing.T) {
 				t.Fatalf("debate %d, %s: %s; the debate did not reach %v (%v)", debates+1, st, o, st.Until, err)
 			}
 			if n := must(h.Entries()); n != ref.Entries[i] {
-				t.Fatalf("debate %d, %s: scores.json holds %d history entries, want %d", debates+1, st, n, ref.Entries[i])
+				t.Fatalf("debate %d, %s: the debate's records hold %d entries, want %d", debates+1, st, n, ref.Entries[i])
 			}
 			crashed = false
 			i++
@@ -287,7 +287,7 @@ func TestDuplicatedEntriesAreCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.historiesArePrefixes(ref); err != nil {
+	if err := h.recordsArePrefixes(ref); err != nil {
 		t.Fatalf("the reference itself: %v", err)
 	}
 	path := filepath.Join(h.Dir(), "scores.json")
@@ -303,11 +303,62 @@ func TestDuplicatedEntriesAreCaught(t *testing.T) {
 	scores["opp_000b"]["history"] = append(hist, hist[len(hist)-1])
 	b, _ = json.Marshal(scores)
 	os.WriteFile(path, b, 0o644)
-	if err := h.historiesArePrefixes(ref); err == nil || !strings.Contains(err.Error(), "opp_000b") {
+	if err := h.recordsArePrefixes(ref); err == nil || !strings.Contains(err.Error(), "opp_000b") {
 		t.Fatalf("a repeated entry went unnoticed: %v", err)
 	}
 	if err := h.AfterCrash(ref, len(steps)-1); err == nil {
 		t.Fatal("AfterCrash passed a debate with a repeated entry")
+	}
+}
+
+// TestChangedEntriesAreCaught makes sure the harness sees an entry of the
+// records that differs from the reference's in anything but its time: a
+// step applied again with other content, not only twice.
+func TestChangedEntriesAreCaught(t *testing.T) {
+	steps := script(t, 2)
+	h := harness(t)
+	ref, err := h.RunReference(steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(h.Dir(), "scores.json")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		field  string
+		value  any
+		caught bool
+	}{
+		{"score", 0.25, true},
+		{"reasoning", "Another reason.", true},
+		{"triggered_by", "opp_009", true},
+		{"previous_score", 0.5, true},
+		{"diff", 0.5, true},
+		{"scored_at", "2001-01-01T00:00:00Z", false},
+	} {
+		t.Run(tt.field, func(t *testing.T) {
+			var scores map[string]map[string]any
+			if err := json.Unmarshal(orig, &scores); err != nil {
+				t.Fatal(err)
+			}
+			// prop_000a was scored in exchange 0 and rescored in 1, so
+			// its last entry has every field.
+			hist := scores["prop_000a"]["history"].([]any)
+			hist[len(hist)-1].(map[string]any)[tt.field] = tt.value
+			b, _ := json.Marshal(scores)
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := h.recordsArePrefixes(ref)
+			if tt.caught && (err == nil || !strings.Contains(err.Error(), "prop_000a")) {
+				t.Errorf("a changed %s went unnoticed: %v", tt.field, err)
+			}
+			if !tt.caught && err != nil {
+				t.Errorf("a changed %s, which differs between any two runs, was taken for a changed entry: %v", tt.field, err)
+			}
+		})
 	}
 }
 

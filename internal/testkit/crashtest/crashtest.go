@@ -1,9 +1,11 @@
 // Package crashtest drives the moot binary through a scripted debate while
 // killing it, and checks what moot promises about crashes: after every
-// kill the debate passes `moot check`, no judgment's history entries are
+// kill the debate passes `moot check`, no entry of the debate's records is
 // written twice, the next writing command completes the interrupted step,
 // and the finished debate equals, file by file, one run without
-// interruption (the times in scores.json aside).
+// interruption (what differs between any two runs, times, aside). It knows
+// no protocol: a test says what a protocol's records are and what of its
+// files differs between runs (Harness.Records, Harness.Normalise).
 //
 // A script is data: a list of Steps, each a moot command line and the
 // state the debate is in once it is done. Commands that advance the debate
@@ -23,17 +25,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	sm "github.com/moot-dev/moot/statemachine"
-	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -75,41 +77,6 @@ func (s Step) redone(code int) bool {
 
 func (s Step) String() string { return strings.Join(s.Args, " ") }
 
-// Script writes the scripted answers of a debate of the given number of
-// exchanges into dir and returns its steps: new, then for each exchange
-// process-exchange and process-judge.
-func Script(dir, slug string, exchanges int) ([]Step, error) {
-	steps := []Step{{
-		Args:   []string{"new", slug, "--motion", "This house would keep every debate on disk."},
-		Until:  State{0, string(dialectic.AwaitingArguments)},
-		Redone: []int{2}, // "already exists": a command line naming a debate that is there
-	}}
-	for e := 0; e < exchanges; e++ {
-		files := map[string][]byte{
-			fmt.Sprintf("prop-%d.json", e):  fixture.Answer(dialectic.Prop, e),
-			fmt.Sprintf("opp-%d.json", e):   fixture.Answer(dialectic.Opp, e),
-			fmt.Sprintf("judge-%d.json", e): fixture.Judgment(e),
-		}
-		for name, data := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-				return nil, err
-			}
-		}
-		steps = append(steps,
-			Step{
-				Args: []string{"process-exchange", slug, fmt.Sprint(e),
-					"--prop-file", filepath.Join(dir, fmt.Sprintf("prop-%d.json", e)),
-					"--opp-file", filepath.Join(dir, fmt.Sprintf("opp-%d.json", e))},
-				Until: State{e, string(dialectic.AwaitingJudgment)},
-			},
-			Step{
-				Args:  []string{"process-judge", slug, "--json-file", filepath.Join(dir, fmt.Sprintf("judge-%d.json", e))},
-				Until: State{e + 1, string(dialectic.AwaitingArguments)},
-			})
-	}
-	return steps, nil
-}
-
 // Harness runs one debate with the moot binary Bin under the debates root
 // Root.
 type Harness struct {
@@ -118,7 +85,22 @@ type Harness struct {
 	Slug string
 	// Env is added to the environment of every process.
 	Env []string
+	// Records, when set, reads the debate's records: the entries its
+	// steps add, by key, which a step run again after a crash must never
+	// add twice (dialectic's are each argument's score history in
+	// scores.json). Without it only the debate's state, `moot check` and
+	// its files are checked.
+	Records Records
+	// Normalise, when set, returns a file's content with what differs
+	// between two runs of the same debate (times) blanked, for Files.
+	Normalise func(name, data string) string
 }
+
+// Records reads a debate's records through read, which returns a file
+// of the debate by its slash path: for each key, its entries in the order
+// they were added, each a string equal to the same entry of another run
+// of the same debate (times left out).
+type Records func(read func(name string) ([]byte, error)) (map[string][]string, error)
 
 // Dir is the debate's directory.
 func (h *Harness) Dir() string { return filepath.Join(h.Root, h.Slug) }
@@ -202,43 +184,43 @@ func (h *Harness) Check() (Outcome, error) {
 	return o, nil
 }
 
-// Entries counts the history entries of scores.json as a reader sees the
-// debate (an interrupted commit counts as done).
+// Entries counts the entries of the debate's records as a reader sees the
+// debate (an interrupted commit counts as done); 0 without Records.
 func (h *Harness) Entries() (int, error) {
-	d, err := store.Open(h.Dir())
-	if err != nil {
-		return 0, err
-	}
-	defer d.Close()
-	data, err := d.ReadFile(dialectic.ScoresFile)
-	if err != nil {
-		return 0, err
-	}
-	s, err := dialectic.ParseScores(data)
-	if err != nil {
-		return 0, err
-	}
+	recs, err := h.records()
 	n := 0
-	for _, id := range s.IDs() {
-		r, _ := s.Get(id)
-		n += len(r.History)
+	for _, entries := range recs {
+		n += len(entries)
 	}
-	return n, nil
+	return n, err
 }
 
-var scoredAt = regexp.MustCompile(`"scored_at": "[^"]*"`)
+// records reads the debate's records as a reader sees it.
+func (h *Harness) records() (map[string][]string, error) {
+	if h.Records == nil {
+		return nil, nil
+	}
+	d, err := store.Open(h.Dir())
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return h.Records(d.ReadFile)
+}
 
 // Files reads every file of the debate directory, .moot included, keyed by
-// slash path, as fixture.Tree does. The times in scores.json, and the hash
-// of the last journal in .moot/commit, are blanked, so that two runs
-// compare equal.
+// slash path, as fixture.Tree does, each through Normalise. The hash of
+// the last journal in .moot/commit is blanked, so that two runs compare
+// equal.
 func (h *Harness) Files() (map[string]string, error) {
 	out, err := fixture.Tree(h.Dir())
 	if err != nil {
 		return nil, err
 	}
-	if b, ok := out[dialectic.ScoresFile]; ok {
-		out[dialectic.ScoresFile] = scoredAt.ReplaceAllString(b, `"scored_at": "*"`)
+	if h.Normalise != nil {
+		for name, data := range out {
+			out[name] = h.Normalise(name, data)
+		}
 	}
 	// The hash of the last journal changes with the times in it.
 	if _, ok := out[store.CommitFile]; ok {
@@ -251,7 +233,8 @@ func (h *Harness) Files() (map[string]string, error) {
 var Diff = fixture.Diff
 
 // Reference is an uninterrupted run of a script: the files after each
-// step, the history entries after each step, and how long each step took.
+// step, how many entries its records hold after each step, and how long
+// each step took.
 type Reference struct {
 	Files   []map[string]string
 	Entries []int
@@ -286,7 +269,7 @@ func (h *Harness) RunReference(steps []Step) (*Reference, error) {
 
 // AfterCrash checks what must hold after a process was killed (or exited
 // part way) during step i: if the debate exists, moot check passes and
-// the history entries are those before the step or those after it, never
+// its records hold the entries of before the step or of after it, never
 // more; if it does not, the killed step was the one that creates it.
 func (h *Harness) AfterCrash(ref *Reference, i int) error {
 	st, ok, err := h.State()
@@ -314,60 +297,56 @@ func (h *Harness) AfterCrash(ref *Reference, i int) error {
 		before = ref.Entries[i-1]
 	}
 	if n != before && n != ref.Entries[i] {
-		return fmt.Errorf("after a crash at %s scores.json holds %d history entries, want %d (before the step) or %d (after it)", st, n, before, ref.Entries[i])
+		return fmt.Errorf("after a crash at %s the debate's records hold %d entries, want %d (before the step) or %d (after it)", st, n, before, ref.Entries[i])
 	}
-	return h.historiesArePrefixes(ref)
+	return h.recordsArePrefixes(ref)
 }
 
-// historiesArePrefixes checks that every argument's score history, as a
-// reader sees it now, is the beginning of its history at the end of the
-// reference run: an entry appended twice, or one that the reference never
-// had, shows up even when a single command (moot run) spans many steps.
-func (h *Harness) historiesArePrefixes(ref *Reference) error {
-	final, err := dialectic.ParseScores([]byte(ref.Files[len(ref.Files)-1][dialectic.ScoresFile]))
-	if err != nil {
-		return fmt.Errorf("the reference's scores.json: %w", err)
+// recordsArePrefixes checks that every key's entries in the debate's
+// records, as a reader sees it now, are the beginning of its entries at
+// the end of the reference run: an entry added twice, or one that the
+// reference never had, shows up even when a single command (moot run)
+// spans many steps.
+func (h *Harness) recordsArePrefixes(ref *Reference) error {
+	if h.Records == nil {
+		return nil
 	}
-	d, err := store.Open(h.Dir())
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	data, err := d.ReadFile(dialectic.ScoresFile)
-	if err != nil {
-		return err
-	}
-	now, err := dialectic.ParseScores(data)
-	if err != nil {
-		return err
-	}
-	for _, id := range now.IDs() {
-		got, _ := now.Get(id)
-		want, ok := final.Get(id)
-		if !ok || len(got.History) > len(want.History) {
-			return fmt.Errorf("%s has %d history entries; the finished reference run has %d", id, len(got.History), len(want.History))
+	last := ref.Files[len(ref.Files)-1]
+	final, err := h.Records(func(name string) ([]byte, error) {
+		data, ok := last[name]
+		if !ok {
+			return nil, fmt.Errorf("%s: %w", name, fs.ErrNotExist)
 		}
-		for k, e := range got.History {
-			if !sameEntry(e, want.History[k]) {
-				return fmt.Errorf("%s.history[%d] is %+v; the reference run has %+v there", id, k, e, want.History[k])
+		return []byte(data), nil
+	})
+	if err != nil {
+		return fmt.Errorf("the reference's records: %w", err)
+	}
+	now, err := h.records()
+	if err != nil {
+		return err
+	}
+	for _, key := range slices.Sorted(maps.Keys(now)) {
+		got := now[key]
+		want, ok := final[key]
+		if !ok || len(got) > len(want) {
+			return fmt.Errorf("%s has %d entries; the finished reference run has %d", key, len(got), len(want))
+		}
+		for k, e := range got {
+			if e != want[k] {
+				return fmt.Errorf("%s's entry %d is %s; the reference run has %s there", key, k, e, want[k])
 			}
 		}
 	}
 	return nil
 }
 
-func sameEntry(a, b dialectic.HistoryEntry) bool {
-	eq := func(x, y *float64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
-	return a.Score == b.Score && a.Reasoning == b.Reasoning && a.TriggeredBy == b.TriggeredBy &&
-		eq(a.PreviousScore, b.PreviousScore) && eq(a.Diff, b.Diff)
-}
-
 // Finish runs step i again without killing it, as a user would after a
 // crash: it must exit 0, or, if the killed run had already done or
 // recorded the step, refuse with one of the step's Redone codes (having
 // completed the recorded step). The debate must then be at the step's
-// state with exactly the reference's history entries: a retried judgment
-// is never applied twice.
+// state with exactly the reference's entries in its records: a retried
+// step is never applied twice.
 func (h *Harness) Finish(ref *Reference, steps []Step, i int) error {
 	s := steps[i]
 	wasDone, err := h.Done(s)
@@ -396,7 +375,7 @@ func (h *Harness) Finish(ref *Reference, steps []Step, i int) error {
 		return err
 	}
 	if n != ref.Entries[i] {
-		return fmt.Errorf("after %s scores.json holds %d history entries, want %d", s, n, ref.Entries[i])
+		return fmt.Errorf("after %s the debate's records hold %d entries, want %d", s, n, ref.Entries[i])
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/researchfake"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/researchdebate"
 )
 
 // TestResearchKilledAndResumed kills moot (SIGKILL) while the
@@ -26,7 +27,7 @@ func TestResearchKilledAndResumed(t *testing.T) {
 	defer web.Close()
 	release := make(chan struct{})
 	defer close(release)
-	fake := &researchfake.Model{Web: web}
+	fake := &researchdebate.Model{Web: web}
 	model := httptest.NewServer(fake)
 	defer model.Close()
 	env := []string{"OPENAI_BASE_URL=" + model.URL + "/v1", "OPENAI_API_KEY=", "MOOT_MODEL=fake", "MOOT_SEARCH=searxng:" + web.URL}

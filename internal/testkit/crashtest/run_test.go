@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
-	"github.com/moot-dev/moot/internal/testkit/sparring"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 )
 
 // runSteps is a debate driven by moot run against a fake model server: new,
@@ -87,7 +87,7 @@ func TestRandomKillsDuringRun(t *testing.T) {
 				t.Fatalf("debate %d, %s: %s", debates+1, st, o)
 			}
 			if n := must(h.Entries()); n != ref.Entries[i] {
-				t.Fatalf("debate %d, %s: scores.json holds %d history entries, want %d", debates+1, st, n, ref.Entries[i])
+				t.Fatalf("debate %d, %s: the debate's records hold %d entries, want %d", debates+1, st, n, ref.Entries[i])
 			}
 			i++
 		}

@@ -23,6 +23,10 @@ func Failf(format string, args ...any) Reply {
 	return Reply{failure: fmt.Sprintf(format, args...)}
 }
 
+// Failure is the message of a reply made by Failf, "" for any other: for
+// a fake of another API answering with this package's handlers.
+func (r Reply) Failure() string { return r.failure }
+
 // Script returns a Handler that gives the replies in order, one a request.
 // A request beyond the last reply fails the test (see Failf). It is safe
 // for concurrent use; concurrent requests take replies in arrival order.

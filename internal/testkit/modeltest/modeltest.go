@@ -291,16 +291,28 @@ func start(h Handler, fail func(msg string), opts []Option) (*Server, error) {
 	for _, o := range opts {
 		o(s)
 	}
+	srv, err := Listen(http.HandlerFunc(s.serve))
+	if err != nil {
+		return nil, err
+	}
+	s.srv = srv
+	s.URL = s.srv.URL + "/v1"
+	return s, nil
+}
+
+// Listen starts a test server with h on 127.0.0.1 only (httptest's
+// would also take another address when that one fails), for a fake of
+// another API.
+func Listen(h http.Handler) (*httptest.Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("listen on 127.0.0.1: %w", err)
 	}
-	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
-	s.srv.Listener.Close()
-	s.srv.Listener = ln
-	s.srv.Start()
-	s.URL = s.srv.URL + "/v1"
-	return s, nil
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	return srv, nil
 }
 
 // Close stops the server, ending the requests it is still answering.

@@ -1,9 +1,8 @@
-// Package researchfake is a fake web and a fake tool-calling model for the
-// tests of research: a SearXNG instance and four pages on 127.0.0.1, and
-// an OpenAI-compatible endpoint whose debaters search, read two pages and
-// answer with an opening citing both, one ground quoting page A (found)
-// and one quoting what page B does not hold (not found). Page B also tells
-// the model to ignore its instructions.
+// Package researchfake is a fake web for the tests of research: a SearXNG
+// instance and four pages on 127.0.0.1, page B telling the model to ignore
+// its instructions, and Researching, which makes any protocol's fake model
+// search, read two pages and cite them, one ground quoting page A (found)
+// and one quoting what page B does not hold (not found).
 package researchfake
 
 import (
@@ -12,11 +11,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"sync"
 	"sync/atomic"
-
-	"github.com/moot-dev/moot/statemachine/dialectic"
 )
 
 // The pages' texts and the quotes of the debaters' grounds.
@@ -102,97 +98,6 @@ func (w *Web) Reset() {
 	w.reads.Range(func(k, _ any) bool { w.reads.Delete(k); return true })
 }
 
-// Model is the fake endpoint. It keeps every request body.
-type Model struct {
-	Web *Web
-	// NoTools makes it refuse requests that offer tools, as an endpoint
-	// without function calling does.
-	NoTools bool
-	mu      sync.Mutex
-	bodies  []map[string]any
-}
-
-var sideRe = regexp.MustCompile(`arguing for the (proposition|opposition)`)
-
-// ServeHTTP answers POST .../chat/completions.
-func (f *Model) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	raw, _ := io.ReadAll(r.Body)
-	var body map[string]any
-	if json.Unmarshal(raw, &body) != nil {
-		rw.WriteHeader(400)
-		return
-	}
-	f.mu.Lock()
-	f.bodies = append(f.bodies, body)
-	f.mu.Unlock()
-	rw.Header().Set("Content-Type", "application/json")
-	msgs, _ := body["messages"].([]any)
-	system := ""
-	if len(msgs) > 0 {
-		system, _ = msgs[0].(map[string]any)["content"].(string)
-	}
-	side := sideRe.FindStringSubmatch(system)
-	if side == nil { // the judge
-		Reply(rw, string(judgment()), nil)
-		return
-	}
-	if f.NoTools && body["tools"] != nil {
-		rw.WriteHeader(400)
-		io.WriteString(rw, `{"error":{"message":"tools are not supported","type":"invalid_request_error"}}`)
-		return
-	}
-	a, b := "/a", "/b"
-	if side[1] == "opposition" && !f.Web.Shared.Load() {
-		a, b = "/a2", "/b2"
-	}
-	tools := 0
-	for _, m := range msgs {
-		if m.(map[string]any)["role"] == "tool" {
-			tools++
-		}
-	}
-	if body["tools"] != nil {
-		switch tools {
-		case 0:
-			Reply(rw, "", []string{"search", `{"query":"boiling point of water"}`})
-			return
-		case 1:
-			Reply(rw, "", []string{"read", `{"url":"` + f.Web.URL + a + `"}`})
-			return
-		case 2:
-			Reply(rw, "", []string{"read", `{"url":"` + f.Web.URL + b + `"}`})
-			return
-		}
-	}
-	var args []any
-	for i, l := range []string{"first", "second", "third"} {
-		title := fmt.Sprintf("The %s %s opening argument here", side[1], l)
-		arg := map[string]any{"title": title, "claim": "The claim of " + title + " holds.",
-			"grounds": []map[string]any{{"source": "A study of the question", "content": "It found what the claim says.", "relevance": "It supports the claim."}},
-			"warrant": "What the study found is what the claim says."}
-		if i == 0 {
-			arg["grounds"] = []map[string]any{
-				{"source": "Boiling facts, " + f.Web.URL + a, "content": `The page says "` + QuotedA + `".`, "relevance": "It supports the claim."},
-				{"source": "Kettle history " + f.Web.URL + b, "content": `"` + NotInPageB + `"`, "relevance": "It supports the claim."},
-			}
-		}
-		args = append(args, arg)
-	}
-	text, _ := json.Marshal(args)
-	Reply(rw, string(text), nil)
-}
-
-// judgment scores exchange 0, zero-sum.
-func judgment() []byte {
-	vals := []float64{0.3, 0.1, -0.2, 0.1, -0.2, -0.1}
-	var scores []map[string]any
-	for i, id := range dialectic.ExchangeIDs(0) {
-		scores = append(scores, map[string]any{"argument_id": id, "score": vals[i], "reasoning": "Weighed against its opponent."})
-	}
-	out, _ := json.Marshal(map[string]any{"scores": scores})
-	return out
-}
-
 // Reply answers with text, or with one tool call (name, arguments).
 func Reply(rw http.ResponseWriter, text string, call []string) {
 	msg := map[string]any{"role": "assistant", "content": text}
@@ -204,13 +109,6 @@ func Reply(rw http.ResponseWriter, text string, call []string) {
 	_ = json.NewEncoder(rw).Encode(map[string]any{"model": "fake-model",
 		"choices": []any{map[string]any{"message": msg, "finish_reason": "stop"}},
 		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5}})
-}
-
-// Requests returns the bodies of the requests so far.
-func (f *Model) Requests() []map[string]any {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]map[string]any(nil), f.bodies...)
 }
 
 // ToolMessages returns the contents of a request's "tool" messages.

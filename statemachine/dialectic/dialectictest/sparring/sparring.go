@@ -1,9 +1,9 @@
-// Package sparring is a fake proposition, opposition and judge for tests
-// and benchmarks: a modeltest.Handler that reads from moot's prompts which
-// exchange is asked for and answers with the scripted debate of package
-// fixture (valid, deterministic JSON with attacks, defences and rescores),
-// so that a debate can be run end to end without a model. The same prompt
-// always gets the same answer.
+// Package sparring is a fake proposition, opposition and judge of a
+// dialectic debate for tests and benchmarks: a modeltest.Handler that
+// reads from moot's prompts which exchange is asked for and answers with
+// the scripted debate of package dialectictest (valid, deterministic JSON
+// with attacks, defences and rescores), so that a debate can be run end to
+// end without a model. The same prompt always gets the same answer.
 package sparring
 
 import (
@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/statemachine/dialectic"
+	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest"
 )
 
 // Options shape the partner's answers.
@@ -65,14 +65,14 @@ func Handler(o Options) modeltest.Handler {
 				return modeltest.Reply{Delay: time.Hour}
 			}
 			side, _ := dialectic.ParseSide(role)
-			answer = fixture.Answer(side, x)
+			answer = dialectictest.Answer(side, x)
 		case modeltest.Judge:
 			m := scoreRe.FindStringSubmatch(user)
 			if m == nil {
 				return modeltest.Failf("sparring: no ids to score in the judge's prompt")
 			}
 			x, _ := strconv.Atoi(m[1])
-			answer = fixture.Judgment(x)
+			answer = dialectictest.Judgment(x)
 		case "":
 			if !narrativeRe.MatchString(user) {
 				return modeltest.Failf("sparring: no role in the request")
