@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, vet, and every test with the race
-# detector. Four kinds of test run in a second pass without it, at the
+# detector. Five kinds of test run in a second pass without it, at the
 # same time as the first, where
 # they take a fraction of the time: the tests that kill moot processes
 # (see crashtest.Apart) and the end-to-end scripts of internal/cli, which
@@ -9,9 +9,15 @@
 # parallel goroutines is raced in-process by the packages' own tests),
 # the measurements of bench/judgectx and bench/cachemarks, 40-exchange
 # debates in one process, and of bench/pipeline, debates at 300 ms a
-# call, and schemafake's thirty seeds a case (one runs
-# under the race detector). -timeout is a guard for a loaded machine, where
-# a package can take longer than go test's default of ten minutes.
+# call, schemafake's thirty seeds a case (one runs under the race
+# detector), and the in-process runs interrupted at every call
+# (crashtest.InterruptAt), which check the order of a run's writes: two
+# interruptions of each, the middle call's and the last's, stay under the
+# race detector. Nothing is left out: every test runs in one pass or the
+# other. go test's own vet is off (-vet=off), as go vet ./... runs every
+# check it would; the test binaries are linked without DWARF (-w), which
+# only debuggers read. -timeout is a guard for a loaded machine, where a
+# package can take longer than go test's default of ten minutes.
 set -euo pipefail
 cd "$(dirname "$0")"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -33,19 +39,37 @@ if [ -z "${MOOT_TEST_DISK:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] &&
   trap 'rm -rf "$shm"' EXIT
   export TMPDIR="$shm"
 fi
-# The packages whose tests kill moot processes: those that call the
-# harness, found afresh so that a new one is never left out.
-kills=$(grep -rlE '(Apart|KillAtEveryCall)\(t' --include='*_test.go' . | xargs -n1 dirname | sort -u)
+# The moots that tests run as a user does, built once here for both
+# passes, where each pass's package would otherwise link its own: with
+# -tags moot_faults for internal/testkit/crashtest, with -tags
+# moot_example (duet added) for statemachine/duet. Without these
+# variables (go test alone) the tests build them.
+bins=$(mktemp -d "${GOTMPDIR:-${TMPDIR:-/tmp}}/moot-bins.XXXXXX")
+trap 'rm -rf "$bins" ${shm:+"$shm"}' EXIT
+mkdir "$bins/faults" "$bins/example"
+go build -ldflags=-w -tags moot_faults -o "$bins/faults/moot" ./cmd/moot &
+faults=$!
+go build -ldflags=-w -tags moot_example -o "$bins/example/moot" ./cmd/moot ||
+  { wait "$faults"; exit 1; }
+wait "$faults"
+export MOOT_TEST_FAULTS_BIN="$bins/faults/moot" MOOT_TEST_EXAMPLE_BIN="$bins/example/moot"
+# The packages whose tests kill moot processes or interrupt runs at every
+# call: those that call the harness, found afresh so that a new one is
+# never left out.
+kills=$(grep -rlE '(Apart|KillAtEveryCall|InterruptAt)\(t' --include='*_test.go' . | xargs -n1 dirname | sort -u)
 # The race pass runs beside go vet and then the second pass: the second
 # pass's moot processes wait on their fakes and their kills while the
 # race pass has CPU work, the race pass's last packages would otherwise
 # run alone on one core, and vet compiles, without the race detector,
 # the packages the second pass then takes from the build cache.
-MOOT_KILLS_APART=1 MOOT_SCRIPTS_APART=1 MOOT_BENCH_APART=1 MOOT_SEEDS_APART=1 go test -race -count=1 -timeout 30m ./... &
+MOOT_KILLS_APART=1 MOOT_SCRIPTS_APART=1 MOOT_BENCH_APART=1 MOOT_SEEDS_APART=1 MOOT_INTERRUPTS_APART=1 \
+  go test -race -count=1 -vet=off -ldflags=-w -timeout 30m ./... &
 race=$!
 {
   go vet ./... || { echo "test.sh: go vet failed" >&2; exit 1; }
-  go test -count=1 -timeout 30m -run 'Kill|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|^TestSchemaInstances$' $kills ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./internal/testkit/schemafake
+  go test -count=1 -vet=off -ldflags=-w -timeout 30m \
+    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|^TestSchemaInstances$' \
+    $kills ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./internal/testkit/schemafake
 } &
 apart=$!
 # Ctrl-C reaches both: go re-arms the SIGINT that a script's background

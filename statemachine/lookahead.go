@@ -1,5 +1,7 @@
 package statemachine
 
+import "time"
+
 // Lookahead is a Debate that can foresee the steps after the one it waits
 // for, so that a run asks their calls while that step's calls are still
 // out: a dialectic judge scores an exchange while the debaters, who never
@@ -26,4 +28,19 @@ type Lookahead interface {
 	// The foreseen debate is never loaded from files nor committed: the
 	// Apply of the steps its Next returns is not called.
 	Ahead() (ahead Debate, ready bool, err error)
+}
+
+// Foreseen is a debate Ahead returned that can take the answers of the
+// step its Next returns once they have come (asked early, that step being
+// ready), so that a run asks the step after it too before the steps
+// foreseen before it are committed: forum's next speaker speaks while the
+// judge still scores the last speech, once the thought its speech reads
+// has come.
+type Foreseen interface {
+	// Then returns the debate as it will stand once the step Next
+	// returns is committed with answers, still foreseen: what was not
+	// known stays unknown. ready is as Ahead's. Then refuses answers its
+	// step's Apply would refuse. Like Ahead's, the debate it returns is
+	// never committed, and may be a Lookahead, or Foreseen, in its turn.
+	Then(answers map[string]Answer, now time.Time) (ahead Debate, ready bool, err error)
 }

@@ -42,6 +42,87 @@ func (d *Dir) WritePrivate(name string, data []byte) error {
 	return d.writeAtomic(full, data)
 }
 
+// PrivateWrite is one write of WritePrivates: the private file Name
+// replaced by Data, or Data appended to it when Append is set.
+type PrivateWrite struct {
+	Name   string
+	Data   []byte
+	Append bool
+}
+
+// WritePrivates makes the writes ws, in order, as WritePrivate and
+// AppendPrivate make each: a write is in place, and its folder synced,
+// before a write to another folder or an append is made, so that a
+// reader, or a process killed on the way, finds the first writes without
+// the last and never the other way round. The files it replaces are
+// written and synced first, all at once, so that their syncs overlap;
+// each folder is synced once after the files renamed into it one after
+// another. It returns how many writes were made: all of them, or those
+// before the one that failed, with its error.
+func (d *Dir) WritePrivates(ws []PrivateWrite) (int, error) {
+	d.privMu.RLock()
+	defer d.privMu.RUnlock()
+	fulls := make([]string, len(ws))
+	var staged []File
+	for i, w := range ws {
+		full, err := privateName(w.Name)
+		if err != nil {
+			return 0, err
+		}
+		if err := d.mkdirs(path.Dir(full)); err != nil {
+			return 0, err
+		}
+		fulls[i] = full
+		if !w.Append {
+			staged = append(staged, File{Name: full, Data: w.Data})
+		}
+	}
+	tmps, err := d.stage(staged)
+	if err != nil {
+		return 0, err
+	}
+	var unsynced []string
+	sync := func() error {
+		for _, dir := range unsynced {
+			if err := d.syncDir(dir); err != nil {
+				return err
+			}
+		}
+		unsynced = nil
+		return nil
+	}
+	next := 0
+	for i, w := range ws {
+		dir := path.Dir(fulls[i])
+		if w.Append || (len(unsynced) > 0 && !slices.Contains(unsynced, dir)) {
+			if err := sync(); err != nil {
+				d.unstage(tmps[next:])
+				return i, err
+			}
+		}
+		if w.Append {
+			if err := d.appendPrivate(fulls[i], w.Data); err != nil {
+				d.unstage(tmps[next:])
+				return i, err
+			}
+			continue
+		}
+		err := d.rename(tmps[next], fulls[i])
+		next++
+		if err != nil {
+			d.unstage(tmps[next-1:])
+			return i, err
+		}
+		if !slices.Contains(unsynced, dir) {
+			unsynced = append(unsynced, dir)
+		}
+	}
+	if err := sync(); err != nil {
+		return len(ws) - 1, err
+	}
+	return len(ws), nil
+}
+
 // AppendPrivate appends data to the private file name and syncs it. It
 // refuses a file with other hard links (see LinkedError).
 func (d *Dir) AppendPrivate(name string, data []byte) error {
@@ -54,6 +135,12 @@ func (d *Dir) AppendPrivate(name string, data []byte) error {
 	if err := d.mkdirs(path.Dir(full)); err != nil {
 		return err
 	}
+	return d.appendPrivate(full, data)
+}
+
+// appendPrivate is AppendPrivate, of full, the file's path in the
+// debate, whose folder exists.
+func (d *Dir) appendPrivate(full string, data []byte) error {
 	if info, err := d.root.Lstat(full); err == nil && !info.Mode().IsRegular() {
 		return &NotRegularError{Name: full}
 	}

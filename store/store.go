@@ -151,8 +151,9 @@ type Dir struct {
 	dirsMu sync.Mutex
 	dirs   map[string]*folder
 	// privMu lets moot's own files be read and written by many goroutines
-	// at once but not while a commit is made, which clears the folders
-	// opened and the temporary files of TempDir.
+	// at once but not while a commit begins, which clears the folders
+	// opened and the temporary files of TempDir (a commit's writes and
+	// syncs, after that, let them go on).
 	privMu sync.RWMutex
 }
 
@@ -826,37 +827,17 @@ func (d *Dir) Commit(files []File) error {
 	if d.lock == nil {
 		return ErrNotLocked
 	}
+	// Nothing else of moot's own may be written while what killed
+	// writers left is cleared (prepare); then the calls asked early may
+	// keep their answers while the commit's files are written and synced.
 	d.privMu.Lock()
-	defer d.privMu.Unlock()
-	d.forgetDirs()
-	if err := d.recover(); err != nil {
-		return err
-	}
-	if _, err := d.checkStep(files); err != nil {
-		return err
-	}
-	for _, f := range files {
-		// Refuse a link on the way before the journal is written: once it
-		// is, readers take the commit as made.
-		if err := d.regular(f.Name, false); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	data, err := json.Marshal(journal{Files: files})
+	data, err := d.prepare(files)
+	d.privMu.Unlock()
 	if err != nil {
 		return err
 	}
-	if len(data) > MaxFileSize {
-		// Readers would refuse to read such a journal.
-		return fmt.Errorf("the step is too large: its journal would be %d MiB, over the %d MiB limit of %s", len(data)>>20, MaxFileSize>>20, JournalFile)
-	}
-	// The step is accepted: clear what killed writers left.
-	if err := d.sweep(); err != nil {
-		return err
-	}
-	if err := d.mkdirs(PrivateDir); err != nil {
-		return err
-	}
+	d.privMu.RLock()
+	defer d.privMu.RUnlock()
 	// The journal and every file are written to temporary files and synced
 	// together, before the journal is renamed into place: their syncs
 	// overlap, and a step whose files cannot be written (a full disk) is
@@ -880,6 +861,42 @@ func (d *Dir) Commit(files []File) error {
 		return &IncompleteError{Err: err}
 	}
 	return nil
+}
+
+// prepare checks that files can be committed, completes an interrupted
+// commit and clears what killed writers left, and returns the journal of
+// files. It is called with privMu locked.
+func (d *Dir) prepare(files []File) ([]byte, error) {
+	d.forgetDirs()
+	if err := d.recover(); err != nil {
+		return nil, err
+	}
+	if _, err := d.checkStep(files); err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		// Refuse a link on the way before the journal is written: once it
+		// is, readers take the commit as made.
+		if err := d.regular(f.Name, false); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	data, err := json.Marshal(journal{Files: files})
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		// Readers would refuse to read such a journal.
+		return nil, fmt.Errorf("the step is too large: its journal would be %d MiB, over the %d MiB limit of %s", len(data)>>20, MaxFileSize>>20, JournalFile)
+	}
+	// The step is accepted: clear what killed writers left.
+	if err := d.sweep(); err != nil {
+		return nil, err
+	}
+	if err := d.mkdirs(PrivateDir); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // commitJournal renames the staged journal into place and syncs its

@@ -385,19 +385,28 @@ func TestAnswerHandedInAgainAfterAFault(t *testing.T) {
 	defer faults.Arm(faults.Plan{})
 	for _, c := range personCases {
 		t.Run(c.protocol, func(t *testing.T) {
-			ref := stopForPerson(t, c)
-			file, _ := handIn(t, ref, c, true)
+			// staged has every answer of the step handed in but the last,
+			// which each hand-in below gives, on a copy.
+			staged := stopForPerson(t, c)
+			file, _ := handIn(t, staged, c, true)
 			args := []string{"answer", "d", c.role, file}
-			if len(waiting(t, ref, c.protocol, c.role)) > 1 {
+			if len(waiting(t, staged, c.protocol, c.role)) > 1 {
 				args = append(args, "--call", strings.TrimSuffix(filepath.Base(file), ".answer"))
 			}
+			copyOf := func() string {
+				root := t.TempDir()
+				if err := fixture.CopyTree(staged, root); err != nil {
+					t.Fatal(err)
+				}
+				return root
+			}
+			ref := copyOf()
 			if code, _, stderr := mootIn(t, ref, args...); code != 0 {
 				t.Fatalf("moot answer: exit %d\n%s", code, stderr)
 			}
 			want := committedFiles(t, ref)
 			for n := int64(1); ; n++ {
-				root := stopForPerson(t, c)
-				handIn(t, root, c, true)
+				root := copyOf()
 				faults.ResetCount()
 				faults.Arm(faults.Plan{At: n})
 				code, _, stderr := mootIn(t, root, args...)

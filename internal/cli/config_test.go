@@ -19,12 +19,16 @@ base_url: http://localhost:11434/v1
 budget: 2.5
 prices: p/prices.yaml
 research: {search: brave, searches: 3, time: 90s}
+api: Responses
 `), testRoles)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if cfg.model != "m" || cfg.models["judge"] != "j" || cfg.models["debater"] != "d" || cfg.baseURL != "http://localhost:11434/v1" || cfg.budget != 2.5 {
 			t.Errorf("cfg = %+v", cfg)
+		}
+		if cfg.api != "responses" {
+			t.Errorf("api = %q, want responses", cfg.api)
 		}
 		if want := filepath.Join("work", "p", "prices.yaml"); cfg.prices != want {
 			t.Errorf("prices = %q, want %q, beside moot.yaml", cfg.prices, want)
@@ -69,6 +73,9 @@ research: {search: brave, searches: 3, time: 90s}
 		{"research time", "research: {time: soon}\n", "research: time: want a duration"},
 		{"research key", "research: {serch: x}\n", `research: unknown key "serch" (did you mean search?)`},
 		{"a key", "api_key: sk-x\n", "from OPENAI_API_KEY only"},
+		{"unknown api", "api: completions\n", "moot.yaml:1: api: want chat (Chat Completions) or responses"},
+		{"empty api", "api: ''\n", "api: want chat"},
+		{"list api", "api: [chat]\n", "api: want chat"},
 		{"not a mapping", "- a\n", "want a mapping of settings"},
 		{"not yaml", "model: [\n", "moot.yaml"},
 	}

@@ -234,7 +234,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest) (err
 		fmt.Fprintf(a.io.Stderr, "moot: %s is already at %s %d; nothing to run\n", d.Path(), unit, start.done)
 		return nil
 	}
-	tmpl, err := loadTemplates(d, cmd.String("templates"))
+	tmpl, err := protocolTemplates(proto.Name(), d, cmd.String("templates"))
 	if err != nil {
 		return err
 	}

@@ -35,6 +35,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The moot processes that tests start from this binary inherit this:
+	// built with the race detector, each would otherwise sleep a second
+	// as it exits (the detector's atexit_sleep_ms), which only makes the
+	// tests wait. A race is still reported, and fails the process.
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	testscript.Main(m, map[string]func(){
 		// The scripts' moot knows the protocols cmd/moot registers, in
 		// its order, and trio, the protocol written for tests, to run a

@@ -13,12 +13,6 @@ import (
 	"github.com/moot-dev/moot/templates"
 )
 
-// loadTemplates returns dialectic's templates in force for d and --templates
-// DIR (see protocolTemplates).
-func loadTemplates(d *store.Dir, dir string) (*templates.Set, error) {
-	return protocolTemplates(sm.Default, d, dir)
-}
-
 // protocolTemplates returns the built-in templates of protocol overridden
 // by the debate's templates/ folder and then by --templates DIR. A
 // template that is wrong, or a folder of them that cannot be read, is a

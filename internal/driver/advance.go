@@ -97,14 +97,26 @@ func CreateDebate(dir string, p sm.Protocol, in sm.NewInput) (*store.Dir, error)
 // LoadDebate reads the debate in d with protocol p, as one commit left
 // its files. A writer (d locked) is refused a debate with problems.
 func LoadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
-	deb, err := ReadDebate(d, p)
+	return loadDebate(d, p, debateFS{d})
+}
+
+// loadDebate is LoadDebate, reading the files through files, which shows
+// those of d.
+func loadDebate(d *store.Dir, p sm.Protocol, files fs.FS) (sm.Debate, error) {
+	deb, err := readDebate(d, p, files)
 	if err != nil {
 		return nil, err
 	}
 	if d.Locked() {
-		if f := deb.Check(); len(f.Problems) > 0 {
-			return nil, &Broken{Problems: f.Problems}
-		}
+		return checked(deb)
+	}
+	return deb, nil
+}
+
+// checked returns deb, or the problems its check finds.
+func checked(deb sm.Debate) (sm.Debate, error) {
+	if f := deb.Check(); len(f.Problems) > 0 {
+		return nil, &Broken{Problems: f.Problems}
 	}
 	return deb, nil
 }
@@ -116,10 +128,16 @@ func LoadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
 // a file of the debate that cannot be accepted as it is: it comes as a
 // *BadFilesError.
 func ReadDebate(d *store.Dir, p sm.Protocol) (sm.Debate, error) {
+	return readDebate(d, p, debateFS{d})
+}
+
+// readDebate is ReadDebate, reading the files through files, which shows
+// those of d.
+func readDebate(d *store.Dir, p sm.Protocol, files fs.FS) (sm.Debate, error) {
 	var deb sm.Debate
 	err := d.Snapshot(func() error {
 		var err error
-		deb, err = p.Load(debateFS{d})
+		deb, err = p.Load(files)
 		return err
 	})
 	if err != nil && !readFailure(err) {
@@ -285,7 +303,14 @@ func (g UnitGoal) reached(st sm.Status, steps int) bool {
 // failure, leaving the debate at the last step committed.
 func Advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options) (Summary, error) {
 	p = withJudgeContext(p, &opts.Overrides)
-	return advance(ctx, d, p, goal, opts, func() (sm.Debate, error) { return LoadDebate(d, p) })
+	// What each load reads is noted, so that the debate a step's commit
+	// leaves can be read in memory before it is written (see onward).
+	rec := &recorder{base: debateFS{d}}
+	load := func() (sm.Debate, error) {
+		rec.start()
+		return loadDebate(d, p, rec)
+	}
+	return advanceWith(ctx, d, p, goal, opts, load, rec)
 }
 
 // Rejudge runs the re-judging rj of the debate in d, of protocol p, to
@@ -335,9 +360,32 @@ func withJudgeContext(p sm.Protocol, o *Overrides) sm.Protocol {
 }
 
 func advance(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options, load func() (sm.Debate, error)) (Summary, error) {
+	return advanceWith(ctx, d, p, goal, opts, load, nil)
+}
+
+// advanceWith is advance, whose load notes what it reads in rec, when
+// set, so that the steps after the one being committed are planned from
+// memory (see onward).
+func advanceWith(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal, opts Options, load func() (sm.Debate, error), rec *recorder) (Summary, error) {
 	start := time.Now()
 	r := newRunner(d, opts)
-	err := r.advance(ctx, p, goal, load)
+	r.early.spec = speculation{ctx: ctx, goal: goal}
+	if rec != nil {
+		r.early.spec.load = func(files fs.FS) (sm.Debate, error) {
+			deb, err := p.Load(files)
+			if err != nil {
+				return nil, err
+			}
+			return checked(deb)
+		}
+	}
+	err := r.advance(ctx, p, goal, func() (sm.Debate, error) {
+		deb, err := load()
+		if err == nil {
+			r.loaded(rec)
+		}
+		return deb, err
+	})
 	// The calls asked early for a step the run does not reach (it
 	// stopped) end; what they kept waits for the next run.
 	r.land(ctx)
@@ -390,7 +438,7 @@ func (r *runner) advance(ctx context.Context, p sm.Protocol, goal UnitGoal, load
 			}
 		}
 		if r.opts.BeforeStep != nil {
-			if err := r.opts.BeforeStep(r.plan(step)); err != nil {
+			if err := r.beforeStep(r.plan(step)); err != nil {
 				return err
 			}
 		}
@@ -502,18 +550,14 @@ func (r *runner) take(ctx context.Context, step *sm.Step, asked func()) error {
 		return err
 	}
 	people := r.withPeople(step, answers)
-	files := make([]store.File, len(commit.Files))
-	for i, f := range commit.Files {
-		data := f.Data
-		if f.Name == sm.StateFile {
-			if data, err = r.withSettings(data, people); err != nil {
-				return err
-			}
-		}
-		files[i] = store.File{Name: f.Name, Data: data}
+	files, err := r.commitFiles(step, answers, commit)
+	if err != nil {
+		return err
 	}
 	// The pages read go first: the state file stays last.
 	files = append(sources, files...)
+	// What the commit leaves may be asked for already.
+	r.committing(files)
 	if err := r.d.Commit(files); err != nil {
 		return err
 	}
@@ -540,6 +584,24 @@ func (r *runner) take(ctx context.Context, step *sm.Step, asked func()) error {
 	}
 	r.forget(step)
 	return nil
+}
+
+// commitFiles returns the files of commit, the commit of step with
+// answers: its own, the state file with the run's settings in it.
+func (r *runner) commitFiles(step *sm.Step, answers map[string]sm.Answer, commit *sm.Commit) ([]store.File, error) {
+	people := r.withPeople(step, answers)
+	files := make([]store.File, len(commit.Files))
+	for i, f := range commit.Files {
+		data := f.Data
+		if f.Name == sm.StateFile {
+			var err error
+			if data, err = r.withSettings(data, people); err != nil {
+				return nil, err
+			}
+		}
+		files[i] = store.File{Name: f.Name, Data: data}
+	}
+	return files, nil
 }
 
 // allMissing is the error of a step whose every call was recorded as
@@ -614,6 +676,16 @@ func (r *runner) withSettings(state []byte, people map[string][]int) ([]byte, er
 		front.Set(sm.PanelKey, raw)
 	}
 	return frontmatter.Render(front, body)
+}
+
+// metaOf is what metaName holds for the answer resp to c, accepted
+// after try repairs and elapsed seconds of its model's time.
+func metaOf(c sm.Call, resp model.Response, try int, elapsed time.Duration) keptMeta {
+	kept := keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds(), Prompt: promptDigest(c)}
+	if c.Schema != nil {
+		kept.Mode = string(resp.Mode)
+	}
+	return kept
 }
 
 // keptName is where the accepted answer of call c waits for its step's
@@ -929,7 +1001,15 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		if sess != nil && !r.researches(c, rs.Model) {
 			asked = withoutInstructions(msgs)
 		}
-		r.logUsage(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(asked, added...))})
+		// An answer accepted at once is kept with the call's log, their
+		// writes' syncs overlapping: the meta first, as below.
+		var keepNow []store.PrivateWrite
+		if err == nil && sess == nil && len(attempts) == 0 && validate([]byte(resp.Text)).OK() {
+			if meta, merr := json.Marshal(metaOf(c, resp, try, elapsed)); merr == nil {
+				keepNow = []store.PrivateWrite{{Name: metaName(step, c), Data: meta}, {Name: keptName(step, c), Data: []byte(resp.Text)}}
+			}
+		}
+		keptNow := r.logUsageThen(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(asked, added...))}, keepNow)
 		if err != nil {
 			discard("the attempt failed; nothing of it is kept")
 			if ctx.Err() != nil {
@@ -965,18 +1045,16 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 			r.saveFailed(step.Unit, who, attempts)
 			// Written first: a kept answer found without it took one
 			// request, of an unknown model.
-			kept := keptMeta{Model: resp.Model, Attempts: try + 1, Elapsed: elapsed.Seconds(), Prompt: promptDigest(c)}
-			if c.Schema != nil {
-				kept.Mode = string(resp.Mode)
-			}
-			if meta, err := json.Marshal(kept); err == nil {
+			if meta, err := json.Marshal(metaOf(c, resp, try, elapsed)); err == nil && !keptNow {
 				r.keep(metaName(step, c), c.Role, meta)
 			}
 			var sources []evidence.Source
 			if sess != nil {
 				sources = r.citeAndKeep(ctx, step, c, rs.Model, sess, transcript, text)
 			}
-			r.keep(keptName(step, c), c.Role, text)
+			if !keptNow {
+				r.keep(keptName(step, c), c.Role, text)
+			}
 			return sm.Answer{Text: text, Model: resp.Model, Attempts: try + 1, Elapsed: elapsed,
 				Researched: sess != nil && r.researches(c, rs.Model), Sources: sources}, nil
 		}

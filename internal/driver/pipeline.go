@@ -17,10 +17,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 	"sync"
 
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/store"
 )
 
 // maxAhead is how many steps past the one being taken a run looks for a
@@ -36,12 +38,47 @@ type pipeline struct {
 	// by flightKey: what --budget counts as in flight.
 	out map[string]PlannedCall
 	wg  sync.WaitGroup
+	// stopped is set once the run stops: no call is asked early after.
+	stopped bool
+	// refused holds the steps (stepName) that failed their checks ahead
+	// of their turn: they wait for it.
+	refused map[string]bool
+	// before serializes the calls of Options.BeforeStep.
+	before sync.Mutex
+	// ahead serializes what asks calls early (foresee, onward), so that
+	// no call is asked twice.
+	ahead sync.Mutex
+	// spec is what onward plans from; its load nil when the run plans
+	// only from its committed files.
+	spec speculation
+}
+
+// speculation is the debate a run is about to commit, in memory: the
+// files its last load read (base), the files of the step being committed
+// (pending, nil until its answers are all in), and how to read a debate
+// from them.
+type speculation struct {
+	load    func(fs.FS) (sm.Debate, error)
+	ctx     context.Context
+	goal    UnitGoal
+	base    *memFS
+	pending []store.File
+	// steps is how many steps the run will have taken once pending is
+	// committed.
+	steps int
+	// cur is the debate whose step is being taken, its answers not all
+	// in, nil before foresee; curSteps is steps for it.
+	cur      sm.Debate
+	curSteps int
 }
 
 // flight is a call asked ahead of its step.
 type flight struct {
 	// digest is the digest of the prompt asked (promptDigest).
 	digest string
+	// known marks a call planned from a debate whose every answer had
+	// come, not foreseen (see fly).
+	known  bool
 	cancel context.CancelFunc
 	done   chan struct{}
 	answer sm.Answer
@@ -99,8 +136,21 @@ func (r *runner) foresee(ctx context.Context, deb sm.Debate, goal UnitGoal) {
 	if !r.pipelined() {
 		return
 	}
-	steps := r.sum.Steps + 1 // once the step being taken is committed
-	for range maxAhead {
+	p := &r.early
+	p.ahead.Lock()
+	defer p.ahead.Unlock()
+	p.spec.cur, p.spec.curSteps = deb, r.sum.Steps+1
+	r.lookPast(ctx, deb, goal, p.spec.curSteps, maxAhead)
+}
+
+// lookPast asks early, as foresee says, the calls of the steps that deb,
+// a debate whose next step is asked, foresees, looking at most depth
+// steps past it; steps is how many steps the run will have taken once
+// deb's next step is committed. A foreseen step whose calls have all
+// answered is taken past (sm.Foreseen) when its debate can. It is called
+// with the ahead lock held.
+func (r *runner) lookPast(ctx context.Context, deb sm.Debate, goal UnitGoal, steps, depth int) {
+	for range depth {
 		la, ok := deb.(sm.Lookahead)
 		if !ok {
 			return
@@ -112,9 +162,31 @@ func (r *runner) foresee(ctx context.Context, deb sm.Debate, goal UnitGoal) {
 		if goal.reached(ahead.Status(), steps) {
 			return
 		}
-		if ready {
+		for ready {
 			next, err := ahead.Next()
-			if err != nil || next == nil || !r.fly(ctx, next) {
+			if err != nil || next == nil {
+				return
+			}
+			answers, landed := r.landed(next)
+			fr, ok := ahead.(sm.Foreseen)
+			if !landed || !ok {
+				if !r.fly(ctx, next, false) {
+					return
+				}
+				break
+			}
+			// Its answers have come: the step after it may be asked.
+			then, thenReady, err := fr.Then(answers, r.opts.Now())
+			if err != nil {
+				return
+			}
+			if then == nil {
+				// Not taken past: what its debate foresees, below.
+				break
+			}
+			ahead, ready = then, thenReady
+			steps++
+			if goal.reached(ahead.Status(), steps) {
 				return
 			}
 		}
@@ -123,43 +195,174 @@ func (r *runner) foresee(ctx context.Context, deb sm.Debate, goal UnitGoal) {
 	}
 }
 
-// fly asks the calls of a foreseen step that are neither kept nor already
-// asked, and reports whether it did; a step that a person answers, or
-// that fails its checks, is not asked.
-func (r *runner) fly(ctx context.Context, step *sm.Step) bool {
+// landed returns the answers of the calls of step asked early when every
+// one of them has come, accepted, for the prompt it has: what its turn
+// will take (see answer).
+func (r *runner) landed(step *sm.Step) (map[string]sm.Answer, bool) {
+	p := &r.early
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	answers := make(map[string]sm.Answer, len(step.Calls))
+	for _, c := range step.Calls {
+		f := p.flights[flightKey(step, c)]
+		if f == nil {
+			return nil, false
+		}
+		select {
+		case <-f.done:
+		default:
+			return nil, false
+		}
+		if f.err != nil || f.digest != promptDigest(c) || (len(f.answer.Text) > 0 && !validator(c)(f.answer.Text).OK()) {
+			return nil, false
+		}
+		answers[c.ID] = f.answer
+	}
+	return answers, true
+}
+
+// loaded records the debate the run has just read from its committed
+// files, rec having noted the reads: onward plans from it.
+func (r *runner) loaded(rec *recorder) {
+	if rec == nil {
+		return
+	}
+	p := &r.early
+	p.ahead.Lock()
+	defer p.ahead.Unlock()
+	p.spec.base, p.spec.pending, p.spec.cur = rec.snapshot(), nil, nil
+}
+
+// committing records that the step being taken is about to commit files,
+// its answers all in, and asks early what the debate they leave waits for
+// (see onward).
+func (r *runner) committing(files []store.File) {
+	p := &r.early
+	if p.spec.load == nil || !r.pipelined() {
+		return
+	}
+	p.ahead.Lock()
+	defer p.ahead.Unlock()
+	if p.spec.base == nil {
+		return
+	}
+	p.spec.pending, p.spec.steps = files, r.sum.Steps+1
+	r.onward()
+}
+
+// onward asks early the calls of the steps after the one being committed
+// whose prompts read only answers that have come: it reads the debate the
+// commit will leave from memory (the files the last load read, with the
+// commit's), takes past every step whose calls asked early have all
+// answered (reading the debate that step's commit would leave in turn),
+// asks the calls of the first step that waits, and then what that
+// step's debate foresees (lookPast). It is called with the ahead lock
+// held, when the step's answers are all in and whenever a call asked
+// early answers. What it plans is only ever a plan: each step is still
+// planned again from the committed files in its turn (see answer).
+func (r *runner) onward() {
+	p := &r.early
+	sp := &p.spec
+	p.mu.Lock()
+	stopped := p.stopped
+	p.mu.Unlock()
+	if stopped || sp.ctx == nil || sp.ctx.Err() != nil {
+		return
+	}
+	if sp.pending == nil {
+		// The step's answers are not all in: what its debate foresees
+		// may have come (see lookPast).
+		if sp.cur != nil {
+			r.lookPast(sp.ctx, sp.cur, sp.goal, sp.curSteps, maxAhead)
+		}
+		return
+	}
+	mem := sp.base.with(sp.pending)
+	steps := sp.steps
+	for depth := range maxAhead {
+		deb, err := sp.load(mem)
+		if err != nil || sp.goal.reached(deb.Status(), steps) {
+			return
+		}
+		step, err := deb.Next()
+		if err != nil || step == nil {
+			return
+		}
+		answers, ok := r.landed(step)
+		if !ok {
+			if r.fly(sp.ctx, step, true) {
+				r.lookPast(sp.ctx, deb, sp.goal, steps+1, maxAhead-depth-1)
+			}
+			return
+		}
+		commit, err := step.Apply(answers, r.opts.Now())
+		if err != nil {
+			return
+		}
+		files, err := r.commitFiles(step, answers, commit)
+		if err != nil {
+			return
+		}
+		mem = mem.with(files)
+		steps++
+	}
+}
+
+// fly asks the calls of a step ahead of its turn that are neither kept
+// nor already asked, and reports whether they are out; a step that a
+// person answers, or that fails its checks (then never asked early
+// again), is not asked. known marks a step planned from the debate its
+// commit will leave (onward), whose calls replace those asked for
+// another prompt; a step foreseen (lookPast) leaves those of a known
+// one. It is called with the ahead lock held.
+func (r *runner) fly(ctx context.Context, step *sm.Step, known bool) bool {
+	p := &r.early
+	name := stepName(step)
+	p.mu.Lock()
+	stopped, refused := p.stopped, p.refused[name]
+	p.mu.Unlock()
+	if stopped {
+		return false
+	}
+	var ask []sm.Call
 	for _, c := range step.Calls {
 		if r.byPerson(c) {
 			return false
 		}
-	}
-	if mc, ok := r.opts.Client.(ModelChecker); ok {
-		if err := mc.CheckModels(r.stepModels(step)); err != nil {
-			return false
-		}
-	}
-	if r.opts.BeforeStep != nil {
-		plan := r.plan(step)
-		plan.Early = true
-		if err := r.opts.BeforeStep(plan); err != nil {
-			return false
-		}
-	}
-	p := &r.early
-	for _, c := range step.Calls {
-		key, digest := flightKey(step, c), promptDigest(c)
 		p.mu.Lock()
-		f := p.flights[key]
+		f := p.flights[flightKey(step, c)]
 		p.mu.Unlock()
-		if (f != nil && f.digest == digest) || r.hasKept(step, c) {
+		if f != nil && (f.digest == promptDigest(c) || (f.known && !known)) {
 			continue
 		}
-		if f != nil {
+		if !r.hasKept(step, c) {
+			ask = append(ask, c)
+		}
+	}
+	if len(ask) == 0 {
+		return true
+	}
+	if refused || !r.mayFly(step) {
+		p.mu.Lock()
+		if p.refused == nil {
+			p.refused = map[string]bool{}
+		}
+		p.refused[name] = true
+		p.mu.Unlock()
+		return false
+	}
+	for _, c := range ask {
+		key := flightKey(step, c)
+		p.mu.Lock()
+		old := p.flights[key]
+		p.mu.Unlock()
+		if old != nil {
 			// Asked for another prompt: it will not be taken.
-			f.cancel()
-			<-f.done
+			old.cancel()
+			<-old.done
 		}
 		fctx, cancel := context.WithCancel(ctx)
-		f = &flight{digest: digest, cancel: cancel, done: make(chan struct{})}
+		f := &flight{digest: promptDigest(c), known: known, cancel: cancel, done: make(chan struct{})}
 		out := r.flying(step, c)
 		p.mu.Lock()
 		if p.flights == nil {
@@ -170,12 +373,50 @@ func (r *runner) fly(ctx context.Context, step *sm.Step) bool {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			defer close(f.done)
-			defer out()
 			f.answer, f.err = r.call(fctx, step, c)
+			close(f.done)
+			out()
+			// What waited for this answer may be asked now.
+			p.ahead.Lock()
+			defer p.ahead.Unlock()
+			r.onward()
 		}()
 	}
 	return true
+}
+
+// stepName names step among those of the run: its key and its calls
+// (dialectic's arguments and judgment of an exchange share a key).
+func stepName(step *sm.Step) string {
+	name := step.Key
+	for _, c := range step.Calls {
+		name += "/" + c.ID
+	}
+	return name
+}
+
+// mayFly reports whether step passes, ahead of its turn, the checks it
+// passes in its turn: its models reachable, Options.BeforeStep with the
+// calls in flight counted.
+func (r *runner) mayFly(step *sm.Step) bool {
+	if mc, ok := r.opts.Client.(ModelChecker); ok {
+		if err := mc.CheckModels(r.stepModels(step)); err != nil {
+			return false
+		}
+	}
+	if r.opts.BeforeStep == nil {
+		return true
+	}
+	plan := r.plan(step)
+	plan.Early = true
+	return r.beforeStep(plan) == nil
+}
+
+// beforeStep calls Options.BeforeStep, one call at a time.
+func (r *runner) beforeStep(plan StepPlan) error {
+	r.early.before.Lock()
+	defer r.early.before.Unlock()
+	return r.opts.BeforeStep(plan)
 }
 
 // answer gets the answer to call c of step: the answer of the call asked
@@ -280,13 +521,14 @@ func (r *runner) asked(step *sm.Step, c sm.Call) bool {
 // them off instead.
 func (r *runner) land(ctx context.Context) {
 	p := &r.early
+	p.mu.Lock()
+	p.stopped = true
 	if ctx.Err() != nil {
-		p.mu.Lock()
 		for _, f := range p.flights {
 			f.cancel()
 		}
-		p.mu.Unlock()
 	}
+	p.mu.Unlock()
 	p.wg.Wait()
 	p.mu.Lock()
 	p.flights = nil

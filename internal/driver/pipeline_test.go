@@ -161,9 +161,12 @@ func TestPipelinedRunStopsAtItsGoal(t *testing.T) {
 }
 
 // TestBeforeStepSeesEarlyPlans: a step asked ahead of its turn is shown to
-// BeforeStep first, marked early, with the calls still out (the judge's)
-// in flight, so that --budget counts them; refused, its calls wait for
-// their turn, and the run goes on; in its turn its plan is shown again.
+// BeforeStep first, marked early, with the calls still out in flight, so
+// that --budget counts them: the debaters of the next exchange, asked
+// while the judge scores, with the judge's call; the judge, asked as soon
+// as the arguments it reads are accepted, before their commit, with none.
+// Refused, its calls wait for their turn, and the run goes on; in its
+// turn its plan is shown again.
 func TestBeforeStepSeesEarlyPlans(t *testing.T) {
 	for _, refuse := range []bool{false, true} {
 		t.Run(fmt.Sprintf("refused %v", refuse), func(t *testing.T) {
@@ -203,8 +206,10 @@ func TestBeforeStepSeesEarlyPlans(t *testing.T) {
 					continue
 				}
 				early++
-				if len(p.InFlight) != 1 || p.InFlight[0].Role != "judge" {
-					t.Errorf("early plan of exchange %d: in flight %+v, want the judge's call", p.Unit, p.InFlight)
+				if judge := p.Calls[0].Role == "judge"; judge && len(p.InFlight) != 0 {
+					t.Errorf("early plan of the judge of exchange %d: in flight %+v, want none", p.Unit, p.InFlight)
+				} else if !judge && (len(p.InFlight) != 1 || p.InFlight[0].Role != "judge") {
+					t.Errorf("early plan of the debaters of exchange %d: in flight %+v, want the judge's call", p.Unit, p.InFlight)
 				}
 				// The step's own plan follows, in its turn.
 				var own *driver.StepPlan
@@ -223,8 +228,8 @@ func TestBeforeStepSeesEarlyPlans(t *testing.T) {
 					}
 				}
 			}
-			if early != 2 {
-				t.Errorf("%d early plans, want 2 (exchanges 1 and 2, during the judgments of 0 and 1)", early)
+			if early != 5 {
+				t.Errorf("%d early plans, want 5 (the debaters of exchanges 1 and 2, during the judgments of 0 and 1, and the judges of 0 to 2)", early)
 			}
 			// Refused early, the debaters of exchange x are asked after
 			// the judgment of x-1 is committed, as in a sequential run.

@@ -420,6 +420,16 @@ type Usage struct {
 // logUsage logs a call that ended, with err when it got no answer, and
 // keeps its transcript t (nil for none).
 func (r *runner) logUsage(x int, role string, modelName string, resp model.Response, err error, t *Transcript) {
+	r.logUsageThen(x, role, modelName, resp, err, t, nil)
+}
+
+// logUsageThen is logUsage, which then makes the writes then (the
+// answer kept, see call), and reports whether it made them: the
+// transcript, the usage line and then are written in that order, their
+// syncs overlapping (store.WritePrivates). Without then, or when that
+// fails, the transcript and the line are written one after the other
+// and then is left to the caller.
+func (r *runner) logUsageThen(x int, role string, modelName string, resp model.Response, err error, t *Transcript, then []store.PrivateWrite) bool {
 	u := Usage{
 		Time: r.opts.Now().UTC().Format(time.RFC3339), Exchange: x, Role: string(role), Model: modelName,
 		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CacheWriteTokens: resp.CacheWriteTokens, CompletionTokens: resp.CompletionTokens,
@@ -428,9 +438,26 @@ func (r *runner) logUsage(x int, role string, modelName string, resp model.Respo
 	if resp.Model != "" && resp.Model != u.Model {
 		u.Model, u.Asked = resp.Model, u.Model
 	}
+	var tw []store.PrivateWrite
 	if t != nil {
 		t.Unit, t.Role, t.Model, t.Answer, t.Error = x, string(role), u.Model, resp.Text, errText(err)
-		u.Transcript = r.keepTranscript(t)
+		if name, data, ok := r.transcriptFile(t); ok {
+			tw = []store.PrivateWrite{{Name: name, Data: data}}
+			u.Transcript = name
+		}
+	}
+	// done counts the writes of the transcript and the line made.
+	done, kept := 0, false
+	if len(then) > 0 {
+		ws := append(append(tw, store.PrivateWrite{Name: UsageFile, Data: r.usageLine(u), Append: true}), then...)
+		n, werr := r.d.WritePrivates(ws)
+		done, kept = min(n, len(tw)+1), werr == nil
+	}
+	if len(tw) > 0 && done == 0 {
+		if werr := r.d.WritePrivate(tw[0].Name, tw[0].Data); werr != nil {
+			r.opts.Warn(fmt.Sprintf("cannot keep the call's prompt: %v", werr))
+			u.Transcript = ""
+		}
 	}
 	r.mu.Lock()
 	r.sum.Calls++
@@ -453,15 +480,22 @@ func (r *runner) logUsage(x int, role string, modelName string, resp model.Respo
 	sp.Seconds += resp.Latency.Seconds()
 	sp.Tokens += resp.PromptTokens + resp.CompletionTokens
 	r.mu.Unlock()
-	line, _ := json.Marshal(u)
-	line = []byte(r.opts.Mask(string(line)))
-	if werr := r.d.AppendPrivate(UsageFile, append(line, '\n')); werr != nil {
-		r.opts.Warn(fmt.Sprintf("cannot log usage: %v", werr))
+	if done < len(tw)+1 {
+		if werr := r.d.AppendPrivate(UsageFile, r.usageLine(u)); werr != nil {
+			r.opts.Warn(fmt.Sprintf("cannot log usage: %v", werr))
+		}
 	}
 	if err == nil {
 		r.opts.Emit(Event{Time: r.opts.Now(), Kind: EventAnswer, Exchange: x, Role: string(role), Model: u.Model,
 			Seconds: resp.Latency.Seconds(), Tokens: resp.PromptTokens + resp.CompletionTokens})
 	}
+	return kept
+}
+
+// usageLine is the line of the usage log of u, its secrets masked.
+func (r *runner) usageLine(u Usage) []byte {
+	line, _ := json.Marshal(u)
+	return append([]byte(r.opts.Mask(string(line))), '\n')
 }
 
 // Totals sums the usage log of a debate, over all its runs: Calls counts

@@ -52,7 +52,7 @@ func BenchmarkPhaseOverhead(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/phase")
 }
 
-// TestPromptSizes runs a 20-exchange debate and checks how the prompts
+// TestPromptSizes runs a 10-exchange debate and checks how the prompts
 // grow. Every role sees the debate in full, each argument once, so that a
 // provider's prefix cache serves what it saw before: the judge's prompt
 // grows as the debaters' do, by the exchange's two arguments, plus a
@@ -61,7 +61,7 @@ func BenchmarkPhaseOverhead(b *testing.B) {
 // prints the estimated prompt tokens of every role per exchange.
 func TestPromptSizes(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs a 20-exchange debate; skipped with -short")
+		t.Skip("runs a 10-exchange debate; skipped with -short")
 	}
 	srv := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
 	d := newRunDebate(t)
@@ -69,7 +69,11 @@ func TestPromptSizes(t *testing.T) {
 	// every argument once (bench/judgectx measures the focused default).
 	opts := options(client(t, srv))
 	opts.Overrides.JudgeContext = string(dialectic.ContextFull)
-	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 20}, opts); err != nil {
+	// Ten exchanges show the growth from the third on, steady enough to
+	// compare; each step reads the whole debate, so that twenty cost four
+	// times as much for the same check.
+	const exchanges = 10
+	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: exchanges}, opts); err != nil {
 		t.Fatal(err)
 	}
 	sizes := map[string][]int{}
@@ -82,17 +86,18 @@ func TestPromptSizes(t *testing.T) {
 		sizes[role] = append(sizes[role], n/4) // about four characters a token
 	}
 	judge, prop := sizes[modeltest.Judge], sizes[modeltest.Proposition]
-	if len(judge) != 20 || len(prop) != 20 {
-		t.Fatalf("got %d judge and %d proposition prompts, want 20 each", len(judge), len(prop))
+	if len(judge) != exchanges || len(prop) != exchanges {
+		t.Fatalf("got %d judge and %d proposition prompts, want %d each", len(judge), len(prop), exchanges)
 	}
-	for x := 0; x < 20; x++ {
+	for x := 0; x < exchanges; x++ {
 		t.Logf("exchange %2d: proposition %5d tok, opposition %5d tok, judge %5d tok", x, prop[x], sizes[modeltest.Opposition][x], judge[x])
 	}
 	// Each exchange adds two full arguments to every prompt; the judge's
 	// also gains the two score lines of the exchange before (a few
 	// tokens each).
-	debaterGrowth := float64(prop[19]-prop[2]) / 17
-	judgeGrowth := float64(judge[19]-judge[2]) / 17
+	last := exchanges - 1
+	debaterGrowth := float64(prop[last]-prop[2]) / float64(last-2)
+	judgeGrowth := float64(judge[last]-judge[2]) / float64(last-2)
 	if debaterGrowth <= 0 || judgeGrowth < debaterGrowth*0.9 || judgeGrowth > debaterGrowth*1.15 {
 		t.Errorf("the judge's prompt grows by %.0f tokens an exchange, the debaters' by %.0f: want about the same, each argument shown once to each role", judgeGrowth, debaterGrowth)
 	}

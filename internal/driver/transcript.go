@@ -62,27 +62,36 @@ func entries(msgs []model.Message) []TransEntry {
 // written whole before the usage line names it, so that a run killed in
 // between leaves at most a file no line names.
 func (r *runner) keepTranscript(t *Transcript) string {
-	if t == nil || r.opts.NoPrompts {
+	name, data, ok := r.transcriptFile(t)
+	if !ok {
 		return ""
 	}
-	data, err := json.Marshal(t)
-	if err != nil {
-		return ""
-	}
-	data = []byte(r.opts.Mask(string(data)))
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b) // no name and no time in the header: the same call, the same bytes
-	zw.Write(data)
-	if err := zw.Close(); err != nil {
-		return ""
-	}
-	sum := sha256.Sum256(data)
-	name := TranscriptsDir + "/" + hex.EncodeToString(sum[:12]) + ".json.gz"
-	if err := r.d.WritePrivate(name, b.Bytes()); err != nil {
+	if err := r.d.WritePrivate(name, data); err != nil {
 		r.opts.Warn(fmt.Sprintf("cannot keep the call's prompt: %v", err))
 		return ""
 	}
 	return name
+}
+
+// transcriptFile returns the file keepTranscript writes for t, its name
+// and its data; ok is false when none is kept.
+func (r *runner) transcriptFile(t *Transcript) (name string, data []byte, ok bool) {
+	if t == nil || r.opts.NoPrompts {
+		return "", nil, false
+	}
+	raw, err := json.Marshal(t)
+	if err != nil {
+		return "", nil, false
+	}
+	raw = []byte(r.opts.Mask(string(raw)))
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b) // no name and no time in the header: the same call, the same bytes
+	zw.Write(raw)
+	if err := zw.Close(); err != nil {
+		return "", nil, false
+	}
+	sum := sha256.Sum256(raw)
+	return TranscriptsDir + "/" + hex.EncodeToString(sum[:12]) + ".json.gz", b.Bytes(), true
 }
 
 // ReadTranscript reads the transcript a usage line names.

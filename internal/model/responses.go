@@ -78,9 +78,8 @@ func (r Request) responseInput() (responses.ResponseInputParam, error) {
 	for i, m := range r.Messages {
 		switch m.Role {
 		case "system", "developer", "user", "assistant":
-			if m.Role == "assistant" && m.Content == "" && len(m.ToolCalls) > 0 {
-				// A turn of tool calls alone: the calls are the turn.
-			} else {
+			// A turn of tool calls alone is its calls, with no message.
+			if m.Content != "" || len(m.ToolCalls) == 0 {
 				item := responses.ResponseInputItemParamOfMessage(m.Content, responses.EasyInputMessageRole(m.Role))
 				item.OfMessage.Type = responses.EasyInputMessageTypeMessage
 				out = append(out, item)

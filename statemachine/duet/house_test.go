@@ -58,10 +58,21 @@ var (
 	buildErr  error
 )
 
+// builtEnv names a moot built with -tags moot_example, named moot, that
+// test.sh builds once for both of its passes; without it the tests build
+// their own.
+const builtEnv = "MOOT_TEST_EXAMPLE_BIN"
+
 // mootWithDuet returns the folder of a moot built with -tags
 // moot_example: the real binary, with duet added by cmd/moot/example.go.
 func mootWithDuet(t *testing.T) string {
 	t.Helper()
+	if built := os.Getenv(builtEnv); built != "" {
+		if filepath.Base(built) != "moot" {
+			t.Fatalf("%s=%s: the binary must be named moot, as the scripts run it", builtEnv, built)
+		}
+		return filepath.Dir(built)
+	}
 	root := moduleRoot(t)
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "moot-duet-")

@@ -11,11 +11,12 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/statemachine/forum"
 )
 
 func TestMain(m *testing.M) {
-	crashtest.AsMoot(forum.Protocol{})
+	crashtest.AsMoot(dialectic.Protocol{}, forum.Protocol{})
 	os.Exit(m.Run())
 }
 

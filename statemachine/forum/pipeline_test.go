@@ -21,7 +21,25 @@ import (
 // been asked to think), and the files are byte for byte those of a run of
 // one call at a time.
 func TestNextSpeakerAskedWhileJudged(t *testing.T) {
-	s := setup{turns: 4, judge: true, premise: true}
+	askedWhileJudged(t, setup{turns: 4, judge: true, premise: true}, forumfake.Evaluate, forumfake.Think)
+}
+
+// TestNextSpeechAskedWhileScored: the next speaker's speech, which reads
+// its own thought and never the judge, is asked as soon as that thought
+// has come, while the judge still scores the speech before it (the fake's
+// judge scores turn k only once the speech of turn k+1 has been asked),
+// and the files are byte for byte those of a run of one call at a time.
+func TestNextSpeechAskedWhileScored(t *testing.T) {
+	askedWhileJudged(t, setup{turns: 4, judge: true}, forumfake.Score, forumfake.Turn)
+}
+
+// askedWhileJudged runs the debate s one call at a time, then pipelined
+// against the fake whose judge answers its k-th call of kind judged (from
+// 1, that of turn k) only once the debaters' calls of kind asked have been
+// asked k+1 times, but after the last turn; the files and the number of
+// requests of both runs must be the same.
+func askedWhileJudged(t *testing.T, s setup, judged, asked string) {
+	t.Helper()
 	run := func(h modeltest.Handler, sequential bool) (map[string]string, int) {
 		srv := modeltest.NewServer(t, h)
 		dir := newDebate(t, s)
@@ -34,28 +52,26 @@ func TestNextSpeakerAskedWhileJudged(t *testing.T) {
 	}
 	want, n := run(fakeHandler, true)
 	var mu sync.Mutex
-	thinks, evals := 0, 0
+	asks, judgings := 0, 0
 	more := sync.NewCond(&mu)
 	got, m := run(func(req modeltest.Request) modeltest.Reply {
 		mu.Lock()
 		defer mu.Unlock()
 		switch forumfake.Kind(fakeMessages(req)) {
-		case forumfake.Think:
-			thinks++
+		case asked:
+			asks++
 			more.Broadcast()
-		case forumfake.Evaluate:
-			// Evaluation k (from 1) follows turn k: the think of turn
-			// k+1 is asked with it, but after the last turn.
-			evals++
-			k := evals
+		case judged:
+			judgings++
+			k := judgings
 			stop := time.AfterFunc(time.Minute, func() { mu.Lock(); more.Broadcast(); mu.Unlock() })
 			defer stop.Stop()
 			start := time.Now()
-			for k < s.turns && thinks < k+1 && time.Since(start) < time.Minute {
+			for k < s.turns && asks < k+1 && time.Since(start) < time.Minute {
 				more.Wait()
 			}
-			if k < s.turns && thinks < k+1 {
-				return modeltest.Failf("evaluation %d waited a minute for the think of turn %d to be asked", k, k+1)
+			if k < s.turns && asks < k+1 {
+				return modeltest.Failf("the judge's %s of turn %d waited a minute for the %s of turn %d to be asked", judged, k, asked, k+1)
 			}
 		}
 		return fakeHandler(req)

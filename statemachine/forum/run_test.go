@@ -12,6 +12,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/model"
+	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/fencetest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
@@ -611,10 +612,10 @@ func other(side string) string {
 	return forum.For
 }
 
-// TestResume: interrupted while any request is in flight, a resumed run
-// ends with the files of a run never interrupted, and asks again only
-// the request that was in flight.
-func TestResume(t *testing.T) {
+// TestInterruptedAtEveryCall: interrupted while any request is in
+// flight, a resumed run ends with the files of a run never interrupted,
+// and asks again only the request that was in flight.
+func TestInterruptedAtEveryCall(t *testing.T) {
 	whole := newDebate(t, setup{turns: 6, judge: true, premise: true})
 	ref := &fakeModel{}
 	if _, err := advance(t, context.Background(), whole, ref, driver.UnitGoal{All: true}); err != nil {
@@ -625,7 +626,7 @@ func TestResume(t *testing.T) {
 	if total != 30 {
 		t.Fatalf("%d requests in one run, want 30", total)
 	}
-	for stop := 1; stop <= total; stop++ {
+	for _, stop := range crashtest.InterruptAt(t, total) {
 		t.Run(fmt.Sprintf("interrupted at request %d", stop), func(t *testing.T) {
 			// Each run has its own debate and fake: they go in parallel.
 			t.Parallel()

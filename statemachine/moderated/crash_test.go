@@ -15,13 +15,16 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
 )
 
 func TestMain(m *testing.M) {
-	crashtest.AsMoot(moderated.Protocol{})
-	os.Exit(m.Run())
+	crashtest.AsMoot(dialectic.Protocol{}, moderated.Protocol{})
+	code := m.Run()
+	protocoltest.RemoveShared()
+	os.Exit(code)
 }
 
 // TestInterruptedAtEveryCall: a run interrupted while any call is in
@@ -31,7 +34,7 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 	whole, want, reqs := runAll(t, map[string]string{"rounds": "1", "transcript": "true"}, moderatedtest.Options{})
 	_ = whole
 	total := len(reqs)
-	for stop := 1; stop <= total; stop++ {
+	for _, stop := range crashtest.InterruptAt(t, total) {
 		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
 			// Each run has its own debate and fake: they go in parallel.
 			t.Parallel()

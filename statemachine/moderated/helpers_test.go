@@ -2,6 +2,7 @@ package moderated_test
 
 import (
 	"context"
+	"fmt"
 	iofs "io/fs"
 	"os"
 	"path/filepath"
@@ -36,15 +37,20 @@ func advance(t *testing.T, ctx context.Context, dir, url string, goal driver.Uni
 }
 
 // runAll makes a debate with flags and runs it to its end against the
-// fake, returning its files and the requests the server got.
+// fake, returning its folder, its files and the requests the server got.
+// The debate of given flags and options is run once in the package's
+// tests, and each test gets its own copy (see protocoltest.Shared).
 func runAll(t *testing.T, flags map[string]string, o moderatedtest.Options) (string, map[string]string, []modeltest.Request) {
 	t.Helper()
-	srv := modeltest.NewServer(t, moderatedtest.Handler(o))
-	dir := newDebate(t, flags)
-	if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
-		t.Fatal(err)
-	}
-	return dir, files(t, dir), srv.Requests()
+	dir, reqs := protocoltest.Shared(t, fmt.Sprintf("%v %#v", flags, o), func() (string, []modeltest.Request) {
+		srv := modeltest.NewServer(t, moderatedtest.Handler(o))
+		dir := newDebate(t, flags)
+		if _, err := advance(t, context.Background(), dir, srv.URL, driver.UnitGoal{All: true}); err != nil {
+			t.Fatal(err)
+		}
+		return dir, srv.Requests()
+	})
+	return dir, files(t, dir), reqs
 }
 
 func files(t *testing.T, dir string) map[string]string {

@@ -347,9 +347,18 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 			Data:    map[string]any{"message": target.Number, "participant": p.ID, "total": total}}
 		return d.commitScore(i, sc, nil, ev)
 	}
+	_, c, err := d.spoken(i, ans, now)
+	return c, err
+}
+
+// spoken returns the debate once the message of slot i, the answer ans,
+// is given, and the commit that gives it.
+func (d *debate) spoken(i int, ans sm.Answer, now time.Time) (*debate, *sm.Commit, error) {
+	s := d.sched[i]
+	text := strings.TrimSpace(string(ans.Text))
 	if text == "" {
 		errs := []string{"the answer is empty"}
-		return nil, &sm.Refused{Reasons: prefixed(s.Role, errs), Role: s.Role, RoleReasons: errs, Answer: true}
+		return nil, nil, &sm.Refused{Reasons: prefixed(s.Role, errs), Role: s.Role, RoleReasons: errs, Answer: true}
 	}
 	next := d.clone()
 	c := &sm.Commit{}
@@ -363,13 +372,14 @@ func (d *debate) apply(i int, ans sm.Answer, now time.Time) (*sm.Commit, error) 
 	next.messages[s.Number] = m
 	data, err := renderMessage(d.out(), m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c.Files = append(c.Files, sm.File{Name: m.file, Data: data})
 	c.Events = append(c.Events, sm.Event{Kind: "spoke", Role: s.Role, ID: fmt.Sprintf("%03d", s.Number),
 		Title: fmt.Sprintf("%s: %s (message %03d)", p.Name, d.label(s), s.Number),
 		Data:  map[string]any{"message": s.Number, "kind": s.Kind, "file": m.file}})
-	return d.finish(i, next, c)
+	c, err = d.finish(i, next, c)
+	return next, c, err
 }
 
 // commitScore returns the commit of the score sc that slot i makes: the

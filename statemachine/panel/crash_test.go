@@ -17,6 +17,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/statemachine/panel"
 	"github.com/moot-dev/moot/statemachine/panel/paneltest"
 )
@@ -26,7 +27,7 @@ import (
 const asMoot = "MOOT_PANEL_AS_MOOT"
 
 func TestMain(m *testing.M) {
-	crashtest.AsMoot(panel.Protocol{})
+	crashtest.AsMoot(dialectic.Protocol{}, panel.Protocol{})
 	if os.Getenv(asMoot) == "1" {
 		os.Exit(cli.Main(os.Args, panel.Protocol{}))
 	}
@@ -44,7 +45,7 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 	flags := map[string]string{"aspects": "1"}
 	_, want, reqs := runAll(t, flags, roomOptions)
 	total := len(reqs)
-	for stop := 1; stop <= total; stop++ {
+	for _, stop := range crashtest.InterruptAt(t, total) {
 		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
 			// Each run has its own debate and fake: they go in parallel.
 			t.Parallel()

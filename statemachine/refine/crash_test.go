@@ -66,7 +66,7 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 	if total != 13 {
 		t.Fatalf("the reference run made %d requests, want 1 embedding and 12 chats", total)
 	}
-	for stop := 1; stop <= total; stop++ {
+	for _, stop := range crashtest.InterruptAt(t, total) {
 		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
 			// Each run has its own debate and fake: they go in parallel.
 			t.Parallel()

@@ -12,12 +12,13 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/statemachine/refine"
 	"github.com/moot-dev/moot/statemachine/refine/refinetest"
 )
 
 func TestMain(m *testing.M) {
-	crashtest.AsMoot(refine.Protocol{})
+	crashtest.AsMoot(dialectic.Protocol{}, refine.Protocol{})
 	os.Exit(m.Run())
 }
 

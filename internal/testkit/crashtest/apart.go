@@ -27,3 +27,36 @@ func Apart(t testing.TB) {
 		t.Skipf("kills moot processes: run without -race by test.sh's second pass (go test -run Kill), as %s is set", ApartEnv)
 	}
 }
+
+// InterruptsApartEnv, set in the environment of `go test -race`, makes
+// InterruptAt keep two of a test's interruptions under the race detector:
+// test.sh's pass without it runs them all, as `go test -run
+// InterruptedAtEveryCall`.
+const InterruptsApartEnv = "MOOT_INTERRUPTS_APART"
+
+// InterruptAt returns the requests, numbered from 1 to total, at which a
+// test that interrupts a run in process at every call, and resumes it,
+// interrupts it: all of them, except under the race detector with
+// InterruptsApartEnv set, where only the middle request and the last
+// remain. Such a test checks the order of a run's writes, which the
+// race detector does not see; the two it keeps still race an interrupted
+// run and its resumption, pipelined calls included, while test.sh's pass
+// without the race detector runs every request. The test's name must
+// contain "InterruptedAtEveryCall", so that that pass, which selects
+// tests by those words, runs it.
+func InterruptAt(t testing.TB, total int) []int {
+	t.Helper()
+	name, _, _ := strings.Cut(t.Name(), "/")
+	if !strings.Contains(name, "InterruptedAtEveryCall") {
+		t.Fatalf("%s interrupts a run at every call but its name has no \"InterruptedAtEveryCall\": test.sh's pass without -race would not run it", name)
+	}
+	if raceEnabled && os.Getenv(InterruptsApartEnv) != "" && total > 2 {
+		t.Logf("%d of %d interruptions under the race detector: test.sh's pass without it runs them all, as %s is set", 2, total, InterruptsApartEnv)
+		return []int{(total + 1) / 2, total}
+	}
+	stops := make([]int, total)
+	for i := range stops {
+		stops[i] = i + 1
+	}
+	return stops
+}

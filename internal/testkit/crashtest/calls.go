@@ -28,9 +28,10 @@ import (
 const SelfEnv = "MOOT_CRASHTEST_AS_MOOT"
 
 // AsMoot, called first in a TestMain, runs the test binary as moot,
-// knowing protocols (those the package's tests run), when it was started
-// with SelfEnv set; otherwise it returns. A test package can so start moot without
-// linking a binary of its own. Run so, moot exits at the write that
+// knowing protocols (dialectic, the default protocol, among them for a
+// moot that reads a debate.md naming none, as cmd/moot's does), when it
+// was started with SelfEnv set; otherwise it returns. A test package can
+// so start moot without linking a binary of its own. Run so, moot exits at the write that
 // faults.Env names, as a moot built with the moot_faults tag does, for
 // ExitAtEveryWrite.
 func AsMoot(protocols ...sm.Protocol) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/moot-dev/moot/internal/testkit/fixture"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 
 	"github.com/moot-dev/moot/internal/faults"
 	"github.com/moot-dev/moot/internal/testkit/trio"
@@ -29,6 +30,10 @@ var (
 // bin is the moot binary, built once by TestMain.
 var bin string
 
+// faultsBinEnv names a moot built with -tags moot_faults that test.sh
+// builds once for both of its passes; without it TestMain builds one.
+const faultsBinEnv = "MOOT_TEST_FAULTS_BIN"
+
 func TestMain(m *testing.M) {
 	// The processes that the quick run (-short) and the tests of trio
 	// start from this test binary run as moot, with MOOT_FAULT read as
@@ -36,7 +41,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(SelfEnv) == "1" {
 		faults.ArmFromEnv()
 	}
-	AsMoot(trio.Protocol{})
+	AsMoot(dialectic.Protocol{}, trio.Protocol{})
 	flag.Parse()
 	if testing.Short() {
 		// The quick run starts moot from this test binary rather than
@@ -48,6 +53,10 @@ func TestMain(m *testing.M) {
 		}
 		bin = self
 		os.Setenv(SelfEnv, "1")
+		os.Exit(m.Run())
+	}
+	if built := os.Getenv(faultsBinEnv); built != "" {
+		bin = built
 		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "moot-crashtest-")

@@ -1,6 +1,9 @@
 package protocoltest_test
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -49,5 +52,46 @@ func TestStopAtHoldsOnlyItsRequest(t *testing.T) {
 	}
 	if stopped != 1 || asked() != 3 {
 		t.Errorf("at called %d times and %d requests counted, want 1 and 3", stopped, asked())
+	}
+}
+
+// TestSharedRunsOncePerKey: Shared runs a key's debate once, whoever asks
+// first, and gives every caller a copy of its own, whose changes no other
+// caller sees; another key runs again.
+func TestSharedRunsOncePerKey(t *testing.T) {
+	defer protocoltest.RemoveShared()
+	runs := 0
+	run := func() (string, []modeltest.Request) {
+		runs++
+		dir := filepath.Join(t.TempDir(), "d")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "debate.md"), []byte(fmt.Sprint("run ", runs)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir, []modeltest.Request{{Model: "m"}}
+	}
+	first, reqs := protocoltest.Shared(t, "a", run)
+	if err := os.WriteFile(filepath.Join(first, "debate.md"), []byte("changed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reqs[0].Model = "changed"
+	second, reqs2 := protocoltest.Shared(t, "a", run)
+	if runs != 1 {
+		t.Fatalf("the same key ran %d times", runs)
+	}
+	if first == second || filepath.Base(second) != "d" {
+		t.Errorf("the copies are %s and %s, want two folders named d", first, second)
+	}
+	if got := protocoltest.Files(t, second)["debate.md"]; got != "run 1" {
+		t.Errorf("the second copy has %q, want the run's own %q", got, "run 1")
+	}
+	if reqs2[0].Model != "m" {
+		t.Errorf("the second caller's requests have %q, changed by the first", reqs2[0].Model)
+	}
+	other, _ := protocoltest.Shared(t, "b", run)
+	if got := protocoltest.Files(t, other)["debate.md"]; runs != 2 || got != "run 2" {
+		t.Errorf("another key ran %d times in all and gave %q, want a second run", runs, got)
 	}
 }

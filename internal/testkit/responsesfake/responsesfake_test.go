@@ -17,8 +17,8 @@ func TestRefusesWhatTheAPIRefuses(t *testing.T) {
 	s := NewServer(t, func(Request) Reply { return Reply{Reply: modeltest.Reply{Content: "ok"}} })
 	for _, tc := range []struct {
 		name, path, contentType, body string
-		status                       int
-		param                        string
+		status                        int
+		param                         string
 	}{
 		{"a whole answer", "/v1/responses", "application/json", `{"model":"m","input":"hi"}`, 200, ""},
 		{"chat's messages", "/v1/responses", "application/json", `{"model":"m","messages":[]}`, 400, "messages"},
