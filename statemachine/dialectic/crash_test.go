@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/moot-dev/moot/internal/testkit/crashtest"
+	"github.com/moot-dev/moot/statemachine/dialectic"
 	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/judgefake"
 	"github.com/moot-dev/moot/statemachine/dialectic/dialectictest/sparring"
 )
 
 func TestMain(m *testing.M) {
-	crashtest.AsMoot()
+	crashtest.AsMoot(dialectic.Protocol{})
 	os.Exit(m.Run())
 }
 
