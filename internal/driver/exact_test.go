@@ -158,7 +158,10 @@ func TestKeyIsMaskedInEverythingWritten(t *testing.T) {
 // proposition only when released or cancelled, recording when its call
 // ends.
 type blockingClient struct {
-	release   chan struct{}
+	release chan struct{}
+	// started, when not nil, is closed as the proposition's call begins.
+	started   chan struct{}
+	startOnce sync.Once
 	cancelled atomic.Bool
 	ended     atomic.Bool
 	failed    atomic.Bool // the opposition's call has returned its failure
@@ -170,6 +173,9 @@ func (c *blockingClient) Complete(ctx context.Context, req model.Request) (model
 		return model.Response{}, errors.New("opposition model is broken")
 	}
 	defer c.ended.Store(true)
+	if c.started != nil {
+		c.startOnce.Do(func() { close(c.started) })
+	}
 	select {
 	case <-c.release:
 		time.Sleep(20 * time.Millisecond) // the call's last moments
@@ -216,12 +222,23 @@ func TestNoCallOutlivesItsStep(t *testing.T) {
 		}
 	})
 	t.Run("an interruption cancels the call and waits for it", func(t *testing.T) {
-		c := &blockingClient{release: make(chan struct{})}
+		c := &blockingClient{release: make(chan struct{}), started: make(chan struct{})}
 		d := newRunDebate(t)
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
+		// The interruption comes once the proposition's call is under
+		// way, however long the machine takes to start it.
+		go func() {
+			select {
+			case <-c.started:
+				cancel()
+			case <-time.After(time.Minute):
+				t.Error("timed out after a minute waiting for the proposition's call to start")
+				cancel()
+			}
+		}()
 		_, err := driver.Run(ctx, d, driver.Goal{Steps: 1}, options(c))
-		if !errors.Is(err, context.DeadlineExceeded) {
+		if !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want the interruption", err)
 		}
 		if !c.cancelled.Load() || !c.ended.Load() {
