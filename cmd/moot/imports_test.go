@@ -36,16 +36,6 @@ var exempt = []string{
 	"bench",
 }
 
-// protocolImportsLeft lists the imports of protocol packages that
-// non-test packages outside the exempt directories still make, as
-// "importer -> protocol package", and the dependencies of one protocol on
-// another, as "protocol => protocol". Each is a tie the move of issue 28
-// (every protocol a guest of the house, dialectic included) has yet to
-// cut. The list may only shrink: a new import fails
-// TestOnlyTheHouseImportsProtocols, and so does one listed here that is
-// gone, so that the line is deleted with it.
-var protocolImportsLeft = []string{}
-
 // TestOnlyTheHouseImportsProtocols fails when a package outside
 // statemachine/ and cmd/moot (and bench/, see exempt) imports a protocol
 // package: the driver, the commands and the reports reach every protocol
@@ -79,24 +69,19 @@ func TestOnlyTheHouseImportsProtocols(t *testing.T) {
 	}
 	for _, f := range found {
 		switch {
-		case slices.Contains(protocolImportsLeft, f):
 		case strings.Contains(f, " => "):
 			t.Errorf("%s: a protocol depends on no other; move what they share into the step model (statemachine/) or a neutral package", f)
 		default:
 			t.Errorf("%s: only statemachine/ and cmd/moot may import a protocol package; reach it through the step model's interfaces (statemachine/statemachine.go)", f)
 		}
 	}
-	for _, l := range protocolImportsLeft {
-		if !slices.Contains(found, l) {
-			t.Errorf("%s: the import is gone; delete its line from protocolImportsLeft", l)
-		}
-	}
 }
 
 // protocolImports reads the packages `go list -json` printed and returns
 // the imports of protocol packages by non-test packages outside the
-// exempt directories, and the dependencies of protocols on each other, as
-// protocolImportsLeft spells them, sorted; and the protocol packages that
+// exempt directories, as "importer -> protocol package", and the
+// dependencies of protocols on each other, as "protocol => protocol",
+// sorted; and the protocol packages that
 // cmd/moot registers, which show that the list was read.
 func protocolImports(list []byte) (found, registered []string, err error) {
 	dec := json.NewDecoder(bytes.NewReader(list))
