@@ -75,7 +75,7 @@ var helpFor = sync.OnceValue(func() map[string]commandHelp {
 				"moot doctor  check the endpoint and every configured model: what each supports, and what moot will lack",
 				"OPENAI_BASE_URL=http://localhost:11434/v1 moot doctor --model llama3.1:8b  check a local Ollama's model",
 				"AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com OPENAI_API_VERSION=2024-10-21 moot doctor --model my-deployment  check an Azure OpenAI deployment (with AZURE_OPENAI_API_KEY set)",
-				"moot doctor --api responses --model gpt-5  check that the endpoint serves OpenAI's Responses API, and gpt-5 there",
+				"moot doctor --api responses --model o3  check that the endpoint serves OpenAI's Responses API, and o3 there",
 				"moot doctor --json  the same for scripts",
 			},
 			env: []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "MOOT_API", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
