@@ -54,6 +54,10 @@ go build -ldflags=-w -tags moot_example -o "$bins/example/moot" ./cmd/moot ||
   { wait "$faults"; exit 1; }
 wait "$faults"
 export MOOT_TEST_FAULTS_BIN="$bins/faults/moot" MOOT_TEST_EXAMPLE_BIN="$bins/example/moot"
+# A binary built with the race detector sleeps a second as it exits
+# (GORACE's atexit_sleep_ms): every race test binary, and every moot a
+# test starts from one. A race found still fails the run (exit 66).
+export GORACE="${GORACE:+$GORACE }atexit_sleep_ms=0"
 # The packages whose tests kill moot processes or interrupt runs at every
 # call: those that call the harness, found afresh so that a new one is
 # never left out.

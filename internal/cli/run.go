@@ -524,13 +524,16 @@ type progress struct {
 	live    bool
 	mu      sync.Mutex
 	asking  map[string]string
-	last    map[string]driver.Event
+	// last holds, by role, the answers not yet told of, oldest first: a
+	// run that asks calls early (see driver's pipeline) can have a
+	// role's next answer in before the line of the one before it.
+	last    map[string][]driver.Event
 	stopped bool
 }
 
 func (a *app) newProgress(quiet, asJSON bool, proto sm.Protocol, unit string) *progress {
 	tally, _ := proto.(sm.Tallied)
-	p := &progress{a: a, tally: tally, roles: driver.RoleNames(proto), unit: unit, quiet: quiet, json: asJSON, asking: map[string]string{}, last: map[string]driver.Event{}}
+	p := &progress{a: a, tally: tally, roles: driver.RoleNames(proto), unit: unit, quiet: quiet, json: asJSON, asking: map[string]string{}, last: map[string][]driver.Event{}}
 	if f, ok := a.io.Stderr.(*os.File); ok && !quiet && !asJSON {
 		if term.IsTerminal(int(f.Fd())) && a.io.Getenv("TERM") != "dumb" {
 			p.live = true
@@ -583,7 +586,7 @@ func (p *progress) event(e driver.Event) {
 		return
 	case driver.EventAnswer:
 		delete(p.asking, e.Role)
-		p.last[e.Role] = e
+		p.last[e.Role] = append(p.last[e.Role], e)
 		p.clear()
 		p.status()
 		return
@@ -597,16 +600,27 @@ func (p *progress) event(e driver.Event) {
 	// of that answer only: an answer that makes several events (an
 	// opening's three arguments) is not counted again on each.
 	cost := func(role string) string {
-		l, ok := p.last[role]
-		if !ok {
+		q := p.last[role]
+		// An answer of an earlier unit that no line told of is not
+		// told of later.
+		for len(q) > 0 && q[0].Exchange < e.Exchange {
+			q = q[1:]
+		}
+		if len(q) == 0 {
+			delete(p.last, role)
 			return ""
 		}
-		delete(p.last, role)
+		l := q[0]
+		p.last[role] = q[1:]
 		return fmt.Sprintf(" · %.1f s · %d tok", l.Seconds, l.Tokens)
 	}
 	unit := fmt.Sprintf("%s %d", p.unit, e.Exchange)
 	switch {
 	case e.Kind == driver.EventRepair:
+		// The answer sent back is not the one a later line tells of.
+		if q := p.last[e.Role]; len(q) > 0 {
+			p.last[e.Role] = q[:len(q)-1]
+		}
 		fmt.Fprintf(w, "%s · %s's answer sent back: %s\n", unit, e.Role, e.Message)
 	case e.Kind == driver.EventReused:
 		fmt.Fprintf(w, "%s · %s: %s\n", unit, e.Role, e.Message)
