@@ -516,14 +516,14 @@ type progress struct {
 	// tally is the debate's protocol when it is Tallied, whose events
 	// are told in its exchanges and scores; roles are its roles in its
 	// order, and unit is what its steps count.
-	tally   sm.Tallied
-	roles   []string
-	unit    string
-	quiet   bool
-	json    bool
-	live    bool
-	mu      sync.Mutex
-	asking  map[string]string
+	tally  sm.Tallied
+	roles  []string
+	unit   string
+	quiet  bool
+	json   bool
+	live   bool
+	mu     sync.Mutex
+	asking map[string]string
 	// last holds, by role, the answers not yet told of, oldest first: a
 	// run that asks calls early (see driver's pipeline) can have a
 	// role's next answer in before the line of the one before it.
