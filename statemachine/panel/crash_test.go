@@ -115,6 +115,17 @@ func TestKilledInTheRoom(t *testing.T) {
 	if len(room) < 10 {
 		t.Fatalf("the reference room took %d calls", len(room))
 	}
+	// A pipelined run asks some calls before the step ahead of them is
+	// committed, so a request that is the room's in the reference run
+	// may come, in a killed run, while the debate is not yet in the
+	// room: every kill must resume to the same files, and most must land
+	// in the room.
+	landed := 0
+	defer func() {
+		if landed*2 < len(room) {
+			t.Errorf("only %d of %d kills landed in the room", landed, len(room))
+		}
+	}()
 	for _, stop := range room {
 		t.Run(fmt.Sprintf("at request %d", stop), func(t *testing.T) {
 			root := fresh(t)
@@ -145,8 +156,9 @@ func TestKilledInTheRoom(t *testing.T) {
 				t.Fatalf("check after the kill: %v\n%s", err, out)
 			}
 			status, _ := moot(self, root, again.URL, "status", "d")
-			if !strings.Contains(status, "crux") {
-				t.Errorf("after the kill the debate is not in the room:\n%s", status)
+			inRoom := strings.Contains(status, "crux")
+			if inRoom {
+				landed++
 			}
 			if out, err := moot(self, root, again.URL, "run", "d", "--all", "--quiet"); err != nil {
 				t.Fatalf("resumed run: %v\n%s", err, out)
@@ -155,7 +167,7 @@ func TestKilledInTheRoom(t *testing.T) {
 				t.Errorf("resumed files differ from an uninterrupted run:\n%s", strings.Join(d, "\n"))
 			}
 			first := again.Requests()
-			if len(first) == 0 || !strings.HasPrefix(paneltest.Kind(first[0]), "crux") && paneltest.Kind(first[0]) != "exit-check" && paneltest.Kind(first[0]) != "convergence" && paneltest.Kind(first[0]) != "card" {
+			if inRoom && len(first) == 0 || inRoom && !strings.HasPrefix(paneltest.Kind(first[0]), "crux") && paneltest.Kind(first[0]) != "exit-check" && paneltest.Kind(first[0]) != "convergence" && paneltest.Kind(first[0]) != "card" {
 				t.Errorf("the resumed run did not start in the room")
 			}
 		})
