@@ -126,20 +126,32 @@ func (a *app) status(dir string, asJSON bool, table prices.Table) error {
 		return err
 	}
 	defer d.Close()
-	p, err := a.checkedProtocol(d)
+	p, deb, err := a.checkedDebate(d, "status")
 	if err != nil {
 		return err
 	}
-	if _, ok := p.(sm.FilesChecker); ok {
-		deb, err := loadChecked(d, p, "status")
-		if err != nil {
-			return err
-		}
-		if l, ok := deb.(sm.StatusLayout); ok {
-			return a.statusLayout(d, p, deb, l, asJSON, table)
-		}
+	if l, ok := deb.(sm.StatusLayout); ok {
+		return a.statusLayout(d, p, deb, l, asJSON, table)
 	}
 	return a.statusProtocol(d, p, asJSON, table)
+}
+
+// checkedDebate returns the protocol of the debate d and, when that
+// protocol checks its files itself (an sm.FilesChecker), the debate read
+// and checked for command (see loadChecked); else a nil debate.
+func (a *app) checkedDebate(d *store.Dir, command string) (sm.Protocol, sm.Debate, error) {
+	p, err := a.checkedProtocol(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, ok := p.(sm.FilesChecker); !ok {
+		return p, nil, nil
+	}
+	deb, err := loadChecked(d, p, command)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, deb, nil
 }
 
 // statusLayout prints the status of a debate that lays it out itself, with
@@ -338,18 +350,12 @@ func (a *app) show(cmd *ucli.Command, id string, one, asJSON bool) error {
 		return err
 	}
 	defer d.Close()
-	p, err := a.checkedProtocol(d)
+	p, deb, err := a.checkedDebate(d, "show")
 	if err != nil {
 		return err
 	}
-	if _, ok := p.(sm.FilesChecker); ok {
-		deb, err := loadChecked(d, p, "show")
-		if err != nil {
-			return err
-		}
-		if sl, ok := deb.(sm.ShowLayout); ok {
-			return a.showLayout(d, p, deb, sl, id, one, asJSON)
-		}
+	if sl, ok := deb.(sm.ShowLayout); ok {
+		return a.showLayout(d, p, deb, sl, id, one, asJSON)
 	}
 	return a.showProtocol(d, p, id, one, asJSON)
 }
