@@ -371,13 +371,10 @@ func advanceWith(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal
 	r := newRunner(d, opts)
 	r.early.spec = speculation{ctx: ctx, goal: goal}
 	if rec != nil {
-		r.early.spec.load = func(files fs.FS) (sm.Debate, error) {
-			deb, err := p.Load(files)
-			if err != nil {
-				return nil, err
-			}
-			return checked(deb)
-		}
+		// Not checked: the files are those the last load read, checked,
+		// with those the protocol's own steps wrote over them; and what
+		// is planned from them is planned again in its turn.
+		r.early.spec.load = p.Load
 	}
 	err := r.advance(ctx, p, goal, func() (sm.Debate, error) {
 		deb, err := load()
@@ -443,7 +440,7 @@ func (r *runner) advance(ctx context.Context, p sm.Protocol, goal UnitGoal, load
 			}
 		}
 		cur := deb
-		if err := r.take(ctx, step, func() { r.foresee(ctx, cur, goal) }); err != nil {
+		if err := r.take(ctx, step, func() { r.foresee(ctx, cur, step, goal) }); err != nil {
 			return err
 		}
 		r.sum.Steps++
@@ -558,7 +555,7 @@ func (r *runner) take(ctx context.Context, step *sm.Step, asked func()) error {
 	// The pages read go first: the state file stays last.
 	files = append(sources, files...)
 	// What the commit leaves may be asked for already.
-	r.committing(files)
+	r.committing(step, files)
 	if err := r.d.Commit(files); err != nil {
 		return err
 	}
@@ -1008,6 +1005,8 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		if err == nil && sess == nil && len(attempts) == 0 && validate([]byte(resp.Text)).OK() {
 			if meta, merr := json.Marshal(metaOf(c, resp, try, elapsed)); merr == nil {
 				keepNow = []store.PrivateWrite{{Name: metaName(step, c), Data: meta}, {Name: keptName(step, c), Data: []byte(resp.Text)}}
+				// What reads it may be asked while it is kept.
+				r.accept(step, c, sm.Answer{Text: []byte(resp.Text), Model: resp.Model, Attempts: try + 1, Elapsed: elapsed})
 			}
 		}
 		keptNow := r.logUsageThen(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(asked, added...))}, keepNow)

@@ -45,6 +45,13 @@ type pipeline struct {
 	refused map[string]bool
 	// before serializes the calls of Options.BeforeStep.
 	before sync.Mutex
+	// accepted holds the answers accepted, by flightKey, from the moment
+	// they pass their checks, before they are kept (see accept).
+	accepted map[string]accepted
+	// news counts the answers that have come, early or not; planned is
+	// its count when onward last planned from pending, which it need not
+	// do again until another comes.
+	news, planned int
 	// ahead serializes what asks calls early (foresee, onward), so that
 	// no call is asked twice.
 	ahead sync.Mutex
@@ -66,10 +73,21 @@ type speculation struct {
 	// steps is how many steps the run will have taken once pending is
 	// committed.
 	steps int
-	// cur is the debate whose step is being taken, its answers not all
-	// in, nil before foresee; curSteps is steps for it.
+	// pendings counts the times pending was set; plannedFrom is its
+	// count when onward last planned from it.
+	pendings, plannedFrom int
+	// cur is the debate whose step, curStep, is being taken, its answers
+	// not all in, nil before foresee; curSteps is steps for it.
 	cur      sm.Debate
+	curStep  *sm.Step
 	curSteps int
+}
+
+// accepted is an answer accepted for the prompt of digest, and perhaps
+// not kept yet: enough to plan from (see accept).
+type accepted struct {
+	digest string
+	answer sm.Answer
 }
 
 // flight is a call asked ahead of its step.
@@ -132,15 +150,17 @@ func (r *runner) pipelined() bool {
 // (its models reachable, Options.BeforeStep with the calls in flight
 // counted): one that fails them is not asked early, and is checked again
 // when its turn comes.
-func (r *runner) foresee(ctx context.Context, deb sm.Debate, goal UnitGoal) {
+func (r *runner) foresee(ctx context.Context, deb sm.Debate, step *sm.Step, goal UnitGoal) {
 	if !r.pipelined() {
 		return
 	}
 	p := &r.early
 	p.ahead.Lock()
 	defer p.ahead.Unlock()
-	p.spec.cur, p.spec.curSteps = deb, r.sum.Steps+1
-	r.lookPast(ctx, deb, goal, p.spec.curSteps, maxAhead)
+	p.spec.cur, p.spec.curStep, p.spec.curSteps = deb, step, r.sum.Steps+1
+	// Its answers may all have been accepted already.
+	r.settled()
+	r.onward()
 }
 
 // lookPast asks early, as foresee says, the calls of the steps that deb,
@@ -204,7 +224,12 @@ func (r *runner) landed(step *sm.Step) (map[string]sm.Answer, bool) {
 	defer p.mu.Unlock()
 	answers := make(map[string]sm.Answer, len(step.Calls))
 	for _, c := range step.Calls {
-		f := p.flights[flightKey(step, c)]
+		key, digest := flightKey(step, c), promptDigest(c)
+		if a, ok := p.accepted[key]; ok && a.digest == digest {
+			answers[c.ID] = a.answer
+			continue
+		}
+		f := p.flights[key]
 		if f == nil {
 			return nil, false
 		}
@@ -213,10 +238,97 @@ func (r *runner) landed(step *sm.Step) (map[string]sm.Answer, bool) {
 		default:
 			return nil, false
 		}
-		if f.err != nil || f.digest != promptDigest(c) || (len(f.answer.Text) > 0 && !validator(c)(f.answer.Text).OK()) {
+		if f.err != nil || f.digest != digest || (len(f.answer.Text) > 0 && !validator(c)(f.answer.Text).OK()) {
 			return nil, false
 		}
 		answers[c.ID] = f.answer
+	}
+	return answers, true
+}
+
+// accept records a, the answer to call c of step that has just passed
+// its checks, before it is kept and logged: the calls that read it may be
+// asked while it is (see onward). A run killed before it is kept asks c
+// again, as it always did, and takes what those calls kept only if their
+// prompts come out the same.
+func (r *runner) accept(step *sm.Step, c sm.Call, a sm.Answer) {
+	p := &r.early
+	if !r.pipelined() || p.spec.load == nil {
+		return
+	}
+	p.mu.Lock()
+	if p.stopped {
+		p.mu.Unlock()
+		return
+	}
+	if p.accepted == nil {
+		p.accepted = map[string]accepted{}
+	}
+	p.accepted[flightKey(step, c)] = accepted{digest: promptDigest(c), answer: a}
+	p.news++
+	p.wg.Add(1)
+	p.mu.Unlock()
+	go func() {
+		defer p.wg.Done()
+		p.ahead.Lock()
+		defer p.ahead.Unlock()
+		r.settled()
+		r.onward()
+	}()
+}
+
+// settled makes the commit of the step being taken pending, for onward,
+// once every one of its calls has an accepted answer, before they are
+// all kept and the step is applied in its turn. It is called with the
+// ahead lock held.
+func (r *runner) settled() {
+	sp := &r.early.spec
+	if sp.pending != nil || sp.curStep == nil || sp.base == nil {
+		return
+	}
+	if _, ok := r.acceptedAll(sp.curStep); !ok {
+		return
+	}
+	// The step is planned again from memory and applied there: the
+	// step being taken is applied in its turn, and only once (a
+	// protocol's Apply may change the debate it was planned from).
+	deb, err := sp.load(sp.base)
+	if err != nil {
+		return
+	}
+	step, err := deb.Next()
+	if err != nil || step == nil || step.Key != sp.curStep.Key {
+		return
+	}
+	answers, ok := r.acceptedAll(step)
+	if !ok {
+		return
+	}
+	commit, err := step.Apply(answers, r.opts.Now())
+	if err != nil {
+		return
+	}
+	files, err := r.commitFiles(step, answers, commit)
+	if err != nil {
+		return
+	}
+	sp.pending, sp.steps = files, sp.curSteps
+	sp.pendings++
+}
+
+// acceptedAll returns the answers accepted for every call of step, if
+// every one has one for the prompt it has.
+func (r *runner) acceptedAll(step *sm.Step) (map[string]sm.Answer, bool) {
+	p := &r.early
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	answers := make(map[string]sm.Answer, len(step.Calls))
+	for _, c := range step.Calls {
+		a, ok := p.accepted[flightKey(step, c)]
+		if !ok || a.digest != promptDigest(c) {
+			return nil, false
+		}
+		answers[c.ID] = a.answer
 	}
 	return answers, true
 }
@@ -230,7 +342,7 @@ func (r *runner) loaded(rec *recorder) {
 	p := &r.early
 	p.ahead.Lock()
 	defer p.ahead.Unlock()
-	p.spec.base, p.spec.pending, p.spec.cur = rec.snapshot(), nil, nil
+	p.spec.base, p.spec.pending, p.spec.cur, p.spec.curStep = rec.snapshot(), nil, nil, nil
 }
 
 // applying records that the step being taken is about to apply its
@@ -248,18 +360,28 @@ func (r *runner) applying() {
 // committing records that the step being taken is about to commit files,
 // its answers all in, and asks early what the debate they leave waits for
 // (see onward).
-func (r *runner) committing(files []store.File) {
+func (r *runner) committing(step *sm.Step, files []store.File) {
 	p := &r.early
 	if p.spec.load == nil || !r.pipelined() {
 		return
 	}
 	p.ahead.Lock()
 	defer p.ahead.Unlock()
+	p.mu.Lock()
+	for _, c := range step.Calls {
+		delete(p.accepted, flightKey(step, c))
+	}
+	p.mu.Unlock()
 	if p.spec.base == nil {
 		return
 	}
+	settled := p.spec.pending != nil
 	p.spec.pending, p.spec.steps = files, r.sum.Steps+1
-	r.onward()
+	if !settled {
+		p.spec.pendings++
+		// Otherwise onward went on from the step's answers already.
+		r.onward()
+	}
 }
 
 // onward asks early the calls of the steps after the one being committed
@@ -289,6 +411,14 @@ func (r *runner) onward() {
 		}
 		return
 	}
+	p.mu.Lock()
+	news := p.news
+	p.mu.Unlock()
+	if news == p.planned && sp.plannedFrom == sp.pendings {
+		// Planned from the same answers already.
+		return
+	}
+	p.planned, sp.plannedFrom = news, sp.pendings
 	mem := sp.base.with(sp.pending)
 	steps := sp.steps
 	for depth := range maxAhead {
@@ -388,6 +518,9 @@ func (r *runner) fly(ctx context.Context, step *sm.Step, known bool) bool {
 			f.answer, f.err = r.call(fctx, step, c)
 			close(f.done)
 			out()
+			p.mu.Lock()
+			p.news++
+			p.mu.Unlock()
 			// What waited for this answer may be asked now.
 			p.ahead.Lock()
 			defer p.ahead.Unlock()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -163,8 +164,8 @@ func TestPipelinedRunStopsAtItsGoal(t *testing.T) {
 // TestBeforeStepSeesEarlyPlans: a step asked ahead of its turn is shown to
 // BeforeStep first, marked early, with the calls still out in flight, so
 // that --budget counts them: the debaters of the next exchange, asked
-// while the judge scores, with the judge's call; the judge, asked as soon
-// as the arguments it reads are accepted, before their commit, with none.
+// while the judge scores, with the judge's call among them; the judge is
+// asked early too, as soon as the arguments it reads are accepted.
 // Refused, its calls wait for their turn, and the run goes on; in its
 // turn its plan is shown again.
 func TestBeforeStepSeesEarlyPlans(t *testing.T) {
@@ -206,10 +207,10 @@ func TestBeforeStepSeesEarlyPlans(t *testing.T) {
 					continue
 				}
 				early++
-				if judge := p.Calls[0].Role == "judge"; judge && len(p.InFlight) != 0 {
-					t.Errorf("early plan of the judge of exchange %d: in flight %+v, want none", p.Unit, p.InFlight)
-				} else if !judge && (len(p.InFlight) != 1 || p.InFlight[0].Role != "judge") {
-					t.Errorf("early plan of the debaters of exchange %d: in flight %+v, want the judge's call", p.Unit, p.InFlight)
+				// The judge's call still out is counted; so are calls
+				// whose answers have come but are not logged yet.
+				if judged := slices.ContainsFunc(p.InFlight, func(c driver.PlannedCall) bool { return c.Role == "judge" }); p.Calls[0].Role != "judge" && !judged {
+					t.Errorf("early plan of the debaters of exchange %d: in flight %+v, want the judge's call among them", p.Unit, p.InFlight)
 				}
 				// The step's own plan follows, in its turn.
 				var own *driver.StepPlan
@@ -320,8 +321,12 @@ func TestWrongForesightIsAskedAgain(t *testing.T) {
 	if diffs := fixture.Diff(seq, runSnapshot(t, d)); len(diffs) > 0 {
 		t.Errorf("files differ from the sequential run's: %v", diffs)
 	}
-	if foreseen != 4 || sum.Calls != 9+4 {
-		t.Errorf("%d calls foreseen wrongly, %d calls in all; want 4 (two debaters, exchanges 1 and 2) and 13", foreseen, sum.Calls)
+	// The debaters of exchanges 1 and 2 are foreseen wrongly, unless the
+	// arguments before them came first and they were planned from those
+	// (then rightly): each call foreseen wrongly is asked again.
+	// (One called off before it reached the server is not counted.)
+	if n := len(srv.Requests()); foreseen < 1 || foreseen > 4 || n != 9+foreseen || sum.Calls < n {
+		t.Errorf("%d requests foreseen wrongly, %d in all (%d calls counted); want 1 to 4 (the debaters of exchanges 1 and 2) and 9 more", foreseen, n, sum.Calls)
 	}
 }
 

@@ -418,7 +418,10 @@ type Usage struct {
 }
 
 // logUsage logs a call that ended, with err when it got no answer, and
-// keeps its transcript t (nil for none).
+// keeps its transcript t (nil for none, or when transcripts are off; one
+// that cannot be written is said, and costs the call nothing else). The
+// transcript is in place before the usage line names it, so that a run
+// killed in between leaves at most a file no line names.
 func (r *runner) logUsage(x int, role string, modelName string, resp model.Response, err error, t *Transcript) {
 	r.logUsageThen(x, role, modelName, resp, err, t, nil)
 }
