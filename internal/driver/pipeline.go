@@ -304,16 +304,22 @@ func (r *runner) settled() {
 	if !ok {
 		return
 	}
-	commit, err := step.Apply(answers, r.opts.Now())
-	if err != nil {
-		return
-	}
-	files, err := r.commitFiles(step, answers, commit)
+	files, err := r.planned(step, answers)
 	if err != nil {
 		return
 	}
 	sp.pending, sp.steps = files, sp.curSteps
 	sp.pendings++
+}
+
+// planned returns the files the commit of step, a step planned from
+// memory, would write with answers.
+func (r *runner) planned(step *sm.Step, answers map[string]sm.Answer) ([]store.File, error) {
+	commit, err := step.Apply(answers, r.opts.Now())
+	if err != nil {
+		return nil, err
+	}
+	return r.commitFiles(step, answers, commit)
 }
 
 // acceptedAll returns the answers accepted for every call of step, if
@@ -437,11 +443,7 @@ func (r *runner) onward() {
 			}
 			return
 		}
-		commit, err := step.Apply(answers, r.opts.Now())
-		if err != nil {
-			return
-		}
-		files, err := r.commitFiles(step, answers, commit)
+		files, err := r.planned(step, answers)
 		if err != nil {
 			return
 		}
