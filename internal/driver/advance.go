@@ -1002,14 +1002,18 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		// An answer accepted at once is kept with the call's log, their
 		// writes' syncs overlapping: the meta first, as below.
 		var keepNow []store.PrivateWrite
+		accepted := ""
 		if err == nil && sess == nil && len(attempts) == 0 && validate([]byte(resp.Text)).OK() {
 			if meta, merr := json.Marshal(metaOf(c, resp, try, elapsed)); merr == nil {
 				keepNow = []store.PrivateWrite{{Name: metaName(step, c), Data: meta}, {Name: keptName(step, c), Data: []byte(resp.Text)}}
-				// What reads it may be asked while it is kept.
-				r.accept(step, c, sm.Answer{Text: []byte(resp.Text), Model: resp.Model, Attempts: try + 1, Elapsed: elapsed})
+				// What reads it may be asked while it is kept, its
+				// cost counted as spent (for --budget) meanwhile.
+				if r.accept(step, c, sm.Answer{Text: []byte(resp.Text), Model: resp.Model, Attempts: try + 1, Elapsed: elapsed}, r.usageOf(step.Unit, role, rs.Model, resp, err)) {
+					accepted = flightKey(step, c)
+				}
 			}
 		}
-		keptNow := r.logUsageThen(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(asked, added...))}, keepNow)
+		keptNow := r.logUsageThen(step.Unit, role, rs.Model, resp, err, &Transcript{Messages: entries(append(asked, added...))}, keepNow, accepted)
 		if err != nil {
 			discard("the attempt failed; nothing of it is kept")
 			if ctx.Err() != nil {
@@ -1136,9 +1140,13 @@ func (r *runner) plan(step *sm.Step) StepPlan {
 	for i, c := range step.Calls {
 		p.Calls[i] = r.plannedCall(step, c)
 	}
-	p.InFlight = r.inFlight(step)
+	// Read together: a call is in flight until its answer is counted as
+	// spent, and never both or neither.
 	r.mu.Lock()
-	p.Spent = slices.Clone(r.sum.Usage)
+	r.early.mu.Lock()
+	p.InFlight = r.inFlight(step)
+	p.Spent = append(slices.Clone(r.sum.Usage), r.unlogged()...)
+	r.early.mu.Unlock()
 	r.mu.Unlock()
 	return p
 }

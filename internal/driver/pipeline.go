@@ -36,7 +36,13 @@ type pipeline struct {
 	flights map[string]*flight
 	// out are the model calls asked and not yet answered, early or not,
 	// by flightKey: what --budget counts as in flight.
-	out map[string]PlannedCall
+	out map[string]outCall
+	// outs counts the calls put in out, to name each (outCall.n).
+	outs int
+	// unlogged are the usage lines of the answers accepted and not yet
+	// logged, by flightKey: what --budget counts as spent with the log's
+	// (see accept).
+	unlogged map[string]Usage
 	wg  sync.WaitGroup
 	// stopped is set once the run stops: no call is asked early after.
 	stopped bool
@@ -81,6 +87,13 @@ type speculation struct {
 	cur      sm.Debate
 	curStep  *sm.Step
 	curSteps int
+}
+
+// outCall is a call of pipeline.out: n tells it from a call asked again
+// under the same key once it has ended.
+type outCall struct {
+	call PlannedCall
+	n    int
 }
 
 // accepted is an answer accepted for the prompt of digest, and perhaps
@@ -247,24 +260,34 @@ func (r *runner) landed(step *sm.Step) (map[string]sm.Answer, bool) {
 }
 
 // accept records a, the answer to call c of step that has just passed
-// its checks, before it is kept and logged: the calls that read it may be
-// asked while it is (see onward). A run killed before it is kept asks c
-// again, as it always did, and takes what those calls kept only if their
-// prompts come out the same.
-func (r *runner) accept(step *sm.Step, c sm.Call, a sm.Answer) {
+// its checks, before it is kept and logged, and reports whether it did:
+// the calls that read it may be asked while it is (see onward). A run
+// killed before it is kept asks c again, as it always did, and takes what
+// those calls kept only if their prompts come out the same. Until the
+// call is logged, u, its line of the usage log, is counted as spent in
+// every step's plan, in place of the call's estimate in flight, so that
+// the checks of the calls asked meanwhile (--budget) see what it cost.
+func (r *runner) accept(step *sm.Step, c sm.Call, a sm.Answer, u Usage) bool {
 	p := &r.early
 	if !r.pipelined() || p.spec.load == nil {
-		return
+		return false
 	}
+	key := flightKey(step, c)
+	u.Model, u.Asked = r.opts.Mask(u.Model), r.opts.Mask(u.Asked)
 	p.mu.Lock()
 	if p.stopped {
 		p.mu.Unlock()
-		return
+		return false
 	}
 	if p.accepted == nil {
 		p.accepted = map[string]accepted{}
 	}
-	p.accepted[flightKey(step, c)] = accepted{digest: promptDigest(c), answer: a}
+	p.accepted[key] = accepted{digest: promptDigest(c), answer: a}
+	if p.unlogged == nil {
+		p.unlogged = map[string]Usage{}
+	}
+	p.unlogged[key] = u
+	delete(p.out, key)
 	p.news++
 	p.wg.Add(1)
 	p.mu.Unlock()
@@ -275,6 +298,17 @@ func (r *runner) accept(step *sm.Step, c sm.Call, a sm.Answer) {
 		r.settled()
 		r.onward()
 	}()
+	return true
+}
+
+// logged records that the call of key, whose answer accept recorded, is
+// logged: its line is in the run's usage now. It is called with the
+// runner's lock held, as the line is added, so that a plan (which holds
+// it too) counts the call once.
+func (p *pipeline) logged(key string) {
+	p.mu.Lock()
+	delete(p.unlogged, key)
+	p.mu.Unlock()
 }
 
 // settled makes the commit of the step being taken pending, for onward,
@@ -607,9 +641,10 @@ func (r *runner) answer(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answe
 
 // flying records that call c of step is asked, for --budget (see
 // StepPlan.InFlight), unless what an interrupted run kept or a person
-// answers it; the function it returns records that it was answered.
+// answers it, or it is asked already, early, for the same prompt (and
+// recorded then); the function it returns records that it was answered.
 func (r *runner) flying(step *sm.Step, c sm.Call) func() {
-	if r.byPerson(c) || r.hasKept(step, c) {
+	if r.byPerson(c) || r.hasKept(step, c) || r.asked(step, c) {
 		return func() {}
 	}
 	pc := r.plannedCall(step, c)
@@ -617,23 +652,25 @@ func (r *runner) flying(step *sm.Step, c sm.Call) func() {
 	p := &r.early
 	p.mu.Lock()
 	if p.out == nil {
-		p.out = map[string]PlannedCall{}
+		p.out = map[string]outCall{}
 	}
-	p.out[key] = pc
+	p.outs++
+	n := p.outs
+	p.out[key] = outCall{call: pc, n: n}
 	p.mu.Unlock()
 	return func() {
 		p.mu.Lock()
-		delete(p.out, key)
+		if p.out[key].n == n {
+			delete(p.out, key)
+		}
 		p.mu.Unlock()
 	}
 }
 
 // inFlight lists the calls asked and not answered, but those of step, in
-// the order of their names.
+// the order of their names. It is called with the pipeline's lock held.
 func (r *runner) inFlight(step *sm.Step) []PlannedCall {
 	p := &r.early
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	mine := map[string]bool{}
 	for _, c := range step.Calls {
 		mine[flightKey(step, c)] = true
@@ -647,7 +684,24 @@ func (r *runner) inFlight(step *sm.Step) []PlannedCall {
 	sort.Strings(keys)
 	out := make([]PlannedCall, len(keys))
 	for i, k := range keys {
-		out[i] = p.out[k]
+		out[i] = p.out[k].call
+	}
+	return out
+}
+
+// unlogged lists the usage lines of the answers accepted and not yet
+// logged (see accept), in the order of their calls' names. It is called
+// with the pipeline's lock held.
+func (r *runner) unlogged() []Usage {
+	p := &r.early
+	keys := make([]string, 0, len(p.unlogged))
+	for k := range p.unlogged {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]Usage, len(keys))
+	for i, k := range keys {
+		out[i] = p.unlogged[k]
 	}
 	return out
 }

@@ -423,16 +423,12 @@ type Usage struct {
 // transcript is in place before the usage line names it, so that a run
 // killed in between leaves at most a file no line names.
 func (r *runner) logUsage(x int, role string, modelName string, resp model.Response, err error, t *Transcript) {
-	r.logUsageThen(x, role, modelName, resp, err, t, nil)
+	r.logUsageThen(x, role, modelName, resp, err, t, nil, "")
 }
 
-// logUsageThen is logUsage, which then makes the writes then (the
-// answer kept, see call), and reports whether it made them: the
-// transcript, the usage line and then are written in that order, their
-// syncs overlapping (store.WritePrivates). Without then, or when that
-// fails, the transcript and the line are written one after the other
-// and then is left to the caller.
-func (r *runner) logUsageThen(x int, role string, modelName string, resp model.Response, err error, t *Transcript, then []store.PrivateWrite) bool {
+// usageOf is the line of the usage log of a call that ended, with err
+// when it got no answer, before its transcript is kept.
+func (r *runner) usageOf(x int, role string, modelName string, resp model.Response, err error) Usage {
 	u := Usage{
 		Time: r.opts.Now().UTC().Format(time.RFC3339), Exchange: x, Role: string(role), Model: modelName,
 		PromptTokens: resp.PromptTokens, CachedTokens: resp.CachedTokens, CacheWriteTokens: resp.CacheWriteTokens, CompletionTokens: resp.CompletionTokens,
@@ -441,6 +437,21 @@ func (r *runner) logUsageThen(x int, role string, modelName string, resp model.R
 	if resp.Model != "" && resp.Model != u.Model {
 		u.Model, u.Asked = resp.Model, u.Model
 	}
+	return u
+}
+
+// logUsageThen is logUsage, which then makes the writes then (the
+// answer kept, see call), and reports whether it made them: the
+// transcript, the usage line and then are written in that order, their
+// syncs overlapping (store.WritePrivates). Without then, or when that
+// fails, the transcript and the line are written one after the other
+// and then is left to the caller.
+//
+// accepted, when not "", is the flightKey of the call whose answer was
+// recorded as accepted before it was logged (see accept): once logged,
+// it is counted as spent from the log alone.
+func (r *runner) logUsageThen(x int, role string, modelName string, resp model.Response, err error, t *Transcript, then []store.PrivateWrite, accepted string) bool {
+	u := r.usageOf(x, role, modelName, resp, err)
 	var tw []store.PrivateWrite
 	if t != nil {
 		t.Unit, t.Role, t.Model, t.Answer, t.Error = x, string(role), u.Model, resp.Text, errText(err)
@@ -474,6 +485,9 @@ func (r *runner) logUsageThen(x int, role string, modelName string, resp model.R
 	logged := u
 	logged.Model, logged.Asked = r.opts.Mask(u.Model), r.opts.Mask(u.Asked)
 	r.sum.Usage = append(r.sum.Usage, logged)
+	if accepted != "" {
+		r.early.logged(accepted)
+	}
 	sp := r.spent[x]
 	if sp == nil {
 		sp = &Event{}
