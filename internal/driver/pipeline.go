@@ -43,7 +43,7 @@ type pipeline struct {
 	// logged, by flightKey: what --budget counts as spent with the log's
 	// (see accept).
 	unlogged map[string]Usage
-	wg  sync.WaitGroup
+	wg       sync.WaitGroup
 	// stopped is set once the run stops: no call is asked early after.
 	stopped bool
 	// refused holds the steps (stepName) that failed their checks ahead

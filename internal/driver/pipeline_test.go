@@ -162,12 +162,14 @@ func TestPipelinedRunStopsAtItsGoal(t *testing.T) {
 }
 
 // TestBeforeStepSeesEarlyPlans: a step asked ahead of its turn is shown to
-// BeforeStep first, marked early, with the calls still out in flight, so
-// that --budget counts them: the debaters of the next exchange, asked
-// while the judge scores, with the judge's call among them; the judge is
-// asked early too, as soon as the arguments it reads are accepted.
-// Refused, its calls wait for their turn, and the run goes on; in its
-// turn its plan is shown again.
+// BeforeStep first, marked early, with the calls still out in flight and
+// the answers already in spent, so that --budget counts them: the
+// debaters of the next exchange, asked while the judge scores, with the
+// judge's call among them (or its answer, when it has come); the judge
+// may be asked early too, as soon as the arguments it reads are accepted
+// (whether it is depends on whether they came before their step's turn
+// to commit). Refused, its calls wait for their turn, and the run goes
+// on; in its turn its plan is shown again.
 func TestBeforeStepSeesEarlyPlans(t *testing.T) {
 	for _, refuse := range []bool{false, true} {
 		t.Run(fmt.Sprintf("refused %v", refuse), func(t *testing.T) {
@@ -201,16 +203,19 @@ func TestBeforeStepSeesEarlyPlans(t *testing.T) {
 			if diffs := fixture.Diff(seq, runSnapshot(t, d)); len(diffs) > 0 {
 				t.Errorf("files differ from the sequential run's: %v", diffs)
 			}
-			early := 0
+			early := map[string]int{}
 			for i, p := range plans {
 				if !p.Early {
 					continue
 				}
-				early++
-				// The judge's call still out is counted; so are calls
-				// whose answers have come but are not logged yet.
-				if judged := slices.ContainsFunc(p.InFlight, func(c driver.PlannedCall) bool { return c.Role == "judge" }); p.Calls[0].Role != "judge" && !judged {
-					t.Errorf("early plan of the debaters of exchange %d: in flight %+v, want the judge's call among them", p.Unit, p.InFlight)
+				early[fmt.Sprintf("%s %d", p.Calls[0].Role, p.Unit)]++
+				// The judge's call is counted: still out, or its answer
+				// come (logged or not).
+				judge := func(role string) bool { return role == "judge" }
+				judged := slices.ContainsFunc(p.InFlight, func(c driver.PlannedCall) bool { return judge(c.Role) }) ||
+					slices.ContainsFunc(p.Spent, func(u driver.Usage) bool { return judge(u.Role) && u.Exchange == p.Unit-1 })
+				if p.Calls[0].Role != "judge" && !judged {
+					t.Errorf("early plan of the debaters of exchange %d: in flight %+v, spent %+v, want the judge's call of exchange %d among them", p.Unit, p.InFlight, p.Spent, p.Unit-1)
 				}
 				// The step's own plan follows, in its turn.
 				var own *driver.StepPlan
@@ -229,8 +234,21 @@ func TestBeforeStepSeesEarlyPlans(t *testing.T) {
 					}
 				}
 			}
-			if early != 5 {
-				t.Errorf("%d early plans, want 5 (the debaters of exchanges 1 and 2, during the judgments of 0 and 1, and the judges of 0 to 2)", early)
+			// The debaters of exchanges 1 and 2 are always foreseen
+			// during the judgments of 0 and 1; each step is planned
+			// early at most once.
+			for k, n := range early {
+				if n > 1 {
+					t.Errorf("%s planned early %d times, want at most once", k, n)
+				}
+				if !slices.Contains([]string{"proposition 1", "proposition 2", "judge 0", "judge 1", "judge 2"}, k) {
+					t.Errorf("%s planned early, which reads an answer not in yet", k)
+				}
+			}
+			for _, k := range []string{"proposition 1", "proposition 2"} {
+				if early[k] != 1 {
+					t.Errorf("%s planned early %d times, want once: %v", k, early[k], early)
+				}
 			}
 			// Refused early, the debaters of exchange x are asked after
 			// the judgment of x-1 is committed, as in a sequential run.
@@ -372,5 +390,126 @@ func TestWrongForesightKeptIsDropped(t *testing.T) {
 	a, ok := deb.Argument(id)
 	if !ok || a.Title == "" || a.Title == a1["title"] {
 		t.Errorf("prop_001 = %+v: want the answer asked again, not the one kept for another prompt", a)
+	}
+}
+
+// tokenBudget is a BeforeStep that keeps a run's answers under limit
+// tokens as --budget keeps its cost under a sum: what the plan's Spent
+// answered, plus its calls in flight and its own calls (but those kept)
+// at the mean answer of Spent (1,000 tokens before any), must stay at
+// most limit. stops records the plans it refused.
+type tokenBudget struct {
+	limit int
+	mu    sync.Mutex
+	stops []driver.StepPlan
+}
+
+func (b *tokenBudget) check(p driver.StepPlan) error {
+	spent, n := 0, 0
+	for _, u := range p.Spent {
+		if u.OK {
+			spent += u.CompletionTokens
+			n++
+		}
+	}
+	mean := 1000
+	if n > 0 {
+		mean = spent / n
+	}
+	total := spent + mean*len(p.InFlight)
+	for _, c := range p.Calls {
+		if !c.Kept {
+			total += mean
+		}
+	}
+	if total > b.limit {
+		b.mu.Lock()
+		b.stops = append(b.stops, p)
+		b.mu.Unlock()
+		return fmt.Errorf("over budget before %s: %d tokens", p.Key, total)
+	}
+	return nil
+}
+
+// TestEarlyCallsPassTheBudget: a call asked ahead of its turn passes the
+// check of Options.BeforeStep (moot run --budget) first, and that check
+// sees what every answer already in cost, logged or not: answers of 5,000
+// tokens, estimated at 1,000 before any has come, under a budget of
+// 12,000. The two arguments of exchange 0 pass (2,000 estimated); the
+// judge, which reads them, is estimated from their 10,000 and refused,
+// early and in its turn, and nothing after it is asked: the run stops
+// where a run of one step at a time stops, after two requests. A run that
+// asked the judge, or the next arguments, as soon as the arguments came,
+// with them counted at their estimate in flight, spent 25,000.
+func TestEarlyCallsPassTheBudget(t *testing.T) {
+	good := sparring.Handler(sparring.Options{})
+	srv := modeltest.NewServer(t, func(r modeltest.Request) modeltest.Reply {
+		reply := good(r)
+		reply.CompletionTokens = 5000
+		return reply
+	})
+	for _, sequential := range []bool{true, false} {
+		t.Run(fmt.Sprintf("sequential %v", sequential), func(t *testing.T) {
+			before := len(srv.Requests())
+			d := newRunDebate(t)
+			opts := options(client(t, srv))
+			opts.Sequential = sequential
+			b := &tokenBudget{limit: 12000}
+			opts.BeforeStep = b.check
+			sum, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 3}, opts)
+			if err == nil || !strings.Contains(err.Error(), "over budget before 00000: 15000 tokens") {
+				t.Fatalf("run: %v; want it stopped before the judgment of exchange 0, at 15000 tokens", err)
+			}
+			if n := len(srv.Requests()) - before; n != 2 || sum.Calls != 2 || sum.CompletionTokens != 10000 {
+				t.Errorf("%d requests, %d calls, %d tokens answered; want the 2 arguments of exchange 0, 10000 tokens", n, sum.Calls, sum.CompletionTokens)
+			}
+			last := b.stops[len(b.stops)-1]
+			if last.Early || len(last.Calls) != 1 || last.Calls[0].Role != "judge" {
+				t.Errorf("the run stopped at %+v, want the judge's plan in its turn", last)
+			}
+		})
+	}
+}
+
+// TestEveryRequestIsPlannedFirst: every request a pipelined run makes
+// belongs to a call that a plan shown to Options.BeforeStep, early or in
+// its turn, listed as to be asked (not kept) and that BeforeStep let go,
+// before the request came.
+func TestEveryRequestIsPlannedFirst(t *testing.T) {
+	var mu sync.Mutex
+	approved := map[string]int{} // by role
+	var unplanned []string
+	asked := map[string]int{}
+	good := sparring.Handler(sparring.Options{})
+	srv := modeltest.NewServer(t, func(r modeltest.Request) modeltest.Reply {
+		role := string(modeltest.RoleOf(r))
+		mu.Lock()
+		asked[role]++
+		if asked[role] > approved[role] {
+			unplanned = append(unplanned, fmt.Sprintf("%s's request %d", role, asked[role]))
+		}
+		mu.Unlock()
+		return good(r)
+	})
+	d := newRunDebate(t)
+	opts := options(client(t, srv))
+	opts.BeforeStep = func(p driver.StepPlan) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range p.Calls {
+			if !c.Kept {
+				approved[c.Role]++
+			}
+		}
+		return nil
+	}
+	if _, err := driver.Run(context.Background(), d, driver.Goal{Exchange: 4}, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(unplanned) > 0 {
+		t.Errorf("requests made before a plan let their call go: %v", unplanned)
+	}
+	if n := len(srv.Requests()); n != 12 {
+		t.Errorf("%d requests, want 12", n)
 	}
 }
