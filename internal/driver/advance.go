@@ -440,7 +440,7 @@ func (r *runner) advance(ctx context.Context, p sm.Protocol, goal UnitGoal, load
 			}
 		}
 		cur := deb
-		if err := r.take(ctx, step, func() { r.foresee(ctx, cur, step, goal) }); err != nil {
+		if err := r.take(ctx, step, func() { r.foresee(ctx, cur, goal) }); err != nil {
 			return err
 		}
 		r.sum.Steps++

@@ -11,6 +11,7 @@
 package driver
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -18,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"sync"
 
@@ -25,8 +27,10 @@ import (
 	"github.com/moot-dev/moot/store"
 )
 
-// maxAhead is how many steps past the one being taken a run looks for a
-// step whose calls it may ask early.
+// maxAhead is how many steps past the first whose answers are not all in
+// (the step being taken, or one asked early) a run looks for a step whose
+// calls it may ask early; the steps whose answers have all come, which it
+// takes past, are not counted.
 const maxAhead = 4
 
 // pipeline is what a run asks ahead of its steps.
@@ -54,10 +58,9 @@ type pipeline struct {
 	// accepted holds the answers accepted, by flightKey, from the moment
 	// they pass their checks, before they are kept (see accept).
 	accepted map[string]accepted
-	// news counts the answers that have come, early or not; planned is
-	// its count when onward last planned from pending, which it need not
-	// do again until another comes.
-	news, planned int
+	// dirty marks that something onward plans from has changed since it
+	// last planned (an answer came, a step was committed or loaded).
+	dirty bool
 	// ahead serializes what asks calls early (foresee, onward), so that
 	// no call is asked twice.
 	ahead sync.Mutex
@@ -66,27 +69,45 @@ type pipeline struct {
 	spec speculation
 }
 
-// speculation is the debate a run is about to commit, in memory: the
-// files its last load read (base), the files of the step being committed
-// (pending, nil until its answers are all in), and how to read a debate
-// from them.
+// speculation is the debate a run will have once the steps it is taking
+// and those whose answers have come are committed, in memory: the files
+// its last load read (base), the files of the step being committed
+// (pending, nil when none is), how to read a debate from them, and the
+// debates read so far (nodes), so that each is read and each step applied
+// once however often onward plans.
 type speculation struct {
 	load    func(fs.FS) (sm.Debate, error)
 	ctx     context.Context
 	goal    UnitGoal
 	base    *memFS
 	pending []store.File
-	// steps is how many steps the run will have taken once pending is
-	// committed.
-	steps int
-	// pendings counts the times pending was set; plannedFrom is its
-	// count when onward last planned from it.
-	pendings, plannedFrom int
-	// cur is the debate whose step, curStep, is being taken, its answers
-	// not all in, nil before foresee; curSteps is steps for it.
+	// baseSteps is how many steps the run had taken when base was read.
+	baseSteps int
+	// nodes are the debates planned from memory, by how many steps the
+	// run will have taken once each is committed: nodes[baseSteps] is
+	// base's, and nodes[n+1], when there is one, the debate its step's
+	// commit leaves, its answers all in. Replacing one drops those after
+	// it.
+	nodes map[int]*specNode
+	// cur is the debate whose step is being taken, for a run that plans
+	// only from its committed files (load nil); curSteps is steps for it.
 	cur      sm.Debate
-	curStep  *sm.Step
 	curSteps int
+}
+
+// specNode is a debate planned from memory (see speculation.nodes).
+type specNode struct {
+	steps int
+	// in are the files of the commit that leads to it from the node
+	// before, nil for one read from base.
+	in  []store.File
+	mem *memFS
+	// deb is the debate read from mem, nil once its step was applied
+	// (Apply may change it in place): read again when needed.
+	deb    sm.Debate
+	status sm.Status
+	// step is deb's next step, nil when there is none.
+	step *sm.Step
 }
 
 // outCall is a call of pipeline.out: n tells it from a call asked again
@@ -157,22 +178,27 @@ func (r *runner) pipelined() bool {
 }
 
 // foresee asks early the calls of the steps after the step of deb being
-// taken that deb's protocol foresees (sm.Lookahead) and whose
-// prompts read none of the answers not yet committed; never those of a
-// step past goal. A foreseen step passes the checks its step passes
-// (its models reachable, Options.BeforeStep with the calls in flight
-// counted): one that fails them is not asked early, and is checked again
-// when its turn comes.
-func (r *runner) foresee(ctx context.Context, deb sm.Debate, step *sm.Step, goal UnitGoal) {
+// taken, step, that the protocol foresees (sm.Lookahead) and whose
+// prompts read none of the answers not yet in; never those of a step
+// past goal. A foreseen step passes the checks its step passes (its
+// models reachable, Options.BeforeStep with the calls in flight counted):
+// one that fails them is not asked early, and is checked again when its
+// turn comes.
+func (r *runner) foresee(ctx context.Context, deb sm.Debate, goal UnitGoal) {
 	if !r.pipelined() {
 		return
 	}
 	p := &r.early
 	p.ahead.Lock()
 	defer p.ahead.Unlock()
-	p.spec.cur, p.spec.curStep, p.spec.curSteps = deb, step, r.sum.Steps+1
-	// Its answers may all have been accepted already.
-	r.settled()
+	if p.spec.load == nil {
+		// Planned from the committed files only: what deb foresees.
+		p.spec.cur, p.spec.curSteps = deb, r.sum.Steps+1
+		r.lookPast(ctx, deb, goal, p.spec.curSteps, maxAhead)
+		return
+	}
+	// Its answers may all have come already.
+	p.dirty = true
 	r.onward()
 }
 
@@ -288,14 +314,13 @@ func (r *runner) accept(step *sm.Step, c sm.Call, a sm.Answer, u Usage) bool {
 	}
 	p.unlogged[key] = u
 	delete(p.out, key)
-	p.news++
 	p.wg.Add(1)
 	p.mu.Unlock()
 	go func() {
 		defer p.wg.Done()
 		p.ahead.Lock()
 		defer p.ahead.Unlock()
-		r.settled()
+		p.dirty = true
 		r.onward()
 	}()
 	return true
@@ -311,41 +336,6 @@ func (p *pipeline) logged(key string) {
 	p.mu.Unlock()
 }
 
-// settled makes the commit of the step being taken pending, for onward,
-// once every one of its calls has an accepted answer, before they are
-// all kept and the step is applied in its turn. It is called with the
-// ahead lock held.
-func (r *runner) settled() {
-	sp := &r.early.spec
-	if sp.pending != nil || sp.curStep == nil || sp.base == nil {
-		return
-	}
-	if _, ok := r.acceptedAll(sp.curStep); !ok {
-		return
-	}
-	// The step is planned again from memory and applied there: the
-	// step being taken is applied in its turn, and only once (a
-	// protocol's Apply may change the debate it was planned from).
-	deb, err := sp.load(sp.base)
-	if err != nil {
-		return
-	}
-	step, err := deb.Next()
-	if err != nil || step == nil || step.Key != sp.curStep.Key {
-		return
-	}
-	answers, ok := r.acceptedAll(step)
-	if !ok {
-		return
-	}
-	files, err := r.planned(step, answers)
-	if err != nil {
-		return
-	}
-	sp.pending, sp.steps = files, sp.curSteps
-	sp.pendings++
-}
-
 // planned returns the files the commit of step, a step planned from
 // memory, would write with answers.
 func (r *runner) planned(step *sm.Step, answers map[string]sm.Answer) ([]store.File, error) {
@@ -354,23 +344,6 @@ func (r *runner) planned(step *sm.Step, answers map[string]sm.Answer) ([]store.F
 		return nil, err
 	}
 	return r.commitFiles(step, answers, commit)
-}
-
-// acceptedAll returns the answers accepted for every call of step, if
-// every one has one for the prompt it has.
-func (r *runner) acceptedAll(step *sm.Step) (map[string]sm.Answer, bool) {
-	p := &r.early
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	answers := make(map[string]sm.Answer, len(step.Calls))
-	for _, c := range step.Calls {
-		a, ok := p.accepted[flightKey(step, c)]
-		if !ok || a.digest != promptDigest(c) {
-			return nil, false
-		}
-		answers[c.ID] = a.answer
-	}
-	return answers, true
 }
 
 // loaded records the debate the run has just read from its committed
@@ -382,14 +355,20 @@ func (r *runner) loaded(rec *recorder) {
 	p := &r.early
 	p.ahead.Lock()
 	defer p.ahead.Unlock()
-	p.spec.base, p.spec.pending, p.spec.cur, p.spec.curStep = rec.snapshot(), nil, nil, nil
+	sp := &p.spec
+	sp.base, sp.pending, sp.cur, sp.baseSteps = rec.snapshot(), nil, nil, r.sum.Steps
+	for n := range sp.nodes {
+		if n < sp.baseSteps {
+			delete(sp.nodes, n)
+		}
+	}
+	p.dirty = true
 }
 
 // applying records that the step being taken is about to apply its
 // answers to its debate, which Apply may change in place: what that
-// debate foresees is no longer looked at (see onward) until committing
-// gives the files the step leaves. It waits for a look in progress, which
-// holds the ahead lock.
+// debate foresees is no longer looked at (see onward). It waits for a
+// look in progress, which holds the ahead lock.
 func (r *runner) applying() {
 	p := &r.early
 	p.ahead.Lock()
@@ -397,9 +376,9 @@ func (r *runner) applying() {
 	p.spec.cur = nil
 }
 
-// committing records that the step being taken is about to commit files,
-// its answers all in, and asks early what the debate they leave waits for
-// (see onward).
+// committing records that step, the step being taken, is about to
+// commit files, its answers all in, and asks early what the debate they
+// leave waits for (see onward).
 func (r *runner) committing(step *sm.Step, files []store.File) {
 	p := &r.early
 	if p.spec.load == nil || !r.pipelined() {
@@ -407,33 +386,84 @@ func (r *runner) committing(step *sm.Step, files []store.File) {
 	}
 	p.ahead.Lock()
 	defer p.ahead.Unlock()
+	sp := &p.spec
 	p.mu.Lock()
 	for _, c := range step.Calls {
 		delete(p.accepted, flightKey(step, c))
 	}
 	p.mu.Unlock()
-	if p.spec.base == nil {
+	if sp.base == nil {
 		return
 	}
-	settled := p.spec.pending != nil
-	p.spec.pending, p.spec.steps = files, r.sum.Steps+1
-	if !settled {
-		p.spec.pendings++
-		// Otherwise onward went on from the step's answers already.
-		r.onward()
+	sp.pending = files
+	steps := r.sum.Steps + 1
+	if n := sp.nodes[steps]; n != nil && sameFiles(n.in, files) {
+		// Planned from its answers already, as it is committed.
+		return
+	}
+	sp.drop(steps)
+	p.dirty = true
+	r.onward()
+}
+
+// drop forgets the nodes of steps and after.
+func (sp *speculation) drop(steps int) {
+	for n := range sp.nodes {
+		if n >= steps {
+			delete(sp.nodes, n)
+		}
 	}
 }
 
-// onward asks early the calls of the steps after the one being committed
-// whose prompts read only answers that have come: it reads the debate the
-// commit will leave from memory (the files the last load read, with the
-// commit's), takes past every step whose calls asked early have all
-// answered (reading the debate that step's commit would leave in turn),
-// asks the calls of the first step that waits, and then what that
-// step's debate foresees (lookPast). It is called with the ahead lock
-// held, when the step's answers are all in and whenever a call asked
-// early answers. What it plans is only ever a plan: each step is still
-// planned again from the committed files in its turn (see answer).
+// sameFiles reports whether a and b are the same files, in the same order.
+func sameFiles(a, b []store.File) bool {
+	return slices.EqualFunc(a, b, func(x, y store.File) bool { return x.Name == y.Name && bytes.Equal(x.Data, y.Data) })
+}
+
+// node returns the node of steps, read from mem (with in, the files of
+// the commit that leads to it), which replaces the nodes of steps and
+// after; nil when it cannot be read.
+func (r *runner) node(steps int, in []store.File, mem *memFS) *specNode {
+	sp := &r.early.spec
+	sp.drop(steps)
+	n := &specNode{steps: steps, in: in, mem: mem}
+	if !r.read(n) {
+		return nil
+	}
+	if sp.nodes == nil {
+		sp.nodes = map[int]*specNode{}
+	}
+	sp.nodes[steps] = n
+	return n
+}
+
+// read reads n's debate from its files, and its next step; it reports
+// whether it could.
+func (r *runner) read(n *specNode) bool {
+	deb, err := r.early.spec.load(n.mem)
+	if err != nil {
+		return false
+	}
+	step, err := deb.Next()
+	if err != nil {
+		return false
+	}
+	n.deb, n.status, n.step = deb, deb.Status(), step
+	return true
+}
+
+// onward asks early the calls of the steps after the one being taken
+// whose prompts read only answers that have come. From the debate the
+// last load read (or the one the step being committed leaves), read in
+// memory, it takes past every step whose calls have all answered, the
+// step being taken among them (applying it in memory to the debate its
+// commit will leave, once however often it plans), asks the calls
+// of the first step that waits, but the step being taken, which its turn
+// asks, and then what that step's debate foresees (lookPast). It is
+// called with the ahead lock held, as a step is taken or committed and
+// whenever an answer comes. What it plans is only ever a plan: each step
+// is still planned again from the committed files in its turn (see
+// answer).
 func (r *runner) onward() {
 	p := &r.early
 	sp := &p.spec
@@ -443,46 +473,57 @@ func (r *runner) onward() {
 	if stopped || sp.ctx == nil || sp.ctx.Err() != nil {
 		return
 	}
-	if sp.pending == nil {
-		// The step's answers are not all in: what its debate foresees
-		// may have come (see lookPast).
+	if sp.load == nil {
+		// Planned from the committed files only: what the debate of the
+		// step being taken foresees, which may have come (see lookPast).
 		if sp.cur != nil {
 			r.lookPast(sp.ctx, sp.cur, sp.goal, sp.curSteps, maxAhead)
 		}
 		return
 	}
-	p.mu.Lock()
-	news := p.news
-	p.mu.Unlock()
-	if news == p.planned && sp.plannedFrom == sp.pendings {
-		// Planned from the same answers already.
+	if !p.dirty || sp.base == nil {
 		return
 	}
-	p.planned, sp.plannedFrom = news, sp.pendings
-	mem := sp.base.with(sp.pending)
-	steps := sp.steps
-	for depth := range maxAhead {
-		deb, err := sp.load(mem)
-		if err != nil || sp.goal.reached(deb.Status(), steps) {
+	p.dirty = false
+	n := sp.nodes[sp.baseSteps]
+	if n == nil {
+		if n = r.node(sp.baseSteps, nil, sp.base); n == nil {
 			return
 		}
-		step, err := deb.Next()
-		if err != nil || step == nil {
+	}
+	if sp.pending != nil && sp.nodes[sp.baseSteps+1] == nil {
+		// The step being committed: its files are known.
+		r.node(sp.baseSteps+1, sp.pending, sp.base.with(sp.pending))
+	}
+	for {
+		if n.step == nil || sp.goal.reached(n.status, n.steps) {
 			return
 		}
-		answers, ok := r.landed(step)
+		if next := sp.nodes[n.steps+1]; next != nil {
+			n = next
+			continue
+		}
+		if n.deb == nil && !r.read(n) {
+			return
+		}
+		answers, ok := r.landed(n.step)
 		if !ok {
-			if r.fly(sp.ctx, step, true) {
-				r.lookPast(sp.ctx, deb, sp.goal, steps+1, maxAhead-depth-1)
+			if n.steps == sp.baseSteps {
+				// The step being taken, which its turn asks.
+				r.lookPast(sp.ctx, n.deb, sp.goal, n.steps+1, maxAhead)
+			} else if r.fly(sp.ctx, n.step, true) {
+				r.lookPast(sp.ctx, n.deb, sp.goal, n.steps+1, maxAhead-1)
 			}
 			return
 		}
-		files, err := r.planned(step, answers)
+		files, err := r.planned(n.step, answers)
+		n.deb = nil
 		if err != nil {
 			return
 		}
-		mem = mem.with(files)
-		steps++
+		if n = r.node(n.steps+1, files, n.mem.with(files)); n == nil {
+			return
+		}
 	}
 }
 
@@ -554,12 +595,10 @@ func (r *runner) fly(ctx context.Context, step *sm.Step, known bool) bool {
 			f.answer, f.err = r.call(fctx, step, c)
 			close(f.done)
 			out()
-			p.mu.Lock()
-			p.news++
-			p.mu.Unlock()
 			// What waited for this answer may be asked now.
 			p.ahead.Lock()
 			defer p.ahead.Unlock()
+			p.dirty = true
 			r.onward()
 		}()
 	}
