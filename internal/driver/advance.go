@@ -370,6 +370,7 @@ func advanceWith(ctx context.Context, d *store.Dir, p sm.Protocol, goal UnitGoal
 	start := time.Now()
 	r := newRunner(d, opts)
 	r.early.spec = speculation{ctx: ctx, goal: goal}
+	r.listKept()
 	if rec != nil {
 		// Not checked: the files are those the last load read, checked,
 		// with those the protocol's own steps wrote over them; and what
@@ -804,11 +805,14 @@ func (r *runner) keptMissing(step *sm.Step, c sm.Call) (sm.Answer, bool) {
 func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer, error) {
 	role := c.Role
 	validate := validator(c)
-	if !r.opts.Fresh && r.stale(step, c) {
+	// Nothing is kept for a call the run has not asked and found nothing
+	// kept for as it began: its kept files are not read.
+	untouched := r.calling(step, c)
+	if !r.opts.Fresh && !untouched && r.stale(step, c) {
 		// Kept by a call asked ahead of its step for another prompt.
 		r.forgetCall(step, c)
 	}
-	if !r.opts.Fresh {
+	if !r.opts.Fresh && !untouched {
 		if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil {
 			rep := validate(data)
 			if !rep.OK() {
@@ -921,7 +925,7 @@ func (r *runner) call(ctx context.Context, step *sm.Step, c sm.Call) (sm.Answer,
 		return sm.Message{Role: "user", Content: "Your answer broke these rules:\n- " + strings.Join(errs, "\n- ") + "\nAnswer again in full, following every rule."}, nil
 	}
 	first := 0
-	if sess == nil && !r.opts.Fresh {
+	if sess == nil && !r.opts.Fresh && !untouched {
 		// The answers an interrupted run had sent back for repair are
 		// sent back again as they were, and the repairs go on from
 		// there, so that none of them is asked for twice.
@@ -1187,7 +1191,7 @@ func (r *runner) stepModels(step *sm.Step) []string {
 // hasKept reports whether call will take what an interrupted run kept
 // for it, as call does, instead of asking a model.
 func (r *runner) hasKept(step *sm.Step, c sm.Call) bool {
-	if r.opts.Fresh || r.stale(step, c) {
+	if r.opts.Fresh || r.untouched(step, c) || r.stale(step, c) {
 		return false
 	}
 	if data, err := r.d.ReadPrivate(keptName(step, c)); err == nil && validator(c)(data).OK() {

@@ -58,6 +58,12 @@ type pipeline struct {
 	// accepted holds the answers accepted, by flightKey, from the moment
 	// they pass their checks, before they are kept (see accept).
 	accepted map[string]accepted
+	// kept lists the files under .moot/answers when the run began, by
+	// their names under .moot (nil when they could not be listed), and
+	// called the calls (by flightKey) this run has asked, early or not:
+	// a call neither names has nothing kept (see untouched).
+	kept   map[string]bool
+	called map[string]bool
 	// dirty marks that something onward plans from has changed since it
 	// last planned (an answer came, a step was committed or loaded).
 	dirty bool
@@ -780,6 +786,9 @@ func (r *runner) land(ctx context.Context) {
 // Answers kept without a digest (by a moot that kept none) are taken as
 // they always were.
 func (r *runner) stale(step *sm.Step, c sm.Call) bool {
+	if r.untouched(step, c) {
+		return false
+	}
 	raw, err := r.d.ReadPrivate(metaName(step, c))
 	if err != nil {
 		return false
@@ -794,4 +803,54 @@ func (r *runner) stale(step *sm.Step, c sm.Call) bool {
 // forgetCall removes what was kept for call c of step.
 func (r *runner) forgetCall(step *sm.Step, c sm.Call) {
 	r.forget(&sm.Step{Key: step.Key, Calls: []sm.Call{c}})
+}
+
+// listKept notes the files kept under .moot/answers as the run begins,
+// for untouched.
+func (r *runner) listKept() {
+	names, err := r.d.List(store.PrivateDir+"/answers", "")
+	if err != nil {
+		return
+	}
+	kept := make(map[string]bool, len(names))
+	for _, n := range names {
+		kept["answers/"+n] = true
+	}
+	r.early.kept = kept
+}
+
+// untouched reports whether nothing is kept for call c of step: no file
+// of it was under .moot/answers as the run began, and the run has not
+// asked it (only the run that holds the debate writes there, and it
+// writes a call's files only as it asks that call). Such a call is asked
+// without reading its kept files first: a call asked early is asked
+// without waiting for the disk, which the run's commits and the syncs of
+// the answers kept meanwhile can hold for a long time.
+func (r *runner) untouched(step *sm.Step, c sm.Call) bool {
+	p := &r.early
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.kept == nil || p.called[flightKey(step, c)] {
+		return false
+	}
+	for _, name := range []string{keptName(step, c), metaName(step, c), skippedName(step, c), missingName(step, c), repairsName(step, c), researchName(step, c)} {
+		if p.kept[name] {
+			return false
+		}
+	}
+	return true
+}
+
+// calling records that call c of step is asked by this run (see
+// untouched) and reports whether it was untouched until then.
+func (r *runner) calling(step *sm.Step, c sm.Call) bool {
+	was := r.untouched(step, c)
+	p := &r.early
+	p.mu.Lock()
+	if p.called == nil {
+		p.called = map[string]bool{}
+	}
+	p.called[flightKey(step, c)] = true
+	p.mu.Unlock()
+	return was
 }
