@@ -1,12 +1,16 @@
-// Package pipeline measures what asking calls as soon as their prompts'
-// data is committed saves (issue 30): a debate run against a fake endpoint
-// that answers every call after a fixed 300 ms, one step at a time
-// (--sequential) and pipelined, side by side in one process, with the
-// wall time of each, its ratio to the sequential run's and to the data
-// floor (the latencies of the longest chain of calls each of which reads
-// the one before), and the files of both runs compared byte for byte.
+// Package pipeline measures what asking calls as soon as the answers
+// their prompts read have come saves (issue 30): a debate run against a
+// fake endpoint that answers every call after a fixed 300 ms, one step at
+// a time (--sequential) and pipelined, side by side in one process, with
+// the wall time of each, its ratio to the sequential run's and to the
+// data floor (the latencies of the longest chain of calls each of which
+// reads the one before), the CPU time of the pipelined run, and the files
+// of both runs compared byte for byte. MOOT_BENCH_RUNS=N runs each pair N
+// times and prints the medians.
 //
-//	go test ./bench/pipeline -run Pipeline -v
+//	MOOT_BENCH_RUNS=3 go test ./bench/pipeline -run Pipeline -v
+//
+// FIGURES
 package pipeline
 
 import (
@@ -14,6 +18,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -56,7 +62,10 @@ type bench struct {
 
 // result is one run's.
 type result struct {
-	wall  time.Duration
+	wall time.Duration
+	// cpu is the CPU time the process used meanwhile, the fake's
+	// included: what the run costs whatever else the machine runs.
+	cpu   time.Duration
 	reqs  []modeltest.Request
 	files map[string]string
 }
@@ -83,17 +92,17 @@ func run(t *testing.T, b bench, sequential bool) result {
 		Client: cl, Templates: templates.Default(), DefaultModel: "fake", Repairs: 2,
 		Now: func() time.Time { return protocoltest.When }, Sequential: sequential,
 	}
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	if _, err := driver.Advance(context.Background(), d, p, b.goal, opts); err != nil {
 		t.Fatal(err)
 	}
-	wall := time.Since(start)
+	wall, cpu := time.Since(start), cpuTime()-cpu
 	tree, err := fixture.Tree(d.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
 	files := fixture.Without(tree, func(p string) bool { return fixture.Folder(p) || strings.HasPrefix(p, ".moot") })
-	return result{wall: wall, reqs: srv.Requests(), files: files}
+	return result{wall: wall, cpu: cpu, reqs: srv.Requests(), files: files}
 }
 
 func dialecticBench(exchanges int) bench {
@@ -212,9 +221,11 @@ func moderatedBench(rounds int) bench {
 }
 
 // TestPipeline runs each protocol's debate one step at a time and
-// pipelined, and prints the figures side by side, with issue 30's targets
-// (met or not); the pipelined run must write the sequential run's files,
-// make as many calls, and take less time.
+// pipelined, MOOT_BENCH_RUNS times (1 unless set), the two runs of each
+// protocol one after the other, and prints the medians side by side, with
+// issue 30's targets (met or not) and the machine's load average before
+// and after; every pipelined run must write its sequential run's files,
+// make as many calls, and the medians show it faster.
 func TestPipeline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("debates at 300 ms a call, each run twice; run without -short")
@@ -222,35 +233,84 @@ func TestPipeline(t *testing.T) {
 	if raceEnabled && os.Getenv("MOOT_BENCH_APART") != "" {
 		t.Skip("a measurement: run without -race by test.sh's second pass, as MOOT_BENCH_APART is set")
 	}
-	for _, b := range []bench{dialecticBench(20), forumBench(6), moderatedBench(2)} {
-		t.Run(b.name, func(t *testing.T) {
+	runs := 1
+	if v := os.Getenv("MOOT_BENCH_RUNS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 50 {
+			t.Fatalf("MOOT_BENCH_RUNS=%q: want a number of runs from 1 to 50", v)
+		}
+		runs = n
+	}
+	benches := []bench{dialecticBench(20), forumBench(6), moderatedBench(2)}
+	seqs := make([][]result, len(benches))
+	pips := make([][]result, len(benches))
+	loadBefore := loadAverage()
+	for range runs {
+		for i, b := range benches {
 			seq, pip := run(t, b, true), run(t, b, false)
-			floor := time.Duration(b.floor(seq.reqs)) * latency
-			ratio := float64(pip.wall) / float64(seq.wall)
-			t.Logf("\n%-26s %10s %10s %10s\n%-26s %10.2f %10.2f %10.2f\n%-26s %10s %10.2f %10s\n%-26s %10.2f %10.2f %10s",
-				b.name, "sequential", "pipelined", "floor",
-				"wall, s", seq.wall.Seconds(), pip.wall.Seconds(), floor.Seconds(),
-				"  pipelined/sequential", "", ratio, "",
-				"  wall/floor", float64(seq.wall)/float64(floor), float64(pip.wall)/float64(floor), "")
 			if d := fixture.Diff(seq.files, pip.files); len(d) > 0 {
-				t.Errorf("the pipelined run's files differ from the sequential run's: %v", d)
+				t.Errorf("%s: the pipelined run's files differ from the sequential run's: %v", b.name, d)
 			}
 			if len(seq.reqs) != len(pip.reqs) || (b.calls > 0 && len(seq.reqs) != b.calls) {
-				t.Errorf("calls: sequential %d, pipelined %d, want the same (%d)", len(seq.reqs), len(pip.reqs), b.calls)
+				t.Errorf("%s: calls: sequential %d, pipelined %d, want the same (%d)", b.name, len(seq.reqs), len(pip.reqs), b.calls)
 			}
-			// The targets are reported, not enforced, but for a gain at
-			// all: moot's own time per step (its commits and loads, which
-			// stay in order), which a loaded machine stretches several
-			// times, adds to both runs and to neither floor.
-			if ratio >= 1 {
-				t.Errorf("pipelined/sequential wall %.2f: no faster than one step at a time", ratio)
-			}
-			if ratio > b.target {
-				t.Logf("target NOT MET: pipelined/sequential wall %.2f, want at most %.2f", ratio, b.target)
-			}
-			if over := float64(pip.wall) / float64(floor); over > 1.1 {
-				t.Logf("target NOT MET: pipelined wall %.2fx the data floor, want at most 1.1x", over)
-			}
-		})
+			seqs[i], pips[i] = append(seqs[i], seq), append(pips[i], pip)
+		}
 	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "\nmedians of %d run(s); load average %s before, %s after\n", runs, loadBefore, loadAverage())
+	fmt.Fprintf(&out, "%-24s %8s %8s %8s %8s %8s %8s %8s\n", "", "seq s", "pip s", "floor s", "pip/seq", "seq/fl", "pip/fl", "pip cpu")
+	var notMet []string
+	for i, b := range benches {
+		seq, pip := median(seqs[i], wallOf), median(pips[i], wallOf)
+		floor := time.Duration(b.floor(seqs[i][0].reqs)) * latency
+		ratio, over := float64(pip)/float64(seq), float64(pip)/float64(floor)
+		fmt.Fprintf(&out, "%-24s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f\n", b.name, seq.Seconds(), pip.Seconds(), floor.Seconds(),
+			ratio, float64(seq)/float64(floor), over, median(pips[i], cpuOf).Seconds())
+		// The targets are reported, not enforced, but for a gain at
+		// all: the run's commits, which stay in order and each wait for
+		// the disk, add to both runs and to neither floor, and a busy
+		// machine stretches them several times.
+		if ratio >= 1 {
+			t.Errorf("%s: pipelined/sequential wall %.2f: no faster than one step at a time", b.name, ratio)
+		}
+		if ratio > b.target {
+			notMet = append(notMet, fmt.Sprintf("%s: pipelined/sequential wall %.2f, want at most %.2f", b.name, ratio, b.target))
+		}
+		if over > 1.1 {
+			notMet = append(notMet, fmt.Sprintf("%s: pipelined wall %.2fx the data floor, want at most 1.1x", b.name, over))
+		}
+	}
+	for _, m := range notMet {
+		fmt.Fprintf(&out, "target NOT MET: %s\n", m)
+	}
+	t.Log(out.String())
+}
+
+func wallOf(r result) time.Duration { return r.wall }
+func cpuOf(r result) time.Duration  { return r.cpu }
+
+// median is the median of what of rs, the mean of the two middle ones
+// for an even count.
+func median(rs []result, what func(result) time.Duration) time.Duration {
+	ds := make([]time.Duration, len(rs))
+	for i, r := range rs {
+		ds[i] = what(r)
+	}
+	slices.Sort(ds)
+	n := len(ds)
+	if n%2 == 1 {
+		return ds[n/2]
+	}
+	return (ds[n/2-1] + ds[n/2]) / 2
+}
+
+// loadAverage is the machine's load averages over 1, 5 and 15 minutes,
+// "unknown" where /proc/loadavg cannot be read.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
