@@ -108,8 +108,8 @@ type specNode struct {
 	// before, nil for one read from base.
 	in  []store.File
 	mem *memFS
-	// deb is the debate read from mem, nil once its step was applied
-	// (Apply may change it in place): read again when needed.
+	// deb is the debate read from mem, never applied: the calls asked
+	// early from its step check their answers against it.
 	deb    sm.Debate
 	status sm.Status
 	// step is deb's next step, nil when there is none.
@@ -509,9 +509,6 @@ func (r *runner) onward() {
 			n = next
 			continue
 		}
-		if n.deb == nil && !r.read(n) {
-			return
-		}
 		answers, ok := r.landed(n.step)
 		if !ok {
 			if n.steps == sp.baseSteps {
@@ -522,8 +519,18 @@ func (r *runner) onward() {
 			}
 			return
 		}
-		files, err := r.planned(n.step, answers)
-		n.deb = nil
+		// Applied to a debate read anew: Apply may change the one it
+		// is applied to, and the checks of the calls asked from n's
+		// may still read it, as may what lookPast foresaw from it.
+		deb, err := sp.load(n.mem)
+		if err != nil {
+			return
+		}
+		step, err := deb.Next()
+		if err != nil || step == nil || stepName(step) != stepName(n.step) {
+			return
+		}
+		files, err := r.planned(step, answers)
 		if err != nil {
 			return
 		}
