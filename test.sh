@@ -11,9 +11,11 @@
 # debates in one process, of bench/pipeline, debates at 300 ms a call,
 # and of bench/prefix (its tests named ...Share), whole debates in one
 # process, schemafake's thirty seeds a case (one runs under the race
-# detector), cmd/moot's hostile files and internal/cli's demos run twice
-# (MOOT_CASES_APART: one case a protocol, and the panel's demo, run under
-# the race detector), and the in-process runs interrupted at every call
+# detector), cmd/moot's hostile files, whose debates are made as
+# internal/builtin's tests make them under the detector, and
+# internal/cli's demos run twice (MOOT_CASES_APART: the panel's demo
+# alone runs under the race detector), and the in-process runs
+# interrupted at every call
 # (crashtest.InterruptAt), which check the order of a run's writes: two
 # interruptions of each, the middle call's and the last's, stay under the
 # race detector. Nothing is left out: every test runs in one pass or the
