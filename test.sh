@@ -74,11 +74,11 @@ kills=$(grep -rlE '(Apart|KillAtEveryCall|InterruptAt)\(t' --include='*_test.go'
 # run alone on one core, and vet compiles, without the race detector,
 # the packages the second pass then takes from the build cache.
 MOOT_KILLS_APART=1 MOOT_SCRIPTS_APART=1 MOOT_BENCH_APART=1 MOOT_SEEDS_APART=1 MOOT_INTERRUPTS_APART=1 MOOT_CASES_APART=1 \
-  go test -race -count=1 -vet=off -ldflags=-w -timeout 30m ./... &
+  go test -race -count=1 -vet=off -ldflags=-w -timeout 60m ./... &
 race=$!
 {
   go vet ./... || { echo "test.sh: go vet failed" >&2; exit 1; }
-  go test -count=1 -vet=off -ldflags=-w -timeout 30m \
+  go test -count=1 -vet=off -ldflags=-w -timeout 60m \
     -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|Share$|^TestSchemaInstances$|^TestHostileFiles$|^TestDemoDeterministic$|^TestAnswerHandedInAgainAfterAFault$' \
     $kills ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./bench/prefix ./internal/testkit/schemafake ./cmd/moot
 } &

@@ -793,4 +793,10 @@ type Demo struct {
 	// "arguments/", and PartsAre says what is in it, for the demo's
 	// summary; "" leaves the line out.
 	Parts, PartsAre string
+	// End are the arguments of `moot new` that give a debate an end, for
+	// the demo's closing lines, which make a debate with a real model and
+	// run it to its end (--all): set by a protocol whose debates have none
+	// unless asked (an Unending one), such as dialectic's "--exchanges",
+	// "3"; nil when its debates end by themselves.
+	End []string
 }
