@@ -13,8 +13,9 @@
 # process, schemafake's thirty seeds a case (one runs under the race
 # detector), cmd/moot's hostile files, whose debates are made as
 # internal/builtin's tests make them under the detector, and
-# internal/cli's demos run twice (MOOT_CASES_APART: the panel's demo
-# alone runs under the race detector), and the in-process runs
+# internal/cli's demos run twice and its hand-ins failed at every write
+# (MOOT_CASES_APART: the panel's demo, and the middle write's fault and
+# the last's, run under the race detector), and the in-process runs
 # interrupted at every call
 # (crashtest.InterruptAt), which check the order of a run's writes: two
 # interruptions of each, the middle call's and the last's, stay under the
@@ -78,7 +79,7 @@ race=$!
 {
   go vet ./... || { echo "test.sh: go vet failed" >&2; exit 1; }
   go test -count=1 -vet=off -ldflags=-w -timeout 60m \
-    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|Share$|^TestSchemaInstances$|^TestHostileFiles$|^TestDemoDeterministic$' \
+    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|Share$|^TestSchemaInstances$|^TestHostileFiles$|^TestDemoDeterministic$|^TestAnswerHandedInAgainAfterAFault$' \
     $kills ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./bench/prefix ./internal/testkit/schemafake ./cmd/moot
 } &
 apart=$!
