@@ -246,6 +246,12 @@ type Findings struct {
 // OK reports whether there are no problems; warnings do not count.
 func (f Findings) OK() bool { return len(f.Problems) == 0 }
 
+// Problemf adds a problem of file to f, its message formatted as by
+// fmt.Sprintf.
+func (f *Findings) Problemf(file, format string, args ...any) {
+	f.Problems = append(f.Problems, Problem{File: file, Message: fmt.Sprintf(format, args...)})
+}
+
 // Problem is one finding about one file of the debate.
 type Problem struct {
 	File    string `json:"file"`

@@ -182,6 +182,7 @@ func (a *app) demoRun(ctx context.Context, dir string, p sm.Protocol, w io.Write
 		return err
 	}
 	prog := shown.newProgress(false, false, p, deb.Status().Unit)
+	prog.closingAt(deb.Status())
 	defer prog.stop()
 	warn := func(msg string) {
 		// That the roles' models are set to the built-in model goes

@@ -348,6 +348,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		return err
 	}
 	p2 := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), p, start.Unit)
+	p2.closingAt(start)
 	defer p2.stop()
 	emit, endLive := a.liveEmit(d, cmd, start.Unit, p2.event, p2.warn)
 	defer endLive()
@@ -473,7 +474,7 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 		fmt.Fprintf(w, "next      nothing: the debate is complete\n")
 	} else {
 		fmt.Fprintf(w, "next      %s\n", visible(st.Next, false))
-		fmt.Fprintf(w, "          moot run %s\n", visible(d.Path(), false))
+		fmt.Fprintf(w, "          %s\n", a.asInvoked("moot run "+visible(d.Path(), false)))
 	}
 	for _, l := range st.Lines {
 		fmt.Fprintf(w, "%-9s %s\n", l.Label, visible(l.Text, false))

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -210,9 +212,23 @@ func (a *app) overrides(cmd *ucli.Command, p sm.Protocol) (driver.Overrides, err
 			}
 		}
 	}
+	var bad error
 	set := func(suffix, flag string, roles []string) {
 		if !cmd.IsSet(flag) {
 			return
+		}
+		// A value no endpoint takes is refused before it is stored.
+		switch suffix {
+		case "temperature":
+			if v := cmd.Float(flag); v < 0 || v > 2 {
+				bad = cmp.Or(bad, badUsage(fmt.Errorf("--%s %s is not a temperature from 0 to 2", flag, strconv.FormatFloat(v, 'g', -1, 64))))
+				return
+			}
+		case "max-tokens":
+			if v := cmd.Int(flag); v < 0 {
+				bad = cmp.Or(bad, badUsage(fmt.Errorf("--%s %d is not a number of tokens: give 1 or more (0 leaves the cap to the server)", flag, v)))
+				return
+			}
 		}
 		for _, r := range roles {
 			switch suffix {
@@ -234,6 +250,9 @@ func (a *app) overrides(cmd *ucli.Command, p sm.Protocol) (driver.Overrides, err
 				}
 			}
 		}
+	}
+	if bad != nil {
+		return o, bad
 	}
 	return o, nil
 }

@@ -156,7 +156,7 @@ func (a *app) tournamentStatusCommand() *ucli.Command {
 			c := s.Counts
 			fmt.Fprintf(w, "debates     done %d · running %d · failed %d · to run %d\n", c["done"], c["running"], c["failed"], c["pending"])
 			if t.Runs > 0 {
-				fmt.Fprintf(w, "leaderboard none: a batch, each model debating itself; 'moot tournament report %s' sums up the personas\n", t.Name)
+				fmt.Fprintln(w, a.asInvoked(fmt.Sprintf("leaderboard none: a batch, each model debating itself; 'moot tournament report %s' sums up the personas", t.Name)))
 			} else if len(s.Ratings) == 0 {
 				fmt.Fprintf(w, "leaderboard none yet: no debate is done\n")
 			} else {
@@ -169,13 +169,13 @@ func (a *app) tournamentStatusCommand() *ucli.Command {
 				fmt.Fprintf(w, "models      %s · %s · cost %s\n", english.Count(tot.Calls, "model call"), tokensText(tot), visible(tot.Cost(), false))
 			}
 			if c["done"] < len(t.Debates) {
-				fmt.Fprintf(w, "next        moot tournament run %s", t.Name)
+				fmt.Fprint(w, a.asInvoked("next        moot tournament run "+t.Name))
 				if c["failed"] > 0 {
 					fmt.Fprintf(w, " --retry-failed")
 				}
 				fmt.Fprintln(w)
 			} else {
-				fmt.Fprintf(w, "next        nothing: every debate is done; moot tournament report %s\n", t.Name)
+				fmt.Fprintln(w, a.asInvoked("next        nothing: every debate is done; moot tournament report "+t.Name))
 			}
 			return nil
 		},
