@@ -257,7 +257,7 @@ func (a *app) demoSummary(root, slug string, p sm.Protocol, spec sm.Demo) error 
 	}
 	look := [][2]string{
 		{filepath.Join(dir, "README.md"), "the report; " + filepath.Join(dir, "report.html") + " is the same as one web page"},
-		{filepath.Join(dir, "debate.md"), "the motion, where the debate stands and the models of its roles"},
+		{filepath.Join(dir, sm.StateFile), "the motion, where the debate stands and the models of its roles"},
 	}
 	if spec.Parts != "" && slices.Contains(files, spec.Parts) {
 		look = append(look, [2]string{filepath.Join(dir, spec.Parts) + "/", spec.PartsAre})

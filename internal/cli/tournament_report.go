@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"html/template"
 	"math"
 	"os"
 	"path/filepath"
@@ -248,18 +249,35 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 	}
 }
 
-// html is the tournament's report as one page, the win matrix's SVG,
-// svg, in it.
+// html is the tournament's report as one page, drawn as every report is:
+// its markdown rendered by the shared page, and the win matrix's SVG, svg,
+// drawn where README.md links to the file, through html/template.
 func (s standings) html(svg string) ([]byte, error) {
-	// The page has the SVG itself where README.md links to the file: a
-	// placeholder paragraph, rendered, is replaced.
+	// The markdown is written with a placeholder paragraph for the SVG,
+	// and rendered on either side of it.
 	const slot = "WINMATRIXSVG"
-	doc, err := page.MarkdownPage("Tournament "+s.plan.Name, []byte(s.markdown(slot)))
-	if err != nil {
-		return nil, err
+	before, after, found := strings.Cut(s.markdown(slot), "\n\n"+slot+"\n\n")
+	if found {
+		before += "\n\n"
 	}
-	return bytes.Replace(doc, []byte("<p>"+slot+"</p>"), []byte("<figure>"+svg+"</figure>"), 1), nil
+	var body bytes.Buffer
+	if err := page.Render([]byte(before), &body); err != nil {
+		return nil, fmt.Errorf("render the report: %w", err)
+	}
+	if found {
+		if err := figureTemplate.Execute(&body, template.HTML(svg)); err != nil {
+			return nil, err
+		}
+		if err := page.Render([]byte(after), &body); err != nil {
+			return nil, fmt.Errorf("render the report: %w", err)
+		}
+	}
+	return page.Wrap(page.Truncate("Tournament "+s.plan.Name, 120), body.Bytes()), nil
 }
+
+// figureTemplate holds the win matrix's SVG, which rating.SVGHeatMap drew
+// with every text escaped.
+var figureTemplate = template.Must(template.New("figure").Parse("<figure>{{.}}</figure>\n"))
 
 // leaderboardPage is the report page of the tournament at dir, as
 // `moot tournament report --html --stdout` prints it, for moot serve.
