@@ -501,11 +501,14 @@ func (a *app) check(d *store.Dir, asJSON bool) error {
 // cannot be read, the default protocol, whose check says what is wrong
 // with it.
 func (a *app) checkedProtocol(d *store.Dir) (sm.Protocol, error) {
-	p, err := a.stepProtocol(d)
-	if err != nil || p != nil {
-		return p, err
+	p, err := a.protocolOf(d)
+	if err != nil {
+		if err := unknownOnly(d, err); err != nil {
+			return nil, err
+		}
+		return a.io.Protocols.Lookup("")
 	}
-	return a.io.Protocols.Lookup("")
+	return p, nil
 }
 
 // checkFiles checks the debate in d with p's own check of its files (an

@@ -100,14 +100,15 @@ type rolePrefix struct {
 func (a *app) rolePrefixes() []*rolePrefix {
 	var out []*rolePrefix
 	byName := map[string]*rolePrefix{}
-	add := func(name, alias, says, proto string) {
+	add := func(name, alias, says string, p sm.Protocol) {
+		proto := p.Name()
 		rp := byName[name]
 		if rp == nil {
 			rp = &rolePrefix{name: name, alias: alias}
 			byName[name] = rp
 			out = append(out, rp)
 		}
-		if proto == sm.Default {
+		if isDefault(p) {
 			rp.shown = true
 		}
 		if i := slices.Index(rp.says, says); i >= 0 {
@@ -126,11 +127,11 @@ func (a *app) rolePrefixes() []*rolePrefix {
 				continue
 			}
 			if g := r.Group; g != "" {
-				add(g, "", "every "+g+": "+strings.Join(targets[g].roles, " and "), p.Name())
+				add(g, "", "every "+g+": "+strings.Join(targets[g].roles, " and "), p)
 			}
-			add(r.Name, "", "the "+r.Name, p.Name())
+			add(r.Name, "", "the "+r.Name, p)
 			for _, al := range r.Aliases {
-				add(al, r.Name, "the "+r.Name, p.Name())
+				add(al, r.Name, "the "+r.Name, p)
 			}
 		}
 	}

@@ -56,25 +56,9 @@ func entries(msgs []model.Message) []TransEntry {
 	return out
 }
 
-// keepTranscript writes t, its secrets masked, under TranscriptsDir and
-// returns its name there, "" when transcripts are off or it could not be
-// written (which is said, and costs the call nothing else). The file is
-// written whole before the usage line names it, so that a run killed in
-// between leaves at most a file no line names.
-func (r *runner) keepTranscript(t *Transcript) string {
-	name, data, ok := r.transcriptFile(t)
-	if !ok {
-		return ""
-	}
-	if err := r.d.WritePrivate(name, data); err != nil {
-		r.opts.Warn(fmt.Sprintf("cannot keep the call's prompt: %v", err))
-		return ""
-	}
-	return name
-}
-
-// transcriptFile returns the file keepTranscript writes for t, its name
-// and its data; ok is false when none is kept.
+// transcriptFile returns the file that keeps t, its secrets masked,
+// under TranscriptsDir: its name, named by its content, and its data,
+// gzipped; ok is false when none is kept (Options.NoPrompts).
 func (r *runner) transcriptFile(t *Transcript) (name string, data []byte, ok bool) {
 	if t == nil || r.opts.NoPrompts {
 		return "", nil, false
