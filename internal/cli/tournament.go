@@ -331,7 +331,7 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 // argument, and its protocol.
 func (a *app) openTournament(cmd *ucli.Command) (string, *tournament.Tournament, sm.Protocol, error) {
 	if cmd.Args().Len() != 1 {
-		return "", nil, nil, usageError("%s takes one tournament", cmd.FullName())
+		return "", nil, nil, forCommand(usageError("%s takes one tournament", cmd.FullName()), "tournament "+cmd.Name)
 	}
 	dir, err := tournamentDir(cmd, cmd.Args().First())
 	if err != nil {

@@ -238,8 +238,12 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 				fmt.Fprintf(a.io.Stdout, "wrote %s\n", filepath.Join(dir, f.Name))
 			}
 			if doc == nil {
-				// An earlier --html page now shows an older standing.
-				if _, err := os.Lstat(filepath.Join(dir, page.File)); err == nil {
+				// An earlier --html page may show an older standing: it
+				// is said so only when it differs from the page the
+				// report would write now.
+				old, err := os.ReadFile(filepath.Join(dir, page.File))
+				now, herr := s.html(svg)
+				if err == nil && (herr != nil || !bytes.Equal(old, now)) {
 					fmt.Fprintf(a.io.Stderr, "moot: %s is from an earlier report and now out of date; '%s' writes it afresh\n",
 						filepath.Join(dir, page.File), a.asInvoked("moot tournament report "+shellQuote(t.Name)+" --html"))
 				}
