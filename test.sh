@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, vet, and every test with the race
-# detector. Five kinds of test run in a second pass without it, at the
+# detector. Six kinds of test run in a second pass without it, at the
 # same time as the first, where
 # they take a fraction of the time: the tests that kill moot processes
 # (see crashtest.Apart) and the end-to-end scripts of internal/cli, which
@@ -8,9 +8,15 @@
 # memory shared between processes, and what those processes do in
 # parallel goroutines is raced in-process by the packages' own tests),
 # the measurements of bench/judgectx and bench/cachemarks, 40-exchange
-# debates in one process, and of bench/pipeline, debates at 300 ms a
-# call, schemafake's thirty seeds a case (one runs under the race
-# detector), and the in-process runs interrupted at every call
+# debates in one process, of bench/pipeline, debates at 300 ms a call,
+# and of bench/prefix (its tests named ...Share), whole debates in one
+# process, schemafake's thirty seeds a case (one runs under the race
+# detector), cmd/moot's hostile files, whose debates are made as
+# internal/builtin's tests make them under the detector, and
+# internal/cli's demos run twice and its hand-ins failed at every write
+# (MOOT_CASES_APART: the panel's demo, and the middle write's fault and
+# the last's, run under the race detector), and the in-process runs
+# interrupted at every call
 # (crashtest.InterruptAt), which check the order of a run's writes: two
 # interruptions of each, the middle call's and the last's, stay under the
 # race detector. Nothing is left out: every test runs in one pass or the
@@ -67,14 +73,14 @@ kills=$(grep -rlE '(Apart|KillAtEveryCall|InterruptAt)\(t' --include='*_test.go'
 # race pass has CPU work, the race pass's last packages would otherwise
 # run alone on one core, and vet compiles, without the race detector,
 # the packages the second pass then takes from the build cache.
-MOOT_KILLS_APART=1 MOOT_SCRIPTS_APART=1 MOOT_BENCH_APART=1 MOOT_SEEDS_APART=1 MOOT_INTERRUPTS_APART=1 \
-  go test -race -count=1 -vet=off -ldflags=-w -timeout 30m ./... &
+MOOT_KILLS_APART=1 MOOT_SCRIPTS_APART=1 MOOT_BENCH_APART=1 MOOT_SEEDS_APART=1 MOOT_INTERRUPTS_APART=1 MOOT_CASES_APART=1 \
+  go test -race -count=1 -vet=off -ldflags=-w -timeout 60m ./... &
 race=$!
 {
   go vet ./... || { echo "test.sh: go vet failed" >&2; exit 1; }
-  go test -count=1 -vet=off -ldflags=-w -timeout 30m \
-    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|^TestSchemaInstances$' \
-    $kills ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./internal/testkit/schemafake
+  go test -count=1 -vet=off -ldflags=-w -timeout 60m \
+    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|Share$|^TestSchemaInstances$|^TestHostileFiles$|^TestDemoDeterministic$|^TestAnswerHandedInAgainAfterAFault$' \
+    $kills ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./bench/prefix ./internal/testkit/schemafake ./cmd/moot
 } &
 apart=$!
 # Ctrl-C reaches both: go re-arms the SIGINT that a script's background

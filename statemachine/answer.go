@@ -2,9 +2,11 @@ package statemachine
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/moot-dev/moot/internal/frontmatter"
+	"github.com/moot-dev/moot/internal/lenient"
 )
 
 // MaxAnswerSize is the largest answer any call of any protocol takes, by
@@ -51,4 +53,22 @@ func (c Call) Check(answer []byte) Report {
 		return Report{Errors: []string{"the answer is empty"}}
 	}
 	return Report{}
+}
+
+// JSONObject takes the JSON object out of a model's reply: from its
+// first "{" to its last "}", so that a fence or a word around it does no
+// harm; and when that is not JSON, the object a person would find
+// (lenient.JSON). It reports false when the reply holds no object.
+func JSONObject(text []byte) ([]byte, bool) {
+	var body []byte
+	i, j := bytes.IndexByte(text, '{'), bytes.LastIndexByte(text, '}')
+	if i >= 0 && j > i {
+		body = text[i : j+1]
+	}
+	if body == nil || !json.Valid(body) {
+		if b, ok := lenient.JSON(text); ok && b[0] == '{' {
+			body = b
+		}
+	}
+	return body, body != nil
 }

@@ -92,6 +92,26 @@ func EachFolder[F any](b Bench, read func(name string, rec *JudgeRecord) (F, err
 // called name in the protocol's judge role.
 func PanelCallID(role, name string) string { return role + "-" + name }
 
+// AskedOf returns c as the call asked of the judge j in role, on its own
+// model: a panel's judge's, or a re-judging's, its ID PanelCallID(role,
+// j.Name).
+func (c Call) AskedOf(role string, j Judge) Call {
+	c.ID, c.Model = PanelCallID(role, j.Name), j.Model
+	return c
+}
+
+// PanelCalls returns c asked of every judge of panel in role (AskedOf),
+// each missable: a judge's answer may go missing (--keep-going), the
+// panel's aggregate then being the others'.
+func PanelCalls(c Call, role string, panel []Judge) []Call {
+	calls := make([]Call, len(panel))
+	for k, j := range panel {
+		calls[k] = c.AskedOf(role, j)
+		calls[k].Missable = true
+	}
+	return calls
+}
+
 // InPanel reports whether the panel has a judge called name.
 func InPanel(panel []Judge, name string) bool {
 	return slices.ContainsFunc(panel, func(j Judge) bool { return j.Name == name })
@@ -206,4 +226,55 @@ type Benched interface {
 	Debate
 	Rejudger
 	Judged
+}
+
+// RejudgeKey returns the key of the step of a re-judging by the judge
+// called name that judges again what the debate's step keyed key judged:
+// "rejudge-NAME-KEY".
+func RejudgeKey(name, key string) string { return "rejudge-" + name + "-" + key }
+
+// Span returns the units r judges again of a debate whose judged units
+// are first to last: from r.From, but not before first, to r.To, but not
+// past last (a negative r.To: to last). The span is empty when to < from;
+// each protocol says why in its own words.
+func (r Rejudging) Span(first, last int) (from, to int) {
+	from, to = max(r.From, first), last
+	if r.To >= 0 && r.To < to {
+		to = r.To
+	}
+	return from, to
+}
+
+// RetryMissing says in st, the status of a re-judging, that its answers
+// missing (such as "2 calls") are recorded as missing: a line, and, when
+// nothing else is left (st.Complete), the next step, which asks for the
+// missing what (such as "calls") again, "it" or "them".
+func (st *Status) RetryMissing(missing, what, it string) {
+	st.Lines = append(st.Lines, Line{Label: "missing", Text: missing + ", no value invented (moot rejudge --retry-missing asks again)"})
+	if st.Complete {
+		st.Next = "nothing but the missing " + what + ": moot rejudge --retry-missing asks for " + it + " again"
+	}
+}
+
+// Seated is a judge's folder as a protocol reads it, which knows its
+// record: nil before the judge's first commit.
+type Seated interface {
+	Seat() *JudgeRecord
+}
+
+// RecordOf returns the record of the folder of the judge called name
+// among folders; nil when it has no folder or no record yet.
+func RecordOf[F Seated](folders map[string]F, name string) *JudgeRecord {
+	if f, ok := folders[name]; ok {
+		return f.Seat()
+	}
+	return nil
+}
+
+// AddJudges adds to j the scores of every judge among folders whose
+// folder has its record, in name order, as scores reads them.
+func AddJudges[F Seated](j *Judgments, folders map[string]F, scores func(F) JudgeScores) {
+	for _, n := range SortedNames(folders, func(f F) bool { return f.Seat() != nil }) {
+		j.AddJudge(scores(folders[n]), folders[n].Seat())
+	}
 }

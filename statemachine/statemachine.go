@@ -246,6 +246,12 @@ type Findings struct {
 // OK reports whether there are no problems; warnings do not count.
 func (f Findings) OK() bool { return len(f.Problems) == 0 }
 
+// Problemf adds a problem of file to f, its message formatted as by
+// fmt.Sprintf.
+func (f *Findings) Problemf(file, format string, args ...any) {
+	f.Problems = append(f.Problems, Problem{File: file, Message: fmt.Sprintf(format, args...)})
+}
+
 // Problem is one finding about one file of the debate.
 type Problem struct {
 	File    string `json:"file"`
@@ -793,4 +799,10 @@ type Demo struct {
 	// "arguments/", and PartsAre says what is in it, for the demo's
 	// summary; "" leaves the line out.
 	Parts, PartsAre string
+	// End are the arguments of `moot new` that give a debate an end, for
+	// the demo's closing lines, which make a debate with a real model and
+	// run it to its end (--all): set by a protocol whose debates have none
+	// unless asked (an Unending one), such as dialectic's "--exchanges",
+	// "3"; nil when its debates end by themselves.
+	End []string
 }

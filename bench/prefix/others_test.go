@@ -48,6 +48,7 @@ func bySystem(req modeltest.Request) string {
 // their prompts repeat is mostly the system prompt, and the test only
 // prints it.
 func TestOtherProtocolsShare(t *testing.T) {
+	apart(t)
 	for _, tc := range []struct {
 		name string
 		p    sm.Protocol

@@ -2,6 +2,7 @@ package prefix_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,6 +119,7 @@ func check(t *testing.T, title string, rows []prefix.Row, least func(prefix.Row)
 // arguments at every exchange: there only the debaters are held to the
 // target, and the judge's share is printed.
 func TestDialecticShare(t *testing.T) {
+	apart(t)
 	for _, jc := range []dialectic.JudgeContext{dialectic.ContextFull, dialectic.ContextFocused} {
 		t.Run(string(jc), func(t *testing.T) { dialecticShare(t, jc) })
 	}
@@ -206,6 +208,7 @@ func forumRole(req modeltest.Request) string {
 // TestForumShare runs an 8-turn forum debate with a judge, answered by
 // forumfake, and measures every call's share.
 func TestForumShare(t *testing.T) {
+	apart(t)
 	srv := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
 		msgs := make([]forumfake.Message, len(req.Messages))
 		for i, m := range req.Messages {
@@ -240,4 +243,19 @@ func TestForumShare(t *testing.T) {
 	check(t, "forum, 8 turns", rows, func(r prefix.Row) (float64, string) {
 		return target, "each prompt repeats its role's previous one, and the instructions are in the system prompt"
 	})
+}
+
+// apart skips a measurement of this package, whose name ends in "Share",
+// under the race detector when MOOT_BENCH_APART is set: each runs whole
+// debates in one process, several times slower under the detector, which
+// the protocols' own tests already race, and test.sh runs it in its pass
+// without -race (go test -run 'Share$').
+func apart(t *testing.T) {
+	t.Helper()
+	if !strings.HasSuffix(t.Name(), "Share") {
+		t.Fatalf("%s is run apart but its name does not end in \"Share\": test.sh's pass without -race would not run it", t.Name())
+	}
+	if raceEnabled && os.Getenv("MOOT_BENCH_APART") != "" {
+		t.Skip("a measurement: run without -race by test.sh's second pass, as MOOT_BENCH_APART is set")
+	}
 }

@@ -2,7 +2,10 @@ package chart
 
 import (
 	"fmt"
+	"html/template"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -36,10 +39,11 @@ const (
 // SVG renders the heat map as a self-contained SVG image with no script
 // and no external reference. Every text is escaped for XML, and a label
 // longer than 40 characters is shortened: the cells' titles should have
-// its full text. Unlike the charts drawn inside a page, it is not drawn
-// with html/template: it is an XML file of its own, whose texts xmlText
-// makes valid XML, where html/template's HTML escaping lets through
-// control characters XML forbids.
+// its full text. It is drawn with html/template, as the other charts are,
+// but its texts are escaped by xmlText before the template sees them (as
+// template.HTML): the image is also an XML file of its own (a tournament's
+// win-matrix.svg), whose texts must be valid XML, where html/template's
+// HTML escaping lets through control characters XML forbids.
 func (h Heat) SVG() string {
 	labels := make([]string, len(h.Labels))
 	longest := 0
@@ -52,18 +56,10 @@ func (h Heat) SVG() string {
 	width, height := side+size+margin, side+size+margin+20
 	width = max(width, 2*margin+int(float64(utf8.RuneCountInString(h.Caption))*charWidth*11/12))
 
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
-		width, height, width, height)
-	fmt.Fprintf(&b, "<title>%s</title>\n", xmlText(h.Title))
-	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", width, height)
+	v := heatView{W: width, H: height, Title: xmlTitle(h.Title), LabelX: side - margin,
+		CaptionX: margin, CaptionY: height - margin, Caption: template.HTML(xmlText(h.Caption))}
 	for i, label := range labels {
-		y := side + i*cell + cell/2
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" dominant-baseline="middle">%s</text>`+"\n",
-			side-margin, y, xmlText(label))
-		x := side + i*cell + cell/2
-		fmt.Fprintf(&b, `<text transform="translate(%d %d) rotate(-90)" dominant-baseline="middle">%s</text>`+"\n",
-			x, side-margin, xmlText(label))
+		v.Labels = append(v.Labels, heatLabel{Text: template.HTML(xmlText(label)), Y: side + i*cell + cell/2, X: side + i*cell + cell/2})
 	}
 	for i := range h.Labels {
 		for j := range h.Labels {
@@ -74,22 +70,67 @@ func (h Heat) SVG() string {
 			} else {
 				c.Empty = true
 			}
-			if c.Empty {
-				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#e0e0e0" stroke="#ffffff"/>`+"\n",
-					x, y, cell, cell)
-				continue
+			hc := heatCellView{X: x, Y: y, Empty: c.Empty}
+			if !c.Empty {
+				hc.Title, hc.Fill, hc.Text = xmlTitle(c.Title), ShareColour(c.Share), template.HTML(xmlText(c.Text))
+				hc.TextX, hc.TextY = x+cell/2, y+cell/2
 			}
-			fmt.Fprintf(&b, `<g><title>%s</title>`, xmlText(c.Title))
-			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#ffffff"/>`,
-				x, y, cell, cell, ShareColour(c.Share))
-			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" dominant-baseline="middle" font-size="11">%s</text></g>`+"\n",
-				x+cell/2, y+cell/2, xmlText(c.Text))
+			v.Cells = append(v.Cells, hc)
 		}
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11">%s</text>`+"\n", margin, height-margin, xmlText(h.Caption))
-	b.WriteString("</svg>\n")
+	var b strings.Builder
+	if err := heatTemplate().Execute(&b, v); err != nil {
+		// The view is made above and the template is fixed: it cannot
+		// fail but by a mistake here, which the tests catch.
+		panic(fmt.Sprintf("chart: %v", err))
+	}
 	return b.String()
 }
+
+// xmlTitle is the title element of s, escaped by xmlText. It is made
+// here, not in the template, because html/template escapes a '+' inside
+// a title element even in HTML it is given.
+func xmlTitle(s string) template.HTML {
+	return template.HTML("<title>" + xmlText(s) + "</title>")
+}
+
+// heatView is what heatTemplate draws: every position counted, every
+// text escaped.
+type heatView struct {
+	W, H, LabelX, CaptionX, CaptionY int
+	Title, Caption                   template.HTML
+	Labels                           []heatLabel
+	Cells                            []heatCellView
+}
+
+// heatLabel is a label, written left of its row (at Y) and above its
+// column (at X).
+type heatLabel struct {
+	Text template.HTML
+	X, Y int
+}
+
+type heatCellView struct {
+	X, Y, TextX, TextY int
+	Empty              bool
+	Fill               string
+	Title, Text        template.HTML
+}
+
+// heatTemplate draws a heat map.
+var heatTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("heat").Parse(
+		`<svg xmlns="http://www.w3.org/2000/svg" width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}" font-family="sans-serif" font-size="12">` + "\n" +
+			`{{.Title}}` + "\n" +
+			`<rect width="{{.W}}" height="{{.H}}" fill="#ffffff"/>` + "\n" +
+			`{{range .Labels}}<text x="{{$.LabelX}}" y="{{.Y}}" text-anchor="end" dominant-baseline="middle">{{.Text}}</text>` + "\n" +
+			`<text transform="translate({{.X}} {{$.LabelX}}) rotate(-90)" dominant-baseline="middle">{{.Text}}</text>` + "\n" + `{{end}}` +
+			`{{range .Cells}}{{if .Empty}}<rect x="{{.X}}" y="{{.Y}}" width="` + strconv.Itoa(cell) + `" height="` + strconv.Itoa(cell) + `" fill="#e0e0e0" stroke="#ffffff"/>` + "\n" +
+			`{{else}}<g>{{.Title}}<rect x="{{.X}}" y="{{.Y}}" width="` + strconv.Itoa(cell) + `" height="` + strconv.Itoa(cell) + `" fill="{{.Fill}}" stroke="#ffffff"/>` +
+			`<text x="{{.TextX}}" y="{{.TextY}}" text-anchor="middle" dominant-baseline="middle" font-size="11">{{.Text}}</text></g>` + "\n" + `{{end}}{{end}}` +
+			`<text x="{{.CaptionX}}" y="{{.CaptionY}}" font-size="11">{{.Caption}}</text>` + "\n" +
+			`</svg>` + "\n"))
+})
 
 // shorten returns s cut to at most n characters, ending in an ellipsis when
 // cut.

@@ -62,7 +62,7 @@ func (a *app) checkAll(cmd *ucli.Command) error {
 		}
 	} else {
 		if len(all) == 0 {
-			fmt.Fprintf(a.io.Stderr, "moot: no debates under %s; create one with: moot new <slug> --motion \"...\"\n", root(cmd))
+			fmt.Fprintln(a.io.Stderr, a.asInvoked(fmt.Sprintf("moot: no debates under %s; create one with: moot new <slug> --motion \"...\"", root(cmd))))
 			return nil
 		}
 		rows := make([][]string, len(all))

@@ -423,6 +423,12 @@ func (a *app) command(args []string) *ucli.Command {
 		Flags:                           []ucli.Flag{dirFlag, a.apiFlag()},
 		ExitErrHandler:                  func(context.Context, *ucli.Command, error) {},
 		OnUsageError: func(_ context.Context, cmd *ucli.Command, err error, _ bool) error {
+			// A mistyped command before a flag of the command meant
+			// (moot judge --all): the command is what is wrong, and
+			// its nearest name what helps, not the root's flags.
+			if name := invokedName(args); name != "" && cmd.Command(name) == nil {
+				return unknownCommand(cmd, name)
+			}
 			return flagError(cmd, err)
 		},
 		CommandNotFound: nil,

@@ -183,11 +183,11 @@ func (a *app) statusLayout(d *store.Dir, p sm.Protocol, deb sm.Debate, sl sm.Sta
 	writeStatusLines(w, []sm.StatusLine{l.Where})
 	fmt.Fprintf(w, "next      %s\n", st.Next)
 	if !st.Complete {
-		byModel := "moot run " + visible(d.Path(), false)
+		byModel := a.asInvoked("moot run " + visible(d.Path(), false))
 		if l.ByHand == "" {
 			fmt.Fprintf(w, "          %s\n", byModel)
 		} else {
-			byHand := visible(l.ByHand, false)
+			byHand := a.asInvoked(visible(l.ByHand, false))
 			width := max(len(byModel), len(byHand))
 			fmt.Fprintf(w, "          %-*s  with models\n", width, byModel)
 			fmt.Fprintf(w, "          %-*s  by hand\n", width, byHand)
@@ -275,7 +275,7 @@ func (a *app) listDebates(cmd *ucli.Command, asJSON bool) error {
 		return writeJSON(a.io.Stdout, all)
 	}
 	if len(debates) == 0 {
-		fmt.Fprintf(a.io.Stderr, "moot: no debates under %s; create one with: moot new <slug> --motion \"...\"\n", root(cmd))
+		fmt.Fprintln(a.io.Stderr, a.asInvoked(fmt.Sprintf("moot: no debates under %s; create one with: moot new <slug> --motion \"...\"", root(cmd))))
 		return nil
 	}
 	rows := make([][]string, 0, len(all))
@@ -501,11 +501,14 @@ func (a *app) check(d *store.Dir, asJSON bool) error {
 // cannot be read, the default protocol, whose check says what is wrong
 // with it.
 func (a *app) checkedProtocol(d *store.Dir) (sm.Protocol, error) {
-	p, err := a.stepProtocol(d)
-	if err != nil || p != nil {
-		return p, err
+	p, err := a.protocolOf(d)
+	if err != nil {
+		if err := unknownOnly(d, err); err != nil {
+			return nil, err
+		}
+		return a.io.Protocols.Lookup("")
 	}
-	return a.io.Protocols.Lookup("")
+	return p, nil
 }
 
 // checkFiles checks the debate in d with p's own check of its files (an

@@ -481,7 +481,9 @@ func (a *app) settings(cmd *ucli.Command, cfg *config) []setting {
 	switch {
 	case a.rawEnv("MOOT_DIR") != "" && a.rawEnv("MOOT_DIR") == dir:
 		dirFrom = "MOOT_DIR"
-	case cmd.String("dir") != "":
+	case cmd.IsSet("dir") && cmd.String("dir") != "":
+		// The flag's value is its default ("debates") when neither
+		// --dir nor MOOT_DIR gives one.
 		dirFrom = "--dir"
 	}
 	out = append(out, setting{"dir", dir, dirFrom})

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -126,4 +128,49 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("parseConfig(%q) = %v, want nil or a usage error naming moot.yaml", text, err)
 		}
 	})
+}
+
+// TestConfigSaysWhereTheRootComesFrom: moot config names --dir as the
+// root's source only when --dir was given, MOOT_DIR when it set the root,
+// and else moot's default, with MOOT_DIR unset (as on a user's machine)
+// as well as set empty (as in the scripts).
+func TestConfigSaysWhereTheRootComesFrom(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"MOOT_DIR unset", nil, nil, "debates  default"},
+		{"MOOT_DIR empty", map[string]string{"MOOT_DIR": ""}, nil, "debates  default"},
+		{"MOOT_DIR set", map[string]string{"MOOT_DIR": "elsewhere"}, nil, "elsewhere  MOOT_DIR"},
+		{"--dir", nil, []string{"--dir", "other"}, "other  --dir"},
+		{"--dir over MOOT_DIR", map[string]string{"MOOT_DIR": "elsewhere"}, []string{"--dir", "other"}, "other  --dir"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			var out, errb strings.Builder
+			getenv := func(k string) string { return tc.env[k] }
+			io := IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv}
+			if _, ok := tc.env["MOOT_DIR"]; ok {
+				t.Setenv("MOOT_DIR", tc.env["MOOT_DIR"])
+			} else {
+				t.Setenv("MOOT_DIR", "")
+				os.Unsetenv("MOOT_DIR")
+			}
+			args := append(append([]string{"moot"}, tc.args...), "config")
+			if code := Run(context.Background(), args, io); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			var line string
+			for _, l := range strings.Split(out.String(), "\n") {
+				if strings.HasPrefix(l, "dir ") {
+					line = strings.Join(strings.Fields(l), "  ")
+				}
+			}
+			if line != "dir  "+tc.want {
+				t.Errorf("config's dir line is %q, want %q:\n%s", line, "dir  "+tc.want, out.String())
+			}
+		})
+	}
 }

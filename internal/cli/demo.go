@@ -68,7 +68,7 @@ func (a *app) demoCommand() *ucli.Command {
 func (a *app) demo(ctx context.Context, root string, p sm.Protocol) error {
 	spec := demoOf(p)
 	base := "demo"
-	if p.Name() != sm.Default {
+	if !isDefault(p) {
 		base += "-" + p.Name()
 	}
 	slug, err := freeSlug(root, base)
@@ -182,6 +182,7 @@ func (a *app) demoRun(ctx context.Context, dir string, p sm.Protocol, w io.Write
 		return err
 	}
 	prog := shown.newProgress(false, false, p, deb.Status().Unit)
+	prog.closingAt(deb.Status())
 	defer prog.stop()
 	warn := func(msg string) {
 		// That the roles' models are set to the built-in model goes
@@ -256,7 +257,7 @@ func (a *app) demoSummary(root, slug string, p sm.Protocol, spec sm.Demo) error 
 	}
 	look := [][2]string{
 		{filepath.Join(dir, "README.md"), "the report; " + filepath.Join(dir, "report.html") + " is the same as one web page"},
-		{filepath.Join(dir, "debate.md"), "the motion, where the debate stands and the models of its roles"},
+		{filepath.Join(dir, sm.StateFile), "the motion, where the debate stands and the models of its roles"},
 	}
 	if spec.Parts != "" && slices.Contains(files, spec.Parts) {
 		look = append(look, [2]string{filepath.Join(dir, spec.Parts) + "/", spec.PartsAre})
@@ -280,7 +281,7 @@ func (a *app) demoSummary(root, slug string, p sm.Protocol, spec sm.Demo) error 
 	}
 	sd := shellQuote(filepath.Join(root, steps))
 	newArgs := ""
-	if p.Name() != sm.Default {
+	if !isDefault(p) {
 		newArgs = " --protocol " + p.Name()
 	}
 	fmt.Fprintf(w, "A debate is a plain folder of text files, and every step of moot rewrites some of them. To see one step\n")
@@ -293,8 +294,8 @@ func (a *app) demoSummary(root, slug string, p sm.Protocol, spec sm.Demo) error 
 	fmt.Fprintf(w, "Next, with a real model (OpenAI here; OpenRouter, Ollama, vLLM and llama.cpp work too: see the README):\n")
 	fmt.Fprintf(w, "  export OPENAI_API_KEY=sk-...\n")
 	end := ""
-	if p.Name() == sm.Default {
-		end = " --exchanges 3"
+	if len(spec.End) > 0 {
+		end = " " + strings.Join(spec.End, " ")
 	}
 	fmt.Fprintf(w, "  %s new my-debate%s --motion 'This house would ...'%s\n", moot, newArgs, end)
 	fmt.Fprintf(w, "  %s run my-debate --all --model gpt-4o-mini\n", moot)

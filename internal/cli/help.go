@@ -333,20 +333,31 @@ func (a *app) helpCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:         "help",
 		Usage:        "show the commands, or the arguments, flags, examples and environment of one",
-		ArgsUsage:    "[<command>]",
+		ArgsUsage:    "[<command> [<subcommand>]]",
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *ucli.Command) error {
 			root := cmd.Root()
 			switch cmd.Args().Len() {
 			case 0:
 				return ucli.ShowRootCommandHelp(root)
-			case 1:
+			case 1, 2:
 			default:
-				return usageError("help takes at most one command")
+				return usageError("help takes a command, or a command and one of its own (help tournament run)")
 			}
 			name := cmd.Args().First()
-			if root.Command(name) == nil {
+			c := root.Command(name)
+			if c == nil {
 				return unknownCommand(root, name)
+			}
+			if sub := cmd.Args().Get(1); sub != "" {
+				// A group's command: moot help tournament run.
+				if len(c.Commands) == 0 {
+					return forCommand(usageError("%s has no commands of its own", name), name)
+				}
+				if c.Command(sub) == nil {
+					return unknownIn(c, sub, name+" "+sub, fmt.Sprintf("'moot help %s' lists its commands", name))
+				}
+				return ucli.ShowCommandHelp(ctx, c, sub)
 			}
 			return ucli.ShowCommandHelp(ctx, root, name)
 		},

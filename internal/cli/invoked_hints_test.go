@@ -3,11 +3,13 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/moot-dev/moot/internal/cli"
+	"github.com/moot-dev/moot/statemachine/forum"
 )
 
 // TestHintsCallMootAsInvoked: a hint's command line calls moot the way
@@ -45,6 +47,53 @@ func TestHintsCallMootAsInvoked(t *testing.T) {
 			if !strings.Contains(errb.String(), tc.wantHelp) {
 				t.Errorf("hint does not say %q:\n%s", tc.wantHelp, errb.String())
 			}
+		})
+	}
+}
+
+// TestNextCommandsCallMootAsInvoked: the commands a summary or a status
+// proposes next (after a run, in status's next lines, after tournament
+// new and in tournament status) call moot the way the user did, as the
+// hints of errors do.
+func TestNextCommandsCallMootAsInvoked(t *testing.T) {
+	for _, prog := range []string{"./moot", "/opt/bin/moot", "moot"} {
+		t.Run(prog, func(t *testing.T) {
+			dir := t.TempDir()
+			var out, errb bytes.Buffer
+			io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now,
+				Getenv: func(string) string { return "" }, Protocols: withDialectic(forum.Protocol{})}
+			run := func(args ...string) {
+				t.Helper()
+				out.Reset()
+				errb.Reset()
+				if code := cli.Run(context.Background(), append([]string{prog, "--dir", dir}, args...), io); code != 0 {
+					t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+				}
+			}
+			want := func(what, text string, lines ...string) {
+				t.Helper()
+				for _, l := range lines {
+					if !strings.Contains(text, l) {
+						t.Errorf("%s does not say %q:\n%s", what, l, text)
+					}
+				}
+			}
+			run("new", "d", "--motion", "This house would paste commands.")
+			run("run", "d", "--model", "builtin")
+			want("the run's summary", errb.String(), "  "+prog+" run "+dir+"/d 3 ", "  "+prog+" report "+dir+"/d ")
+			run("status", "d")
+			want("status", out.String(), "          "+prog+" run "+dir+"/d ", "          "+prog+" process-exchange "+dir+"/d ")
+			run("new", "f", "--protocol", "forum", "--motion", "Cats are better.")
+			run("status", "f")
+			want("forum's status", out.String(), "          "+prog+" run "+dir+"/f\n")
+			motions := dir + "/motions.txt"
+			if err := os.WriteFile(motions, []byte("Tea is better than coffee.\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run("tournament", "new", "cup", "--models", "builtin,gpt-4o-mini", "--motions", motions, "--exchanges", "1")
+			want("tournament new", out.String(), "next: "+prog+" tournament run cup ", "'"+prog+" tournament plan cup'")
+			run("tournament", "status", "cup")
+			want("tournament status", out.String(), "next        "+prog+" tournament run cup\n")
 		})
 	}
 }

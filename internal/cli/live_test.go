@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -63,7 +64,34 @@ func TestLiveFileDuringRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs moot against a slow model server")
 	}
-	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond}))
+	// Each role's call is held until the live file has named it (or a
+	// minute's guard, the test failing then), so that a reader that a
+	// loaded machine lets read only now and then still sees it in flight.
+	roles := []string{modeltest.Proposition, modeltest.Opposition, modeltest.Judge}
+	held, once := map[string]chan struct{}{}, map[string]*sync.Once{}
+	for _, role := range roles {
+		held[role], once[role] = make(chan struct{}), new(sync.Once)
+	}
+	name := func(role string) {
+		if o := once[role]; o != nil {
+			o.Do(func() { close(held[role]) })
+		}
+	}
+	good := sparring.Handler(sparring.Options{})
+	slow := modeltest.NewServer(t, func(r modeltest.Request) modeltest.Reply {
+		if c := held[modeltest.RoleOf(r)]; c != nil {
+			select {
+			case <-c:
+			case <-time.After(time.Minute):
+			}
+		}
+		return good(r)
+	})
+	t.Cleanup(func() {
+		for _, role := range roles {
+			name(role)
+		}
+	})
 	e := newLiveEnv(t, slow.URL)
 	e.must("new", "slow", "--motion", "This house would wait.")
 	dir := filepath.Join(e.root, "slow")
@@ -97,6 +125,7 @@ func TestLiveFileDuringRun(t *testing.T) {
 			}
 			for _, c := range st.Calls {
 				seen[c.Role] = true
+				name(c.Role)
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -130,7 +159,6 @@ func TestLiveFileOfOtherCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs moot against a slow model server")
 	}
-	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 200 * time.Millisecond}))
 	for _, tc := range []struct {
 		name    string
 		prepare [][]string
@@ -152,6 +180,25 @@ func TestLiveFileOfOtherCommands(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			// The role's calls are held, once the debate is prepared,
+			// until a live file has named the role (or a minute's guard,
+			// the test failing then), so that a reader that a loaded
+			// machine lets read only now and then still sees it in flight.
+			release := make(chan struct{})
+			var once sync.Once
+			free := func() { once.Do(func() { close(release) }) }
+			var armed atomic.Bool
+			good := sparring.Handler(sparring.Options{})
+			slow := modeltest.NewServer(t, func(r modeltest.Request) modeltest.Reply {
+				if armed.Load() && modeltest.RoleOf(r) == tc.role {
+					select {
+					case <-release:
+					case <-time.After(time.Minute):
+					}
+				}
+				return good(r)
+			})
+			t.Cleanup(free)
 			e := newLiveEnv(t, slow.URL)
 			motions := filepath.Join(t.TempDir(), "motions.txt")
 			if err := os.WriteFile(motions, []byte("This house would wait.\n"), 0o644); err != nil {
@@ -165,6 +212,7 @@ func TestLiveFileOfOtherCommands(t *testing.T) {
 				}
 				e.must(args...)
 			}
+			armed.Store(true)
 			run := e.cmd(tc.args...)
 			var stderr bytes.Buffer
 			run.Stderr = &stderr
@@ -197,6 +245,7 @@ func TestLiveFileOfOtherCommands(t *testing.T) {
 					for _, c := range st.Calls {
 						if st.PID == run.Process.Pid && c.Role == tc.role {
 							seen = true
+							free()
 						}
 					}
 				}

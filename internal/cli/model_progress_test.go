@@ -79,8 +79,12 @@ func TestClosedPortFailsFastWithAHint(t *testing.T) {
 	ln.Close()
 	start := time.Now()
 	code, _, stderr := runMoot(t, url, "run", "d")
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("moot gave up after %s, want at once", d)
+	// At once is after one quick retry of each call, where a transient
+	// failure has five with a doubling wait: how long that takes is the machine's,
+	// logged only.
+	t.Logf("moot gave up after %s", time.Since(start))
+	if strings.Contains(stderr, "attempt 2 of") {
+		t.Errorf("a refused connection was retried more than once:\n%s", stderr)
 	}
 	if code == 0 || !strings.Contains(stderr, "is the server running?") || !strings.Contains(stderr, "OPENAI_BASE_URL") {
 		t.Errorf("exit %d, stderr:\n%s\nwant a failure asking whether the server runs and naming OPENAI_BASE_URL", code, stderr)

@@ -92,7 +92,7 @@ func (a *app) protocolFlags() []ucli.Flag {
 			}
 			seen[f.Name] = true
 			usage := f.Usage
-			if p.Name() != sm.Default {
+			if !isDefault(p) {
 				usage = fmt.Sprintf("%s (%s)", f.Usage, p.Name())
 			}
 			if f.Bool {
@@ -261,9 +261,9 @@ func readFlagDir(f sm.Flag, path string) (map[string][]byte, error) {
 	return nil, withCode(ExitError, fmt.Errorf("read --%s %s: %w", f.Name, path, err))
 }
 
-// debateProtocol returns the step-model protocol of the open debate d, nil
-// for a dialectic debate.
-func (a *app) debateProtocol(d *store.Dir) (sm.Protocol, error) {
+// protocolOf returns the protocol of the open debate d: the one its state
+// file names, the default when it names none.
+func (a *app) protocolOf(d *store.Dir) (sm.Protocol, error) {
 	data, err := d.ReadFile(sm.StateFile)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
@@ -272,9 +272,6 @@ func (a *app) debateProtocol(d *store.Dir) (sm.Protocol, error) {
 	if err != nil {
 		return nil, err
 	}
-	if name == sm.Default {
-		return nil, nil
-	}
 	p, err := a.io.Protocols.Lookup(name)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
@@ -282,15 +279,13 @@ func (a *app) debateProtocol(d *store.Dir) (sm.Protocol, error) {
 	return p, nil
 }
 
-// protocolOf returns the protocol of the open debate d, dialectic
-// included.
-func (a *app) protocolOf(d *store.Dir) (sm.Protocol, error) {
-	p, err := a.debateProtocol(d)
-	if err != nil || p != nil {
-		return p, err
-	}
-	return a.io.Protocols.Lookup(sm.Default)
-}
+// isDefault reports whether p is the protocol `moot new` makes when
+// --protocol is absent (--protocol's default value, sm.Default): a command
+// line moot suggests for it leaves --protocol out, and its flags are shown
+// as moot's own. What a protocol can do is never decided by its name but
+// by the step model's optional interfaces; this is the one comparison of
+// a protocol's name in moot's commands.
+func isDefault(p sm.Protocol) bool { return p.Name() == sm.Default }
 
 // runRequest is what run or step was asked to do.
 type runRequest struct {
@@ -353,6 +348,7 @@ func (a *app) driveProtocol(ctx context.Context, cmd *ucli.Command, d *store.Dir
 		return err
 	}
 	p2 := a.newProgress(cmd.Bool("quiet"), cmd.Bool("json"), p, start.Unit)
+	p2.closingAt(start)
 	defer p2.stop()
 	emit, endLive := a.liveEmit(d, cmd, start.Unit, p2.event, p2.warn)
 	defer endLive()
@@ -478,7 +474,7 @@ func (a *app) statusProtocol(d *store.Dir, p sm.Protocol, asJSON bool, table pri
 		fmt.Fprintf(w, "next      nothing: the debate is complete\n")
 	} else {
 		fmt.Fprintf(w, "next      %s\n", visible(st.Next, false))
-		fmt.Fprintf(w, "          moot run %s\n", visible(d.Path(), false))
+		fmt.Fprintf(w, "          %s\n", a.asInvoked("moot run "+visible(d.Path(), false)))
 	}
 	for _, l := range st.Lines {
 		fmt.Fprintf(w, "%-9s %s\n", l.Label, visible(l.Text, false))
@@ -507,22 +503,36 @@ func brokenProtocolDebate(d *store.Dir, command string, ps []sm.Problem) error {
 		fmt.Sprintf("fix the files (or restore them, with git for instance), then 'moot check %s' to see that it passes", d.Path()))
 }
 
-// stepProtocol is the one place where a command that reads a debate
-// learns whose code reads it: the step-model protocol of the open debate
-// d, or nil for dialectic's own code. A debate whose state file cannot
-// say is left to dialectic's code too, which reports what is wrong with
-// it in its words; one that names a protocol this moot does not know is
-// an error.
+// stepProtocol is the one place where a read command (report, export)
+// learns how to read the debate in d: with its protocol, returned, whose
+// debate's Check refuses it when broken (brokenProtocolDebate), or, when
+// it returns nil, through readChecked, which refuses a broken debate in
+// the words of its protocol's own check of its files (an sm.FilesChecker,
+// such as dialectic) as `moot check` does. A debate whose state file
+// cannot say is left to readChecked too, whose default protocol reports
+// what is wrong with it; one that names a protocol this moot does not
+// know is an error.
 func (a *app) stepProtocol(d *store.Dir) (sm.Protocol, error) {
-	p, err := a.debateProtocol(d)
-	var unknown *sm.UnknownProtocolError
-	switch {
-	case errors.As(err, &unknown):
-		return nil, withCode(ExitError, fmt.Errorf("%s: %w", d.Path(), err), "'moot protocols' lists the protocols this moot knows")
-	case err != nil:
+	p, err := a.protocolOf(d)
+	if err != nil {
+		return nil, unknownOnly(d, err)
+	}
+	if _, ok := p.(sm.FilesChecker); ok {
 		return nil, nil
 	}
 	return p, nil
+}
+
+// unknownOnly returns, of an error of protocolOf for the debate in d, the
+// one a command stops at, that its state file names a protocol this moot
+// does not know; nil when the state file cannot say which, which the
+// default protocol's check then reports in its words.
+func unknownOnly(d *store.Dir, err error) error {
+	var unknown *sm.UnknownProtocolError
+	if errors.As(err, &unknown) {
+		return withCode(ExitError, fmt.Errorf("%s: %w", d.Path(), err), "'moot protocols' lists the protocols this moot knows")
+	}
+	return nil
 }
 
 // withProtocol opens the debate at dir and, when it is of a step-model

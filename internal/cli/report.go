@@ -119,9 +119,8 @@ func (a *app) reportCommand() *ucli.Command {
 }
 
 // readingProtocol is the protocol whose debate the read command command
-// reads in d: its step-model protocol (see stepProtocol), or, for a
-// debate left to dialectic's own code, the default protocol, once that
-// code has checked the debate in its words.
+// reads in d (see stepProtocol), once the debate has been checked in its
+// protocol's words when stepProtocol leaves it to readChecked.
 func (a *app) readingProtocol(d *store.Dir, command string) (sm.Protocol, error) {
 	p, err := a.stepProtocol(d)
 	if err != nil || p != nil {
@@ -388,10 +387,6 @@ func (a *app) exportCommand() *ucli.Command {
 			}); handled {
 				return err
 			}
-			format := strings.ToLower(cmd.String("format"))
-			if format != "json" && format != "csv" && format != judgesFormat.Name {
-				return usageError("--format %q is not json, csv or judges", cmd.String("format"))
-			}
 			d, err := openDebate(cmd)
 			if err != nil {
 				return err
@@ -401,16 +396,31 @@ func (a *app) exportCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
-			var out []byte
-			jd, judged := sd.(sm.Judged)
+			// The formats of a debate read through its own check: its
+			// Exporter's, then judges, when it has judges.
+			var names []string
 			x, exports := sd.(sm.Exporter)
-			switch {
-			case format == judgesFormat.Name && judged:
+			if exports {
+				for _, f := range x.Formats() {
+					names = append(names, f.Name)
+				}
+			}
+			jd, judged := sd.(sm.Judged)
+			if judged {
+				names = append(names, judgesFormat.Name)
+			}
+			format := strings.ToLower(cmd.String("format"))
+			if len(names) == 0 {
+				return usageError("protocol %s has no export formats", p.Name())
+			}
+			if !slices.Contains(names, format) {
+				return usageError("--format %q is not %s", cmd.String("format"), english.List(names, "or"))
+			}
+			var out []byte
+			if format == judgesFormat.Name {
 				out, err = judging.CSV(jd.Judgments())
-			case format != judgesFormat.Name && exports:
+			} else {
 				out, err = x.Export(format)
-			default:
-				return usageError("--format %q: protocol %s does not export it", format, p.Name())
 			}
 			if err != nil {
 				return err

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -98,14 +100,15 @@ type rolePrefix struct {
 func (a *app) rolePrefixes() []*rolePrefix {
 	var out []*rolePrefix
 	byName := map[string]*rolePrefix{}
-	add := func(name, alias, says, proto string) {
+	add := func(name, alias, says string, p sm.Protocol) {
+		proto := p.Name()
 		rp := byName[name]
 		if rp == nil {
 			rp = &rolePrefix{name: name, alias: alias}
 			byName[name] = rp
 			out = append(out, rp)
 		}
-		if proto == sm.Default {
+		if isDefault(p) {
 			rp.shown = true
 		}
 		if i := slices.Index(rp.says, says); i >= 0 {
@@ -124,11 +127,11 @@ func (a *app) rolePrefixes() []*rolePrefix {
 				continue
 			}
 			if g := r.Group; g != "" {
-				add(g, "", "every "+g+": "+strings.Join(targets[g].roles, " and "), p.Name())
+				add(g, "", "every "+g+": "+strings.Join(targets[g].roles, " and "), p)
 			}
-			add(r.Name, "", "the "+r.Name, p.Name())
+			add(r.Name, "", "the "+r.Name, p)
 			for _, al := range r.Aliases {
-				add(al, r.Name, "the "+r.Name, p.Name())
+				add(al, r.Name, "the "+r.Name, p)
 			}
 		}
 	}
@@ -209,9 +212,23 @@ func (a *app) overrides(cmd *ucli.Command, p sm.Protocol) (driver.Overrides, err
 			}
 		}
 	}
+	var bad error
 	set := func(suffix, flag string, roles []string) {
 		if !cmd.IsSet(flag) {
 			return
+		}
+		// A value no endpoint takes is refused before it is stored.
+		switch suffix {
+		case "temperature":
+			if v := cmd.Float(flag); v < 0 || v > 2 {
+				bad = cmp.Or(bad, badUsage(fmt.Errorf("--%s %s is not a temperature from 0 to 2", flag, strconv.FormatFloat(v, 'g', -1, 64))))
+				return
+			}
+		case "max-tokens":
+			if v := cmd.Int(flag); v < 0 {
+				bad = cmp.Or(bad, badUsage(fmt.Errorf("--%s %d is not a number of tokens: give 1 or more (0 leaves the cap to the server)", flag, v)))
+				return
+			}
 		}
 		for _, r := range roles {
 			switch suffix {
@@ -233,6 +250,9 @@ func (a *app) overrides(cmd *ucli.Command, p sm.Protocol) (driver.Overrides, err
 				}
 			}
 		}
+	}
+	if bad != nil {
+		return o, bad
 	}
 	return o, nil
 }

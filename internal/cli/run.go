@@ -308,7 +308,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest) (err
 		var stop *budgetStop
 		if errors.As(err, &stop) {
 			if !cmd.Bool("json") {
-				if serr := a.summary(d, cmd, proto, tp, start, sum, rb); serr != nil {
+				if serr := a.summary(d, cmd, proto, tp, start, sum, rb, true); serr != nil {
 					return serr
 				}
 			}
@@ -316,7 +316,7 @@ func (a *app) drive(ctx context.Context, cmd *ucli.Command, req runRequest) (err
 		}
 		return err
 	}
-	return a.summary(d, cmd, proto, tp, start, sum, rb)
+	return a.summary(d, cmd, proto, tp, start, sum, rb, false)
 }
 
 // tallyPoint is where a debate of a Tallied protocol stands: at exchange
@@ -446,8 +446,10 @@ func shellQuote(s string) string {
 
 // summary says what a run of the debate in d, of proto, whose Tallied
 // side is p, did from start: as one JSON event with --json, else in lines
-// for people.
-func (a *app) summary(d *store.Dir, cmd *ucli.Command, proto sm.Protocol, p sm.Tallied, start tallyPoint, sum driver.Summary, rb *runBill) error {
+// for people. A run that --budget stopped (budgetStopped) proposes no more
+// exchanges, which the budget would stop again: its error's hints say how
+// to go on.
+func (a *app) summary(d *store.Dir, cmd *ucli.Command, proto sm.Protocol, p sm.Tallied, start tallyPoint, sum driver.Summary, rb *runBill, budgetStopped bool) error {
 	deb, err := loadTally(d, proto)
 	if err != nil {
 		return err
@@ -483,8 +485,8 @@ func (a *app) summary(d *store.Dir, cmd *ucli.Command, proto sm.Protocol, p sm.T
 	for _, warn := range sum.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
-	more, rep := "moot run "+d.Path()+" 3", "moot report "+d.Path()
-	if st.Complete {
+	more, rep := a.asInvoked("moot run "+d.Path()+" 3"), a.asInvoked("moot report "+d.Path())
+	if st.Complete || budgetStopped {
 		fmt.Fprintf(w, "next:\n  %s  the report, in %s\n", rep, filepath.Join(d.Path(), "README.md"))
 		return nil
 	}
@@ -516,14 +518,19 @@ type progress struct {
 	// tally is the debate's protocol when it is Tallied, whose events
 	// are told in its exchanges and scores; roles are its roles in its
 	// order, and unit is what its steps count.
-	tally  sm.Tallied
-	roles  []string
-	unit   string
-	quiet  bool
-	json   bool
-	live   bool
-	mu     sync.Mutex
-	asking map[string]string
+	tally sm.Tallied
+	roles []string
+	unit  string
+	// closing is the number of the debate's closing unit (forum's
+	// verdict, refine's synthesis) when it is known, and closingName
+	// what its lines are labelled ("verdict"), not one more turn.
+	closing     int
+	closingName string
+	quiet       bool
+	json        bool
+	live        bool
+	mu          sync.Mutex
+	asking      map[string]string
 	// last holds, by role, the answers not yet told of, oldest first: a
 	// run that asks calls early (see driver's pipeline) can have a
 	// role's next answer in before the line of the one before it.
@@ -540,6 +547,16 @@ func (a *app) newProgress(quiet, asJSON bool, proto sm.Protocol, unit string) *p
 		}
 	}
 	return p
+}
+
+// closingAt tells p which unit of the debate whose status is st is its
+// closing one: the last (forum's verdict, refine's synthesis). Where a
+// stop rule ends refine's rounds sooner than their most, the synthesis
+// comes before that unit and is still told as a round.
+func (p *progress) closingAt(st sm.Status) {
+	if st.Closing != "" && st.Total > 0 {
+		p.closing, p.closingName = st.Total, strings.TrimPrefix(st.Closing, "the ")
+	}
 }
 
 func (p *progress) color(code, s string) string {
@@ -615,6 +632,9 @@ func (p *progress) event(e driver.Event) {
 		return fmt.Sprintf(" · %.1f s · %d tok", l.Seconds, l.Tokens)
 	}
 	unit := fmt.Sprintf("%s %d", p.unit, e.Exchange)
+	if p.closing > 0 && e.Exchange == p.closing {
+		unit = p.closingName
+	}
 	switch {
 	case e.Kind == driver.EventRepair:
 		// The answer sent back is not the one a later line tells of.

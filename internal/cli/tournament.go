@@ -323,7 +323,7 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 	d.Close()
 	fmt.Fprintf(a.io.Stdout, "created %s: %s of %s, %s × %s\n", dir, english.Count(len(t.Debates), "debate"), p.Name(),
 		english.Count(len(models), "model"), english.Count(len(motions), "motion"))
-	fmt.Fprintf(a.io.Stdout, "next: moot tournament run %s   (or 'moot tournament plan %s' for one command per debate)\n", name, name)
+	fmt.Fprintln(a.io.Stdout, a.asInvoked(fmt.Sprintf("next: moot tournament run %s   (or 'moot tournament plan %s' for one command per debate)", name, name)))
 	return nil
 }
 
@@ -331,7 +331,7 @@ func (a *app) newTournament(cmd *ucli.Command, name string) error {
 // argument, and its protocol.
 func (a *app) openTournament(cmd *ucli.Command) (string, *tournament.Tournament, sm.Protocol, error) {
 	if cmd.Args().Len() != 1 {
-		return "", nil, nil, usageError("%s takes one tournament", cmd.FullName())
+		return "", nil, nil, forCommand(usageError("%s takes one tournament", cmd.FullName()), "tournament "+cmd.Name)
 	}
 	dir, err := tournamentDir(cmd, cmd.Args().First())
 	if err != nil {

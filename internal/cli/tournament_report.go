@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"html/template"
 	"math"
 	"os"
 	"path/filepath"
@@ -155,7 +156,7 @@ func (a *app) tournamentStatusCommand() *ucli.Command {
 			c := s.Counts
 			fmt.Fprintf(w, "debates     done %d · running %d · failed %d · to run %d\n", c["done"], c["running"], c["failed"], c["pending"])
 			if t.Runs > 0 {
-				fmt.Fprintf(w, "leaderboard none: a batch, each model debating itself; 'moot tournament report %s' sums up the personas\n", t.Name)
+				fmt.Fprintln(w, a.asInvoked(fmt.Sprintf("leaderboard none: a batch, each model debating itself; 'moot tournament report %s' sums up the personas", t.Name)))
 			} else if len(s.Ratings) == 0 {
 				fmt.Fprintf(w, "leaderboard none yet: no debate is done\n")
 			} else {
@@ -168,13 +169,13 @@ func (a *app) tournamentStatusCommand() *ucli.Command {
 				fmt.Fprintf(w, "models      %s · %s · cost %s\n", english.Count(tot.Calls, "model call"), tokensText(tot), visible(tot.Cost(), false))
 			}
 			if c["done"] < len(t.Debates) {
-				fmt.Fprintf(w, "next        moot tournament run %s", t.Name)
+				fmt.Fprint(w, a.asInvoked("next        moot tournament run "+t.Name))
 				if c["failed"] > 0 {
 					fmt.Fprintf(w, " --retry-failed")
 				}
 				fmt.Fprintln(w)
 			} else {
-				fmt.Fprintf(w, "next        nothing: every debate is done; moot tournament report %s\n", t.Name)
+				fmt.Fprintln(w, a.asInvoked("next        nothing: every debate is done; moot tournament report "+t.Name))
 			}
 			return nil
 		},
@@ -237,8 +238,12 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 				fmt.Fprintf(a.io.Stdout, "wrote %s\n", filepath.Join(dir, f.Name))
 			}
 			if doc == nil {
-				// An earlier --html page now shows an older standing.
-				if _, err := os.Lstat(filepath.Join(dir, page.File)); err == nil {
+				// An earlier --html page may show an older standing: it
+				// is said so only when it differs from the page the
+				// report would write now.
+				old, err := os.ReadFile(filepath.Join(dir, page.File))
+				now, herr := s.html(svg)
+				if err == nil && (herr != nil || !bytes.Equal(old, now)) {
 					fmt.Fprintf(a.io.Stderr, "moot: %s is from an earlier report and now out of date; '%s' writes it afresh\n",
 						filepath.Join(dir, page.File), a.asInvoked("moot tournament report "+shellQuote(t.Name)+" --html"))
 				}
@@ -248,18 +253,35 @@ func (a *app) tournamentReportCommand() *ucli.Command {
 	}
 }
 
-// html is the tournament's report as one page, the win matrix's SVG,
-// svg, in it.
+// html is the tournament's report as one page, drawn as every report is:
+// its markdown rendered by the shared page, and the win matrix's SVG, svg,
+// drawn where README.md links to the file, through html/template.
 func (s standings) html(svg string) ([]byte, error) {
-	// The page has the SVG itself where README.md links to the file: a
-	// placeholder paragraph, rendered, is replaced.
+	// The markdown is written with a placeholder paragraph for the SVG,
+	// and rendered on either side of it.
 	const slot = "WINMATRIXSVG"
-	doc, err := page.MarkdownPage("Tournament "+s.plan.Name, []byte(s.markdown(slot)))
-	if err != nil {
-		return nil, err
+	before, after, found := strings.Cut(s.markdown(slot), "\n\n"+slot+"\n\n")
+	if found {
+		before += "\n\n"
 	}
-	return bytes.Replace(doc, []byte("<p>"+slot+"</p>"), []byte("<figure>"+svg+"</figure>"), 1), nil
+	var body bytes.Buffer
+	if err := page.Render([]byte(before), &body); err != nil {
+		return nil, fmt.Errorf("render the report: %w", err)
+	}
+	if found {
+		if err := figureTemplate.Execute(&body, template.HTML(svg)); err != nil {
+			return nil, err
+		}
+		if err := page.Render([]byte(after), &body); err != nil {
+			return nil, fmt.Errorf("render the report: %w", err)
+		}
+	}
+	return page.Wrap(page.Truncate("Tournament "+s.plan.Name, 120), body.Bytes()), nil
 }
+
+// figureTemplate holds the win matrix's SVG, which rating.SVGHeatMap drew
+// with every text escaped.
+var figureTemplate = template.Must(template.New("figure").Parse("<figure>{{.}}</figure>\n"))
 
 // leaderboardPage is the report page of the tournament at dir, as
 // `moot tournament report --html --stdout` prints it, for moot serve.

@@ -226,7 +226,7 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return withCode(ExitInterrupted, err, "every debate stands where it was; run 'moot tournament run "+t.Name+"' again to resume")
 	}
-	fmt.Fprintf(w, "  see the standings: moot tournament status %s\n", t.Name)
+	fmt.Fprintln(w, a.asInvoked("  see the standings: moot tournament status "+t.Name))
 	if failed > 0 {
 		return withCode(ExitModel, fmt.Errorf("%d of the tournament's debates failed", failed),
 			"their failures are in "+filepath.Join(dir, tournament.FailuresDir)+"; 'moot tournament run "+t.Name+" --retry-failed' runs them again",

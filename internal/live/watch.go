@@ -7,6 +7,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/store"
 )
 
@@ -110,7 +111,7 @@ func follow(ctx context.Context, dir string, events <-chan struct{}, poll func()
 // watched are the files whose change Signature sees: the state file,
 // which every step rewrites last, the last commit's mark, the journal of
 // a commit in progress, and the live file.
-var watched = []string{"debate.md", store.CommitFile, store.JournalFile, Path}
+var watched = []string{sm.StateFile, store.CommitFile, store.JournalFile, Path}
 
 // Signature sums what a reader can tell of the files that change with
 // every step and every call, without reading the debate (see

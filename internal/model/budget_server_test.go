@@ -234,7 +234,10 @@ func TestBudgetWaitStopsWithContext(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Complete while the budget is spent = %v, want the context's deadline", err)
 	}
-	if took := time.Since(start); took > 5*time.Second {
+	// The budget frees its request a minute after the first: half of that
+	// tells a return at the context's end from one at the budget's,
+	// however loaded the machine.
+	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("Complete returned %s after its context ended", took-100*time.Millisecond)
 	}
 	if resp.Attempts != 0 || len(arr.all()) != 1 {

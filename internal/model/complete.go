@@ -564,7 +564,9 @@ func certificateTrouble(err error, envVar string) string {
 		cause = insecure.Error()
 	case errors.As(err, &verify):
 		cause = verify.Err.Error()
-	case errors.As(err, &malformed):
+	case errors.As(err, &malformed) || errors.Is(err, http.ErrSchemeMismatch):
+		// net/http tells an answer in plain HTTP apart from other
+		// bytes that are not TLS, and then gives ErrSchemeMismatch.
 		return "the server did not answer in TLS (does " + envVar + " say https for a server that speaks http?)"
 	default:
 		return ""

@@ -69,4 +69,31 @@ func TestUnreachableFailsAtOnce(t *testing.T) {
 			t.Errorf("%d connections, want 1: a refused certificate is not tried again", n)
 		}
 	})
+	t.Run("https at a server that speaks http", func(t *testing.T) {
+		var conns atomic.Int32
+		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			t.Error("a request went through at an https URL to a plain-http server")
+		}))
+		srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				conns.Add(1)
+			}
+		}
+		srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+		srv.Start()
+		defer srv.Close()
+		url := "https://" + strings.TrimPrefix(srv.URL, "http://") + "/v1"
+		c, err := New(Config{BaseURL: url, APIKey: testKey, MaxRetries: 4, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Complete(context.Background(), chat("m"))
+		var un *UnreachableError
+		if !errors.As(err, &un) || !strings.Contains(err.Error(), "did not answer in TLS") {
+			t.Fatalf("error = %v, want an UnreachableError saying the server speaks no TLS", err)
+		}
+		if n := conns.Load(); n != 1 {
+			t.Errorf("%d connections, want 1: a server that speaks no TLS is not tried again", n)
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/evidence"
 	"github.com/moot-dev/moot/internal/frontmatter"
+	sm "github.com/moot-dev/moot/statemachine"
 )
 
 // Header is debate.md: its frontmatter, whose keys moot does not know are
@@ -249,12 +250,8 @@ func (a *Argument) Render() ([]byte, error) {
 	if defends == nil {
 		defends = []Target{}
 	}
-	raw, err := json.Marshal(argumentFront{a.ID, string(a.Side), a.Exchange, a.Title, a.Claim, attacks, defends, a.Grounds})
+	front, err := sm.FrontOf(argumentFront{a.ID, string(a.Side), a.Exchange, a.Title, a.Claim, attacks, defends, a.Grounds})
 	if err != nil {
-		return nil, err
-	}
-	var front frontmatter.Object
-	if err := json.Unmarshal(raw, &front); err != nil {
 		return nil, err
 	}
 	// json.Marshal escaped <, > and &: re-encode each value without it.

@@ -281,4 +281,4 @@ func gapCall(kind, name string, x int) string {
 
 // rejudgeKey is the key of the step that judges exchange x again for the
 // judge called name.
-func rejudgeKey(name string, x int) string { return fmt.Sprintf("rejudge-%s-%05d", name, x) }
+func rejudgeKey(name string, x int) string { return sm.RejudgeKey(name, fmt.Sprintf("%05d", x)) }

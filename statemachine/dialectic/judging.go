@@ -42,6 +42,9 @@ type judgeFolder struct {
 	gaps []Gap
 }
 
+// Seat returns the folder's record: nil before the judge's first commit.
+func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
+
 // readJudges reads the panel debate.md names and every judge's folder.
 func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, error) {
 	b, err := sm.ReadBench(files, h.Front)
@@ -132,7 +135,7 @@ func (s *stepDebate) panelCall(j sm.Judge, x int, view map[string]float64) (sm.C
 		_, probs := ParseJudgment(text, x, known, view)
 		return report(probs)
 	})
-	c.ID, c.Model = panelCallID(j.Name), j.Model
+	c = c.AskedOf(string(Judge), j)
 	return c, nil
 }
 
@@ -447,23 +450,17 @@ func (s *stepDebate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 		return nil, err
 	}
 	last := s.deb.Header.State.Exchange - 1
-	to := last
-	if r.To >= 0 && r.To < to {
-		to = r.To
-	}
-	from := max(r.From, 0)
+	from, to := r.Span(0, last)
 	if last < 0 {
 		return nil, errors.New("the debate has no judged exchange to judge again")
 	}
 	if from > last {
 		return nil, fmt.Errorf("the debate has judged exchanges 0 to %d; --from %d is past them", last, r.From)
 	}
-	f := s.judges[r.Judge.Name]
-	if f != nil {
-		if err := sm.CheckRejudgeRecord(r, f.record); err != nil {
-			return nil, err
-		}
+	if err := sm.CheckRejudgeRecord(r, sm.RecordOf(s.judges, r.Judge.Name)); err != nil {
+		return nil, err
 	}
+	f := s.judges[r.Judge.Name]
 	if f == nil {
 		f = &judgeFolder{scores: NewScores()}
 	}
@@ -650,9 +647,7 @@ func (s *stepDebate) Judgments() sm.Judgments {
 	official := scoresOf(s.deb.Scores)
 	official.Name, official.Model, official.Kind = "debate", s.judgeModel(), sm.KindOfficial
 	out.AddOfficial(official, len(s.panel) > 0)
-	for _, n := range sm.SortedNames(s.judges, func(f *judgeFolder) bool { return f.record != nil }) {
-		out.AddJudge(scoresOf(s.judges[n].scores), s.judges[n].record)
-	}
+	sm.AddJudges(&out, s.judges, func(f *judgeFolder) sm.JudgeScores { return scoresOf(f.scores) })
 	return out
 }
 

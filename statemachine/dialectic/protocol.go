@@ -68,7 +68,8 @@ func (Protocol) Demo() sm.Demo {
 	return sm.Demo{Args: []string{"--motion", "This house would ban private cars from city centres.",
 		"--definition", "city centre: the central business district of a city of more than 100,000 people",
 		"--scope", "European cities over the next decade.", "--exchanges", "3"},
-		Parts: "arguments/", PartsAre: "one file per argument, in Toulmin form; scores.json holds every score with its history"}
+		Parts: "arguments/", PartsAre: "one file per argument, in Toulmin form; scores.json holds every score with its history",
+		End: []string{"--exchanges", "3"}}
 }
 
 // Roles returns the two debaters and the judge. --debater-model sets both

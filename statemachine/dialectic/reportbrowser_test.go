@@ -22,7 +22,9 @@ func dumpDOM(t *testing.T, page string) string {
 	if _, err := os.Stat(chromium); err != nil {
 		t.Skipf("%s is absent (%v): install Debian's chromium package (apt-get install -y chromium) to run the browser test", chromium, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// A guard only, for a browser that hangs: Chromium can take long to
+	// start on a loaded machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, chromium,
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -33,6 +35,9 @@ func dumpDOM(t *testing.T, page string) string {
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatalf("chromium still ran after 3 minutes, the guard: %v\n%s", err, stderr.String())
+	}
 	if err != nil {
 		t.Fatalf("chromium: %v\n%s", err, stderr.String())
 	}

@@ -84,6 +84,11 @@ func (s *stepDebate) StatusLayout(dir string, moot sm.StatusFacts) sm.Layout {
 		Head:  []sm.StatusLine{{Label: "debate", Text: h.ID}},
 		Where: sm.StatusLine{Label: "exchange", Text: fmt.Sprintf("%d, %s", h.State.Exchange, strings.ReplaceAll(string(h.State.Phase), "_", " "))},
 	}
+	if st.Complete {
+		// An ended debate's files still wait for the arguments of an
+		// exchange it will never have: status says it ended.
+		l.Where.Text = fmt.Sprintf("%d of %d, ended", st.Done, st.Total)
+	}
 	// The whole motion, each of its lines wrapped: status never cuts it.
 	label := "motion"
 	for _, para := range strings.Split(strings.TrimSpace(h.Motion.Text), "\n") {

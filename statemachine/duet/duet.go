@@ -187,6 +187,9 @@ type judgeFolder struct {
 	verdicts map[int]verdict
 }
 
+// Seat returns the folder's record: nil before the judge's first commit.
+func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
+
 // Load reads a debate from its files.
 func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	if p.Templates == nil {
@@ -397,20 +400,17 @@ func (d *debate) Leader() string {
 // that are not the sum of the verdicts.
 func (d *debate) Check() sm.Findings {
 	var f sm.Findings
-	problem := func(file, format string, args ...any) {
-		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
-	}
 	switch {
 	case d.st.Protocol != Name:
-		problem(sm.StateFile, "protocol is %q, not %q", d.st.Protocol, Name)
+		f.Problemf(sm.StateFile, "protocol is %q, not %q", d.st.Protocol, Name)
 	case d.st.Rounds < 1 || d.st.Rounds > maxRounds:
-		problem(sm.StateFile, "rounds is %d, not a number from 1 to %d", d.st.Rounds, maxRounds)
+		f.Problemf(sm.StateFile, "rounds is %d, not a number from 1 to %d", d.st.Rounds, maxRounds)
 	case d.st.Round < 0 || d.st.Round > d.st.Rounds:
-		problem(sm.StateFile, "round is %d, not a number from 0 to %d (rounds)", d.st.Round, d.st.Rounds)
+		f.Problemf(sm.StateFile, "round is %d, not a number from 0 to %d (rounds)", d.st.Round, d.st.Rounds)
 	case d.st.Phase != phaseSpeak && d.st.Phase != phaseJudge:
-		problem(sm.StateFile, "phase is %q, neither %q nor %q", d.st.Phase, phaseSpeak, phaseJudge)
+		f.Problemf(sm.StateFile, "phase is %q, neither %q nor %q", d.st.Phase, phaseSpeak, phaseJudge)
 	case d.st.Phase == phaseJudge && d.st.Round >= d.st.Rounds:
-		problem(sm.StateFile, "phase is %q, but every round is judged", phaseJudge)
+		f.Problemf(sm.StateFile, "phase is %q, but every round is judged", phaseJudge)
 	}
 	f.Problems = append(f.Problems, d.stray...)
 	spoken := d.st.Round
@@ -433,43 +433,43 @@ func (d *debate) Check() sm.Findings {
 			s, ok := d.statements[r][side]
 			switch {
 			case !ok && r <= spoken:
-				problem(statementFile(r, side), "is missing: round %d was spoken", r)
+				f.Problemf(statementFile(r, side), "is missing: round %d was spoken", r)
 			case ok && r > spoken:
-				problem(statementFile(r, side), "is one too many: debate.md says %d rounds were spoken", spoken)
+				f.Problemf(statementFile(r, side), "is one too many: debate.md says %d rounds were spoken", spoken)
 			case ok && (s.Round != r || s.Role != side):
-				problem(statementFile(r, side), "says round %d and role %q, not round %d and %q", s.Round, s.Role, r, side)
+				f.Problemf(statementFile(r, side), "says round %d and role %q, not round %d and %q", s.Round, s.Role, r, side)
 			}
 		}
 		v, ok := d.verdicts[r]
 		switch {
 		case !ok && r <= d.st.Round:
-			problem(verdictFile(r), "is missing: round %d was judged", r)
+			f.Problemf(verdictFile(r), "is missing: round %d was judged", r)
 			continue
 		case ok && r > d.st.Round:
-			problem(verdictFile(r), "is one too many: debate.md says %d rounds were judged", d.st.Round)
+			f.Problemf(verdictFile(r), "is one too many: debate.md says %d rounds were judged", d.st.Round)
 			continue
 		case !ok:
 			continue
 		}
 		for _, e := range checkVerdict(v) {
-			problem(verdictFile(r), "%s", e)
+			f.Problemf(verdictFile(r), "%s", e)
 		}
 		totals[Pro] += v.Pro.Score
 		totals[Con] += v.Con.Score
 	}
 	for _, side := range sides {
 		if totals[side] != d.st.Totals[side] {
-			problem(sm.StateFile, "totals.%s is %d, but the verdicts give %s %d", side, d.st.Totals[side], side, totals[side])
+			f.Problemf(sm.StateFile, "totals.%s is %d, but the verdicts give %s %d", side, d.st.Totals[side], side, totals[side])
 		}
 	}
 	for _, name := range sm.SortedNames(d.judges, nil) {
 		for _, r := range sortedRounds(keysOf(d.judges[name].verdicts)) {
 			file := rejudgeFile(name, r)
 			if r < 1 || r > d.st.Round {
-				problem(file, "judges round %d, which the debate has not judged", r)
+				f.Problemf(file, "judges round %d, which the debate has not judged", r)
 			}
 			for _, e := range checkVerdict(d.judges[name].verdicts[r]) {
-				problem(file, "%s", e)
+				f.Problemf(file, "%s", e)
 			}
 		}
 	}

@@ -8,10 +8,7 @@ import (
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
-var (
-	_ sm.Rejudger = (*debate)(nil)
-	_ sm.Judged   = (*debate)(nil)
-)
+var _ sm.Benched = (*debate)(nil)
 
 // Rejudge returns the debate as its judging again by r.Judge: a step per
 // judged round from r.From to r.To (-1: to the last), in order, each
@@ -24,12 +21,9 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 	if d.st.Round == 0 {
 		return nil, errors.New("the debate has no judged round to judge again")
 	}
-	from, to := max(r.From, 1), d.st.Round
-	if r.To >= 0 && r.To < to {
-		to = r.To
-	}
+	from, to := r.Span(1, d.st.Round)
 	if from > to {
-		return nil, fmt.Errorf("the debate has judged rounds 1 to %d; %d to %d holds none of them", d.st.Round, max(r.From, 1), to)
+		return nil, fmt.Errorf("the debate has judged rounds 1 to %d; %d to %d holds none of them", d.st.Round, from, to)
 	}
 	f := d.judges[r.Judge.Name]
 	if f == nil {
@@ -89,9 +83,9 @@ func (rj *rejudging) step(round int) (*sm.Step, error) {
 		return nil, err
 	}
 	j := rj.r.Judge
-	c.ID, c.Model = sm.PanelCallID(Judge, j.Name), j.Model
+	c = c.AskedOf(Judge, j)
 	return &sm.Step{
-		Key: fmt.Sprintf("rejudge-%s-r%02d", j.Name, round), Unit: round, Calls: []sm.Call{c},
+		Key: sm.RejudgeKey(j.Name, fmt.Sprintf("r%02d", round)), Unit: round, Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 			a := answers[c.ID]
 			v, errs := parseScores(a.Text)
@@ -132,9 +126,7 @@ func (d *debate) Judgments() sm.Judgments {
 	official := scoresOf(d.verdicts)
 	official.Name, official.Model, official.Kind = Judge, d.judgeModel(), sm.KindOfficial
 	out.AddOfficial(official, false)
-	for _, n := range sm.SortedNames(d.judges, func(f *judgeFolder) bool { return f.record != nil }) {
-		out.AddJudge(scoresOf(d.judges[n].verdicts), d.judges[n].record)
-	}
+	sm.AddJudges(&out, d.judges, func(f *judgeFolder) sm.JudgeScores { return scoresOf(f.verdicts) })
 	return out
 }
 

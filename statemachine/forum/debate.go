@@ -187,36 +187,33 @@ func (d *debate) describe(s slot) string {
 // Check lists what is wrong with the debate's files.
 func (d *debate) Check() sm.Findings {
 	var f sm.Findings
-	problem := func(file, format string, args ...any) {
-		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
-	}
 	st := d.st
 	if st.Protocol != Name {
-		problem(sm.StateFile, "protocol is %q, not %q", st.Protocol, Name)
+		f.Problemf(sm.StateFile, "protocol is %q, not %q", st.Protocol, Name)
 	}
 	if st.Turns < 1 || st.Turns > MaxTurns {
-		problem(sm.StateFile, "turns: %d is outside 1 to %d", st.Turns, MaxTurns)
+		f.Problemf(sm.StateFile, "turns: %d is outside 1 to %d", st.Turns, MaxTurns)
 	}
 	if st.FirstSpeaker != For && st.FirstSpeaker != Against {
-		problem(sm.StateFile, "first_speaker: %q is neither %q nor %q", st.FirstSpeaker, For, Against)
+		f.Problemf(sm.StateFile, "first_speaker: %q is neither %q nor %q", st.FirstSpeaker, For, Against)
 	}
 	for _, role := range []string{For, Against, Judge} {
 		if p := st.persona(role); p != nil && strings.TrimSpace(p.Name) == "" {
-			problem(sm.StateFile, "%s.name: missing", role)
+			f.Problemf(sm.StateFile, "%s.name: missing", role)
 		}
 	}
 	if len(f.Problems) > 0 {
 		return f
 	}
 	if st.Calls < 0 || st.Calls > len(d.slots) || st.Calls == 1 {
-		problem(sm.StateFile, "calls: %d is not a number of calls this debate can have made (0, or 2 to %d)", st.Calls, len(d.slots))
+		f.Problemf(sm.StateFile, "calls: %d is not a number of calls this debate can have made (0, or 2 to %d)", st.Calls, len(d.slots))
 		return f
 	}
 	if want := phaseAfter(d.slots, st.Calls); st.Phase != want {
-		problem(sm.StateFile, "phase: %q, but after %d calls the debate waits for %q", st.Phase, st.Calls, want)
+		f.Problemf(sm.StateFile, "phase: %q, but after %d calls the debate waits for %q", st.Phase, st.Calls, want)
 	}
 	if want := unitsDone(d.slots, st.Calls); st.Turn != want {
-		problem(sm.StateFile, "turn: %d, but after %d calls %d turns are done", st.Turn, st.Calls, want)
+		f.Problemf(sm.StateFile, "turn: %d, but after %d calls %d turns are done", st.Turn, st.Calls, want)
 	}
 	expected := map[string]bool{}
 	running := map[string]int{}
@@ -228,15 +225,15 @@ func (d *debate) Check() sm.Findings {
 		expected[name] = true
 		c, ok := d.calls[name]
 		if !ok {
-			problem(name, "is missing: call %d was made", s.Seq)
+			f.Problemf(name, "is missing: call %d was made", s.Seq)
 			continue
 		}
 		for _, msg := range checkCall(s, c) {
-			problem(name, "%s", msg)
+			f.Problemf(name, "%s", msg)
 		}
 		if c.err == nil {
 			for _, msg := range d.checkDerived(s, c) {
-				problem(name, "%s", msg)
+				f.Problemf(name, "%s", msg)
 			}
 		}
 		if sc := c.meta.Score; s.Kind == kindScore && c.err == nil && sc != nil && *sc >= 0 && *sc <= 10 {
@@ -245,14 +242,14 @@ func (d *debate) Check() sm.Findings {
 	}
 	for _, name := range sortedKeys(d.calls) {
 		if !expected[name] {
-			problem(name, "is not a call this debate has made (it has made %d)", st.Calls)
+			f.Problemf(name, "is not a call this debate has made (it has made %d)", st.Calls)
 		}
 	}
 	for _, side := range []string{For, Against} {
 		got, has := st.RunningScores[side]
 		want, had := running[side]
 		if has != had || got != want {
-			problem(sm.StateFile, "running_scores.%s: %s, but the score files give %s", side, optInt(got, has), optInt(want, had))
+			f.Problemf(sm.StateFile, "running_scores.%s: %s, but the score files give %s", side, optInt(got, has), optInt(want, had))
 		}
 	}
 	complete := len(d.slots) > 0 && st.Calls == len(d.slots)
@@ -261,21 +258,21 @@ func (d *debate) Check() sm.Findings {
 		given := d.calls[call.File()]
 		switch {
 		case d.verdict == nil:
-			problem(VerdictFile, "is missing: the debate is complete")
+			f.Problemf(VerdictFile, "is missing: the debate is complete")
 		case d.verdict.err != nil:
-			problem(VerdictFile, "%v", d.verdict.err)
+			f.Problemf(VerdictFile, "%v", d.verdict.err)
 		case given != nil && given.err == nil:
 			for _, msg := range sameVerdict(d.verdict.meta, given.meta) {
-				problem(VerdictFile, "%s, but %s gives %s", msg[0], call.File(), msg[1])
+				f.Problemf(VerdictFile, "%s, but %s gives %s", msg[0], call.File(), msg[1])
 			}
 		}
 		if given != nil && given.err == nil {
 			if msg := d.checkStateVerdict(given); msg != "" {
-				problem(sm.StateFile, "%s", msg)
+				f.Problemf(sm.StateFile, "%s", msg)
 			}
 		}
 	} else if d.verdict != nil {
-		problem(VerdictFile, "is there before the verdict is announced")
+		f.Problemf(VerdictFile, "is there before the verdict is announced")
 	}
 	d.checkJudges(&f)
 	return f
@@ -808,7 +805,7 @@ func (d *debate) apply(group []slot, answers map[string]sm.Answer) (*sm.Commit, 
 		if len(errs) > 0 {
 			return nil, refusal(s.Role, s.Role, errs)
 		}
-		m.Citations = d.citations(a, text)
+		m.Citations = sm.Citations(a, text, d.sources)
 		switch s.Kind {
 		case kindScore:
 			if m.Score != nil {

@@ -52,6 +52,9 @@ type judgeFolder struct {
 	stray []string
 }
 
+// Seat returns the folder's record: nil before the judge's first commit.
+func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
+
 // judgePath returns the path of the file name (such as a call's file) in
 // the folder of the judge called judge.
 func judgePath(judge, name string) string { return sm.JudgeFolder(judge) + "/" + name }
@@ -164,7 +167,7 @@ func (d *debate) panelStep(s slot) (*sm.Step, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.ID, c.Model = sm.PanelCallID(Judge, j.Name), j.Model
+		c = c.AskedOf(Judge, j)
 		// A judge's evaluation or score may go missing (--keep-going):
 		// the panel's aggregate is then that of the others.
 		c.Missable = missable(s)
@@ -221,7 +224,7 @@ func (d *debate) applyPanel(s slot, answers map[string]sm.Answer, confirmed []st
 	verdictSlot, _ := d.slotOf(kindVerdict, d.st.Turns+1)
 	for _, g := range got {
 		name := g.judge.Name
-		c.Files = sm.FirstRecord(c.Files, d.record(name), g.judge, sm.KindPanel, s.Turn, -1, now)
+		c.Files = sm.FirstRecord(c.Files, sm.RecordOf(d.judges, name), g.judge, sm.KindPanel, s.Turn, -1, now)
 		data, err := renderCall(g.meta, g.text)
 		if err != nil {
 			return nil, err
@@ -294,11 +297,8 @@ func (d *debate) judgeable(s slot) bool { return s.Turn <= d.lastJudgeable() }
 // checkJudges adds to f what is wrong with the panel and the judges'
 // folders.
 func (d *debate) checkJudges(f *sm.Findings) {
-	problem := func(file, format string, args ...any) {
-		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
-	}
 	if len(d.panel) > 0 && d.st.Judge == nil {
-		problem(sm.StateFile, "%s: the debate has no judge (its cast has no audience), so no panel can judge it", sm.PanelKey)
+		f.Problemf(sm.StateFile, "%s: the debate has no judge (its cast has no audience), so no panel can judge it", sm.PanelKey)
 	}
 	bySlot := map[string]slot{}
 	var judgeSlots []slot
@@ -315,31 +315,31 @@ func (d *debate) checkJudges(f *sm.Findings) {
 		rec := jf.record
 		if rec == nil {
 			if len(jf.calls) > 0 || jf.verdict != nil {
-				problem(sm.JudgeRecordPath(name), "is missing: %s holds a judge's calls", sm.JudgeFolder(name))
+				f.Problemf(sm.JudgeRecordPath(name), "is missing: %s holds a judge's calls", sm.JudgeFolder(name))
 			}
 			continue
 		}
 		if rec.Kind != sm.KindPanel && sm.InPanel(d.panel, name) {
-			problem(sm.JudgeRecordPath(name), "kind is %q, but %s names %s as a judge of its panel", rec.Kind, sm.StateFile, name)
+			f.Problemf(sm.JudgeRecordPath(name), "kind is %q, but %s names %s as a judge of its panel", rec.Kind, sm.StateFile, name)
 		}
 		for _, n := range jf.stray {
-			problem(judgePath(name, n), "is not a file of a judge's folder")
+			f.Problemf(judgePath(name, n), "is not a file of a judge's folder")
 		}
 		for _, file := range sortedKeys(jf.calls) {
 			path := judgePath(name, file)
 			s, ok := bySlot[file]
 			if !ok {
-				problem(path, "is not a call of the judge in this debate")
+				f.Problemf(path, "is not a call of the judge in this debate")
 				continue
 			}
 			for _, msg := range checkCall(s, jf.calls[file]) {
-				problem(path, "%s", msg)
+				f.Problemf(path, "%s", msg)
 			}
 			switch {
 			case rec.Kind == sm.KindPanel && s.Seq > d.st.Calls:
-				problem(path, "is a call the debate has not made yet (it has made %d)", d.st.Calls)
+				f.Problemf(path, "is a call the debate has not made yet (it has made %d)", d.st.Calls)
 			case rec.Kind == sm.KindRejudge && !d.judgeable(s):
-				problem(path, "judges turn %d, which is not spoken yet", s.Turn)
+				f.Problemf(path, "judges turn %d, which is not spoken yet", s.Turn)
 			}
 		}
 		if rec.Kind == sm.KindRejudge {
@@ -354,19 +354,19 @@ func (d *debate) checkJudges(f *sm.Findings) {
 						missing = s.File()
 					}
 				} else if missing != "" {
-					problem(judgePath(name, s.File()), "is there, but the judge's earlier %s is missing", missing)
+					f.Problemf(judgePath(name, s.File()), "is there, but the judge's earlier %s is missing", missing)
 				}
 			}
 		}
 		_, announced := jf.calls[announce.File()]
 		switch {
 		case jf.verdict != nil && !announced:
-			problem(judgePath(name, VerdictFile), "is there before the judge announced its verdict")
+			f.Problemf(judgePath(name, VerdictFile), "is there before the judge announced its verdict")
 		case jf.verdict == nil && announced:
-			problem(judgePath(name, VerdictFile), "is missing: the judge has announced its verdict")
+			f.Problemf(judgePath(name, VerdictFile), "is missing: the judge has announced its verdict")
 		case jf.verdict != nil:
 			if v := d.verdictOf(d.judgeHistory(name)(verdictSlot)); v == nil || jf.verdict.meta.WinnerSide != v.Winner {
-				problem(judgePath(name, VerdictFile), "names a winner the judge's verdict does not")
+				f.Problemf(judgePath(name, VerdictFile), "names a winner the judge's verdict does not")
 			}
 		}
 	}
@@ -385,11 +385,11 @@ func (d *debate) checkJudges(f *sm.Findings) {
 				own = jf.calls[s.File()]
 			}
 			if own == nil {
-				problem(s.File(), "lists judge %s, but %s is missing", v.Judge, judgePath(v.Judge, s.File()))
+				f.Problemf(s.File(), "lists judge %s, but %s is missing", v.Judge, judgePath(v.Judge, s.File()))
 				continue
 			}
 			if v.Missing != (own.meta.Missing != nil) {
-				problem(s.File(), "panel: judge %s is %s, but %s says otherwise", v.Judge, map[bool]string{true: "missing", false: "not missing"}[v.Missing], judgePath(v.Judge, s.File()))
+				f.Problemf(s.File(), "panel: judge %s is %s, but %s says otherwise", v.Judge, map[bool]string{true: "missing", false: "not missing"}[v.Missing], judgePath(v.Judge, s.File()))
 				continue
 			}
 			if v.Missing {
@@ -398,20 +398,20 @@ func (d *debate) checkJudges(f *sm.Findings) {
 			switch s.Kind {
 			case kindScore:
 				if v.Score == nil || own.meta.Score == nil || *v.Score != *own.meta.Score {
-					problem(s.File(), "panel: judge %s's score is not the one %s gives", v.Judge, judgePath(v.Judge, s.File()))
+					f.Problemf(s.File(), "panel: judge %s's score is not the one %s gives", v.Judge, judgePath(v.Judge, s.File()))
 					continue
 				}
 				scores = append(scores, *v.Score)
 			case kindVerdict:
 				if v.Winner != own.meta.Winner {
-					problem(s.File(), "panel: judge %s's winner is not the one %s names", v.Judge, judgePath(v.Judge, s.File()))
+					f.Problemf(s.File(), "panel: judge %s's winner is not the one %s names", v.Judge, judgePath(v.Judge, s.File()))
 				}
 			}
 		}
 		if s.Kind == kindScore && len(scores) == len(c.meta.Panel)-missingVotes(c.meta.Panel) && len(scores) > 0 && c.meta.Score != nil {
 			mean := meanOf(scores)
 			if *c.meta.Score != roundHalfUp(mean) || c.meta.PanelMean == nil || *c.meta.PanelMean != round3(mean) {
-				problem(s.File(), "score: the panel's mean is %s, so the score is %d (panel_mean %s)", formatMean(mean), roundHalfUp(mean), formatMean(mean))
+				f.Problemf(s.File(), "score: the panel's mean is %s, so the score is %d (panel_mean %s)", formatMean(mean), roundHalfUp(mean), formatMean(mean))
 			}
 		}
 	}
@@ -434,18 +434,14 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 	if last < 1 {
 		return nil, errors.New("the debate has no turn spoken yet to judge")
 	}
-	from := max(r.From, 1)
+	from, to := r.Span(1, last)
 	if from > last {
 		return nil, fmt.Errorf("the debate can be judged on turns 1 to %d (turn %d being the verdict); --from %d is past them", last, d.st.Turns+1, r.From)
-	}
-	to := last
-	if r.To >= 0 && r.To < to {
-		to = r.To
 	}
 	if to < from {
 		return nil, fmt.Errorf("--to %d is before the first turn judged, %d", r.To, from)
 	}
-	if err := sm.CheckRejudgeSeat(r, d.panel, d.record(r.Judge.Name)); err != nil {
+	if err := sm.CheckRejudgeSeat(r, d.panel, sm.RecordOf(d.judges, r.Judge.Name)); err != nil {
 		return nil, err
 	}
 	f := d.judges[r.Judge.Name]
@@ -497,12 +493,9 @@ func (x *rejudgeDebate) Status() sm.Status {
 		st.Next = fmt.Sprintf("%s, judging again: %s", x.r.Judge.Model, x.d.describe(s))
 	} else {
 		st.Complete, st.Next = true, "nothing: every turn is judged again"
-		if gaps > 0 {
-			st.Next = "nothing but the missing calls: moot rejudge --retry-missing asks for them again"
-		}
 	}
 	if gaps > 0 {
-		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: fmt.Sprintf("%s, no value invented (moot rejudge --retry-missing asks again)", english.Count(gaps, "call"))})
+		st.RetryMissing(english.Count(gaps, "call"), "calls", "them")
 	}
 	return st
 }
@@ -563,7 +556,7 @@ func (x *rejudgeDebate) step(s slot) (*sm.Step, error) {
 	c.Missable = missable(s)
 	confirmed := x.d.confirmed(h)
 	return &sm.Step{
-		Key: "rejudge-" + name + "-" + s.Key(), Unit: s.Turn, Calls: []sm.Call{c},
+		Key: sm.RejudgeKey(name, s.Key()), Unit: s.Turn, Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 			a, ok := answers[c.ID]
 			if !ok {
@@ -650,10 +643,9 @@ func (d *debate) Judgments() sm.Judgments {
 	official := scoresOf(d.file)
 	official.Name, official.Model, official.Kind = "debate", d.judgeModel(), sm.KindOfficial
 	out.AddOfficial(official, len(d.panel) > 0)
-	for _, name := range sm.SortedNames(d.judges, recorded) {
-		f := d.judges[name]
-		out.AddJudge(scoresOf(func(s slot) *callFile { return f.calls[s.File()] }), f.record)
-	}
+	sm.AddJudges(&out, d.judges, func(f *judgeFolder) sm.JudgeScores {
+		return scoresOf(func(s slot) *callFile { return f.calls[s.File()] })
+	})
 	return out
 }
 
@@ -683,15 +675,6 @@ func panelMissing(s slot, models []string, gaps []panelAnswer) *sm.Missing {
 	return sm.PanelMissing(s.Key()+"/"+Judge, Judge, "panel: "+strings.Join(models, ", "), each)
 }
 
-// record is the record of the folder of the judge called name; nil
-// before its first commit.
-func (d *debate) record(name string) *sm.JudgeRecord {
-	if f := d.judges[name]; f != nil {
-		return f.record
-	}
-	return nil
-}
-
 // missingVotes counts the judges of votes whose answer is missing.
 func missingVotes(votes []vote) int {
 	n := 0
@@ -702,9 +685,6 @@ func missingVotes(votes []vote) int {
 	}
 	return n
 }
-
-// recorded reports whether a judge's folder has its record.
-func recorded(f *judgeFolder) bool { return f.record != nil }
 
 // panelGap is the answer of a panel's judge to the call of slot recorded
 // as missing: the judge, and the call its record names.
@@ -739,7 +719,7 @@ func (d *debate) panelJudge(v vote) sm.Judge {
 			return j
 		}
 	}
-	if rec := d.record(v.Judge); rec != nil {
+	if rec := sm.RecordOf(d.judges, v.Judge); rec != nil {
 		return sm.Judge{Name: v.Judge, Model: rec.Model}
 	}
 	return sm.Judge{Name: v.Judge, Model: v.Model}
@@ -756,7 +736,8 @@ func (d *debate) fillPanel(g panelGap) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.ID, c.Model, c.Missable = sm.PanelCallID(Judge, j.Name), j.Model, true
+	c = c.AskedOf(Judge, j)
+	c.Missable = true
 	return &sm.Step{
 		Key: s.Key(), Unit: s.Turn, Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {

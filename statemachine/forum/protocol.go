@@ -330,19 +330,7 @@ func readCall(raw []byte) *callFile {
 // renderCall writes a call file: its frontmatter in a fixed order, the
 // reply as body.
 func renderCall(m callMeta, body string) ([]byte, error) {
-	raw, err := json.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	var front frontmatter.Object
-	if err := json.Unmarshal(raw, &front); err != nil {
-		return nil, err
-	}
-	text := strings.TrimSpace(body)
-	if text != "" {
-		text += "\n"
-	}
-	return frontmatter.Render(front, text)
+	return sm.RenderFile(m, strings.TrimSpace(body))
 }
 
 func sortedKeys[V any](m map[string]V) []string {

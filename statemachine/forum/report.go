@@ -88,7 +88,13 @@ func (d *debate) Report() ([]sm.File, error) {
 		fmt.Fprintf(&b, "**Premise:** %s\n\n", escape.Markdown(st.Premise))
 	}
 	status := d.Status()
-	fmt.Fprintf(&b, "A forum debate of %d turns: %s done.\n\n", st.Turns, status.Progress())
+	if status.Complete {
+		fmt.Fprintf(&b, "A forum debate of %d turns: %s done.\n\n", st.Turns, status.Progress())
+	} else {
+		// Under way: the turns are done, the verdict is to come.
+		units, closing := status.Parts()
+		fmt.Fprintf(&b, "A forum debate of %d turns: %s done%s.\n\n", st.Turns, units, closing)
+	}
 	b.WriteString("| role | name | side | type |\n|---|---|---|---|\n")
 	for i, role := range []string{st.a(), st.b(), Judge} {
 		p := st.persona(role)

@@ -30,18 +30,8 @@ func researches(role, kind string) bool {
 // markResearch marks c, the call of a debater, as one that researches.
 func markResearch(c *sm.Call, s slot) {
 	if researches(s.Role, s.Kind) {
-		c.Research = true
-		c.Cites = func(a []byte) []string { return evidence.Cited(string(a)) }
+		c.Researches()
 	}
-}
-
-// citations checks the quotations of an answer that researched, against
-// the pages it read and those the debate holds.
-func (d *debate) citations(a sm.Answer, text string) []evidence.Check {
-	if !a.Researched {
-		return nil
-	}
-	return evidence.CheckAnswer(text, a.Sources, d.sources)
 }
 
 // withCitations is a speech as prompts quote it (see evidence.Annotate).

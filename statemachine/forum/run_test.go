@@ -676,6 +676,23 @@ func TestInterruptedAtEveryCall(t *testing.T) {
 // TestReportAndExport: README.md folds every private text away and shows
 // the score chips, the chart and the verdict; the HTML page is one file;
 // the CSV row has the original's columns and this debate's values.
+// TestReportOfADebateUnderWay: the report of a debate that has not
+// reached its verdict says how many turns are done and that the verdict
+// is still to come, in that order.
+func TestReportOfADebateUnderWay(t *testing.T) {
+	dir := newDebate(t, setup{turns: 6, judge: true})
+	if _, err := advance(t, context.Background(), dir, &fakeModel{}, driver.UnitGoal{Done: 2}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := load(t, dir).(sm.Reporter).Report()
+	if err != nil || len(files) != 1 {
+		t.Fatalf("report: %v %v", files, err)
+	}
+	if want := "A forum debate of 6 turns: 2 of 6 turns done, then the verdict.\n"; !strings.Contains(string(files[0].Data), want) {
+		t.Errorf("README.md does not say %q:\n%.400s", want, files[0].Data)
+	}
+}
+
 func TestReportAndExport(t *testing.T) {
 	dir := newDebate(t, setup{turns: 6, judge: true, premise: true})
 	m := &fakeModel{}

@@ -1,7 +1,6 @@
 package forum
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -96,12 +95,8 @@ func (st *state) name(role string) string {
 // the state's own (the judge panel, moot's settings) follow the state's,
 // in their order.
 func (st *state) render(topic string, keep frontmatter.Object) ([]byte, error) {
-	raw, err := json.Marshal(st)
+	front, err := sm.FrontOf(st)
 	if err != nil {
-		return nil, err
-	}
-	var front frontmatter.Object
-	if err := json.Unmarshal(raw, &front); err != nil {
 		return nil, err
 	}
 	for _, f := range keep.Fields {
@@ -120,14 +115,9 @@ func (st *state) render(topic string, keep frontmatter.Object) ([]byte, error) {
 // parseState reads debate.md.
 func parseState(data []byte) (*state, string, frontmatter.Object, error) {
 	st := &state{}
-	front, body, err := frontmatter.ParseInto(data, st)
-	if len(front.Fields) > 0 {
-		if kerr := sm.RequireKeys(front, Name, "turns", "first_speaker", "calls", "phase"); kerr != nil {
-			return nil, "", front, kerr
-		}
-	}
+	front, body, err := sm.ParseState(data, st, Name, "turns", "first_speaker", "calls", "phase")
 	if err != nil {
-		return nil, "", front, fmt.Errorf("read %s: %w", sm.StateFile, err)
+		return nil, "", front, err
 	}
 	topic := strings.TrimSpace(body)
 	topic = strings.TrimSpace(strings.TrimPrefix(topic, "# Topic"))

@@ -14,20 +14,17 @@ import (
 // judgments/.
 func (d *debate) Check() sm.Findings {
 	var f sm.Findings
-	problem := func(file, format string, args ...any) {
-		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
-	}
 	f.Problems = append(f.Problems, d.stray...)
 	step := d.st.Step
 	if step < 0 || step > len(d.sched) {
-		problem(sm.StateFile, "current_step %d is outside 0 to %d", step, len(d.sched))
+		f.Problemf(sm.StateFile, "current_step %d is outside 0 to %d", step, len(d.sched))
 		return f
 	}
 	if want := d.doneUnits(step); d.st.Exchange != want {
-		problem(sm.StateFile, "current_exchange is %d, but %d steps done make %d", d.st.Exchange, step, want)
+		f.Problemf(sm.StateFile, "current_exchange is %d, but %d steps done make %d", d.st.Exchange, step, want)
 	}
 	if want := d.phaseAt(step); d.st.Phase != want {
-		problem(sm.StateFile, "current_phase is %q, but step %d is in %q", d.st.Phase, step+1, want)
+		f.Problemf(sm.StateFile, "current_phase is %q, but step %d is in %q", d.st.Phase, step+1, want)
 	}
 	expectMsg := map[int]bool{}
 	expectScore := map[int]bool{}
@@ -40,30 +37,30 @@ func (d *debate) Check() sm.Findings {
 			if done {
 				expectMsg[s.Number] = true
 				if !ok {
-					problem(file, "is missing: message %d was given", s.Number)
+					f.Problemf(file, "is missing: message %d was given", s.Number)
 					continue
 				}
 				if m.file != file {
-					problem(m.file, "should be %s: message %d is the %s's %s", file, s.Number, s.Role, s.Kind)
+					f.Problemf(m.file, "should be %s: message %d is the %s's %s", file, s.Number, s.Role, s.Kind)
 				}
 				p, _ := d.participant(s.Role)
 				if m.Participant != p.ID || m.Kind != s.Kind || m.Phase != s.Phase || m.Round != s.Round {
-					problem(m.file, "says %s, %s, %s, round %d; message %d is %s's %s in %s, round %d", m.Participant, m.Kind, m.Phase, m.Round, s.Number, p.ID, s.Kind, s.Phase, s.Round)
+					f.Problemf(m.file, "says %s, %s, %s, round %d; message %d is %s's %s in %s, round %d", m.Participant, m.Kind, m.Phase, m.Round, s.Number, p.ID, s.Kind, s.Phase, s.Round)
 				}
 				if m.Content == "" {
-					problem(m.file, "has no content")
+					f.Problemf(m.file, "has no content")
 				}
 				if want := fileRole(s.Role); m.Role != want {
-					problem(m.file, "role: %q, but message %d is the %s's", m.Role, s.Number, want)
+					f.Problemf(m.file, "role: %q, but message %d is the %s's", m.Role, s.Number, want)
 				}
 				if m.Name != p.Name {
-					problem(m.file, "name: %q, but the %s is %q", m.Name, s.Role, p.Name)
+					f.Problemf(m.file, "name: %q, but the %s is %q", m.Name, s.Role, p.Name)
 				}
 				if m.Turn != s.Turn {
-					problem(m.file, "turn: %d, but message %d is turn %d", m.Turn, s.Number, s.Turn)
+					f.Problemf(m.file, "turn: %d, but message %d is turn %d", m.Turn, s.Number, s.Turn)
 				}
 				if want := d.respondsTo(s); m.RespondsTo != want {
-					problem(m.file, "responds_to: %d, but message %d responds to %d", m.RespondsTo, s.Number, want)
+					f.Problemf(m.file, "responds_to: %d, but message %d responds to %d", m.RespondsTo, s.Number, want)
 				}
 			}
 		case done:
@@ -71,24 +68,24 @@ func (d *debate) Check() sm.Findings {
 			expectScore[t.Number] = true
 			if g, ok := d.gaps[t.Number]; ok {
 				if g.file != d.scoreFile(t) {
-					problem(g.file, "should be %s", d.scoreFile(t))
+					f.Problemf(g.file, "should be %s", d.scoreFile(t))
 				}
 				if want := stepKey(i, s) + "/" + s.Role; g.Missing.Call != want {
-					problem(g.file, "missing.call: %q is not call %s", g.Missing.Call, want)
+					f.Problemf(g.file, "missing.call: %q is not call %s", g.Missing.Call, want)
 				}
 				continue
 			}
 			sc, ok := d.scores[t.Number]
 			if !ok {
-				problem(d.scoreFile(t), "is missing: message %d was scored", t.Number)
+				f.Problemf(d.scoreFile(t), "is missing: message %d was scored", t.Number)
 				continue
 			}
 			if sc.file != d.scoreFile(t) {
-				problem(sc.file, "should be %s", d.scoreFile(t))
+				f.Problemf(sc.file, "should be %s", d.scoreFile(t))
 			}
 			d.checkScore(&f, sc)
 			if p, _ := d.participant(t.Role); sc.Participant != p.ID {
-				problem(sc.file, "participant: %q, but message %d is %s's", sc.Participant, t.Number, p.ID)
+				f.Problemf(sc.file, "participant: %q, but message %d is %s's", sc.Participant, t.Number, p.ID)
 			}
 		}
 	}
@@ -101,7 +98,7 @@ func (d *debate) Check() sm.Findings {
 	}
 	sort.Ints(extra)
 	for _, n := range extra {
-		problem(d.messages[n].file, "message %d is not given yet: debate.md is at step %d", n, step)
+		f.Problemf(d.messages[n].file, "message %d is not given yet: debate.md is at step %d", n, step)
 	}
 	// Scores and scores recorded as missing alike.
 	for _, scores := range []map[int]Score{d.scores, d.gaps} {
@@ -113,7 +110,7 @@ func (d *debate) Check() sm.Findings {
 		}
 		sort.Ints(extra)
 		for _, n := range extra {
-			problem(scores[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
+			f.Problemf(scores[n].file, "message %d is not scored yet, or is not a statement that is scored", n)
 		}
 	}
 	d.checkJudges(&f, expectScore)

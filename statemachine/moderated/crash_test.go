@@ -97,10 +97,11 @@ func TestKilledAtEveryCall(t *testing.T) {
 }
 
 // TestKilledAtEveryCallJSON: the same for a debate written as JSON, whose
-// index.json lists every message in order.
+// index.json lists every message in order, killed at the first and the
+// last call of each role (TestKilledAtEveryCall kills at every one).
 func TestKilledAtEveryCallJSON(t *testing.T) {
 	if testing.Short() {
-		t.Skip("crash test of 25 kills, each a moot process run twice: run without -short")
+		t.Skip("crash test of 8 kills, each a moot process run twice: run without -short")
 	}
 	bin, env := crashtest.Self(t)
 	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
@@ -109,6 +110,9 @@ func TestKilledAtEveryCallJSON(t *testing.T) {
 			"--position-a", "Ban them.", "--position-b", "Keep them.", "--rounds", "1", "--transcript", "--output-format", "json"},
 		Model:    moderatedtest.Handler(moderatedtest.Options{}),
 		Requests: 25,
+		// The calls are TestKilledAtEveryCall's, killed there one by one:
+		// here the first and the last of each role's.
+		Repeated: moderatedtest.Kind,
 		Normalise: func(_, data string) string {
 			return timeField.ReplaceAllString(data, `"time": "*"`)
 		},
@@ -131,16 +135,29 @@ func TestKilledAtEveryCallJSON(t *testing.T) {
 	}
 }
 
+// messagesRepeated names, for crashtest.CallKills.Repeated, the role of
+// a request for one of the debate's 21 messages, which TestKilledAtEveryCall
+// kills at one by one in the same debate, scored otherwise; "" for a
+// request for a score, the test's own.
+func messagesRepeated(req modeltest.Request) string {
+	if k := moderatedtest.Kind(req); k != "scorer" {
+		return k
+	}
+	return ""
+}
+
 // createdField is the time of a judge's record.
 var createdField = regexp.MustCompile(`"created": "[^"]*"`)
 
 // TestKilledAtEveryCallPanel: the same for a debate a panel of two
-// judges scores: killed while any call is in flight, each judge's among
-// them, and run again, moot ends with the files of a run never killed;
-// a judge whose answer was kept before the kill is not asked again.
+// judges scores: killed while any judge's call is in flight (of the
+// messages' calls, which TestKilledAtEveryCall kills at one by one, the
+// first and the last of each role's), and run again, moot ends with the
+// files of a run never killed; a judge whose answer was kept before the
+// kill is not asked again.
 func TestKilledAtEveryCallPanel(t *testing.T) {
 	if testing.Short() {
-		t.Skip("crash test of 29 kills, each a moot process run twice: run without -short")
+		t.Skip("crash test of 14 kills, each a moot process run twice: run without -short")
 	}
 	bin, env := crashtest.Self(t)
 	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
@@ -150,6 +167,7 @@ func TestKilledAtEveryCallPanel(t *testing.T) {
 		Model:    moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{"a": {8, 6, 7, 7, 9}, "b": {7, 5, 9, 6, 8}}}),
 		Run:      []string{"--all", "--judges", "a,b"},
 		Requests: 29,
+		Repeated: messagesRepeated,
 		// The messages' times and the judges' records' are the clock's.
 		Normalise: func(_, data string) string {
 			return createdField.ReplaceAllString(timeField.ReplaceAllString(data, `"time": "*"`), `"created": "*"`)
@@ -168,7 +186,8 @@ func TestKilledAtEveryCallPanel(t *testing.T) {
 
 // TestKilledAtEveryCallKeepGoing: a run with --keep-going whose
 // moderator never scores within the range, killed with SIGKILL while each
-// call is in flight and run again, ends with the files of a run never
+// request for a score is in flight (and at the first and the last
+// message of each role) and run again, ends with the files of a run never
 // killed, every score recorded as missing; only the call in flight is
 // asked twice.
 func TestKilledAtEveryCallKeepGoing(t *testing.T) {
@@ -184,6 +203,7 @@ func TestKilledAtEveryCallKeepGoing(t *testing.T) {
 		Model: moderatedtest.Handler(moderatedtest.Options{Judges: map[string][]float64{"clumsy": {11}}}),
 		// 21 calls of the messages, 4 scores of three requests each.
 		Requests: 33,
+		Repeated: messagesRepeated,
 		Normalise: func(_, data string) string {
 			return timeField.ReplaceAllString(data, `"time": "*"`)
 		},
@@ -217,18 +237,20 @@ func panelMissing(bin string, env []string) crashtest.CallKills {
 }
 
 // TestKilledAtEveryCallPanelMissingJudge: a panel run with --keep-going
-// whose judge clumsy is refused at every score, killed while each call is
-// in flight (each of clumsy's repairs included) and run again, ends with
+// whose judge clumsy is refused at every score, killed while each
+// judge's call is in flight (each of clumsy's repairs included; of the
+// messages, the first and the last of each role's) and run again, ends with
 // the files of a run never killed: clumsy's scores recorded as missing in
 // its folder, the panel's a's.
 func TestKilledAtEveryCallPanelMissingJudge(t *testing.T) {
 	if testing.Short() {
-		t.Skip("crash test of 37 kills, each a moot process run twice: run without -short")
+		t.Skip("crash test of 22 kills, each a moot process run twice: run without -short")
 	}
 	c := panelMissing(crashtest.Self(t))
 	c.Run = []string{"--all", "--judges", "a,clumsy", "--keep-going"}
 	// 21 calls of the messages, 4 scores: a once, clumsy three times.
 	c.Requests = 37
+	c.Repeated = messagesRepeated
 	k := crashtest.KillAtEveryCall(t, c)
 	n := 0
 	for name, data := range k.Reference {

@@ -52,7 +52,7 @@ func (d *debate) inline(s string) string {
 // Markdown, indented by four spaces in text.
 func (d *debate) block(s string) string {
 	if d.out() != outText {
-		return block(s)
+		return sm.Blockquote(s)
 	}
 	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
 	if s == "" {
@@ -81,21 +81,6 @@ func (d *debate) linkAs(text, target string) string {
 
 // inline makes text from a file or a model safe on one markdown line.
 func inline(s string) string { return escape.Markdown(s) }
-
-// block makes text from a model safe as markdown paragraphs, each
-// escaped, inside a blockquote.
-func block(s string) string {
-	var paras []string
-	for _, p := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
-		if p = strings.TrimSpace(p); p != "" {
-			paras = append(paras, "> "+escape.Markdown(p))
-		}
-	}
-	if len(paras) == 0 {
-		return "> (empty)"
-	}
-	return strings.Join(paras, "\n>\n")
-}
 
 func (d *debate) completedRounds() int {
 	return max(0, min(d.st.Exchange-1, d.st.RoundCount))

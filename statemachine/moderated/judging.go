@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -43,6 +42,9 @@ type judgeFolder struct {
 	gaps  map[int]Score
 	stray []sm.Problem
 }
+
+// Seat returns the folder's record: nil before the judge's first commit.
+func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
 // judgeScoresDir is the folder of the scores of the judge called name.
 func judgeScoresDir(name string) string { return sm.JudgeFolder(name) + "/" + ScoresDir }
@@ -164,7 +166,7 @@ func meanRaw(scores []Score, name string) float64 {
 	for k, s := range scores {
 		xs[k] = s.Marks[name].Raw
 	}
-	sort.Float64s(xs)
+	slices.Sort(xs)
 	sum := 0.0
 	for _, x := range xs {
 		sum += x
@@ -190,18 +192,9 @@ func (d *debate) panelStep(i int, c sm.Call) (*sm.Step, error) {
 			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(j.Name), f.record.Model, j.Model)
 		}
 	}
-	calls := make([]sm.Call, len(d.panel))
-	for k, j := range d.panel {
-		pc := c
-		pc.ID, pc.Model = sm.PanelCallID(RoleModerator, j.Name), j.Model
-		// A judge's score may go missing (--keep-going): the panel's
-		// is then the mean of the others'.
-		pc.Missable = true
-		calls[k] = pc
-	}
 	s := d.sched[i]
 	return &sm.Step{
-		Key: stepKey(i, s), Unit: s.Exchange, Calls: calls,
+		Key: stepKey(i, s), Unit: s.Exchange, Calls: sm.PanelCalls(c, RoleModerator, d.panel),
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 			return d.applyPanel(i, answers, now)
 		},
@@ -245,7 +238,7 @@ func (d *debate) applyPanel(i int, answers map[string]sm.Answer, now time.Time) 
 	totals := map[string]any{}
 	var parts []string
 	for k, j := range d.panel {
-		files = sm.FirstRecord(files, d.record(j.Name), j, sm.KindPanel, s.Exchange, -1, now)
+		files = sm.FirstRecord(files, sm.RecordOf(d.judges, j.Name), j, sm.KindPanel, s.Exchange, -1, now)
 		data, err := renderScore(d.out(), scores[k])
 		if err != nil {
 			return nil, err
@@ -332,7 +325,8 @@ func (d *debate) fillPanel(i int, j sm.Judge) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.ID, c.Model, c.Missable = sm.PanelCallID(RoleModerator, j.Name), j.Model, true
+	c = c.AskedOf(RoleModerator, j)
+	c.Missable = true
 	s := d.sched[i]
 	target := d.sched[s.Target]
 	p, _ := d.participant(target.Role)
@@ -387,15 +381,6 @@ func (d *debate) fillPanel(i int, j sm.Judge) (*sm.Step, error) {
 // judgeNames lists the names of the folders under judgments/, sorted.
 func (d *debate) judgeNames() []string { return sm.SortedNames(d.judges, nil) }
 
-// record is the record of the folder of the judge called name; nil
-// before its first commit.
-func (d *debate) record(name string) *sm.JudgeRecord {
-	if f := d.judges[name]; f != nil {
-		return f.record
-	}
-	return nil
-}
-
 // checkJudges adds to f what is wrong with the folders under judgments/:
 // files that are not a judge's, scores without a record, scores of
 // statements not scored (yet), totals that are not their rubric's, and
@@ -403,9 +388,6 @@ func (d *debate) record(name string) *sm.JudgeRecord {
 // them. scored holds the numbers of the statements the debate has
 // scored.
 func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
-	problem := func(file, format string, args ...any) {
-		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
-	}
 	// panelOf[n] are the scores the panel's judges gave message n.
 	panelOf := map[int][]Score{}
 	panelNames := map[int][]string{}
@@ -413,37 +395,32 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 		jf := d.judges[name]
 		f.Problems = append(f.Problems, jf.stray...)
 		if jf.record == nil && len(jf.scores)+len(jf.gaps) > 0 {
-			problem(sm.JudgeRecordPath(name), "is missing: the folder holds scores")
+			f.Problemf(sm.JudgeRecordPath(name), "is missing: the folder holds scores")
 		}
 		for _, n := range slices.Sorted(maps.Keys(jf.gaps)) {
 			g := jf.gaps[n]
 			t, ok := d.slotOf(n)
 			switch {
 			case !ok || !scored[n]:
-				problem(g.file, "message %d is not scored yet, or is not a statement that is scored", n)
+				f.Problemf(g.file, "message %d is not scored yet, or is not a statement that is scored", n)
 			case g.file != d.judgeScoreFile(name, t):
-				problem(g.file, "should be %s", d.judgeScoreFile(name, t))
+				f.Problemf(g.file, "should be %s", d.judgeScoreFile(name, t))
 			case jf.record == nil || (jf.record.Kind != sm.KindPanel && jf.record.Kind != sm.KindRejudge):
-				problem(g.file, "only a judge of the panel, or of a re-judging, may miss a score")
+				f.Problemf(g.file, "only a judge of the panel, or of a re-judging, may miss a score")
 			}
 		}
-		nums := make([]int, 0, len(jf.scores))
-		for n := range jf.scores {
-			nums = append(nums, n)
-		}
-		sort.Ints(nums)
-		for _, n := range nums {
+		for _, n := range slices.Sorted(maps.Keys(jf.scores)) {
 			sc := jf.scores[n]
 			t, ok := d.slotOf(n)
 			if !ok || !scored[n] {
-				problem(sc.file, "message %d is not scored yet, or is not a statement that is scored", n)
+				f.Problemf(sc.file, "message %d is not scored yet, or is not a statement that is scored", n)
 				continue
 			}
 			if want := d.judgeScoreFile(name, t); sc.file != want {
-				problem(sc.file, "should be %s", want)
+				f.Problemf(sc.file, "should be %s", want)
 			}
 			if p, _ := d.participant(t.Role); sc.Participant != p.ID {
-				problem(sc.file, "participant is %s, but message %d is %s's", sc.Participant, n, p.ID)
+				f.Problemf(sc.file, "participant is %s, but message %d is %s's", sc.Participant, n, p.ID)
 			}
 			before := len(f.Problems)
 			d.checkScore(f, sc)
@@ -453,12 +430,7 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 			}
 		}
 	}
-	nums := make([]int, 0, len(panelOf))
-	for n := range panelOf {
-		nums = append(nums, n)
-	}
-	sort.Ints(nums)
-	for _, n := range nums {
+	for _, n := range slices.Sorted(maps.Keys(panelOf)) {
 		official, ok := d.scores[n]
 		if !ok {
 			continue
@@ -467,7 +439,7 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 		for _, c := range d.st.Criteria {
 			got, has := official.Marks[c.Name]
 			if has && math.Abs(got.Raw-want.Marks[c.Name].Raw) > 1e-6 {
-				problem(official.file, "criteria.%s.raw is %g, but the mean of the panel's judges (%s) is %g",
+				f.Problemf(official.file, "criteria.%s.raw is %g, but the mean of the panel's judges (%s) is %g",
 					c.Name, got.Raw, strings.Join(panelNames[n], ", "), want.Marks[c.Name].Raw)
 			}
 		}
@@ -493,10 +465,7 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 		return nil, errors.New("the debate has no scored statement to judge again")
 	}
 	first, last := d.sched[done[0]].Exchange, d.sched[done[len(done)-1]].Exchange
-	from, to := max(r.From, 0), last
-	if r.To >= 0 && r.To < to {
-		to = r.To
-	}
+	from, to := r.Span(0, last)
 	if from > last {
 		return nil, fmt.Errorf("the debate has scored statements in exchanges %d to %d; --from %d is past them", first, last, r.From)
 	}
@@ -509,7 +478,7 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 	if len(slots) == 0 {
 		return nil, fmt.Errorf("exchanges %d to %d have no scored statement; exchanges %d to %d have", from, to, first, last)
 	}
-	if err := sm.CheckRejudgeSeat(r, d.panel, d.record(r.Judge.Name)); err != nil {
+	if err := sm.CheckRejudgeSeat(r, d.panel, sm.RecordOf(d.judges, r.Judge.Name)); err != nil {
 		return nil, err
 	}
 	f := d.judges[r.Judge.Name]
@@ -606,16 +575,13 @@ func (rd *rejudgeDebate) Status() sm.Status {
 	}
 	if next < 0 {
 		st.Complete, st.Next = true, "nothing: every statement is scored again"
-		if missed > 0 {
-			st.Next = "nothing but the missing scores: moot rejudge --retry-missing asks for them again"
-		}
 	} else {
 		t := rd.d.sched[rd.d.sched[next].Target]
 		st.Next = fmt.Sprintf("%s scores %s's %s again (message %03d)", rd.r.Judge.Model, rd.d.name(t.Role), rd.d.label(t), t.Number)
 	}
 	st.Lines = []sm.Line{{Label: "statements", Text: fmt.Sprintf("%d of %d scored again", len(rd.slots)-left, len(rd.slots))}}
 	if missed > 0 {
-		st.Lines = append(st.Lines, sm.Line{Label: "missing", Text: fmt.Sprintf("%s, no value invented (moot rejudge --retry-missing asks again)", english.Count(missed, "score"))})
+		st.RetryMissing(english.Count(missed, "score"), "scores", "them")
 	}
 	return st
 }
@@ -640,7 +606,8 @@ func (rd *rejudgeDebate) step(i int) (*sm.Step, error) {
 		return nil, err
 	}
 	j := rd.r.Judge
-	c.ID, c.Model, c.Missable = sm.PanelCallID(RoleModerator, j.Name), j.Model, true
+	c = c.AskedOf(RoleModerator, j)
+	c.Missable = true
 	s := rd.d.sched[i]
 	t := rd.d.sched[s.Target]
 	// ends: every other statement of the exchange is scored again.
@@ -651,7 +618,7 @@ func (rd *rejudgeDebate) step(i int) (*sm.Step, error) {
 		}
 	}
 	return &sm.Step{
-		Key: fmt.Sprintf("rejudge-%s-%s", j.Name, stepKey(i, s)), Unit: s.Exchange, Calls: []sm.Call{c},
+		Key: sm.RejudgeKey(j.Name, stepKey(i, s)), Unit: s.Exchange, Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 			text := answers[c.ID].Text
 			p, _ := rd.d.participant(t.Role)
@@ -723,9 +690,7 @@ func (d *debate) Judgments() sm.Judgments {
 		official.Name, official.Model = "panel", ""
 	}
 	out.AddOfficial(official, len(d.panel) > 0)
-	for _, n := range sm.SortedNames(d.judges, func(f *judgeFolder) bool { return f.record != nil }) {
-		out.AddJudge(totalsOf(d.judges[n].scores), d.judges[n].record)
-	}
+	sm.AddJudges(&out, d.judges, func(f *judgeFolder) sm.JudgeScores { return totalsOf(f.scores) })
 	return out
 }
 

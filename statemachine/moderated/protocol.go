@@ -288,7 +288,7 @@ func (p Protocol) fresh(in sm.NewInput) (*debate, error) {
 		OutputFormat:   output,
 		Criteria:       criteria,
 		MaxTokens:      mt,
-		Started:        in.Now.UTC().Format(timeLayout),
+		Started:        in.Now.UTC().Format(sm.TimeLayout),
 	}
 	seed := in.Slug + "\x00" + in.Now.UTC().Format("2006-01-02T15:04:05.000000000Z")
 	st.Participants = []Participant{

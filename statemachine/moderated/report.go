@@ -101,7 +101,7 @@ func (d *debate) Report() ([]sm.File, error) {
 			fmt.Fprintf(&b, "\n## %s\n", l)
 		}
 		m := d.messages[s.Number]
-		fmt.Fprintf(&b, "\n**%03d %s** (%s, [file](%s))\n\n%s\n", s.Number, inline(m.Name), d.label(s), m.file, block(m.Content))
+		fmt.Fprintf(&b, "\n**%03d %s** (%s, [file](%s))\n\n%s\n", s.Number, inline(m.Name), d.label(s), m.file, sm.Blockquote(m.Content))
 		if len(m.Citations) > 0 {
 			fmt.Fprintf(&b, "\n*Quotations checked:* %s\n", evidence.Marks(m.Citations))
 		}

@@ -22,18 +22,8 @@ func markResearch(c *sm.Call, s slot) {
 	}
 	switch s.Kind {
 	case kindOpening, kindArgument, kindRebuttal, kindClosing:
-		c.Research = true
-		c.Cites = func(a []byte) []string { return evidence.Cited(string(a)) }
+		c.Researches()
 	}
-}
-
-// citations checks the quotations of an answer that researched, against
-// the pages it read and those the debate holds.
-func (d *debate) citations(a sm.Answer, text string) []evidence.Check {
-	if !a.Researched {
-		return nil
-	}
-	return evidence.CheckAnswer(text, a.Sources, d.sources)
 }
 
 // citationShares is the report's section of each advocate's share of

@@ -1,7 +1,6 @@
 package moderated
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -54,23 +53,12 @@ func Total(criteria []Criterion, raws map[string]float64) float64 {
 	return round2(sum / weights)
 }
 
-// extractObject takes the JSON object out of a reply: from its first "{"
-// to its last "}", so that a fence or a word around it does no harm; and
-// when that is not JSON, the object a person would find (lenient.JSON).
+// extractObject takes the JSON object out of a reply (sm.JSONObject).
 // A criterion's score written as a string ("7", "7/10", "7 out of 10")
 // is read as the number it is, on the scale from 0 to 10.
 func extractObject(text []byte) ([]byte, bool) {
-	var body []byte
-	i, j := bytes.IndexByte(text, '{'), bytes.LastIndexByte(text, '}')
-	if i >= 0 && j > i {
-		body = text[i : j+1]
-	}
-	if body == nil || !json.Valid(body) {
-		if b, ok := lenient.JSON(text); ok && b[0] == '{' {
-			body = b
-		}
-	}
-	if body == nil {
+	body, ok := sm.JSONObject(text)
+	if !ok {
 		return nil, false
 	}
 	return lenient.Numbers(body, func(p lenient.Path) float64 {

@@ -15,8 +15,6 @@ import (
 	"github.com/moot-dev/moot/templates"
 )
 
-const timeLayout = "2006-01-02T15:04:05Z"
-
 // The folders of a debate.
 const (
 	MessagesDir = "messages"
@@ -219,14 +217,9 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	d := &debate{messages: map[int]Message{}, scores: map[int]Score{}, tmpl: tmpl}
-	front, body, err := frontmatter.ParseInto(data, &d.st)
-	if len(front.Fields) > 0 {
-		if kerr := sm.RequireKeys(front, Name, "debate_id", "current_exchange", "current_step", "current_phase", "round_count", "participants"); kerr != nil {
-			return nil, kerr
-		}
-	}
+	front, body, err := sm.ParseState(data, &d.st, Name, "debate_id", "current_exchange", "current_step", "current_phase", "round_count", "participants")
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+		return nil, err
 	}
 	d.front = front
 	if err := d.checkState(); err != nil {
@@ -367,12 +360,8 @@ const contentKey = "content"
 // renderMessage writes a message file in output format f: its keys and
 // its content.
 func renderMessage(f string, m Message) ([]byte, error) {
-	raw, err := json.Marshal(m)
+	front, err := sm.FrontOf(m)
 	if err != nil {
-		return nil, err
-	}
-	var front frontmatter.Object
-	if err := json.Unmarshal(raw, &front); err != nil {
 		return nil, err
 	}
 	return encodeRecord(f, front, contentKey, m.Content)

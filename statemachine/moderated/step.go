@@ -364,8 +364,8 @@ func (d *debate) spoken(i int, ans sm.Answer, now time.Time) (*debate, *sm.Commi
 	c := &sm.Commit{}
 	p, _ := d.participant(s.Role)
 	m := Message{Number: s.Number, Participant: p.ID, Name: p.Name, Role: fileRole(s.Role), Kind: s.Kind, Phase: s.Phase,
-		Round: s.Round, Turn: s.Turn, Model: ans.Model, Time: now.UTC().Format(timeLayout), Content: text, file: d.messageFile(s),
-		Citations: d.citations(ans, text)}
+		Round: s.Round, Turn: s.Turn, Model: ans.Model, Time: now.UTC().Format(sm.TimeLayout), Content: text, file: d.messageFile(s),
+		Citations: sm.Citations(ans, text, d.sources)}
 	if s.Target >= 0 {
 		m.RespondsTo = d.sched[s.Target].Number
 	}

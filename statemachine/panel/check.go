@@ -21,13 +21,10 @@ import (
 // or cursor is not where the files say the debate stands.
 func (d *debate) Check() sm.Findings {
 	var f sm.Findings
-	problem := func(file, format string, args ...any) {
-		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
-	}
 	f.Problems = append(f.Problems, d.stray...)
 	if data, ok := d.files[AspectsFile]; ok {
 		if _, errs := parseAspects(data, d.st.Aspects); len(errs) > 0 {
-			problem(AspectsFile, "%s", strings.Join(errs, "; "))
+			f.Problemf(AspectsFile, "%s", strings.Join(errs, "; "))
 		}
 	}
 	// Every JSON file holds each key once, at any depth.
@@ -36,9 +33,9 @@ func (d *debate) Check() sm.Findings {
 			continue
 		}
 		if !json.Valid(data) {
-			problem(path, "is not valid JSON")
+			f.Problemf(path, "is not valid JSON")
 		} else if err := frontmatter.CheckDuplicates(data); err != nil {
-			problem(path, "%v", err)
+			f.Problemf(path, "%v", err)
 		}
 	}
 	for path, m := range d.msgs {
@@ -48,47 +45,47 @@ func (d *debate) Check() sm.Findings {
 			want = fmt.Sprintf("a%d-%s", m.Aspect, want)
 		}
 		if m.ID != want {
-			problem(path, "id is %q, but its place makes it %q", m.ID, want)
+			f.Problemf(path, "id is %q, but its place makes it %q", m.ID, want)
 		}
 		p, ok := d.persona(m.Persona)
 		if !ok {
-			problem(path, "persona %q is not on the panel", m.Persona)
+			f.Problemf(path, "persona %q is not on the panel", m.Persona)
 		} else if m.Name != p.Name {
-			problem(path, "name is %q, but persona %q is named %q", m.Name, p.ID, p.Name)
+			f.Problemf(path, "name is %q, but persona %q is named %q", m.Name, p.ID, p.Name)
 		}
 		if who, ok := d.speakerOf(path); ok && who != m.Persona {
-			problem(path, "persona is %q, but its place makes it %q's", m.Persona, who)
+			f.Problemf(path, "persona is %q, but its place makes it %q's", m.Persona, who)
 		}
 		if kinds := kindsAt(path); !slices.Contains(kinds, m.Kind) {
-			problem(path, "kind is %q, but its place makes it %s", m.Kind, strings.Join(kinds, " or "))
+			f.Problemf(path, "kind is %q, but its place makes it %s", m.Kind, strings.Join(kinds, " or "))
 		}
 		if m.OK() && m.Content == "" {
-			problem(path, "has status ok but no text")
+			f.Problemf(path, "has status ok but no text")
 		}
 	}
 	now := d.where()
 	if d.st.Stage != now.stage || d.st.Phase != now.phase || d.st.Cursor != now.cursor() {
-		problem(sm.StateFile, "says stage %q, phase %q, cursor %+v, but the files stand at stage %q, phase %q, cursor %+v",
+		f.Problemf(sm.StateFile, "says stage %q, phase %q, cursor %+v, but the files stand at stage %q, phase %q, cursor %+v",
 			d.st.Stage, d.st.Phase, d.st.Cursor, now.stage, now.phase, now.cursor())
 	}
 	for k := 1; k <= d.st.Aspects; k++ {
 		x, ok := d.detection(k)
 		if d.has(detectionPath(k)) && !ok {
-			problem(detectionPath(k), "does not read as a disagreement check")
+			f.Problemf(detectionPath(k), "does not read as a disagreement check")
 		}
 		if !x.Spawn() {
 			for path := range d.files {
 				if strings.HasPrefix(path, fmt.Sprintf("%s/a%d/", CruxDir, k)) {
-					problem(path, "aspect %d has no crux room", k)
+					f.Problemf(path, "aspect %d has no crux room", k)
 				}
 			}
 		}
 		if data, ok := d.files[cardPath(k)]; ok && x.Spawn() {
 			if c, ok := d.card(k); !ok || !validKind(c.Kind) {
-				problem(cardPath(k), "is not a card with a kind of %s (%d bytes)", strings.Join(cardKinds, ", "), len(data))
+				f.Problemf(cardPath(k), "is not a card with a kind of %s (%d bytes)", strings.Join(cardKinds, ", "), len(data))
 			} else {
 				for _, msg := range checkCard(c, k, x.Pair) {
-					problem(cardPath(k), "%s", msg)
+					f.Problemf(cardPath(k), "%s", msg)
 				}
 			}
 		}

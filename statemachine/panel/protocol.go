@@ -33,7 +33,6 @@ const (
 	maxPersonas   = 8
 	maxAspects    = 8
 	maxMinirounds = 5
-	timeLayout    = "2006-01-02T15:04:05Z"
 )
 
 // Protocol is the panel protocol. Templates are the prompt templates in
@@ -202,7 +201,7 @@ func (p Protocol) fresh(in sm.NewInput) (*debate, map[string][]byte, error) {
 		personas = append(personas, x)
 	}
 	st := state{Protocol: Name, DebateID: in.Slug, Personas: ids, Aspects: aspects, Minirounds: minis, Crux: DefaultCrux,
-		Started: in.Now.UTC().Format(timeLayout)}
+		Started: in.Now.UTC().Format(sm.TimeLayout)}
 	if err := st.check(); err != nil {
 		return nil, nil, fmt.Errorf("--personas: %w", err)
 	}

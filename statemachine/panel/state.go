@@ -1,7 +1,6 @@
 package panel
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -189,19 +188,11 @@ func (d *debate) renderState() ([]byte, error) {
 // renderMessage writes a message file: its keys as JSON frontmatter, the
 // text as body.
 func renderMessage(m Message) ([]byte, error) {
-	raw, err := json.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	var front frontmatter.Object
-	if err := json.Unmarshal(raw, &front); err != nil {
-		return nil, err
-	}
 	body := m.Content + "\n"
 	if !m.OK() {
 		body = ""
 	}
-	return frontmatter.Render(front, body)
+	return sm.RenderFile(m, body)
 }
 
 func parseMessage(data []byte) (Message, error) {
@@ -228,14 +219,9 @@ func load(files fs.FS, tmpl *templates.Set) (*debate, error) {
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	d := &debate{files: map[string][]byte{}, msgs: map[string]Message{}, tmpl: tmpl}
-	front, body, err := frontmatter.ParseInto(data, &d.st)
-	if len(front.Fields) > 0 {
-		if kerr := sm.RequireKeys(front, Name, "debate_id", "stage", "phase", "personas", "aspects", "minirounds"); kerr != nil {
-			return nil, kerr
-		}
-	}
+	front, body, err := sm.ParseState(data, &d.st, Name, "debate_id", "stage", "phase", "personas", "aspects", "minirounds")
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+		return nil, err
 	}
 	d.front = front
 	if err := d.st.check(); err != nil {

@@ -228,8 +228,7 @@ func (d *debate) personaCall(pid, role, user string, pd promptData, validate fun
 		MaxTokens: tierOf(role).maxTokens, Temperature: temp(role),
 	}
 	if research {
-		c.Research = true
-		c.Cites = func(a []byte) []string { return evidence.Cited(string(a)) }
+		c.Researches()
 	}
 	return c, nil
 }

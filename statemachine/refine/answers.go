@@ -87,26 +87,15 @@ type skepticAnswer struct {
 	Ready *bool    `json:"ready"`
 }
 
-// extractObject takes the JSON object out of a reply: from its first "{"
-// to its last "}", so that a fence or a word around it does no harm; and
-// when that is not JSON, the object a person would find (lenient.JSON).
+// extractObject takes the JSON object out of a reply (sm.JSONObject).
 // A number written as a string ("7", "7/10", "7 out of 10") where
 // numbers says one is asked is read as the number it is, on the scale
 // from 1 to 10; a flag written "true" or "yes" as the boolean; a status
 // or severity in capitals or with spaces ("Partly resolved") as the one
 // it is.
 func extractObject(text []byte, numbers func(p lenient.Path) bool) ([]byte, bool) {
-	var body []byte
-	i, j := bytes.IndexByte(text, '{'), bytes.LastIndexByte(text, '}')
-	if i >= 0 && j > i {
-		body = text[i : j+1]
-	}
-	if body == nil || !json.Valid(body) {
-		if b, ok := lenient.JSON(text); ok && b[0] == '{' {
-			body = b
-		}
-	}
-	if body == nil {
+	body, ok := sm.JSONObject(text)
+	if !ok {
 		return nil, false
 	}
 	body = lenient.Numbers(body, func(p lenient.Path) float64 {

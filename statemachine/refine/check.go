@@ -16,26 +16,23 @@ var phaseOrder = map[string]int{phaseRetrieval: 0, phaseProposal: 1, phaseCritiq
 // not the stop rule's.
 func (d *debate) Check() sm.Findings {
 	var f sm.Findings
-	problem := func(file, format string, args ...any) {
-		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
-	}
 	f.Problems = append(f.Problems, d.problems...)
 	st := d.st
 	at := phaseOrder[st.Phase]
 	switch {
 	case at >= phaseOrder[phaseSynthesis] && st.Stop == nil:
-		problem(sm.StateFile, "current_phase is %q, but stop is null", st.Phase)
+		f.Problemf(sm.StateFile, "current_phase is %q, but stop is null", st.Phase)
 	case at < phaseOrder[phaseSynthesis] && st.Stop != nil:
-		problem(sm.StateFile, "stop is set, but current_phase is %q", st.Phase)
+		f.Problemf(sm.StateFile, "stop is set, but current_phase is %q", st.Phase)
 	case st.Stop != nil && st.Stop.Round != st.Round:
-		problem(sm.StateFile, "stop.round is %d, but current_round is %d", st.Stop.Round, st.Round)
+		f.Problemf(sm.StateFile, "stop.round is %d, but current_round is %d", st.Stop.Round, st.Round)
 	}
 	if at == phaseOrder[phaseRetrieval] {
 		if d.retrieval != nil {
-			problem(RetrievalFile, "is written, but debate.md still awaits the retrieval")
+			f.Problemf(RetrievalFile, "is written, but debate.md still awaits the retrieval")
 		}
 	} else if d.retrieval == nil {
-		problem(RetrievalFile, "is missing: debate.md is past the retrieval")
+		f.Problemf(RetrievalFile, "is missing: debate.md is past the retrieval")
 	} else {
 		sums := map[string]string{}
 		for _, c := range d.retrieval.Candidates {
@@ -46,9 +43,9 @@ func (d *debate) Check() sm.Findings {
 			file := ReasoningDir + "/" + id + ".md"
 			switch {
 			case !ok:
-				problem(file, "is missing: retrieval.json keeps template %q", id)
+				f.Problemf(file, "is missing: retrieval.json keeps template %q", id)
 			case sha(t.Body) != sums[id]:
-				problem(file, "differs from the template retrieval.json kept (sha256 %s)", sums[id])
+				f.Problemf(file, "differs from the template retrieval.json kept (sha256 %s)", sums[id])
 			}
 		}
 	}
@@ -64,25 +61,25 @@ func (d *debate) Check() sm.Findings {
 		wantP := n < st.Round || (n == st.Round && at >= phaseOrder[phaseCritique])
 		wantC := n < st.Round || (n == st.Round && at >= phaseOrder[phaseSynthesis])
 		if r.Proposal != nil && !wantP {
-			problem(r.Proposal.file, "round %d's proposal is not given yet: debate.md is at %s of round %d", n, st.Phase, st.Round)
+			f.Problemf(r.Proposal.file, "round %d's proposal is not given yet: debate.md is at %s of round %d", n, st.Phase, st.Round)
 		}
 		if r.Critique != nil && !wantC {
-			problem(r.Critique.file, "round %d's critique is not given yet: debate.md is at %s of round %d", n, st.Phase, st.Round)
+			f.Problemf(r.Critique.file, "round %d's critique is not given yet: debate.md is at %s of round %d", n, st.Phase, st.Round)
 		}
 	}
 	for n := 1; n <= st.Round; n++ {
 		wantP := n < st.Round || at >= phaseOrder[phaseCritique]
 		wantC := n < st.Round || at >= phaseOrder[phaseSynthesis]
 		if wantP && d.proposalOf(n) == nil {
-			problem(proposalFile(n), "is missing: round %d's proposal was given", n)
+			f.Problemf(proposalFile(n), "is missing: round %d's proposal was given", n)
 		}
 		c := d.critiqueOf(n)
 		if wantC && c == nil {
-			problem(critiqueFile(n), "is missing: round %d's critique was given", n)
+			f.Problemf(critiqueFile(n), "is missing: round %d's critique was given", n)
 		}
 		if c == nil || c.Round != n {
 			if c != nil {
-				problem(c.file, "says round %d", c.Round)
+				f.Problemf(c.file, "says round %d", c.Round)
 			}
 			continue
 		}
@@ -115,46 +112,46 @@ func (d *debate) Check() sm.Findings {
 			}
 		}
 		if crit != c.Critical || major != c.Major || minor != c.Minor {
-			problem(c.file, "counts %d/%d/%d critical/major/minor, but its points make %d/%d/%d", c.Critical, c.Major, c.Minor, crit, major, minor)
+			f.Problemf(c.file, "counts %d/%d/%d critical/major/minor, but its points make %d/%d/%d", c.Critical, c.Major, c.Minor, crit, major, minor)
 		}
 		for _, msg := range checkCritique(c, n, open, st.EarlyStop) {
-			problem(c.file, "%s", msg)
+			f.Problemf(c.file, "%s", msg)
 		}
 		want := Decide(Facts{Ready: c.Ready, Critical: c.Critical, Score: c.Score}, n, st.MinRounds, st.MaxRounds)
 		if want.Stop != c.Decision.Stop || want.Reason != c.Decision.Reason {
-			problem(c.file, "decision is stop=%t %q, but the stop rule gives stop=%t %q", c.Decision.Stop, c.Decision.Reason, want.Stop, want.Reason)
+			f.Problemf(c.file, "decision is stop=%t %q, but the stop rule gives stop=%t %q", c.Decision.Stop, c.Decision.Reason, want.Stop, want.Reason)
 		}
 		last := n == st.Round && st.Stop != nil
 		if c.Decision.Stop != last {
-			problem(c.file, "decision stop=%t disagrees with debate.md (current_round %d, stop %v)", c.Decision.Stop, st.Round, st.Stop != nil)
+			f.Problemf(c.file, "decision stop=%t disagrees with debate.md (current_round %d, stop %v)", c.Decision.Stop, st.Round, st.Stop != nil)
 		}
 		if last && c.Decision.Reason != st.Stop.Reason {
-			problem(sm.StateFile, "stop.reason is %q, but %s says %q", st.Stop.Reason, c.file, c.Decision.Reason)
+			f.Problemf(sm.StateFile, "stop.reason is %q, but %s says %q", st.Stop.Reason, c.file, c.Decision.Reason)
 		}
 	}
 	if has, want := d.synthesis != nil, at >= phaseOrder[phaseScore]; has != want {
-		problem(SynthesisFile, "is %s, but debate.md is at %s", map[bool]string{true: "written", false: "missing"}[has], st.Phase)
+		f.Problemf(SynthesisFile, "is %s, but debate.md is at %s", map[bool]string{true: "written", false: "missing"}[has], st.Phase)
 	}
 	if d.scoreGap != nil && !strings.HasSuffix(d.scoreGap.Missing.Call, "score/"+RoleJudge) {
-		problem(ScoreFile, "missing.call: %q is not the judge's score", d.scoreGap.Missing.Call)
+		f.Problemf(ScoreFile, "missing.call: %q is not the judge's score", d.scoreGap.Missing.Call)
 	}
 	if has, want := d.score != nil || d.scoreGap != nil, at == phaseOrder[phaseComplete]; has != want {
-		problem(ScoreFile, "is %s, but debate.md is at %s", map[bool]string{true: "written", false: "missing"}[has], st.Phase)
+		f.Problemf(ScoreFile, "is %s, but debate.md is at %s", map[bool]string{true: "written", false: "missing"}[has], st.Phase)
 	}
 	switch {
 	case d.score == nil:
 	case d.score.Parse != "panel":
 		// The judge's own score: the rules its answer was read by.
 		for _, msg := range judgeScoreProblems(d.score) {
-			problem(ScoreFile, "%s", msg)
+			f.Problemf(ScoreFile, "%s", msg)
 		}
 	default:
 		// A panel's aggregate, a mean of its judges' scores (checkJudges).
 		if w := Weighted(d.score.Criteria); w != d.score.WeightedScore {
-			problem(ScoreFile, "weighted_score is %.2f, but its criteria make %.2f", d.score.WeightedScore, w)
+			f.Problemf(ScoreFile, "weighted_score is %.2f, but its criteria make %.2f", d.score.WeightedScore, w)
 		}
 		if d.score.Score < 1 || d.score.Score > 10 {
-			problem(ScoreFile, "score %d is outside 1 to 10", d.score.Score)
+			f.Problemf(ScoreFile, "score %d is outside 1 to 10", d.score.Score)
 		}
 	}
 	d.checkJudges(&f)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/moot-dev/moot/internal/driver"
 	"github.com/moot-dev/moot/internal/testkit/crashtest"
@@ -20,36 +19,24 @@ import (
 var crashScores = map[string]float64{"Fermi estimate": 0.9, "Pre-mortem": 0.7}
 
 // stopServer answers as the fake does but, at request stop (embedding
-// requests counted with the chats), calls at and holds the request.
+// requests counted with the chats), calls at and holds the request until
+// its client has gone away, whatever the time that takes on a loaded
+// machine: it is never answered.
 func stopServer(t *testing.T, stop int, at func()) (*modeltest.Server, func() int) {
 	var mu sync.Mutex
 	n := 0
-	next := func() bool {
+	hold := func(ctx context.Context, _ modeltest.Request) {
 		mu.Lock()
-		defer mu.Unlock()
 		n++
-		return n == stop
-	}
-	chat := refinetest.Handler(refinetest.Options{})
-	vectors := refinetest.Embeddings(crashScores)
-	embedded := map[string]bool{}
-	srv := modeltest.NewServer(t, func(req modeltest.Request) modeltest.Reply {
-		if next() {
-			at()
-			return modeltest.Reply{Delay: time.Minute}
-		}
-		return chat(req)
-	}, modeltest.Embeddings(func(model, text string) []float64 {
-		mu.Lock()
-		first := len(embedded) == 0
-		embedded[text] = true
+		here := n
 		mu.Unlock()
-		if first && next() {
+		if here == stop {
 			at()
-			time.Sleep(2 * time.Second)
+			<-ctx.Done()
 		}
-		return vectors(model, text)
-	}))
+	}
+	srv := modeltest.NewServer(t, refinetest.Handler(refinetest.Options{}),
+		modeltest.Embeddings(refinetest.Embeddings(crashScores)), modeltest.Before(hold))
 	return srv, func() int {
 		mu.Lock()
 		defer mu.Unlock()

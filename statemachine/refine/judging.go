@@ -43,6 +43,9 @@ type judgeFolder struct {
 	gap *MissingScore
 }
 
+// Seat returns the folder's record: nil before the judge's first commit.
+func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
+
 // readJudges reads the panel debate.md names and every folder under
 // judgments/. A score that does not parse, and a file a judge's folder
 // should not hold, are problems for Check; a record that does not parse
@@ -111,14 +114,7 @@ func (d *debate) panelStep(step *sm.Step) (*sm.Step, error) {
 		return nil, err
 	}
 	panel := slices.Clone(d.panel)
-	for _, j := range panel {
-		c := base
-		c.ID, c.Model = sm.PanelCallID(RoleJudge, j.Name), j.Model
-		// A judge's score may go missing (--keep-going): the panel's is
-		// then the mean of the others'.
-		c.Missable = true
-		step.Calls = append(step.Calls, c)
-	}
+	step.Calls = append(step.Calls, sm.PanelCalls(base, RoleJudge, panel)...)
 	step.Key = "score"
 	step.Apply = func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 		if d.st.Phase != phaseScore {
@@ -151,7 +147,7 @@ func renderScore(s *Score) ([]byte, error) {
 // its record, and their aggregate as score.json. Every answer is read
 // before anything is written: one that breaks a rule refuses the step.
 func (d *debate) applyPanel(panel []sm.Judge, answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-	at := now.UTC().Format(timeLayout)
+	at := now.UTC().Format(sm.TimeLayout)
 	scores := make([]*Score, len(panel))
 	gaps := make([]*MissingScore, len(panel))
 	refusal := &sm.Refused{Answer: true}
@@ -270,12 +266,13 @@ func (d *debate) fillPanel(j sm.Judge) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.ID, c.Model, c.Missable = sm.PanelCallID(RoleJudge, j.Name), j.Model, true
+	c = c.AskedOf(RoleJudge, j)
+	c.Missable = true
 	roll := slices.Clone(d.panelRoll())
-	return &sm.Step{Key: "score", Unit: d.unit(), Calls: []sm.Call{c},
+	return &sm.Step{Key: scoreStep, Unit: d.unit(), Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 			ans := answers[c.ID]
-			at := now.UTC().Format(timeLayout)
+			at := now.UTC().Format(sm.TimeLayout)
 			if ans.Missing != nil {
 				// Refused again: the judge's record stays, with this
 				// run's answers; the panel's score is as it was.
@@ -387,9 +384,6 @@ func PanelScore(panel []sm.Judge, scores []*Score) *Score {
 // that is not the mean of its judges' scores, a judgment made again of a
 // final answer that is not written.
 func (d *debate) checkJudges(f *sm.Findings) {
-	problem := func(file, format string, args ...any) {
-		f.Problems = append(f.Problems, sm.Problem{File: file, Message: fmt.Sprintf(format, args...)})
-	}
 	names := sm.SortedNames(d.judges, nil)
 	var inPanel []string
 	if d.score != nil {
@@ -407,24 +401,24 @@ func (d *debate) checkJudges(f *sm.Findings) {
 		file := JudgeScoreFile(n)
 		switch {
 		case jf.record == nil && (jf.score != nil || jf.gap != nil):
-			problem(file, "has no %s beside it", sm.JudgeRecordPath(n))
+			f.Problemf(file, "has no %s beside it", sm.JudgeRecordPath(n))
 		case jf.record != nil && jf.score == nil && jf.gap == nil:
-			problem(file, "is missing: %s names a judge", sm.JudgeRecordPath(n))
-		case jf.gap != nil && jf.record.Kind == sm.KindRejudge && jf.gap.Missing.Call != "rejudge-"+n+"-score/"+RoleJudge:
-			problem(file, "the missing call %q is not the judgment again by %s", jf.gap.Missing.Call, n)
+			f.Problemf(file, "is missing: %s names a judge", sm.JudgeRecordPath(n))
+		case jf.gap != nil && jf.record.Kind == sm.KindRejudge && jf.gap.Missing.Call != sm.RejudgeKey(n, scoreStep)+"/"+RoleJudge:
+			f.Problemf(file, "the missing call %q is not the judgment again by %s", jf.gap.Missing.Call, n)
 		case jf.gap != nil && jf.record.Kind != sm.KindRejudge && (jf.record.Kind != sm.KindPanel || !strings.Contains(jf.gap.Missing.Call, "score/")):
-			problem(file, "only a judge of the panel, or of a re-judging, may miss the score")
+			f.Problemf(file, "only a judge of the panel, or of a re-judging, may miss the score")
 		}
 		if jf.score != nil {
 			for _, msg := range judgeScoreProblems(jf.score) {
-				problem(file, "%s", msg)
+				f.Problemf(file, "%s", msg)
 			}
 			if d.synthesis == nil {
-				problem(file, "scores a final answer, but %s is missing", SynthesisFile)
+				f.Problemf(file, "scores a final answer, but %s is missing", SynthesisFile)
 			}
 		}
 		if jf.record != nil && jf.record.Kind == sm.KindPanel && !slices.Contains(inPanel, n) {
-			problem(sm.JudgeRecordPath(n), "is a panel judge's, but %s names no such judge of its panel", ScoreFile)
+			f.Problemf(sm.JudgeRecordPath(n), "is a panel judge's, but %s names no such judge of its panel", ScoreFile)
 		}
 	}
 	if d.score == nil || d.score.Panel == nil {
@@ -438,21 +432,21 @@ func (d *debate) checkJudges(f *sm.Findings) {
 		if p.Missing {
 			missing++
 			if jf == nil || jf.gap == nil || p.Score != 0 || p.WeightedScore != 0 {
-				problem(ScoreFile, "names the panel judge %s as missing, but %s is not a score recorded as missing", p.Name, JudgeScoreFile(p.Name))
+				f.Problemf(ScoreFile, "names the panel judge %s as missing, but %s is not a score recorded as missing", p.Name, JudgeScoreFile(p.Name))
 			}
 			continue
 		}
 		switch {
 		case jf == nil || jf.score == nil:
-			problem(ScoreFile, "names the panel judge %s, but %s is missing", p.Name, JudgeScoreFile(p.Name))
+			f.Problemf(ScoreFile, "names the panel judge %s, but %s is missing", p.Name, JudgeScoreFile(p.Name))
 			continue
 		case jf.record == nil || jf.record.Kind != sm.KindPanel:
-			problem(ScoreFile, "names the panel judge %s, but %s is not a panel judge's", p.Name, sm.JudgeRecordPath(p.Name))
+			f.Problemf(ScoreFile, "names the panel judge %s, but %s is not a panel judge's", p.Name, sm.JudgeRecordPath(p.Name))
 		case jf.record.Model != p.Model:
-			problem(ScoreFile, "names %s's model %s, but %s says %s", p.Name, p.Model, sm.JudgeRecordPath(p.Name), jf.record.Model)
+			f.Problemf(ScoreFile, "names %s's model %s, but %s says %s", p.Name, p.Model, sm.JudgeRecordPath(p.Name), jf.record.Model)
 		}
 		if jf.score.Score != p.Score || jf.score.WeightedScore != p.WeightedScore {
-			problem(ScoreFile, "gives %s %d (%.2f), but %s says %d (%.2f)", p.Name, p.Score, p.WeightedScore, JudgeScoreFile(p.Name), jf.score.Score, jf.score.WeightedScore)
+			f.Problemf(ScoreFile, "gives %s %d (%.2f), but %s says %d (%.2f)", p.Name, p.Score, p.WeightedScore, JudgeScoreFile(p.Name), jf.score.Score, jf.score.WeightedScore)
 		}
 		panel = append(panel, sm.Judge{Name: p.Name, Model: p.Model})
 		scores = append(scores, jf.score)
@@ -463,11 +457,11 @@ func (d *debate) checkJudges(f *sm.Findings) {
 	want := PanelScore(panel, scores)
 	for _, c := range criteria {
 		if got, w := d.score.Criteria[c.Name].Score, want.Criteria[c.Name].Score; got != w {
-			problem(ScoreFile, "criteria.%s is %s, but the mean of the panel's is %s", c.Name, markText(got), markText(w))
+			f.Problemf(ScoreFile, "criteria.%s is %s, but the mean of the panel's is %s", c.Name, markText(got), markText(w))
 		}
 	}
 	if d.score.Score != want.Score {
-		problem(ScoreFile, "score %d is not %.2f rounded, %d", d.score.Score, d.score.WeightedScore, want.Score)
+		f.Problemf(ScoreFile, "score %d is not %.2f rounded, %d", d.score.Score, d.score.WeightedScore, want.Score)
 	}
 }
 
@@ -518,17 +512,14 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 	if r.From > u || (r.To >= 0 && r.To < u) {
 		return nil, fmt.Errorf("the judge scores only the final answer, of round %d's unit %d; units %s leave it out", d.roundsDone(), u, unitRange(r.From, r.To))
 	}
-	f := d.judges[r.Judge.Name]
-	var rec *sm.JudgeRecord
-	if f != nil {
-		rec = f.record
-	}
+	rec := sm.RecordOf(d.judges, r.Judge.Name)
 	if err := sm.CheckRejudgeRecord(r, rec); err != nil {
 		return nil, err
 	}
 	if rec == nil && sm.InPanel(d.panel, r.Judge.Name) {
 		return nil, fmt.Errorf("%s belongs to a judge of the debate's panel: give another name", sm.JudgeFolder(r.Judge.Name))
 	}
+	f := d.judges[r.Judge.Name]
 	if f == nil {
 		f = &judgeFolder{}
 	}
@@ -560,8 +551,7 @@ func (j *rejudgeDebate) Status() sm.Status {
 	}
 	if j.folder.gap != nil {
 		st.Complete = true
-		st.Next = "nothing but the missing score: moot rejudge --retry-missing asks for it again"
-		st.Lines = []sm.Line{{Label: "missing", Text: "the score, no value invented (moot rejudge --retry-missing asks again)"}}
+		st.RetryMissing("the score", "score", "it")
 		return st
 	}
 	st.Next = fmt.Sprintf("%s scores the final answer again", j.r.Judge.Model)
@@ -605,7 +595,7 @@ func (j *rejudgeDebate) step() (*sm.Step, error) {
 	c.Model, c.Missable = j.r.Judge.Model, true
 	name := j.r.Judge.Name
 	return &sm.Step{
-		Key: "rejudge-" + name + "-score", Unit: j.unit, Calls: []sm.Call{c},
+		Key: sm.RejudgeKey(name, scoreStep), Unit: j.unit, Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 			if j.folder.score != nil {
 				return nil, &sm.Refused{Reasons: []string{JudgeScoreFile(name) + " is written already"}}
@@ -613,7 +603,7 @@ func (j *rejudgeDebate) step() (*sm.Step, error) {
 			ans := answers[c.ID]
 			out := &sm.Commit{Files: sm.FirstRecord(nil, j.folder.record, j.r.Judge, sm.KindRejudge, j.r.From, j.r.To, now)}
 			if ans.Missing != nil {
-				data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(timeLayout)}, "", "  ")
+				data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(sm.TimeLayout)}, "", "  ")
 				if err != nil {
 					return nil, err
 				}
@@ -626,7 +616,7 @@ func (j *rejudgeDebate) step() (*sm.Step, error) {
 			if len(errs) > 0 {
 				return nil, refused(RoleJudge, errs)
 			}
-			stamp(s, ans, now.UTC().Format(timeLayout))
+			stamp(s, ans, now.UTC().Format(sm.TimeLayout))
 			data, err := renderScore(s)
 			if err != nil {
 				return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(name), err)

@@ -175,7 +175,7 @@ func (p Protocol) New(in sm.NewInput) ([]sm.File, error) {
 		MinRounds: minR, MaxRounds: maxR, EarlyStop: early,
 		RAG:          ragSettings{Enabled: rag == "on", TopK: DefaultTopK, Threshold: thr, Score: ScaleHalfCosine},
 		Temperatures: maps.Clone(DefaultTemperatures),
-		Started:      in.Now.UTC().Format(timeLayout),
+		Started:      in.Now.UTC().Format(sm.TimeLayout),
 		ID:           uuidFrom(in.Slug + "\x00" + in.Now.UTC().Format("2006-01-02T15:04:05.000000000Z")),
 	}
 	d := &debate{st: st, question: q}

@@ -23,20 +23,6 @@ const ReportFile = "README.md"
 
 func inline(s string) string { return escape.Markdown(s) }
 
-// block makes model text safe as markdown paragraphs inside a blockquote.
-func block(s string) string {
-	var paras []string
-	for _, p := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
-		if p = strings.TrimSpace(p); p != "" {
-			paras = append(paras, "> "+escape.Markdown(p))
-		}
-	}
-	if len(paras) == 0 {
-		return "> (empty)"
-	}
-	return strings.Join(paras, "\n>\n")
-}
-
 // fate is what became of one point, round by round.
 type fate struct {
 	Point
@@ -74,7 +60,7 @@ func (d *debate) Report() ([]sm.File, error) {
 	fmt.Fprintf(&b, "# %s\n\n", inline(d.question))
 	b.WriteString("## Answer\n\n")
 	if d.synthesis != nil {
-		b.WriteString(block(d.synthesis.Text) + "\n")
+		b.WriteString(sm.Blockquote(d.synthesis.Text) + "\n")
 		if len(d.synthesis.Citations) > 0 {
 			fmt.Fprintf(&b, "\n*Quotations checked:* %s\n", evidence.Marks(d.synthesis.Citations))
 		}
@@ -95,7 +81,7 @@ func (d *debate) Report() ([]sm.File, error) {
 				fmt.Fprintf(&b, "| %s | %s | %d | %.2f |\n", inline(p.Name), inline(p.Model), p.Score, p.WeightedScore)
 			}
 		}
-		fmt.Fprintf(&b, "\n%s\n\nWould benefit from fine-tuning: %t.\n", block(s.Justification), s.Finetune)
+		fmt.Fprintf(&b, "\n%s\n\nWould benefit from fine-tuning: %t.\n", sm.Blockquote(s.Justification), s.Finetune)
 	}
 	if d.scoreGap != nil {
 		fmt.Fprintf(&b, "\n**Score: missing.** The judge's answers were refused after every repair; no value was invented (`moot run --retry-missing` asks again).\n")
@@ -158,12 +144,12 @@ func (d *debate) Report() ([]sm.File, error) {
 		if p == nil {
 			break
 		}
-		fmt.Fprintf(&b, "\n### Round %d\n\n**Proposer** ([%s](%s)):\n\n%s\n", r, proposalFile(r), proposalFile(r), block(p.Text))
+		fmt.Fprintf(&b, "\n### Round %d\n\n**Proposer** ([%s](%s)):\n\n%s\n", r, proposalFile(r), proposalFile(r), sm.Blockquote(p.Text))
 		if len(p.Citations) > 0 {
 			fmt.Fprintf(&b, "\n*Quotations checked:* %s\n", evidence.Marks(p.Citations))
 		}
 		if c != nil {
-			fmt.Fprintf(&b, "\n**Skeptic** ([%s](%s)):\n\n%s\n", critiqueFile(r), critiqueFile(r), block(c.Text))
+			fmt.Fprintf(&b, "\n**Skeptic** ([%s](%s)):\n\n%s\n", critiqueFile(r), critiqueFile(r), sm.Blockquote(c.Text))
 		}
 	}
 	return []sm.File{{Name: ReportFile, Data: []byte(b.String())}}, nil

@@ -1,7 +1,6 @@
 package refine
 
 import (
-	"github.com/moot-dev/moot/internal/evidence"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -14,16 +13,6 @@ import (
 
 // researching marks c as a call that researches.
 func researching(c sm.Call) sm.Call {
-	c.Research = true
-	c.Cites = func(a []byte) []string { return evidence.Cited(string(a)) }
+	c.Researches()
 	return c
-}
-
-// citations checks the quotations of an answer that researched, against
-// the pages it read and those the debate holds.
-func (d *debate) citations(a sm.Answer, text string) []evidence.Check {
-	if !a.Researched {
-		return nil
-	}
-	return evidence.CheckAnswer(text, a.Sources, d.sources)
 }

@@ -16,8 +16,6 @@ import (
 	"github.com/moot-dev/moot/templates"
 )
 
-const timeLayout = "2006-01-02T15:04:05Z"
-
 // The files and folders of a debate.
 const (
 	RoundsDir     = "rounds"
@@ -36,6 +34,10 @@ const (
 	phaseScore     = "awaiting_score"
 	phaseComplete  = "complete"
 )
+
+// scoreStep is the key of the judge's step, which scores the final
+// answer; a re-judging's step is keyed after it (sm.RejudgeKey).
+const scoreStep = "score"
 
 // The reasons a debate stops.
 const (
@@ -237,14 +239,9 @@ func load(files fs.FS, tmpl *templates.Set, library map[string][]byte) (*debate,
 		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
 	}
 	d := &debate{rounds: map[int]*round{}, own: map[string]Template{}, tmpl: tmpl, library: library}
-	front, body, err := frontmatter.ParseInto(data, &d.st)
-	if len(front.Fields) > 0 {
-		if kerr := sm.RequireKeys(front, Name, "debate_id", "current_round", "current_phase", "min_rounds", "max_rounds"); kerr != nil {
-			return nil, kerr
-		}
-	}
+	front, body, err := sm.ParseState(data, &d.st, Name, "debate_id", "current_round", "current_phase", "min_rounds", "max_rounds")
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", sm.StateFile, err)
+		return nil, err
 	}
 	d.front = front
 	if err := d.checkState(); err != nil {
@@ -392,19 +389,6 @@ func (d *debate) readRounds(files fs.FS) error {
 		d.rounds[num] = r
 	}
 	return nil
-}
-
-// renderFile writes v's JSON as frontmatter with body.
-func renderFile(v any, body string) ([]byte, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var front frontmatter.Object
-	if err := json.Unmarshal(raw, &front); err != nil {
-		return nil, err
-	}
-	return frontmatter.Render(front, body+"\n")
 }
 
 // proposalOf returns round r's proposal, if written.

@@ -438,19 +438,19 @@ func (d *debate) apply(call sm.Call, ans sm.Answer, now time.Time) (*sm.Commit, 
 	r := d.st.Round
 	next := d.clone()
 	c := &sm.Commit{}
-	at := now.UTC().Format(timeLayout)
+	at := now.UTC().Format(sm.TimeLayout)
 	text := strings.TrimSpace(string(ans.Text))
 	var file string
 	var data []byte
 	var err error
 	switch d.st.Phase {
 	case phaseProposal:
-		p := &proposal{Round: r, Model: ans.Model, ElapsedMS: ms(ans.Elapsed), Time: at, Text: text, Citations: d.citations(ans, text)}
+		p := &proposal{Round: r, Model: ans.Model, ElapsedMS: ms(ans.Elapsed), Time: at, Text: text, Citations: sm.Citations(ans, text, d.sources)}
 		if r == 1 && d.retrieval != nil {
 			p.Templates = append([]string{}, d.retrieval.Kept...)
 		}
 		file = proposalFile(r)
-		if data, err = renderFile(p, text); err != nil {
+		if data, err = sm.RenderFile(p, text); err != nil {
 			return nil, err
 		}
 		rd := next.rounds[r]
@@ -470,7 +470,7 @@ func (d *debate) apply(call sm.Call, ans sm.Answer, now time.Time) (*sm.Commit, 
 		cr.Model, cr.Elapsed, cr.Time = ans.Model, ms(ans.Elapsed), at
 		cr.Decision = Decide(Facts{Ready: cr.Ready, Critical: cr.Critical, Major: cr.Major, Minor: cr.Minor, Score: cr.Score}, r, d.st.MinRounds, d.st.MaxRounds)
 		file = critiqueFile(r)
-		if data, err = renderFile(cr, cr.Text); err != nil {
+		if data, err = sm.RenderFile(cr, cr.Text); err != nil {
 			return nil, err
 		}
 		next.rounds[r].Critique = cr
@@ -490,9 +490,9 @@ func (d *debate) apply(call sm.Call, ans sm.Answer, now time.Time) (*sm.Commit, 
 			Data: map[string]any{"round": r, "ready": cr.Ready, "critical_count": cr.Critical, "major_count": cr.Major, "minor_count": cr.Minor,
 				"skeptic_score": cr.Score, "decision": cr.Decision}})
 	case phaseSynthesis:
-		s := &synthesis{Model: ans.Model, Rounds: d.roundsDone(), ElapsedMS: ms(ans.Elapsed), Time: at, Text: text, Citations: d.citations(ans, text)}
+		s := &synthesis{Model: ans.Model, Rounds: d.roundsDone(), ElapsedMS: ms(ans.Elapsed), Time: at, Text: text, Citations: sm.Citations(ans, text, d.sources)}
 		file = SynthesisFile
-		if data, err = renderFile(s, text); err != nil {
+		if data, err = sm.RenderFile(s, text); err != nil {
 			return nil, err
 		}
 		next.synthesis = s
@@ -609,7 +609,7 @@ func (d *debate) describe() string {
 // applyMissingScore is the commit of a score recorded as missing: score.json
 // holds the record, and the debate is complete without a score.
 func (d *debate) applyMissingScore(ans sm.Answer, now time.Time) (*sm.Commit, error) {
-	gap := &MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(timeLayout)}
+	gap := &MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(sm.TimeLayout)}
 	raw, err := json.MarshalIndent(gap, "", "  ")
 	if err != nil {
 		return nil, err
@@ -666,7 +666,7 @@ func (d *debate) Fill(gap string) (*sm.Step, error) {
 		return nil, err
 	}
 	c.Missable = true
-	return &sm.Step{Key: "score", Unit: d.unit(), Calls: []sm.Call{c},
+	return &sm.Step{Key: scoreStep, Unit: d.unit(), Calls: []sm.Call{c},
 		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
 			ans := answers[c.ID]
 			if ans.Missing != nil {
@@ -676,7 +676,7 @@ func (d *debate) Fill(gap string) (*sm.Step, error) {
 			if len(errs) > 0 {
 				return nil, refused(RoleJudge, errs)
 			}
-			s.Model, s.Attempts, s.ElapsedMS, s.Time = ans.Model, ans.Attempts, ms(ans.Elapsed), now.UTC().Format(timeLayout)
+			s.Model, s.Attempts, s.ElapsedMS, s.Time = ans.Model, ans.Attempts, ms(ans.Elapsed), now.UTC().Format(sm.TimeLayout)
 			s.Parse = "json"
 			if ans.Attempts > 1 {
 				s.Parse = "repaired"

@@ -93,6 +93,15 @@ type CallKills struct {
 	// runs of the same debate (times, durations) blanked; nil compares
 	// files as they are. Files under .moot are never compared.
 	Normalise func(name, data string) string
+	// Repeated, when set, names the kind of a request of the reference
+	// run that another KillAtEveryCall test of the package already kills
+	// at, one by one, in a debate alike up to that request: the debaters'
+	// calls of a debate whose judging alone differs, say. It returns ""
+	// for a request of this test's own, which is killed at as every
+	// request is without Repeated. Of the requests of each kind it names,
+	// only the first and the last are killed at, which still kill this
+	// debate's run while such calls are in flight beside its own.
+	Repeated func(req modeltest.Request) string
 	// Also, when set, are arguments added to the uninterrupted run's for
 	// a second uninterrupted run, whose files must be the reference's:
 	// --sequential, so that a run whose calls are pipelined is shown to
@@ -130,6 +139,8 @@ const settle = 200 * time.Millisecond
 // numbered as they reach the fake, so that of two calls asked in parallel
 // either may be request k. The debate is made once, by `moot new`, and
 // copied for every run, so that all share what new drew and stamped.
+// Requests of the kinds c.Repeated names, which another test kills at
+// one by one, are killed at only at the first and the last of each kind.
 func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	t.Helper()
 	Apart(t)
@@ -156,8 +167,12 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 			t.Fatalf("the run with %s differs from the reference:\n%s", strings.Join(c.Also, " "), strings.Join(d, "\n"))
 		}
 	}
+	stops := c.stops(refAsked.all())
+	if len(stops) < total {
+		t.Logf("killed at %d of the %d requests: the others are of kinds another test kills at every call (Repeated), each killed at here at its first and last", len(stops), total)
+	}
 	start := time.Now()
-	for k := 1; k <= total; k++ {
+	for _, k := range stops {
 		t.Run(fmt.Sprintf("killed at request %d", k), func(t *testing.T) {
 			root := fresh(t)
 			logBefore := usageLines(filepath.Join(root, "d"))
@@ -215,8 +230,36 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 		})
 	}
 	took := time.Since(start)
-	t.Logf("%d kills in %v", total, took.Round(time.Millisecond))
+	t.Logf("%d kills in %v", len(stops), took.Round(time.Millisecond))
 	return Kills{Reference: want, Requests: total, Took: took}
+}
+
+// stops are the requests, numbered from 1 in the order they reached the
+// fake, at which KillAtEveryCall kills: every one, but of the kinds
+// Repeated names, the first and the last of each.
+func (c CallKills) stops(reqs []modeltest.Request) []int {
+	first, last := map[string]int{}, map[string]int{}
+	for i, r := range reqs {
+		if c.Repeated == nil {
+			break
+		}
+		if kind := c.Repeated(r); kind != "" {
+			if _, ok := first[kind]; !ok {
+				first[kind] = i
+			}
+			last[kind] = i
+		}
+	}
+	var stops []int
+	for i, r := range reqs {
+		if c.Repeated != nil {
+			if kind := c.Repeated(r); kind != "" && i != first[kind] && i != last[kind] {
+				continue
+			}
+		}
+		stops = append(stops, i+1)
+	}
+	return stops
 }
 
 // beforeDeadline fires shortly before the test's deadline (go test
@@ -315,20 +358,29 @@ func requestKey(req modeltest.Request) string {
 // asked records the requests a model was asked.
 type asked struct {
 	mu   sync.Mutex
-	reqs []string
+	reqs []modeltest.Request
 }
 
 // record is a modeltest.Before function.
 func (a *asked) record(_ context.Context, req modeltest.Request) {
 	a.mu.Lock()
-	a.reqs = append(a.reqs, requestKey(req))
+	a.reqs = append(a.reqs, req)
 	a.mu.Unlock()
 }
 
-func (a *asked) keys() []string {
+// all returns the requests in the order they came.
+func (a *asked) all() []modeltest.Request {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return append([]string(nil), a.reqs...)
+	return append([]modeltest.Request(nil), a.reqs...)
+}
+
+func (a *asked) keys() []string {
+	var keys []string
+	for _, r := range a.all() {
+		keys = append(keys, requestKey(r))
+	}
+	return keys
 }
 
 // gate lets requests be answered until request stop, which it holds, as

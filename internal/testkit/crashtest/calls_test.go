@@ -57,3 +57,40 @@ func TestCompareAsked(t *testing.T) {
 		})
 	}
 }
+
+// TestStops: without Repeated every request is killed at; with it, every
+// request it names no kind for, and of each kind it names only the first
+// and the last request.
+func TestStops(t *testing.T) {
+	reqs := func(models ...string) []modeltest.Request {
+		var rs []modeltest.Request
+		for _, m := range models {
+			rs = append(rs, modeltest.Request{Model: m})
+		}
+		return rs
+	}
+	byModel := func(req modeltest.Request) string {
+		if req.Model == "judge" {
+			return ""
+		}
+		return req.Model
+	}
+	for _, tc := range []struct {
+		name     string
+		repeated func(modeltest.Request) string
+		models   []string
+		want     []int
+	}{
+		{"every request", nil, []string{"a", "b", "a", "a", "judge"}, []int{1, 2, 3, 4, 5}},
+		{"first and last of each kind", byModel, []string{"a", "b", "a", "judge", "a", "b", "judge", "a", "b"}, []int{1, 2, 4, 7, 8, 9}},
+		{"a kind asked once", byModel, []string{"a", "judge", "judge"}, []int{1, 2, 3}},
+		{"none of a kind", byModel, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := CallKills{Repeated: tc.repeated}.stops(reqs(tc.models...))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("stops %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -121,10 +121,16 @@ func (o Outcome) String() string {
 	return fmt.Sprintf("exit %d after %v; stderr: %s", o.Code, o.Elapsed, strings.TrimSpace(o.Stderr))
 }
 
+// execGuard bounds one moot process: only a guard, for a process that
+// hangs, as a whole debate run by a process that is not the race
+// detector's can take more than a minute on a loaded machine.
+const execGuard = 10 * time.Minute
+
 // Exec runs moot with args and env. When kill > 0 the process is sent
-// SIGKILL after kill, if it is still running by then.
+// SIGKILL after kill, if it is still running by then. A process still
+// running after execGuard is killed, and Exec says so in its error.
 func (h *Harness) Exec(args, env []string, kill time.Duration) (Outcome, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), execGuard)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, h.Bin, append([]string{"--dir", h.Root}, args...)...)
 	cmd.Env = append(append(os.Environ(), h.Env...), env...)
@@ -140,6 +146,9 @@ func (h *Harness) Exec(args, env []string, kill time.Duration) (Outcome, error) 
 	}
 	err := cmd.Wait()
 	o := Outcome{Stdout: stdout.String(), Stderr: stderr.String(), Elapsed: time.Since(start)}
+	if ctx.Err() != nil {
+		return o, fmt.Errorf("moot %s still ran after %v, the guard of one process: killed", strings.Join(args, " "), execGuard)
+	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

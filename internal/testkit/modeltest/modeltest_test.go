@@ -373,7 +373,9 @@ func TestDelayEndsWhenClientLeaves(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("error = %v, want a deadline error", err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	// Half the reply's minute tells a request ended with its client from
+	// one that waited the delay out, however loaded the machine.
+	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("request took %s", d)
 	}
 	// The server's cleanup must not wait for the minute-long delay; the

@@ -1,0 +1,268 @@
+package statemachine_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/moot-dev/moot/internal/frontmatter"
+	sm "github.com/moot-dev/moot/statemachine"
+)
+
+func TestReadBench(t *testing.T) {
+	front, _, err := frontmatter.Parse([]byte(`{"judges": [{"name": "a", "model": "m1"}, {"name": "b", "model": "m2"}]}` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := fstest.MapFS{
+		"judgments/a/judge.json":    {Data: []byte(`{"name": "a", "model": "m1", "kind": "panel", "from": 1, "created": "x"}`)},
+		"judgments/a/scores.json":   {Data: []byte(`{}`)},
+		"judgments/new/scores.json": {Data: []byte(`{}`)},
+		"judgments/notes.txt":       {Data: []byte("stray")},
+	}
+	b, err := sm.ReadBench(files, front)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []sm.Judge{{Name: "a", Model: "m1"}, {Name: "b", Model: "m2"}}; !reflect.DeepEqual(b.Panel, want) {
+		t.Errorf("Panel = %v, want %v", b.Panel, want)
+	}
+	if !reflect.DeepEqual(b.Folders, []string{"a", "new"}) {
+		t.Errorf("Folders = %v, want a and new (a folder without a record is still a folder)", b.Folders)
+	}
+	if len(b.Records) != 1 || b.Records["a"] == nil || b.Records["a"].From != 1 {
+		t.Errorf("Records = %v, want a's alone", b.Records)
+	}
+	want := []sm.Problem{{File: "judgments/notes.txt", Message: "is no judge's folder"}}
+	if got := b.LooseProblems("is no judge's folder"); !reflect.DeepEqual(got, want) {
+		t.Errorf("LooseProblems = %v, want %v", got, want)
+	}
+
+	read := map[string]*sm.JudgeRecord{}
+	got, err := sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (string, error) {
+		read[name] = rec
+		return "folder " + name, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, map[string]string{"a": "folder a", "new": "folder new"}) || read["a"] != b.Records["a"] || read["new"] != nil {
+		t.Errorf("EachFolder = %v, given records %v", got, read)
+	}
+
+	t.Run("bad panel", func(t *testing.T) {
+		front, _, err := frontmatter.Parse([]byte(`{"judges": [{"name": "a", "model": "m1"}]}` + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sm.ReadBench(fstest.MapFS{}, front); err == nil || !strings.Contains(err.Error(), sm.StateFile) {
+			t.Errorf("err = %v, want one naming %s", err, sm.StateFile)
+		}
+	})
+	t.Run("no judgments", func(t *testing.T) {
+		b, err := sm.ReadBench(fstest.MapFS{}, frontmatter.Object{})
+		if err != nil || b.Panel != nil || len(b.Folders)+len(b.Records)+len(b.Loose) != 0 {
+			t.Errorf("a debate without a panel or judgments/: %+v, %v", b, err)
+		}
+	})
+}
+
+func TestSortedNames(t *testing.T) {
+	m := map[string]int{"c": 3, "a": 1, "b": 2}
+	if got := sm.SortedNames(m, nil); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
+		t.Errorf("all: %v", got)
+	}
+	if got := sm.SortedNames(m, func(v int) bool { return v != 2 }); !reflect.DeepEqual(got, []string{"a", "c"}) {
+		t.Errorf("kept: %v", got)
+	}
+}
+
+func TestFirstRecord(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	j := sm.Judge{Name: "gpt", Model: "openai/gpt"}
+	kept := []sm.File{{Name: "x"}}
+	got := sm.FirstRecord(kept, nil, j, sm.KindRejudge, 2, 4, now)
+	if len(got) != 2 || got[1].Name != "judgments/gpt/judge.json" {
+		t.Fatalf("a judge's first commit: %v, want x and its record", got)
+	}
+	var rec sm.JudgeRecord
+	if err := frontmatter.Unmarshal(got[1].Data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Name != j.Name || rec.Model != j.Model || rec.Kind != sm.KindRejudge || rec.From != 2 || rec.To == nil || *rec.To != 4 || rec.Created != "2026-01-02T03:04:05Z" {
+		t.Errorf("record %+v", rec)
+	}
+	if got := sm.FirstRecord(kept, &rec, j, sm.KindRejudge, 2, 4, now); len(got) != 1 {
+		t.Errorf("a judge with a record got another: %v", got)
+	}
+	open := sm.NewJudgeRecord(j, sm.KindPanel, 0, -1, now)
+	if strings.Contains(string(open.Data), `"to"`) {
+		t.Errorf("a record to the last unit names one: %s", open.Data)
+	}
+}
+
+func TestRefusedAddJudge(t *testing.T) {
+	var r sm.Refused
+	r.AddJudge("judge", "a", []string{"no score"})
+	r.AddJudge("judge", "b", []string{"bad winner", "too long"})
+	if r.Role != "judge" || !reflect.DeepEqual(r.RoleReasons, []string{"no score"}) {
+		t.Errorf("Role %q, RoleReasons %v: want the first judge's", r.Role, r.RoleReasons)
+	}
+	if want := []string{"judge a: no score", "judge b: bad winner", "judge b: too long"}; !reflect.DeepEqual(r.Reasons, want) {
+		t.Errorf("Reasons = %v, want %v", r.Reasons, want)
+	}
+}
+
+func TestPanelMissing(t *testing.T) {
+	a := &sm.Missing{Call: "c", Answers: []sm.MissingAnswer{{Answer: "x", Problems: []string{"p1"}}}}
+	b := &sm.Missing{Call: "c", Answers: []sm.MissingAnswer{{Answer: "y", Problems: []string{"p2", "p3"}}}}
+	m := sm.PanelMissing("003/judge", "judge", "panel: m1, m2", []*sm.Missing{a.Of("judge a"), b.Of("judge b")})
+	want := &sm.Missing{Call: "003/judge", Role: "judge", Model: "panel: m1, m2", Note: sm.MissingNote, Answers: []sm.MissingAnswer{
+		{Answer: "x", Problems: []string{"judge a: p1"}},
+		{Answer: "y", Problems: []string{"judge b: p2", "judge b: p3"}},
+	}}
+	if !reflect.DeepEqual(m, want) {
+		t.Errorf("PanelMissing = %+v, want %+v", m, want)
+	}
+	if a.Answers[0].Problems[0] != "p1" {
+		t.Errorf("Of changed the record it was given: %v", a.Answers)
+	}
+}
+
+func TestCheckRejudgeSeat(t *testing.T) {
+	r := sm.Rejudging{Judge: sm.Judge{Name: "x", Model: "m"}}
+	panel := []sm.Judge{{Name: "x", Model: "m"}, {Name: "y", Model: "m"}}
+	for _, tt := range []struct {
+		name  string
+		panel []sm.Judge
+		rec   *sm.JudgeRecord
+		want  string // "" for none
+	}{
+		{"new folder", nil, nil, ""},
+		{"its own folder", nil, &sm.JudgeRecord{Name: "x", Model: "m", Kind: sm.KindRejudge}, ""},
+		{"a panel judge's folder", nil, &sm.JudgeRecord{Name: "x", Model: "m", Kind: sm.KindPanel}, "judgments/x is the folder of a judge of the debate's panel"},
+		{"another model's folder", nil, &sm.JudgeRecord{Name: "x", Model: "other", Kind: sm.KindRejudge}, "judgments/x was judged by other, not m"},
+		{"a panel seat before its first commit", panel, nil, "judgments/x is the folder of a judge of the debate's panel"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := sm.CheckRejudgeSeat(r, tt.panel, tt.rec)
+			if got := errText(err); got != tt.want {
+				t.Errorf("CheckRejudgeSeat = %q, want %q", got, tt.want)
+			}
+			if tt.panel == nil {
+				if got := errText(sm.CheckRejudgeRecord(r, tt.rec)); got != tt.want {
+					t.Errorf("CheckRejudgeRecord = %q, want %q", got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func TestRejudgingSpan(t *testing.T) {
+	for _, tt := range []struct {
+		from, to, first, last int
+		wantFrom, wantTo      int
+	}{
+		{0, -1, 1, 5, 1, 5},
+		{3, -1, 1, 5, 3, 5},
+		{2, 4, 0, 5, 2, 4},
+		{2, 9, 0, 5, 2, 5},
+		{7, -1, 0, 5, 7, 5}, // past the last: empty, the protocol says why
+	} {
+		r := sm.Rejudging{From: tt.from, To: tt.to}
+		if from, to := r.Span(tt.first, tt.last); from != tt.wantFrom || to != tt.wantTo {
+			t.Errorf("--from %d --to %d of %d to %d: %d to %d, want %d to %d", tt.from, tt.to, tt.first, tt.last, from, to, tt.wantFrom, tt.wantTo)
+		}
+	}
+}
+
+func TestRejudgeKey(t *testing.T) {
+	if got := sm.RejudgeKey("gpt-4o", "r02"); got != "rejudge-gpt-4o-r02" {
+		t.Errorf("RejudgeKey = %q", got)
+	}
+}
+
+func TestStatusRetryMissing(t *testing.T) {
+	st := sm.Status{Next: "m judges turn 3 again"}
+	st.RetryMissing("2 calls", "calls", "them")
+	if st.Next != "m judges turn 3 again" {
+		t.Errorf("a re-judging with work left: Next = %q", st.Next)
+	}
+	want := []sm.Line{{Label: "missing", Text: "2 calls, no value invented (moot rejudge --retry-missing asks again)"}}
+	if !reflect.DeepEqual(st.Lines, want) {
+		t.Errorf("Lines = %v, want %v", st.Lines, want)
+	}
+	done := sm.Status{Complete: true, Next: "nothing"}
+	done.RetryMissing("the score", "score", "it")
+	if done.Next != "nothing but the missing score: moot rejudge --retry-missing asks for it again" {
+		t.Errorf("a re-judging with only its gaps left: Next = %q", done.Next)
+	}
+}
+
+// folder is a judge's folder as a protocol might read it.
+type folder struct {
+	rec   *sm.JudgeRecord
+	score float64
+}
+
+func (f *folder) Seat() *sm.JudgeRecord { return f.rec }
+
+func TestAddJudges(t *testing.T) {
+	folders := map[string]*folder{
+		"b":     {rec: &sm.JudgeRecord{Name: "b", Model: "mb", Kind: sm.KindRejudge}, score: 2},
+		"a":     {rec: &sm.JudgeRecord{Name: "a", Model: "ma", Kind: sm.KindPanel}, score: 1},
+		"early": {score: 9},
+	}
+	if sm.RecordOf(folders, "a") != folders["a"].rec || sm.RecordOf(folders, "early") != nil || sm.RecordOf(folders, "none") != nil {
+		t.Error("RecordOf does not give each folder's record, nil for none")
+	}
+	var j sm.Judgments
+	j.AddOfficial(sm.JudgeScores{Name: "debate", Kind: sm.KindOfficial}, false)
+	sm.AddJudges(&j, folders, func(f *folder) sm.JudgeScores {
+		return sm.JudgeScores{Final: map[string]float64{"x": f.score}}
+	})
+	var got []string
+	for _, js := range j.Judges {
+		got = append(got, js.Name+"/"+js.Model+"/"+js.Kind)
+	}
+	if want := []string{"debate//official", "a/ma/panel", "b/mb/rejudge"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("judges %v, want %v (the official first, then each recorded folder in name order)", got, want)
+	}
+	if j.Judges[1].Final["x"] != 1 || j.Judges[2].Final["x"] != 2 {
+		t.Errorf("scores %v, %v", j.Judges[1].Final, j.Judges[2].Final)
+	}
+	var p sm.Judgments
+	p.AddOfficial(sm.JudgeScores{Name: "panel"}, true)
+	if p.Aggregate == nil || p.Aggregate.Kind != "aggregate" || len(p.Judges) != 0 {
+		t.Errorf("a panel's official scores: %+v", p)
+	}
+}
+
+func TestPanelCalls(t *testing.T) {
+	base := sm.Call{ID: "moderator", Role: "moderator", Model: "house", Kind: "score"}
+	panel := []sm.Judge{{Name: "a", Model: "ma"}, {Name: "b", Model: "mb"}}
+	calls := sm.PanelCalls(base, "moderator", panel)
+	if len(calls) != 2 {
+		t.Fatalf("%d calls, want one a judge", len(calls))
+	}
+	for k, c := range calls {
+		if c.ID != "moderator-"+panel[k].Name || c.Model != panel[k].Model || !c.Missable || c.Role != "moderator" || c.Kind != "score" {
+			t.Errorf("call %d: %+v", k, c)
+		}
+	}
+	if base.ID != "moderator" || base.Model != "house" || base.Missable {
+		t.Errorf("the base call changed: %+v", base)
+	}
+	if c := base.AskedOf("moderator", panel[1]); c.ID != "moderator-b" || c.Model != "mb" || c.Missable {
+		t.Errorf("AskedOf = %+v", c)
+	}
+}
