@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -283,12 +284,12 @@ func TestScripts(t *testing.T) {
 			e.Setenv("NO_COLOR", "1")
 			// $SERVEADDR is a loopback address with a port that was free
 			// a moment ago, for a script's moot serve.
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			addr, err := serveAddr()
 			if err != nil {
 				return err
 			}
-			e.Setenv("SERVEADDR", ln.Addr().String())
-			return ln.Close()
+			e.Setenv("SERVEADDR", addr)
+			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// waitfor FILE [REGEXP] waits until FILE exists and, with
@@ -414,4 +415,35 @@ func muteDebater(others modeltest.Handler) modeltest.Handler {
 		}
 		return others(req)
 	}
+}
+
+// servePorts hands out the ports serveAddr tries, each once in a test
+// run. They lie below Linux's ephemeral range (32768 and up), from which
+// the fake model servers of scripts running alongside take theirs: a
+// port free a moment ago could otherwise be one of theirs by the time
+// moot serve binds it, and fetch would read a fake's 404.
+var servePorts = struct {
+	sync.Mutex
+	next int
+}{next: 20000 + rand.IntN(10000)}
+
+// serveAddr returns a loopback address whose port is free now and has
+// not been handed out before in this run.
+func serveAddr() (string, error) {
+	for range 100 {
+		servePorts.Lock()
+		port := servePorts.next
+		servePorts.next++
+		if servePorts.next >= 32000 {
+			servePorts.next = 20000
+		}
+		servePorts.Unlock()
+		addr := fmt.Sprintf("127.0.0.1:%d", port)
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			continue
+		}
+		return addr, ln.Close()
+	}
+	return "", fmt.Errorf("no free port for moot serve among 100 tried below 32000")
 }
