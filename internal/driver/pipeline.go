@@ -19,8 +19,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
-	"sort"
 	"sync"
 
 	sm "github.com/moot-dev/moot/statemachine"
@@ -733,7 +733,7 @@ func (r *runner) inFlight(step *sm.Step) []PlannedCall {
 			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	out := make([]PlannedCall, len(keys))
 	for i, k := range keys {
 		out[i] = p.out[k].call
@@ -746,11 +746,7 @@ func (r *runner) inFlight(step *sm.Step) []PlannedCall {
 // with the pipeline's lock held.
 func (r *runner) unlogged() []Usage {
 	p := &r.early
-	keys := make([]string, 0, len(p.unlogged))
-	for k := range p.unlogged {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(p.unlogged))
 	out := make([]Usage, len(keys))
 	for i, k := range keys {
 		out[i] = p.unlogged[k]
