@@ -38,62 +38,51 @@ func TestUnreachableFailsAtOnce(t *testing.T) {
 			t.Errorf("%d dials, want 1: a name that is not known is not asked again", n)
 		}
 	})
-	t.Run("untrusted certificate", func(t *testing.T) {
-		var conns atomic.Int32
-		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			t.Error("a request went through a refused certificate")
-		}))
-		srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-			if s == http.StateNew {
-				conns.Add(1)
-			}
-		}
-		srv.Config.ErrorLog = log.New(io.Discard, "", 0)
-		srv.StartTLS()
-		defer srv.Close()
+	// Each server counts the connections made to it and fails the test
+	// if a request goes through.
+	for _, tc := range []struct {
+		name string
+		tls  bool   // the server speaks TLS; moot is always given https
+		want string // what the error says of its cause
+	}{
 		// The default client: the test server's certificate is signed
 		// by no authority the machine trusts.
-		c, err := New(Config{BaseURL: srv.URL + "/v1", APIKey: testKey, MaxRetries: 4, Timeout: time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = c.Complete(context.Background(), chat("m"))
-		var un *UnreachableError
-		if !errors.As(err, &un) || !strings.Contains(err.Error(), "TLS certificate is refused") {
-			t.Fatalf("error = %v, want an UnreachableError naming the certificate", err)
-		}
-		if strings.Contains(err.Error(), testKey) {
-			t.Errorf("the key is in the error: %v", err)
-		}
-		if n := conns.Load(); n != 1 {
-			t.Errorf("%d connections, want 1: a refused certificate is not tried again", n)
-		}
-	})
-	t.Run("https at a server that speaks http", func(t *testing.T) {
-		var conns atomic.Int32
-		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			t.Error("a request went through at an https URL to a plain-http server")
-		}))
-		srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-			if s == http.StateNew {
-				conns.Add(1)
+		{"untrusted certificate", true, "TLS certificate is refused"},
+		{"https at a server that speaks http", false, "did not answer in TLS"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var conns atomic.Int32
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				t.Error("a request went through")
+			}))
+			srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+				if s == http.StateNew {
+					conns.Add(1)
+				}
 			}
-		}
-		srv.Config.ErrorLog = log.New(io.Discard, "", 0)
-		srv.Start()
-		defer srv.Close()
-		url := "https://" + strings.TrimPrefix(srv.URL, "http://") + "/v1"
-		c, err := New(Config{BaseURL: url, APIKey: testKey, MaxRetries: 4, Timeout: time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = c.Complete(context.Background(), chat("m"))
-		var un *UnreachableError
-		if !errors.As(err, &un) || !strings.Contains(err.Error(), "did not answer in TLS") {
-			t.Fatalf("error = %v, want an UnreachableError saying the server speaks no TLS", err)
-		}
-		if n := conns.Load(); n != 1 {
-			t.Errorf("%d connections, want 1: a server that speaks no TLS is not tried again", n)
-		}
-	})
+			srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+			if tc.tls {
+				srv.StartTLS()
+			} else {
+				srv.Start()
+			}
+			defer srv.Close()
+			_, hostPort, _ := strings.Cut(srv.URL, "://")
+			c, err := New(Config{BaseURL: "https://" + hostPort + "/v1", APIKey: testKey, MaxRetries: 4, Timeout: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Complete(context.Background(), chat("m"))
+			var un *UnreachableError
+			if !errors.As(err, &un) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want an UnreachableError saying %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), testKey) {
+				t.Errorf("the key is in the error: %v", err)
+			}
+			if n := conns.Load(); n != 1 {
+				t.Errorf("%d connections, want 1: the cause cannot pass on a second try", n)
+			}
+		})
+	}
 }
