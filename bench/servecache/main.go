@@ -57,19 +57,19 @@ func main() {
 	duration := flag.Duration("duration", 10*time.Second, "how long each poll lasts")
 	step := flag.Duration("step", time.Second, "how often a step is committed to the live debate")
 	n := flag.Int("n", 40, "requests in a row for the big report")
+	off := flag.Bool("off", true, "measure a server with the cache off too (slow: it loads the machine for minutes)")
 	flag.Parse()
 	if *moot == "" || *gen == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*moot, *gen, *bigN, *clients, *interval, *duration, *step, *n); err != nil {
+	if err := run(*moot, *gen, *bigN, *clients, *interval, *duration, *step, *n, *off); err != nil {
 		fmt.Fprintln(os.Stderr, "servecache:", err)
 		os.Exit(1)
 	}
 }
 
-func run(moot, gen string, bigN, clients int, interval, duration, step time.Duration, n int) error {
-
+func run(moot, gen string, bigN, clients int, interval, duration, step time.Duration, n int, off bool) error {
 	root, err := os.MkdirTemp("", "servecache-")
 	if err != nil {
 		return err
@@ -91,7 +91,11 @@ func run(moot, gen string, bigN, clients int, interval, duration, step time.Dura
 		cmd  *exec.Cmd
 	}
 	var servers []*server
-	for _, c := range []struct{ name, mb string }{{"cache on", "64"}, {"cache off", "0"}} {
+	configs := []struct{ name, mb string }{{"cache on", "64"}, {"cache off", "0"}}
+	if !off {
+		configs = configs[:1]
+	}
+	for _, c := range configs {
 		addr, err := freeAddr()
 		if err != nil {
 			return err

@@ -393,3 +393,134 @@ func TestInPlaceEditSeenLater(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// within runs f in its own goroutine and returns its answer, failing the
+// test, named by what, when none comes within a minute (a guard: f is
+// expected to answer without waiting for anything).
+func within(t *testing.T, what string, f func() *httptest.ResponseRecorder) *httptest.ResponseRecorder {
+	t.Helper()
+	ch := make(chan *httptest.ResponseRecorder, 1)
+	go func() { ch <- f() }()
+	select {
+	case w := <-ch:
+		return w
+	case <-time.After(time.Minute):
+		t.Fatalf("%s: no answer within a minute", what)
+		return nil
+	}
+}
+
+// TestRebuildAnswersThePageBefore: after a commit, the first request to
+// see it rebuilds the page and gets the new one; the requests that come
+// while that build runs get the page built before, with its own tag (and
+// 304 for it), without waiting; ?fresh waits for the build; once it ends
+// every request gets the new page, and the old tag is no longer matched.
+func TestRebuildAnswersThePageBefore(t *testing.T) {
+	root := t.TempDir()
+	dir := debate(t, root, "a", "motion")
+	started := make(chan struct{}, 1)
+	var hold atomic.Pointer[chan struct{}]
+	s := New(Options{Root: root, Report: func(dir string) ([]byte, error) {
+		data, err := os.ReadFile(filepath.Join(dir, "debate.md"))
+		if err != nil {
+			return nil, err
+		}
+		if h := hold.Load(); h != nil {
+			started <- struct{}{}
+			<-*h
+		}
+		return []byte("<html><body><main>" + string(data) + "</main></body></html>"), nil
+	}})
+	t.Cleanup(s.Close)
+	const path = "/debates/a/report"
+	first := get(t, s, path)
+	oldTag := first.Header().Get("ETag")
+	if first.Code != http.StatusOK || oldTag == "" || !strings.Contains(first.Body.String(), "motion") {
+		t.Fatalf("first: status %d, tag %q:\n%s", first.Code, oldTag, first.Body)
+	}
+	release := make(chan struct{})
+	hold.Store(&release)
+	commitState(t, dir, "step one committed\n")
+	builder := make(chan *httptest.ResponseRecorder, 1)
+	go func() { builder <- get(t, s, path) }()
+	select {
+	case <-started:
+	case <-time.After(time.Minute): // a guard
+		t.Fatal("the request after the commit never started a build")
+	}
+	hold.Store(nil)
+	during := within(t, "a request while the page is rebuilt", func() *httptest.ResponseRecorder { return get(t, s, path) })
+	if during.Code != http.StatusOK || during.Body.String() != first.Body.String() || during.Header().Get("ETag") != oldTag {
+		t.Errorf("while the page is rebuilt: status %d, tag %q, want the page before with %q:\n%s", during.Code, during.Header().Get("ETag"), oldTag, during.Body)
+	}
+	if w := within(t, "a revalidation while the page is rebuilt", func() *httptest.ResponseRecorder {
+		return get(t, s, path, "If-None-Match", oldTag)
+	}); w.Code != http.StatusNotModified {
+		t.Errorf("the tag of the page before, while the page is rebuilt: status %d, want 304", w.Code)
+	}
+	fresh := make(chan *httptest.ResponseRecorder, 1)
+	go func() { fresh <- get(t, s, path+"?fresh") }()
+	deadline := time.Now().Add(time.Minute) // a guard
+	for s.cache.waited() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the ?fresh request never waited for the build")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	for name, ch := range map[string]chan *httptest.ResponseRecorder{"the request that rebuilt": builder, "?fresh": fresh} {
+		w := <-ch
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "step one committed") || w.Header().Get("ETag") == oldTag {
+			t.Errorf("%s: status %d, tag %q (before: %q), want the new page:\n%s", name, w.Code, w.Header().Get("ETag"), oldTag, w.Body)
+		}
+	}
+	after := get(t, s, path, "If-None-Match", oldTag)
+	if after.Code != http.StatusOK || !strings.Contains(after.Body.String(), "step one committed") {
+		t.Errorf("after the build, with the old tag: status %d, want the new page:\n%s", after.Code, after.Body)
+	}
+}
+
+// TestStepToldAfterItsReportIsBuilt: the event stream tells of a new
+// step only once the step's report is built, so the page's fetch that
+// follows finds it built, and new.
+func TestStepToldAfterItsReportIsBuilt(t *testing.T) {
+	s, dir, builds := countingServer(t, "", 0)
+	srv := httptest.NewServer(s)
+	// Closed after the stream, whose cleanup comes later and runs first.
+	t.Cleanup(srv.Close)
+	events := eventStream(t, srv.URL+"/debates/sugar-tax/events")
+	step := func(what string) string {
+		t.Helper()
+		deadline := time.After(time.Minute) // a guard
+		for {
+			select {
+			case e, ok := <-events:
+				if !ok {
+					t.Fatalf("the stream ended before %s", what)
+				}
+				if e[0] == "step" {
+					return e[1]
+				}
+			case <-deadline:
+				t.Fatalf("no step event within a minute: %s", what)
+			}
+		}
+	}
+	step("the first")
+	if n := builds.Load(); n != 0 {
+		t.Errorf("opening the stream built %d pages, want none", n)
+	}
+	commitState(t, dir, "step one committed\n")
+	step("the commit's")
+	n := builds.Load()
+	if n != 1 {
+		t.Errorf("when the step was told, %d reports were built, want 1", n)
+	}
+	w := get(t, s, "/debates/sugar-tax/report?fresh")
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "step one committed") {
+		t.Errorf("the report after the step event: status %d:\n%s", w.Code, w.Body)
+	}
+	if builds.Load() != n {
+		t.Errorf("the report fetched after the step event was built again")
+	}
+}
