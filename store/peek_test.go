@@ -42,6 +42,12 @@ func TestDebates(t *testing.T) {
 	if want := []string{"a", "b"}; !slices.Equal(got, want) {
 		t.Errorf("Debates = %q, want %q: folders holding a regular debate.md, no links, no hidden ones, in order", got, want)
 	}
+	// Holds tells the same of one name, without listing root.
+	for _, name := range []string{"a", "b", ".hidden", "notes", "loose.md", "dirmarker", "link", "linked", "missing", "", ".", "..", "a/..", "../a", `a\..`} {
+		if h := Holds(root, name, "debate.md"); h != slices.Contains(got, name) {
+			t.Errorf("Holds(%q) = %v, where Debates lists %q", name, h, got)
+		}
+	}
 	if got, err := Debates(filepath.Join(root, "missing"), "debate.md"); err != nil || len(got) != 0 {
 		t.Errorf("Debates of a missing root = %q, %v; want none and no error", got, err)
 	}

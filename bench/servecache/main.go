@@ -22,8 +22,12 @@
 //     If-None-Match), then -n with its ETag (304): median and p99.
 //
 // Targets: poll p99 at most 20 ms; big's report, unchanged, at most 5 ms a
-// request. The machine's load average is printed before and after; the
-// servers' peak resident memory (VmHWM) at the end.
+// request. Each phase's row gives the machine's load average (of the last
+// minute) at its end, which the figures depend on: on a machine shared
+// with other work, -runs 3 measures every phase three times and prints
+// the medians, and -off=false leaves out the server with the cache off,
+// which loads the machine for minutes. The servers' peak resident memory
+// (VmHWM) is printed at the end.
 package main
 
 import (
@@ -58,18 +62,22 @@ func main() {
 	step := flag.Duration("step", time.Second, "how often a step is committed to the live debate")
 	n := flag.Int("n", 40, "requests in a row for the big report")
 	off := flag.Bool("off", true, "measure a server with the cache off too (slow: it loads the machine for minutes)")
+	runs := flag.Int("runs", 1, "measure every phase this many times, and print the medians")
 	flag.Parse()
 	if *moot == "" || *gen == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*moot, *gen, *bigN, *clients, *interval, *duration, *step, *n, *off); err != nil {
+	if err := run(*moot, *gen, *bigN, *clients, *interval, *duration, *step, *n, *off, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "servecache:", err)
 		os.Exit(1)
 	}
 }
 
-func run(moot, gen string, bigN, clients int, interval, duration, step time.Duration, n int, off bool) error {
+func run(moot, gen string, bigN, clients int, interval, duration, step time.Duration, n int, off bool, runs int) error {
+	if runs < 1 {
+		return fmt.Errorf("-runs %d: at least 1", runs)
+	}
 	root, err := os.MkdirTemp("", "servecache-")
 	if err != nil {
 		return err
@@ -114,48 +122,64 @@ func run(moot, gen string, bigN, clients int, interval, duration, step time.Dura
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * clients, MaxConnsPerHost: 2 * clients}}
 
-	fmt.Printf("%-10s %-10s %10s %10s %10s %9s\n", "server", "load", "requests", "median", "p99", "KB/answer")
-	for _, s := range servers {
-		for _, full := range []bool{false, true} {
-			ctx, cancel := context.WithTimeout(context.Background(), duration)
-			steps := make(chan error, 1)
-			go func() { steps <- commitSteps(ctx, filepath.Join(root, "live"), step) }()
-			lat, bytes, errs := poll(ctx, client, s.url+"/debates/live/", clients, interval, full)
-			cancel()
-			if err := <-steps; err != nil {
-				return fmt.Errorf("commit steps: %w", err)
-			}
-			if errs > 0 {
-				return fmt.Errorf("%s: %d requests failed", s.name, errs)
-			}
-			name := "poll"
-			if full {
-				name = "poll-full"
-			}
-			print(s.name, name, lat, bytes)
-		}
-		for _, revalidate := range []bool{false, true} {
-			var lat []time.Duration
-			var bytes int64
-			tag := ""
-			for i := 0; i < n; i++ {
-				d, b, t, err := fetch(client, s.url+"/debates/big/report", tag)
-				if err != nil {
-					return err
+	fmt.Printf("%-10s %-10s %4s %6s %9s %10s %10s %9s\n", "server", "phase", "run", "load", "requests", "median", "p99", "KB/answer")
+	var rows []row
+	for run := 1; run <= runs; run++ {
+		for _, s := range servers {
+			for _, full := range []bool{false, true} {
+				ctx, cancel := context.WithTimeout(context.Background(), duration)
+				steps := make(chan error, 1)
+				go func() { steps <- commitSteps(ctx, filepath.Join(root, "live"), step) }()
+				lat, bytes, errs := poll(ctx, client, s.url+"/debates/live/", clients, interval, full)
+				cancel()
+				if err := <-steps; err != nil {
+					return fmt.Errorf("commit steps: %w", err)
 				}
+				if errs > 0 {
+					return fmt.Errorf("%s: %d requests failed", s.name, errs)
+				}
+				name := "poll"
+				if full {
+					name = "poll-full"
+				}
+				rows = append(rows, measure(s.name, name, run, lat, bytes))
+			}
+			for _, revalidate := range []bool{false, true} {
+				var lat []time.Duration
+				var bytes int64
+				tag := ""
+				for i := 0; i < n; i++ {
+					d, b, t, err := fetch(client, s.url+"/debates/big/report", tag)
+					if err != nil {
+						return err
+					}
+					if revalidate {
+						tag = t
+					}
+					if i > 0 { // the first request may build the page
+						lat = append(lat, d)
+						bytes += b
+					}
+				}
+				name := "big"
 				if revalidate {
-					tag = t
+					name = "big-304"
 				}
-				if i > 0 { // the first request builds the page
-					lat = append(lat, d)
-					bytes += b
+				rows = append(rows, measure(s.name, name, run, lat, bytes))
+			}
+		}
+	}
+	if runs > 1 {
+		fmt.Printf("medians of %d runs (load: the lowest and highest):\n", runs)
+		for _, r := range rows[:len(rows)/runs] {
+			var meds, p99s []time.Duration
+			var loads []float64
+			for _, o := range rows {
+				if o.server == r.server && o.phase == r.phase {
+					meds, p99s, loads = append(meds, o.median), append(p99s, o.p99), append(loads, o.load)
 				}
 			}
-			name := "big"
-			if revalidate {
-				name = "big-304"
-			}
-			print(s.name, name, lat, bytes)
+			fmt.Printf("%-10s %-10s %4s %6s %9s %10s %10s   load %.2f-%.2f\n", r.server, r.phase, "all", "", "", medianOf(meds).Round(10*time.Microsecond), medianOf(p99s).Round(10*time.Microsecond), slices.Min(loads), slices.Max(loads))
 		}
 	}
 	for _, s := range servers {
@@ -165,13 +189,31 @@ func run(moot, gen string, bigN, clients int, interval, duration, step time.Dura
 	return nil
 }
 
-func print(server, load string, lat []time.Duration, bytes int64) {
+// row is one phase of one run against one server.
+type row struct {
+	server, phase string
+	load          float64
+	median, p99   time.Duration
+}
+
+// measure prints the figures of one phase, with the load average at its
+// end, and returns them.
+func measure(server, phase string, run int, lat []time.Duration, bytes int64) row {
 	slices.Sort(lat)
+	r := row{server: server, phase: phase, load: load1()}
 	if len(lat) == 0 {
-		return
+		return r
 	}
 	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
-	fmt.Printf("%-10s %-10s %10d %10s %10s %9.1f\n", server, load, len(lat), q(0.5).Round(10*time.Microsecond), q(0.99).Round(10*time.Microsecond), float64(bytes)/float64(len(lat))/1024)
+	r.median, r.p99 = q(0.5), q(0.99)
+	fmt.Printf("%-10s %-10s %4d %6.2f %9d %10s %10s %9.1f\n", server, phase, run, r.load, len(lat), r.median.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), float64(bytes)/float64(len(lat))/1024)
+	return r
+}
+
+func medianOf(ds []time.Duration) time.Duration {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 // poll runs clients clients that each ask for base's report and live
@@ -320,6 +362,13 @@ func ready(url string) error {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// load1 is the load average of the last minute, 0 when unknown.
+func load1() float64 {
+	var l float64
+	fmt.Sscan(loadavg(), &l)
+	return l
 }
 
 func loadavg() string {

@@ -320,11 +320,7 @@ func (s *Server) authorize(r *http.Request) int {
 // the debates the root holds now. Nothing of the request becomes a path
 // unless it is one of those names.
 func (s *Server) debate(slug string) (string, bool) {
-	if !store.ValidSlug(slug) {
-		return "", false
-	}
-	names, err := Debates(s.o.Root)
-	if err != nil || !slices.Contains(names, slug) {
+	if !store.ValidSlug(slug) || !store.Holds(s.o.Root, slug, sm.StateFile) {
 		return "", false
 	}
 	return filepath.Join(s.o.Root, slug), true
