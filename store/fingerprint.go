@@ -2,6 +2,7 @@ package store
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -100,6 +101,9 @@ func fingerprint(dir string, skip func(name string) bool, deep bool) ([32]byte, 
 	var line []byte
 	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
+			if p != dir && errors.Is(err, fs.ErrNotExist) {
+				return nil // removed since its folder was listed, see below
+			}
 			return err
 		}
 		rel, err := filepath.Rel(dir, p)
@@ -126,6 +130,12 @@ func fingerprint(dir string, skip func(name string) bool, deep bool) ([32]byte, 
 		// A folder's times are read here, before WalkDir lists it: a
 		// file added after that changes them, and the Stamp sees it.
 		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) && name != "." {
+			// Removed since its folder was listed (a commit renames
+			// and removes files as it goes): that folder's times, read
+			// before, have changed, so the Stamp sees it.
+			return nil
+		}
 		if err != nil {
 			return err
 		}

@@ -163,3 +163,28 @@ func tick(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestFingerprintOfAFileRemovedMeanwhile: a file removed after its folder
+// was listed (a commit removes its journal as a reader walks) leaves the
+// fingerprint to be taken, as the folder's, whose times the removal
+// changes.
+func TestFingerprintOfAFileRemovedMeanwhile(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a.md", "a")
+	for _, deep := range []bool{false, true} {
+		write(t, dir, "b.md", "b")
+		// skip is asked of a.md after the folder is listed and before
+		// b.md is looked at: it removes b.md then.
+		skip := func(name string) bool {
+			if name == "a.md" {
+				if err := os.Remove(filepath.Join(dir, "b.md")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return false
+		}
+		if _, _, err := fingerprint(dir, skip, deep); err != nil {
+			t.Errorf("deep %v: %v", deep, err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -527,5 +528,64 @@ func TestStepToldAfterItsReportIsBuilt(t *testing.T) {
 	}
 	if builds.Load() != n {
 		t.Errorf("the report fetched after the step event was built again")
+	}
+}
+
+// TestTagsNameOnePage: while steps commit and requests come at once, a
+// tag is only ever sent with one page, a 304 only for a tag that page
+// had, and once the commits stop the next request gets the last one.
+func TestTagsNameOnePage(t *testing.T) {
+	s, dir, _ := countingServer(t, "", 0)
+	const steps = 30
+	var mu sync.Mutex
+	pages := map[string]string{} // tag -> body
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for c := 0; c < 6; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tag := ""
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				path := "/debates/sugar-tax/report"
+				if c%2 == 1 {
+					path = "/debates/sugar-tax/"
+				}
+				w := get(t, s, path, "If-None-Match", tag)
+				mu.Lock()
+				switch w.Code {
+				case http.StatusOK:
+					got := w.Header().Get("ETag")
+					if was, ok := pages[got]; ok && was != w.Body.String() {
+						t.Errorf("tag %s sent with two pages:\n%s\n%s", got, was, w.Body)
+					}
+					pages[got] = w.Body.String()
+					tag = got
+				case http.StatusNotModified:
+					if w.Header().Get("ETag") != tag {
+						t.Errorf("304 with tag %s for a request that sent %s", w.Header().Get("ETag"), tag)
+					}
+				default:
+					t.Errorf("status %d: %s", w.Code, w.Body)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := 1; i <= steps; i++ {
+		commitState(t, dir, "step "+strconv.Itoa(i)+" committed\n")
+	}
+	close(stop)
+	wg.Wait()
+	last := "step " + strconv.Itoa(steps) + " committed"
+	for _, path := range []string{"/debates/sugar-tax/report", "/debates/sugar-tax/"} {
+		if w := get(t, s, path); !strings.Contains(w.Body.String(), last) {
+			t.Errorf("%s after the last commit: status %d, want %q:\n%s", path, w.Code, last, w.Body)
+		}
 	}
 }
