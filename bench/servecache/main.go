@@ -122,11 +122,12 @@ func run(moot, gen string, bigN, clients int, interval, duration, step time.Dura
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * clients, MaxConnsPerHost: 2 * clients}}
 
-	fmt.Printf("%-10s %-10s %4s %6s %9s %10s %10s %9s\n", "server", "phase", "run", "load", "requests", "median", "p99", "KB/answer")
+	fmt.Printf("%-10s %-10s %4s %6s %9s %10s %10s %9s %9s\n", "server", "phase", "run", "load", "requests", "median", "p99", "KB/answer", "CPU/req")
 	var rows []row
 	for run := 1; run <= runs; run++ {
 		for _, s := range servers {
 			for _, full := range []bool{false, true} {
+				cpu := cpuTime(s.cmd.Process.Pid)
 				ctx, cancel := context.WithTimeout(context.Background(), duration)
 				steps := make(chan error, 1)
 				go func() { steps <- commitSteps(ctx, filepath.Join(root, "live"), step) }()
@@ -142,13 +143,17 @@ func run(moot, gen string, bigN, clients int, interval, duration, step time.Dura
 				if full {
 					name = "poll-full"
 				}
-				rows = append(rows, measure(s.name, name, run, lat, bytes))
+				rows = append(rows, measure(s.name, name, run, lat, bytes, cpuTime(s.cmd.Process.Pid)-cpu))
 			}
 			for _, revalidate := range []bool{false, true} {
 				var lat []time.Duration
 				var bytes int64
+				var cpu time.Duration
 				tag := ""
 				for i := 0; i < n; i++ {
+					if i == 1 {
+						cpu = cpuTime(s.cmd.Process.Pid)
+					}
 					d, b, t, err := fetch(client, s.url+"/debates/big/report", tag)
 					if err != nil {
 						return err
@@ -165,7 +170,7 @@ func run(moot, gen string, bigN, clients int, interval, duration, step time.Dura
 				if revalidate {
 					name = "big-304"
 				}
-				rows = append(rows, measure(s.name, name, run, lat, bytes))
+				rows = append(rows, measure(s.name, name, run, lat, bytes, cpuTime(s.cmd.Process.Pid)-cpu))
 			}
 		}
 	}
@@ -197,8 +202,9 @@ type row struct {
 }
 
 // measure prints the figures of one phase, with the load average at its
-// end, and returns them.
-func measure(server, phase string, run int, lat []time.Duration, bytes int64) row {
+// end and the server's CPU time (user and system) per request, and
+// returns them.
+func measure(server, phase string, run int, lat []time.Duration, bytes int64, cpu time.Duration) row {
 	slices.Sort(lat)
 	r := row{server: server, phase: phase, load: load1()}
 	if len(lat) == 0 {
@@ -206,7 +212,7 @@ func measure(server, phase string, run int, lat []time.Duration, bytes int64) ro
 	}
 	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
 	r.median, r.p99 = q(0.5), q(0.99)
-	fmt.Printf("%-10s %-10s %4d %6.2f %9d %10s %10s %9.1f\n", server, phase, run, r.load, len(lat), r.median.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), float64(bytes)/float64(len(lat))/1024)
+	fmt.Printf("%-10s %-10s %4d %6.2f %9d %10s %10s %9.1f %9s\n", server, phase, run, r.load, len(lat), r.median.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), float64(bytes)/float64(len(lat))/1024, (cpu / time.Duration(len(lat))).Round(time.Microsecond))
 	return r
 }
 
@@ -377,6 +383,26 @@ func loadavg() string {
 		return "unknown\n"
 	}
 	return string(b)
+}
+
+// cpuTime is the user and system CPU time the process pid has used, at
+// the kernel's tick (10 ms on most machines); 0 when unknown.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command's name, which is in parentheses and
+	// may hold spaces: utime and stime are the 12th and 13th.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 13 {
+		return 0
+	}
+	var u, s int64
+	fmt.Sscan(f[11], &u)
+	fmt.Sscan(f[12], &s)
+	return time.Duration(u+s) * time.Second / 100
 }
 
 func vmHWM(pid int) string {
