@@ -53,6 +53,14 @@ func Holds(root, name, marker string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
+// Absent reports whether the debate at dir holds no file or folder name
+// (slash-separated), at one lstat: false when it holds one or when the
+// file system cannot tell.
+func Absent(dir, name string) bool {
+	_, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name)))
+	return errors.Is(err, fs.ErrNotExist)
+}
+
 // Signature sums what can be told of the files names (slash-separated,
 // inside the debate at dir) without opening, reading or locking the
 // debate: whether each is there, its size, time and identity. A watcher

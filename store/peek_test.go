@@ -53,6 +53,21 @@ func TestDebates(t *testing.T) {
 	}
 }
 
+func TestAbsent(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".moot"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".moot", "live.json"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{".moot/live.json": false, ".moot": false, ".moot/none.json": true, "none/live.json": true} {
+		if got := Absent(dir, name); got != want {
+			t.Errorf("Absent(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
 func TestSignature(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, data string) {

@@ -634,6 +634,11 @@ func (s *Server) liveJSON(w http.ResponseWriter, r *http.Request, dir string) {
 }
 
 func readLive(dir string) (*live.State, error) {
+	if store.Absent(dir, live.Path) {
+		// No run under way: told at one lstat, which a page that polls
+		// asks several times a second.
+		return nil, nil
+	}
 	d, err := store.Open(dir)
 	if err != nil {
 		return nil, err
