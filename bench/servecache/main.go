@@ -174,18 +174,38 @@ func run(moot, gen string, bigN, clients int, interval, duration, step time.Dura
 			}
 		}
 	}
+	// Each phase's figures, the medians over the runs.
+	final := map[string]row{}
 	if runs > 1 {
 		fmt.Printf("medians of %d runs (load: the lowest and highest):\n", runs)
-		for _, r := range rows[:len(rows)/runs] {
-			var meds, p99s []time.Duration
-			var loads []float64
-			for _, o := range rows {
-				if o.server == r.server && o.phase == r.phase {
-					meds, p99s, loads = append(meds, o.median), append(p99s, o.p99), append(loads, o.load)
-				}
+	}
+	for _, r := range rows[:len(rows)/runs] {
+		var meds, p99s []time.Duration
+		var loads []float64
+		for _, o := range rows {
+			if o.server == r.server && o.phase == r.phase {
+				meds, p99s, loads = append(meds, o.median), append(p99s, o.p99), append(loads, o.load)
 			}
-			fmt.Printf("%-10s %-10s %4s %6s %9s %10s %10s   load %.2f-%.2f\n", r.server, r.phase, "all", "", "", medianOf(meds).Round(10*time.Microsecond), medianOf(p99s).Round(10*time.Microsecond), slices.Min(loads), slices.Max(loads))
 		}
+		m := row{server: r.server, phase: r.phase, median: medianOf(meds), p99: medianOf(p99s)}
+		final[r.server+" "+r.phase] = m
+		if runs > 1 {
+			fmt.Printf("%-10s %-10s %4s %6s %9s %10s %10s   load %.2f-%.2f\n", r.server, r.phase, "all", "", "", m.median.Round(10*time.Microsecond), m.p99.Round(10*time.Microsecond), slices.Min(loads), slices.Max(loads))
+		}
+	}
+	for _, t := range []struct {
+		phase, what string
+		got, limit  time.Duration
+	}{
+		{"poll", "p99", final["cache on poll"].p99, 20 * time.Millisecond},
+		{"big", "median", final["cache on big"].median, 5 * time.Millisecond},
+		{"big-304", "median", final["cache on big-304"].median, 5 * time.Millisecond},
+	} {
+		verdict := "met"
+		if t.got > t.limit {
+			verdict = "NOT met"
+		}
+		fmt.Printf("target: cache on, %s %s at most %s: %s (%s)\n", t.phase, t.what, t.limit, verdict, t.got.Round(10*time.Microsecond))
 	}
 	for _, s := range servers {
 		fmt.Printf("%s: peak resident memory %s\n", s.name, vmHWM(s.cmd.Process.Pid))
