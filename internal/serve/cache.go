@@ -114,35 +114,28 @@ func (c *pageCache) identity(dir string) (string, bool) {
 		d = &debateID{}
 		c.ids[dir] = d
 	}
-	if w := d.walking; w != nil {
-		c.mu.Unlock()
-		<-w
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return d.id, d.ok
-	}
-	stamp, id, ok := d.stamp, d.id, d.ok
+	stamp, id, ok, w := d.stamp, d.id, d.ok, d.walking
 	c.mu.Unlock()
-	if ok && stamp.Unchanged() {
+	if w == nil && ok && stamp.Unchanged() {
 		return id, true
 	}
 	c.mu.Lock()
-	if w := d.walking; w != nil {
+	if w = d.walking; w == nil {
+		w = make(chan struct{})
+		d.walking = w
 		c.mu.Unlock()
-		<-w
+		id, stamp, ok = fingerprint(dir)
 		c.mu.Lock()
-		defer c.mu.Unlock()
-		return d.id, d.ok
+		d.id, d.stamp, d.ok, d.walking = id, stamp, ok, nil
+		c.mu.Unlock()
+		close(w)
+		return id, ok
 	}
-	w := make(chan struct{})
-	d.walking = w
 	c.mu.Unlock()
-	id, stamp, ok = fingerprint(dir)
+	<-w
 	c.mu.Lock()
-	d.id, d.stamp, d.ok, d.walking = id, stamp, ok, nil
-	c.mu.Unlock()
-	close(w)
-	return id, ok
+	defer c.mu.Unlock()
+	return d.id, d.ok
 }
 
 // get returns the page key as built for the debate's shallow fingerprint
@@ -199,7 +192,7 @@ func (c *pageCache) get(key, id string, fresh bool, deep func() (string, bool), 
 		// Built for an older fingerprint than the one this request saw.
 		c.mu.Lock()
 		if c.byKey[key] != el {
-			// Dropped meanwhile: built below, not kept.
+			// Dropped meanwhile (the cap): kept anew.
 			el = c.order.PushFront(&entry{key: key})
 			c.byKey[key] = el
 			e = el.Value.(*entry)
