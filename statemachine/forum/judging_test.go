@@ -18,7 +18,6 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/forum"
 )
@@ -27,29 +26,13 @@ import (
 // debate's panel, as moot run --judges does.
 func setPanel(t *testing.T, dir string, models ...string) {
 	t.Helper()
-	panel, err := sm.NewPanel(models)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := driver.SetPanel(d, forum.Protocol{}, panel); err != nil {
-		t.Fatal(err)
-	}
+	protocoltest.SetPanel(t, forum.Protocol{}, dir, models...)
 }
 
 // rejudge judges the debate in dir again, as moot rejudge does.
 func rejudge(t *testing.T, ctx context.Context, dir string, m *fakeModel, rj sm.Rejudging) (driver.Summary, error) {
 	t.Helper()
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Rejudge(ctx, d, forum.Protocol{}, rj, driver.Options{
+	return protocoltest.Rejudge(t, ctx, forum.Protocol{}, dir, rj, driver.Options{
 		Client: m, DefaultModel: "m", Repairs: 2, Now: func() time.Time { return protocoltest.When },
 	})
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
@@ -43,31 +42,14 @@ var (
 // --judges does.
 func setPanel(t *testing.T, dir string, models ...string) []sm.Judge {
 	t.Helper()
-	panel, err := sm.NewPanel(models)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := driver.SetPanel(d, moderated.Protocol{}, panel); err != nil {
-		t.Fatal(err)
-	}
-	return panel
+	return protocoltest.SetPanel(t, moderated.Protocol{}, dir, models...)
 }
 
 // rejudge runs the re-judging rj of the debate in dir against the fake
 // server at url.
 func rejudge(t *testing.T, ctx context.Context, dir, url string, rj sm.Rejudging) (driver.Summary, error) {
 	t.Helper()
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Rejudge(ctx, d, moderated.Protocol{}, rj, protocoltest.Served(t, url))
+	return protocoltest.Rejudge(t, ctx, moderated.Protocol{}, dir, rj, protocoltest.Served(t, url))
 }
 
 // scoreOf reads a score file in Markdown: its criteria and its total.

@@ -15,7 +15,6 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/refine"
 	"github.com/moot-dev/moot/statemachine/refine/refinetest"
@@ -33,35 +32,14 @@ var (
 // --judges` does.
 func setPanel(t *testing.T, dir string, models ...string) []sm.Judge {
 	t.Helper()
-	panel, err := sm.NewPanel(models)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := driver.SetPanel(d, refine.Protocol{}, panel); err != nil {
-		t.Fatal(err)
-	}
-	return panel
+	return protocoltest.SetPanel(t, refine.Protocol{}, dir, models...)
 }
 
 // loadDebate reads the debate in dir as a writer does, refused if its
 // check finds a problem.
 func loadDebate(t *testing.T, dir string) sm.Debate {
 	t.Helper()
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	deb, err := driver.LoadDebate(d, refine.Protocol{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return deb
+	return protocoltest.Load(t, refine.Protocol{}, dir)
 }
 
 func readScore(t *testing.T, fs map[string]string, name string) refine.Score {
@@ -269,12 +247,7 @@ func TestRejudge(t *testing.T) {
 	before := files(t, dir)
 	rj := sm.Rejudging{Judge: sm.Judge{Name: "strict", Model: "strict"}, To: -1}
 	rejudge := func() error {
-		d, err := storetest.OpenForWrite(dir, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer d.Close()
-		_, err = driver.Rejudge(context.Background(), d, refine.Protocol{}, rj, protocoltest.Served(t, srv.URL))
+		_, err := protocoltest.Rejudge(t, context.Background(), refine.Protocol{}, dir, rj, protocoltest.Served(t, srv.URL))
 		return err
 	}
 	asked := len(srv.Requests())
@@ -391,15 +364,7 @@ func TestCheckJudges(t *testing.T) {
 			if err := tt.change(dir); err != nil {
 				t.Fatal(err)
 			}
-			d, err := storetest.OpenForWrite(dir, "test")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			deb, err := driver.ReadDebate(d, refine.Protocol{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			deb := protocoltest.Read(t, refine.Protocol{}, dir)
 			var got []string
 			for _, p := range deb.Check().Problems {
 				got = append(got, p.File+": "+p.Message)

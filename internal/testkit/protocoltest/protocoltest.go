@@ -20,6 +20,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/store"
 )
 
 // When is the time a test's debates are made and run at.
@@ -48,6 +49,67 @@ func Advance(t testing.TB, ctx context.Context, p sm.Protocol, dir string, goal 
 	}
 	defer d.Close()
 	return driver.Advance(ctx, d, p, goal, o)
+}
+
+// SetPanel makes judges on models, each named after its model, the
+// panel of the debate of p in dir, as moot run --judges does, and returns
+// it.
+func SetPanel(t testing.TB, p sm.Protocol, dir string, models ...string) []sm.Judge {
+	t.Helper()
+	panel, err := sm.NewPanel(models)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := driver.SetPanel(d, p, panel); err != nil {
+		t.Fatal(err)
+	}
+	return panel
+}
+
+// Rejudge judges the debate of p in dir again as rj with o, as moot
+// rejudge does, holding the debate's lock for the run.
+func Rejudge(t testing.TB, ctx context.Context, p sm.Protocol, dir string, rj sm.Rejudging, o driver.Options) (driver.Summary, error) {
+	t.Helper()
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	return driver.Rejudge(ctx, d, p, rj, o)
+}
+
+// Load reads the debate of p in dir as a run does before its first step
+// (driver.LoadDebate): a debate whose check finds a problem fails t.
+func Load(t testing.TB, p sm.Protocol, dir string) sm.Debate {
+	t.Helper()
+	return read(t, p, dir, driver.LoadDebate)
+}
+
+// Read reads the debate of p in dir as moot check and moot show do
+// (driver.ReadDebate), whatever its check finds.
+func Read(t testing.TB, p sm.Protocol, dir string) sm.Debate {
+	t.Helper()
+	return read(t, p, dir, driver.ReadDebate)
+}
+
+// read reads the debate of p in dir by how.
+func read(t testing.TB, p sm.Protocol, dir string, how func(*store.Dir, sm.Protocol) (sm.Debate, error)) sm.Debate {
+	t.Helper()
+	d, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	deb, err := how(d, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return deb
 }
 
 // Served returns the options of a run against the fake server at url:
