@@ -43,12 +43,7 @@ func Create(t testing.TB, p sm.Protocol, in sm.NewInput) string {
 // does, holding the debate's lock for the run.
 func Advance(t testing.TB, ctx context.Context, p sm.Protocol, dir string, goal driver.UnitGoal, o driver.Options) (driver.Summary, error) {
 	t.Helper()
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Advance(ctx, d, p, goal, o)
+	return locked(t, dir, func(d *store.Dir) (driver.Summary, error) { return driver.Advance(ctx, d, p, goal, o) })
 }
 
 // SetPanel makes judges on models, each named after its model, the
@@ -60,12 +55,7 @@ func SetPanel(t testing.TB, p sm.Protocol, dir string, models ...string) []sm.Ju
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := driver.SetPanel(d, p, panel); err != nil {
+	if _, err := locked(t, dir, func(d *store.Dir) (bool, error) { return driver.SetPanel(d, p, panel) }); err != nil {
 		t.Fatal(err)
 	}
 	return panel
@@ -75,12 +65,7 @@ func SetPanel(t testing.TB, p sm.Protocol, dir string, models ...string) []sm.Ju
 // rejudge does, holding the debate's lock for the run.
 func Rejudge(t testing.TB, ctx context.Context, p sm.Protocol, dir string, rj sm.Rejudging, o driver.Options) (driver.Summary, error) {
 	t.Helper()
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Rejudge(ctx, d, p, rj, o)
+	return locked(t, dir, func(d *store.Dir) (driver.Summary, error) { return driver.Rejudge(ctx, d, p, rj, o) })
 }
 
 // Load reads the debate of p in dir as a run does before its first step
@@ -110,6 +95,18 @@ func read(t testing.TB, p sm.Protocol, dir string, how func(*store.Dir, sm.Proto
 		t.Fatal(err)
 	}
 	return deb
+}
+
+// locked calls f with the debate in dir open for writing, as moot opens
+// it for a run, holding its lock until f returns.
+func locked[T any](t testing.TB, dir string, f func(*store.Dir) (T, error)) (T, error) {
+	t.Helper()
+	d, err := storetest.OpenForWrite(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	return f(d)
 }
 
 // Served returns the options of a run against the fake server at url:
