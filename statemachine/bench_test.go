@@ -35,9 +35,11 @@ func TestReadBench(t *testing.T) {
 	if len(b.Records) != 1 || b.Records["a"] == nil || b.Records["a"].From != 1 {
 		t.Errorf("Records = %v, want a's alone", b.Records)
 	}
-	want := []sm.Problem{{File: "judgments/notes.txt", Message: "is no judge's folder"}}
-	if got := b.LooseProblems("is no judge's folder"); !reflect.DeepEqual(got, want) {
-		t.Errorf("LooseProblems = %v, want %v", got, want)
+	if !reflect.DeepEqual(b.Loose, []string{"notes.txt"}) {
+		t.Errorf("Loose = %v, want notes.txt", b.Loose)
+	}
+	if want := map[string][]string{"a": {"judge.json", "scores.json"}, "new": {"scores.json"}}; !reflect.DeepEqual(b.Entries, want) {
+		t.Errorf("Entries = %v, want %v", b.Entries, want)
 	}
 
 	read := map[string]*sm.JudgeRecord{}
@@ -67,6 +69,65 @@ func TestReadBench(t *testing.T) {
 			t.Errorf("a debate without a panel or judgments/: %+v, %v", b, err)
 		}
 	})
+}
+
+// TestBenchProblems: the check of the judges' folders every protocol
+// shares names the file and says what is wrong, whatever the protocol
+// keeps in a folder (here, as refine does, score.json).
+func TestBenchProblems(t *testing.T) {
+	record := func(name, kind string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte(`{"name": "` + name + `", "model": "m", "kind": "` + kind + `", "from": 1, "created": "x"}`)}
+	}
+	sound := func() fstest.MapFS {
+		return fstest.MapFS{
+			"judgments/a/judge.json":     record("a", sm.KindPanel),
+			"judgments/a/score.json":     {Data: []byte(`{}`)},
+			"judgments/again/judge.json": record("again", sm.KindRejudge),
+			"judgments/again/score.json": {Data: []byte(`{}`)},
+		}
+	}
+	layout := sm.FolderLayout{Owns: func(n string) bool { return n == "score.json" }, Want: []string{"score.json"}}
+	for _, tt := range []struct {
+		name string
+		edit func(fstest.MapFS)
+		want []sm.Problem
+	}{
+		{"sound folders", func(fstest.MapFS) {}, nil},
+		{"a file in no judge's folder", func(fs fstest.MapFS) { fs["judgments/notes.txt"] = &fstest.MapFile{} },
+			[]sm.Problem{{File: "judgments/notes.txt", Message: "is not a judge's folder: judgments/ holds a folder per judge, named after it"}}},
+		{"a folder no judge may be named", func(fs fstest.MapFS) { fs["judgments/Old/score.json"] = &fstest.MapFile{} },
+			[]sm.Problem{{File: "judgments/Old", Message: `is not a judge's folder: judge name "Old" may hold only lower-case letters, digits, dots and dashes, and starts with a letter or digit`}}},
+		{"a stray file and folder in a judge's folder", func(fs fstest.MapFS) {
+			fs["judgments/a/notes.txt"] = &fstest.MapFile{}
+			fs["judgments/a/old/score.json"] = &fstest.MapFile{}
+		}, []sm.Problem{
+			{File: "judgments/a/notes.txt", Message: "is not a file of a judge's folder, which holds judge.json and score.json"},
+			{File: "judgments/a/old/", Message: "is not a file of a judge's folder, which holds judge.json and score.json"},
+		}},
+		{"a judge's files without its record", func(fs fstest.MapFS) { delete(fs, "judgments/a/judge.json") },
+			[]sm.Problem{{File: "judgments/a/judge.json", Message: "is missing: judgments/a holds the judge's score.json"}}},
+		{"a record without the judge's files, as a re-judging cut short leaves it", func(fs fstest.MapFS) { delete(fs, "judgments/again/score.json") }, nil},
+		{"a re-judging in a panel judge's folder", func(fs fstest.MapFS) {
+			fs["judgments/b/judge.json"], fs["judgments/b/score.json"] = record("b", sm.KindRejudge), &fstest.MapFile{}
+		},
+			[]sm.Problem{{File: "judgments/b/judge.json", Message: `kind is "rejudge", but debate.md names b as a judge of its panel (field "judges")`}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			front, _, err := frontmatter.Parse([]byte(`{"judges": [{"name": "a", "model": "m"}, {"name": "b", "model": "m"}]}` + "\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := sound()
+			tt.edit(files)
+			b, err := sm.ReadBench(files, front)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := b.Problems(layout); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Problems =\n%v\nwant\n%v", got, tt.want)
+			}
+		})
+	}
 }
 
 func TestSortedNames(t *testing.T) {

@@ -257,7 +257,7 @@ func (s *stepDebate) checkGaps(f *sm.Findings) {
 			seen[g.Exchange] = true
 			switch {
 			case jf.record == nil:
-				problem("has no %s beside it", sm.JudgeRecordPath(n))
+				// A folder without its record: sm.Bench.Problems says so.
 			case g.Exchange < 0 || g.Exchange >= st.Exchange:
 				problem("exchange %d is missing, but it has not been judged yet", g.Exchange)
 			case g.Missing.Call != gapCall(jf.record.Kind, n, g.Exchange):

@@ -45,11 +45,12 @@ type judgeFolder struct {
 // Seat returns the folder's record: nil before the judge's first commit.
 func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
-// readJudges reads the panel debate.md names and every judge's folder.
-func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, error) {
+// readJudges reads the panel debate.md names and the judges' folders, and
+// every judge's folder that has a record or is the panel's.
+func readJudges(files fs.FS, h *Header) (sm.Bench, map[string]*judgeFolder, error) {
 	b, err := sm.ReadBench(files, h.Front)
 	if err != nil {
-		return nil, nil, err
+		return sm.Bench{}, nil, err
 	}
 	folders := map[string]*judgeFolder{}
 	read := func(name string) error {
@@ -79,18 +80,18 @@ func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, er
 	}
 	for _, name := range sm.SortedNames(b.Records, nil) {
 		if err := read(name); err != nil {
-			return nil, nil, err
+			return sm.Bench{}, nil, err
 		}
 		folders[name].record = b.Records[name]
 	}
 	for _, j := range b.Panel {
 		if folders[j.Name] == nil {
 			if err := read(j.Name); err != nil {
-				return nil, nil, err
+				return sm.Bench{}, nil, err
 			}
 		}
 	}
-	return b.Panel, folders, nil
+	return b, folders, nil
 }
 
 // own returns the scores of the judge called name; empty before it judged.
@@ -409,11 +410,13 @@ func rescoreTrigger(judgments []Judgment, id string, known Known) string {
 	return ""
 }
 
-// checkJudges adds to f what is wrong with the judges' folders: scores of
-// arguments that do not exist or of exchanges not yet judged, and current
-// scores that are not the last of their history.
+// checkJudges adds to f what is wrong with the judges' folders
+// (sm.Bench.Problems) and scores: scores of arguments that do not exist
+// or of exchanges not yet judged, and current scores that are not the
+// last of their history.
 func (s *stepDebate) checkJudges(f *sm.Findings) {
 	st := s.deb.Header.State
+	f.Problems = append(f.Problems, s.benched...)
 	s.checkGaps(f)
 	for _, n := range sm.SortedNames(s.judges, nil) {
 		file := JudgeScoresFile(n)

@@ -48,7 +48,8 @@ type judgeFolder struct {
 	// file of the same call has (calls/NNN_KIND_judge.md).
 	calls   map[string]*callFile
 	verdict *callFile
-	// stray lists the folder's files that are none of a judge's.
+	// stray lists the files and folders of its calls/ that are no call's
+	// (what else its folder holds, sm.Bench.Problems checks).
 	stray []string
 }
 
@@ -66,6 +67,7 @@ func (d *debate) readJudges(files fs.FS) error {
 		return err
 	}
 	d.panel = b.Panel
+	d.benched = b.Problems(sm.FolderLayout{Owns: func(n string) bool { return n == CallsDir+"/" || n == VerdictFile }, Want: []string{CallsDir + "/", VerdictFile}})
 	d.judges = map[string]*judgeFolder{}
 	// Every folder, and every judge of the panel yet to sit, is read: a
 	// folder without a record is read when its name is valid, so that
@@ -79,7 +81,7 @@ func (d *debate) readJudges(files fs.FS) error {
 		if d.judges[name] != nil || (rec == nil && sm.CheckJudgeName(name) != nil) {
 			continue
 		}
-		f, err := readJudgeFolder(files, name)
+		f, err := readJudgeFolder(files, name, b.Entries[name])
 		if err != nil {
 			return err
 		}
@@ -89,54 +91,39 @@ func (d *debate) readJudges(files fs.FS) error {
 	return nil
 }
 
-// readJudgeFolder reads the folder of the judge called name; a missing
-// folder is an empty one.
-func readJudgeFolder(files fs.FS, name string) (*judgeFolder, error) {
+// readJudgeFolder reads the folder of the judge called name, which holds
+// entries (sm.Bench.Entries): its verdict and its calls. A missing folder
+// is an empty one.
+func readJudgeFolder(files fs.FS, name string, entries []string) (*judgeFolder, error) {
 	f := &judgeFolder{calls: map[string]*callFile{}}
-	dir := sm.JudgeFolder(name)
 	read := func(file string) (*callFile, error) {
-		raw, err := fs.ReadFile(files, file)
+		raw, err := fs.ReadFile(files, judgePath(name, file))
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", file, err)
+			return nil, fmt.Errorf("read %s: %w", judgePath(name, file), err)
 		}
 		return readCall(raw), nil
 	}
-	// Folders are stray but calls/; the debate's files may list them
-	// among the files, which are read apart from them.
-	folders := map[string]bool{}
-	for _, sub := range []string{"", CallsDir + "/"} {
-		folder := strings.TrimSuffix(dir+"/"+sub, "/")
-		names, err := sm.Folders(files, folder)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", folder, err)
-		}
-		for _, n := range names {
-			folders[sub+n] = true
-			if sub+n != CallsDir {
-				f.stray = append(f.stray, sub+n+"/")
-			}
-		}
-	}
-	for _, sub := range []string{"", CallsDir + "/"} {
-		names, err := sm.FileNames(files, strings.TrimSuffix(dir+"/"+sub, "/"))
-		if err != nil {
+	var err error
+	if slices.Contains(entries, VerdictFile) {
+		if f.verdict, err = read(VerdictFile); err != nil {
 			return nil, err
 		}
-		for _, n := range names {
-			name := sub + n
-			switch {
-			case folders[name], name == sm.JudgeRecordFile:
-			case name == VerdictFile:
-				if f.verdict, err = read(dir + "/" + name); err != nil {
-					return nil, err
-				}
-			case sub != "" && strings.HasSuffix(n, ".md"):
-				if f.calls[name], err = read(dir + "/" + name); err != nil {
-					return nil, err
-				}
-			default:
-				f.stray = append(f.stray, name)
-			}
+	}
+	if !slices.Contains(entries, CallsDir+"/") {
+		return f, nil
+	}
+	calls, err := sm.ListDir(files, judgePath(name, CallsDir))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range calls {
+		file := CallsDir + "/" + n
+		if !strings.HasSuffix(n, ".md") {
+			f.stray = append(f.stray, file)
+			continue
+		}
+		if f.calls[file], err = read(file); err != nil {
+			return nil, err
 		}
 	}
 	return f, nil
@@ -300,6 +287,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 	if len(d.panel) > 0 && d.st.Judge == nil {
 		f.Problemf(sm.StateFile, "%s: the debate has no judge (its cast has no audience), so no panel can judge it", sm.PanelKey)
 	}
+	f.Problems = append(f.Problems, d.benched...)
 	bySlot := map[string]slot{}
 	var judgeSlots []slot
 	for _, s := range d.slots {
@@ -314,16 +302,11 @@ func (d *debate) checkJudges(f *sm.Findings) {
 		jf := d.judges[name]
 		rec := jf.record
 		if rec == nil {
-			if len(jf.calls) > 0 || jf.verdict != nil {
-				f.Problemf(sm.JudgeRecordPath(name), "is missing: %s holds a judge's calls", sm.JudgeFolder(name))
-			}
+			// A folder without its record: sm.Bench.Problems says so.
 			continue
 		}
-		if rec.Kind != sm.KindPanel && sm.InPanel(d.panel, name) {
-			f.Problemf(sm.JudgeRecordPath(name), "kind is %q, but %s names %s as a judge of its panel", rec.Kind, sm.StateFile, name)
-		}
 		for _, n := range jf.stray {
-			f.Problemf(judgePath(name, n), "is not a file of a judge's folder")
+			f.Problemf(judgePath(name, n), "is not a judge's call (want %s/NNN_KIND_judge.md)", CallsDir)
 		}
 		for _, file := range sortedKeys(jf.calls) {
 			path := judgePath(name, file)

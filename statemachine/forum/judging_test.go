@@ -456,7 +456,7 @@ func TestCheckJudges(t *testing.T) {
 		{"a score the official file does not list", "judgments/b/calls/006_score_judge.md", regexp.MustCompile(`"score": \d+`).ReplaceAllString(got["judgments/b/calls/006_score_judge.md"], `"score": 0`), "judge b's score is not the one"},
 		{"a call not yet made", "judgments/a/calls/009_evaluate_judge.md", got["judgments/a/calls/005_evaluate_judge.md"], "has not made yet"},
 		{"a stray file", "judgments/a/notes.txt", "hello", "is not a file of a judge's folder"},
-		{"a stray folder", "judgments/a/calls/old/005_evaluate_judge.md", "hello", "judgments/a/calls/old/: is not a file of a judge's folder"},
+		{"a stray folder", "judgments/a/calls/old/005_evaluate_judge.md", "hello", "judgments/a/calls/old/: is not a judge's call (want calls/NNN_KIND_judge.md)"},
 		{"a call without a record", "judgments/z/calls/005_evaluate_judge.md", got["judgments/a/calls/005_evaluate_judge.md"], "judgments/z/judge.json: is missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

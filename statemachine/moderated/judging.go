@@ -32,8 +32,8 @@ import (
 var _ sm.Benched = (*debate)(nil)
 
 // judgeFolder is one folder under judgments/ as read: its record (nil
-// before its first commit), its scores by message number, and its files
-// that are not a judge's.
+// before its first commit), its scores by message number, and the files
+// of its scores/ that are not a score.
 type judgeFolder struct {
 	record *sm.JudgeRecord
 	scores map[int]Score
@@ -63,13 +63,11 @@ func (d *debate) readJudges(files fs.FS) error {
 		return err
 	}
 	d.panel = b.Panel
+	d.stray = append(d.stray, b.Problems(sm.FolderLayout{Owns: func(n string) bool { return n == ScoresDir+"/" }, Want: []string{ScoresDir + "/"}})...)
 	d.judges, err = sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
 		f := &judgeFolder{record: rec}
-		if err := sm.CheckJudgeName(name); err != nil {
-			f.stray = append(f.stray, sm.Problem{File: sm.JudgeFolder(name), Message: err.Error()})
-		}
 		var err error
-		if f.scores, f.stray, err = d.readJudgeFolder(files, name, f.stray); err != nil {
+		if f.scores, f.stray, err = d.readScoreDir(files, judgeScoresDir(name)); err != nil {
 			return nil, err
 		}
 		f.gaps = map[int]Score{}
@@ -81,47 +79,7 @@ func (d *debate) readJudges(files fs.FS) error {
 		}
 		return f, nil
 	})
-	d.stray = append(d.stray, b.LooseProblems("is not a judge's folder")...)
 	return err
-}
-
-// readJudgeFolder reads the scores of the judge called name, adding to
-// stray every file of its folder that is neither its record nor a score.
-func (d *debate) readJudgeFolder(files fs.FS, name string, stray []sm.Problem) (map[int]Score, []sm.Problem, error) {
-	dir := sm.JudgeFolder(name)
-	subs, err := sm.Folders(files, dir)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", dir, err)
-	}
-	names, err := filesOnly(files, dir, subs)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, n := range names {
-		if n != sm.JudgeRecordFile {
-			stray = append(stray, sm.Problem{File: dir + "/" + n, Message: "is not a file of a judge's folder (want " + sm.JudgeRecordFile + " and " + ScoresDir + "/)"})
-		}
-	}
-	for _, n := range subs {
-		if n != ScoresDir {
-			stray = append(stray, sm.Problem{File: dir + "/" + n, Message: "is not a folder of a judge's folder (want " + ScoresDir + "/)"})
-		}
-	}
-	scores, more, err := d.readScoreDir(files, judgeScoresDir(name))
-	if err != nil {
-		return nil, nil, err
-	}
-	return scores, append(stray, more...), nil
-}
-
-// filesOnly lists the files directly in dir, leaving out its folders,
-// which the debate's files as moot shows them may list as files.
-func filesOnly(files fs.FS, dir string, folders []string) ([]string, error) {
-	names, err := sm.FileNames(files, dir)
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(names, func(n string) bool { return slices.Contains(folders, n) }), nil
 }
 
 // PanelScore returns the official score of a statement that a panel
@@ -381,12 +339,12 @@ func (d *debate) fillPanel(i int, j sm.Judge) (*sm.Step, error) {
 // judgeNames lists the names of the folders under judgments/, sorted.
 func (d *debate) judgeNames() []string { return sm.SortedNames(d.judges, nil) }
 
-// checkJudges adds to f what is wrong with the folders under judgments/:
-// files that are not a judge's, scores without a record, scores of
-// statements not scored (yet), totals that are not their rubric's, and
-// official scores that are not the mean of the panel's judges who scored
-// them. scored holds the numbers of the statements the debate has
-// scored.
+// checkJudges adds to f what is wrong with the judges' scores (what is
+// wrong with their folders, sm.Bench.Problems says): files of scores/
+// that are not a score, scores of statements not scored (yet), totals
+// that are not their rubric's, and official scores that are not the mean
+// of the panel's judges who scored them. scored holds the numbers of the
+// statements the debate has scored.
 func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 	// panelOf[n] are the scores the panel's judges gave message n.
 	panelOf := map[int][]Score{}
@@ -394,9 +352,6 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 	for _, name := range d.judgeNames() {
 		jf := d.judges[name]
 		f.Problems = append(f.Problems, jf.stray...)
-		if jf.record == nil && len(jf.scores)+len(jf.gaps) > 0 {
-			f.Problemf(sm.JudgeRecordPath(name), "is missing: the folder holds scores")
-		}
 		for _, n := range slices.Sorted(maps.Keys(jf.gaps)) {
 			g := jf.gaps[n]
 			t, ok := d.slotOf(n)
@@ -405,8 +360,6 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 				f.Problemf(g.file, "message %d is not scored yet, or is not a statement that is scored", n)
 			case g.file != d.judgeScoreFile(name, t):
 				f.Problemf(g.file, "should be %s", d.judgeScoreFile(name, t))
-			case jf.record == nil || (jf.record.Kind != sm.KindPanel && jf.record.Kind != sm.KindRejudge):
-				f.Problemf(g.file, "only a judge of the panel, or of a re-judging, may miss a score")
 			}
 		}
 		for _, n := range slices.Sorted(maps.Keys(jf.scores)) {

@@ -463,7 +463,7 @@ func TestCheckJudgments(t *testing.T) {
 		{"a rubric of a message not scored", func(fs map[string]string) {
 			fs[strings.Replace(aScore, "/008_", "/009_", 1)] = strings.Replace(fs[aScore], `"message": 8`, `"message": 9`, 1)
 		}, "message 9 is not scored yet, or is not a statement that is scored"},
-		{"a folder without its record", func(fs map[string]string) { delete(fs, "judgments/b/judge.json") }, "judgments/b/judge.json: is missing: the folder holds scores"},
+		{"a folder without its record", func(fs map[string]string) { delete(fs, "judgments/b/judge.json") }, "judgments/b/judge.json: is missing: judgments/b holds the judge's scores/"},
 		{"a judge's total that is not its rubric's", func(fs map[string]string) {
 			fs[aScore] = strings.Replace(fs[aScore], `"total": 7.3`, `"total": 9`, 1)
 		}, "total is 9.00, but its criteria make 7.30"},

@@ -47,16 +47,16 @@ type judgeFolder struct {
 func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
 // readJudges reads the panel debate.md names and every folder under
-// judgments/. A score that does not parse, and a file a judge's folder
-// should not hold, are problems for Check; a record that does not parse
-// is an error, as for every protocol.
+// judgments/. A score that does not parse, and what is wrong with the
+// folders (sm.Bench.Problems), are problems for Check; a record that does
+// not parse is an error, as for every protocol.
 func (d *debate) readJudges(files fs.FS) error {
 	b, err := sm.ReadBench(files, d.front)
 	if err != nil {
 		return err
 	}
 	d.panel = b.Panel
-	d.problems = append(d.problems, b.LooseProblems("is not in a judge's folder")...)
+	d.problems = append(d.problems, b.Problems(sm.FolderLayout{Owns: func(n string) bool { return n == ScoreFile }, Want: []string{ScoreFile}})...)
 	d.judges, err = sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
 		return d.readJudgeFolder(files, name, rec)
 	})
@@ -64,19 +64,9 @@ func (d *debate) readJudges(files fs.FS) error {
 }
 
 // readJudgeFolder reads the folder of the judge called name, whose record
-// is rec, adding to the debate's problems each file it should not hold
-// and a score that does not parse.
+// is rec, adding to the debate's problems a score that does not parse.
 func (d *debate) readJudgeFolder(files fs.FS, name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
 	f := &judgeFolder{record: rec}
-	inside, err := sm.FileNames(files, sm.JudgeFolder(name))
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range inside {
-		if n != sm.JudgeRecordFile && n != ScoreFile {
-			d.problems = append(d.problems, sm.Problem{File: sm.JudgeFolder(name) + "/" + n, Message: "is not a file of a judge's folder (judge.json, score.json)"})
-		}
-	}
 	file := JudgeScoreFile(name)
 	data, err := fs.ReadFile(files, file)
 	switch {
@@ -377,12 +367,13 @@ func PanelScore(panel []sm.Judge, scores []*Score) *Score {
 	return out
 }
 
-// checkJudges adds to f what is wrong with the judges' folders and with
-// a panel's aggregate: a folder without its record or its score, a score
-// that breaks the rules of a judge's answer, a panel judge the official
-// score does not name (or one it names without a folder), an aggregate
-// that is not the mean of its judges' scores, a judgment made again of a
-// final answer that is not written.
+// checkJudges adds to f what is wrong with the judges' scores and with a
+// panel's aggregate (what is wrong with their folders, sm.Bench.Problems
+// says): a score that breaks the rules of a judge's answer, a score
+// recorded as missing that is not the judge's call, a panel judge the
+// official score does not name (or one it names without a folder), an
+// aggregate that is not the mean of its judges' scores, a judgment made
+// again of a final answer that is not written.
 func (d *debate) checkJudges(f *sm.Findings) {
 	names := sm.SortedNames(d.judges, nil)
 	var inPanel []string
@@ -400,10 +391,8 @@ func (d *debate) checkJudges(f *sm.Findings) {
 		jf := d.judges[n]
 		file := JudgeScoreFile(n)
 		switch {
-		case jf.record == nil && (jf.score != nil || jf.gap != nil):
-			f.Problemf(file, "has no %s beside it", sm.JudgeRecordPath(n))
-		case jf.record != nil && jf.score == nil && jf.gap == nil:
-			f.Problemf(file, "is missing: %s names a judge", sm.JudgeRecordPath(n))
+		case jf.record == nil:
+			// A folder without its record: sm.Bench.Problems says so.
 		case jf.gap != nil && jf.record.Kind == sm.KindRejudge && jf.gap.Missing.Call != sm.RejudgeKey(n, scoreStep)+"/"+RoleJudge:
 			f.Problemf(file, "the missing call %q is not the judgment again by %s", jf.gap.Missing.Call, n)
 		case jf.gap != nil && jf.record.Kind != sm.KindRejudge && (jf.record.Kind != sm.KindPanel || !strings.Contains(jf.gap.Missing.Call, "score/")):

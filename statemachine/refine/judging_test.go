@@ -350,7 +350,7 @@ func TestCheckJudges(t *testing.T) {
 		}, "criteria.completeness is 7.5, but the mean of the panel's is 7.33"},
 		{"a record removed", func(dir string) error {
 			return os.Remove(filepath.Join(dir, "judgments/c/judge.json"))
-		}, "judgments/c/score.json: has no judgments/c/judge.json beside it"},
+		}, "judgments/c/judge.json: is missing: judgments/c holds the judge's score.json"},
 		{"a stray file", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, "judgments/a/notes.txt"), []byte("x"), 0o644)
 		}, "judgments/a/notes.txt: is not a file of a judge's folder"},
