@@ -310,6 +310,29 @@ type Benched interface {
 // "rejudge-NAME-KEY".
 func RejudgeKey(name, key string) string { return "rejudge-" + name + "-" + key }
 
+// Step returns the step of r that asks its judge the call c, for unit,
+// in place of the debate's step keyed key: keyed RejudgeKey, its commit
+// the one apply makes of the judge's answer, with, first, the record of
+// r judging from unit from when the judge's folder has none yet (rec is
+// nil): a re-judging's first commit writes its record.
+func (r Rejudging) Step(key string, unit int, c Call, rec *JudgeRecord, from int, apply func(a Answer, now time.Time) (*Commit, error)) *Step {
+	return &Step{
+		Key: RejudgeKey(r.Judge.Name, key), Unit: unit, Calls: []Call{c},
+		Apply: func(answers map[string]Answer, now time.Time) (*Commit, error) {
+			a, ok := answers[c.ID]
+			if !ok {
+				return nil, &Refused{Reasons: []string{"no answer for the judge"}}
+			}
+			cm, err := apply(a, now)
+			if err != nil || rec != nil {
+				return cm, err
+			}
+			cm.Files = append([]File{NewJudgeRecord(r.Judge, KindRejudge, from, r.To, now)}, cm.Files...)
+			return cm, nil
+		},
+	}
+}
+
 // Span returns the units r judges again of a debate whose judged units
 // are first to last: from r.From, but not before first, to r.To, but not
 // past last (a negative r.To: to last). The span is empty when to < from;

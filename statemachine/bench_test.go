@@ -327,3 +327,42 @@ func TestPanelCalls(t *testing.T) {
 		t.Errorf("AskedOf = %+v", c)
 	}
 }
+
+// TestRejudgingStep: a re-judging's step is keyed after the debate's, asks
+// the call it is given, and commits what apply makes of the answer, with
+// the judge's record first when its folder has none yet; a refusal keeps
+// apply's commit (its warnings) and adds no record.
+func TestRejudgingStep(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	r := sm.Rejudging{Judge: sm.Judge{Name: "again", Model: "m"}, From: 2, To: -1}
+	own := sm.File{Name: "judgments/again/r03.md", Data: []byte("x")}
+	apply := func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+		if string(a.Text) == "bad" {
+			return &sm.Commit{Warnings: []string{"w"}}, &sm.Refused{Reasons: []string{"bad"}}
+		}
+		return &sm.Commit{Files: []sm.File{own}}, nil
+	}
+	c := sm.Call{ID: "judge", Model: "m"}
+	first := r.Step("r03", 3, c, nil, 2, apply)
+	if first.Key != "rejudge-again-r03" || first.Unit != 3 || len(first.Calls) != 1 || first.Calls[0].ID != "judge" {
+		t.Fatalf("step %+v", first)
+	}
+	cm, err := first.Apply(map[string]sm.Answer{"judge": {Text: []byte("ok")}}, now)
+	if err != nil || len(cm.Files) != 2 || cm.Files[0].Name != "judgments/again/judge.json" || cm.Files[1].Name != own.Name {
+		t.Fatalf("first commit %v, %v: want the record, then the judge's file", cm, err)
+	}
+	var rec sm.JudgeRecord
+	if err := frontmatter.Unmarshal(cm.Files[0].Data, &rec); err != nil || rec.Kind != sm.KindRejudge || rec.From != 2 || rec.To != nil {
+		t.Errorf("record %+v, %v: want a re-judging's from unit 2 to the last", rec, err)
+	}
+	if cm, err := first.Apply(map[string]sm.Answer{"judge": {Text: []byte("bad")}}, now); err == nil || cm == nil || len(cm.Warnings) != 1 || len(cm.Files) != 0 {
+		t.Errorf("a refused answer: %v, %v; want apply's warnings, no record and the refusal", cm, err)
+	}
+	if _, err := first.Apply(map[string]sm.Answer{"other": {}}, now); err == nil {
+		t.Error("a step without the judge's answer was applied")
+	}
+	later := r.Step("r04", 4, c, &rec, 2, apply)
+	if cm, err := later.Apply(map[string]sm.Answer{"judge": {Text: []byte("ok")}}, now); err != nil || len(cm.Files) != 1 {
+		t.Errorf("a later commit %v, %v: want the judge's file alone", cm, err)
+	}
+}

@@ -575,59 +575,52 @@ func (d *rejudgeDebate) step(x int) (*sm.Step, error) {
 	c.Model = d.r.Judge.Model
 	c.Missable = true
 	name := d.r.Judge.Name
-	return &sm.Step{
-		Key: rejudgeKey(name, x), Unit: x, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			c := &sm.Commit{}
-			if d.folder.record == nil {
-				c.Files = append(c.Files, sm.NewJudgeRecord(d.r.Judge, sm.KindRejudge, d.r.From, d.r.To, now))
-				d.folder.record = &sm.JudgeRecord{Name: name, Model: d.r.Judge.Model, Kind: sm.KindRejudge, From: d.r.From}
-			}
-			if m := answers[string(Judge)].Missing; m != nil {
-				file, err := d.folder.withGap(name, x, m)
-				if err != nil {
-					return nil, err
-				}
-				c.Files = append(c.Files, file)
-				ev := missingEvent(name, x)
-				ev.Ends = true
-				c.Events = append(c.Events, ev)
-				return c, nil
-			}
-			text := answers[string(Judge)].Text
-			if err := CheckSize("judge", text); err != nil {
-				return nil, err
-			}
-			jg, p := ParseJudgment(text, x, known, cur)
-			if !p.OK() {
-				return &sm.Commit{Warnings: p.Warnings, Soft: p.Soft}, &sm.Refused{Reasons: p.Errors, Role: string(Judge), RoleReasons: p.Errors, Answer: true}
-			}
-			c.Warnings, c.Soft = p.Warnings, p.Soft
-			d.folder.scores.Apply(jg.Entries(known, cur), now)
-			data, err := d.folder.scores.Render()
-			if err != nil {
-				return nil, fmt.Errorf("render %s: %w", JudgeScoresFile(name), err)
-			}
-			c.Files = append(c.Files, sm.File{Name: JudgeScoresFile(name), Data: data})
-			gone, err := d.folder.filled(name, x)
+	return d.r.Step(fmt.Sprintf("%05d", x), x, c, d.folder.record, d.r.From, func(a sm.Answer, now time.Time) (*sm.Commit, error) {
+		c := &sm.Commit{}
+		if m := a.Missing; m != nil {
+			file, err := d.folder.withGap(name, x, m)
 			if err != nil {
 				return nil, err
 			}
-			c.Files = append(c.Files, gone...)
-			for _, sc := range jg.Scores {
-				v := sc.Score
-				c.Events = append(c.Events, sm.Event{Kind: "scored", Role: string(Judge), ID: sc.ArgumentID, Score: &v})
-			}
-			for _, rs := range jg.Rescores {
-				v := rs.NewScore
-				c.Events = append(c.Events, sm.Event{Kind: "rescored", Role: string(Judge), ID: rs.ArgumentID, Score: &v})
-			}
-			t := Cumulative(d.folder.scores.Current())
-			c.Events = append(c.Events, sm.Event{Kind: "exchange", Ends: true,
-				Message: fmt.Sprintf("judged again by %s · proposition %s · opposition %s", name, FormatScore(t.Proposition.Total), FormatScore(t.Opposition.Total))})
+			c.Files = append(c.Files, file)
+			ev := missingEvent(name, x)
+			ev.Ends = true
+			c.Events = append(c.Events, ev)
 			return c, nil
-		},
-	}, nil
+		}
+		text := a.Text
+		if err := CheckSize("judge", text); err != nil {
+			return nil, err
+		}
+		jg, p := ParseJudgment(text, x, known, cur)
+		if !p.OK() {
+			return &sm.Commit{Warnings: p.Warnings, Soft: p.Soft}, &sm.Refused{Reasons: p.Errors, Role: string(Judge), RoleReasons: p.Errors, Answer: true}
+		}
+		c.Warnings, c.Soft = p.Warnings, p.Soft
+		d.folder.scores.Apply(jg.Entries(known, cur), now)
+		data, err := d.folder.scores.Render()
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", JudgeScoresFile(name), err)
+		}
+		c.Files = append(c.Files, sm.File{Name: JudgeScoresFile(name), Data: data})
+		gone, err := d.folder.filled(name, x)
+		if err != nil {
+			return nil, err
+		}
+		c.Files = append(c.Files, gone...)
+		for _, sc := range jg.Scores {
+			v := sc.Score
+			c.Events = append(c.Events, sm.Event{Kind: "scored", Role: string(Judge), ID: sc.ArgumentID, Score: &v})
+		}
+		for _, rs := range jg.Rescores {
+			v := rs.NewScore
+			c.Events = append(c.Events, sm.Event{Kind: "rescored", Role: string(Judge), ID: rs.ArgumentID, Score: &v})
+		}
+		t := Cumulative(d.folder.scores.Current())
+		c.Events = append(c.Events, sm.Event{Kind: "exchange", Ends: true,
+			Message: fmt.Sprintf("judged again by %s · proposition %s · opposition %s", name, FormatScore(t.Proposition.Total), FormatScore(t.Opposition.Total))})
+		return c, nil
+	}), nil
 }
 
 // Judgments returns what the debate's judges made of its arguments: the

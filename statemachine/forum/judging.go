@@ -538,43 +538,35 @@ func (x *rejudgeDebate) step(s slot) (*sm.Step, error) {
 	c.Model = x.r.Judge.Model
 	c.Missable = missable(s)
 	confirmed := x.d.confirmed(h)
-	return &sm.Step{
-		Key: sm.RejudgeKey(name, s.Key()), Unit: s.Turn, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			a, ok := answers[c.ID]
-			if !ok {
-				return nil, &sm.Refused{Reasons: []string{"no answer for the judge"}}
+	return x.r.Step(s.Key(), s.Turn, c, x.folder.record, x.r.From, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+		m, text, _, errs := x.d.answerOf(s, a, confirmed)
+		if len(errs) > 0 {
+			return nil, refusal(Judge, Judge, errs)
+		}
+		data, err := renderCall(m, text)
+		if err != nil {
+			return nil, err
+		}
+		cm := &sm.Commit{Files: []sm.File{{Name: judgePath(name, s.File()), Data: data}}}
+		if s.Kind == kindAnnouncement {
+			vs, _ := x.d.slotOf(kindVerdict, x.d.st.Turns+1)
+			v := x.d.verdictOf(h(vs))
+			if v == nil {
+				return nil, &sm.Refused{Reasons: []string{"the judge announces a verdict it has not given"}}
 			}
-			m, text, _, errs := x.d.answerOf(s, a, confirmed)
-			if len(errs) > 0 {
-				return nil, refusal(Judge, Judge, errs)
-			}
-			cm := &sm.Commit{Files: sm.FirstRecord(nil, x.folder.record, x.r.Judge, sm.KindRejudge, x.r.From, x.r.To, now)}
-			data, err := renderCall(m, text)
+			data, err := x.d.verdictFile(v, s.Turn, m.Model, m.Attempts, text, nil)
 			if err != nil {
 				return nil, err
 			}
-			cm.Files = append(cm.Files, sm.File{Name: judgePath(name, s.File()), Data: data})
-			if s.Kind == kindAnnouncement {
-				vs, _ := x.d.slotOf(kindVerdict, x.d.st.Turns+1)
-				v := x.d.verdictOf(h(vs))
-				if v == nil {
-					return nil, &sm.Refused{Reasons: []string{"the judge announces a verdict it has not given"}}
-				}
-				data, err := x.d.verdictFile(v, s.Turn, m.Model, m.Attempts, text, nil)
-				if err != nil {
-					return nil, err
-				}
-				cm.Files = append(cm.Files, sm.File{Name: judgePath(name, VerdictFile), Data: data})
-			}
-			ev := x.d.event(s, m)
-			ev.Title = "judged again by " + name + ": " + ev.Title
-			all := x.slots()
-			ev.Ends = s == all[len(all)-1] || x.d.slots[s.Seq].Turn != s.Turn
-			cm.Events = append(cm.Events, ev)
-			return cm, nil
-		},
-	}, nil
+			cm.Files = append(cm.Files, sm.File{Name: judgePath(name, VerdictFile), Data: data})
+		}
+		ev := x.d.event(s, m)
+		ev.Title = "judged again by " + name + ": " + ev.Title
+		all := x.slots()
+		ev.Ends = s == all[len(all)-1] || x.d.slots[s.Seq].Turn != s.Turn
+		cm.Events = append(cm.Events, ev)
+		return cm, nil
+	}), nil
 }
 
 // Judgments returns what the debate's judges made of its turns: each

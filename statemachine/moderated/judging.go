@@ -570,41 +570,33 @@ func (rd *rejudgeDebate) step(i int) (*sm.Step, error) {
 			ends = false
 		}
 	}
-	return &sm.Step{
-		Key: sm.RejudgeKey(j.Name, stepKey(i, s)), Unit: s.Exchange, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			text := answers[c.ID].Text
-			p, _ := rd.d.participant(t.Role)
-			if m := answers[c.ID].Missing; m != nil {
-				data, err := renderScore(rd.d.out(), Score{Message: t.Number, Participant: p.ID, Missing: m})
-				if err != nil {
-					return nil, err
-				}
-				commit := &sm.Commit{Files: sm.FirstRecord(nil, rd.folder.record, j, sm.KindRejudge, rd.d.sched[rd.slots[0]].Exchange, rd.r.To, now)}
-				commit.Files = append(commit.Files, sm.File{Name: rd.d.judgeScoreFile(j.Name, t), Data: data})
-				commit.Events = append(commit.Events, sm.Event{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Ends: ends,
-					Message: fmt.Sprintf("%s's score of %s's %s is recorded as missing: no value invented", j.Name, rd.d.name(t.Role), rd.d.label(t))})
-				return commit, nil
-			}
-			marks, errs := ParseRubric(rd.d.st.Criteria, text)
+	return rd.r.Step(stepKey(i, s), s.Exchange, c, rd.folder.record, rd.d.sched[rd.slots[0]].Exchange, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+		p, _ := rd.d.participant(t.Role)
+		sc := Score{Message: t.Number, Participant: p.ID, Missing: a.Missing}
+		if a.Missing == nil {
+			marks, errs := ParseRubric(rd.d.st.Criteria, a.Text)
 			if len(errs) > 0 {
 				return nil, &sm.Refused{Reasons: prefixed("judge "+j.Name, errs), Role: s.Role, RoleReasons: errs, Answer: true}
 			}
-			sc := newScore(rd.d.st.Criteria, t.Number, p.ID, marks, string(text))
-			data, err := renderScore(rd.d.out(), sc)
-			if err != nil {
-				return nil, err
-			}
-			commit := &sm.Commit{Files: sm.FirstRecord(nil, rd.folder.record, j, sm.KindRejudge, rd.d.sched[rd.slots[0]].Exchange, rd.r.To, now)}
-			commit.Files = append(commit.Files, sm.File{Name: rd.d.judgeScoreFile(j.Name, t), Data: data})
-			total := sc.Total
-			commit.Events = append(commit.Events, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Score: &total,
-				Title:   fmt.Sprintf("%s scores %s's %s again", j.Name, rd.d.name(t.Role), rd.d.label(t)),
-				Message: fmt.Sprintf("%.2f", total), Ends: ends,
-				Data: map[string]any{"message": t.Number, "participant": p.ID, "total": total, "judge": j.Name}})
+			sc = newScore(rd.d.st.Criteria, t.Number, p.ID, marks, string(a.Text))
+		}
+		data, err := renderScore(rd.d.out(), sc)
+		if err != nil {
+			return nil, err
+		}
+		commit := &sm.Commit{Files: []sm.File{{Name: rd.d.judgeScoreFile(j.Name, t), Data: data}}}
+		if a.Missing != nil {
+			commit.Events = append(commit.Events, sm.Event{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Ends: ends,
+				Message: fmt.Sprintf("%s's score of %s's %s is recorded as missing: no value invented", j.Name, rd.d.name(t.Role), rd.d.label(t))})
 			return commit, nil
-		},
-	}, nil
+		}
+		total := sc.Total
+		commit.Events = append(commit.Events, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Score: &total,
+			Title:   fmt.Sprintf("%s scores %s's %s again", j.Name, rd.d.name(t.Role), rd.d.label(t)),
+			Message: fmt.Sprintf("%.2f", total), Ends: ends,
+			Data: map[string]any{"message": t.Number, "participant": p.ID, "total": total, "judge": j.Name}})
+		return commit, nil
+	}), nil
 }
 
 // Judgments returns what the debate's judges made of its scored

@@ -583,41 +583,34 @@ func (j *rejudgeDebate) step() (*sm.Step, error) {
 	}
 	c.Model, c.Missable = j.r.Judge.Model, true
 	name := j.r.Judge.Name
-	return &sm.Step{
-		Key: sm.RejudgeKey(name, scoreStep), Unit: j.unit, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			if j.folder.score != nil {
-				return nil, &sm.Refused{Reasons: []string{JudgeScoreFile(name) + " is written already"}}
-			}
-			ans := answers[c.ID]
-			out := &sm.Commit{Files: sm.FirstRecord(nil, j.folder.record, j.r.Judge, sm.KindRejudge, j.r.From, j.r.To, now)}
-			if ans.Missing != nil {
-				data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(sm.TimeLayout)}, "", "  ")
-				if err != nil {
-					return nil, err
-				}
-				out.Files = append(out.Files, sm.File{Name: JudgeScoreFile(name), Data: append(data, '\n')})
-				out.Events = append(out.Events, sm.Event{Kind: "missing", Role: RoleJudge, Ends: true,
-					Message: fmt.Sprintf("the score of the judgment again by %s is recorded as missing: no value invented", name)})
-				return out, nil
-			}
-			s, errs := ParseScore(ans.Text)
-			if len(errs) > 0 {
-				return nil, refused(RoleJudge, errs)
-			}
-			stamp(s, ans, now.UTC().Format(sm.TimeLayout))
-			data, err := renderScore(s)
+	return j.r.Step(scoreStep, j.unit, c, j.folder.record, j.r.From, func(ans sm.Answer, now time.Time) (*sm.Commit, error) {
+		if j.folder.score != nil {
+			return nil, &sm.Refused{Reasons: []string{JudgeScoreFile(name) + " is written already"}}
+		}
+		if ans.Missing != nil {
+			data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(sm.TimeLayout)}, "", "  ")
 			if err != nil {
-				return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(name), err)
+				return nil, err
 			}
-			out.Files = append(out.Files, sm.File{Name: JudgeScoreFile(name), Data: data})
-			sc := float64(s.Score)
-			out.Events = append(out.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc, Ends: true,
+			return &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(name), Data: append(data, '\n')}},
+				Events: []sm.Event{{Kind: "missing", Role: RoleJudge, Ends: true,
+					Message: fmt.Sprintf("the score of the judgment again by %s is recorded as missing: no value invented", name)}}}, nil
+		}
+		s, errs := ParseScore(ans.Text)
+		if len(errs) > 0 {
+			return nil, refused(RoleJudge, errs)
+		}
+		stamp(s, ans, now.UTC().Format(sm.TimeLayout))
+		data, err := renderScore(s)
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(name), err)
+		}
+		sc := float64(s.Score)
+		return &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(name), Data: data}},
+			Events: []sm.Event{{Kind: "scored", Role: RoleJudge, Score: &sc, Ends: true,
 				Message: fmt.Sprintf("judged again by %s: %d/10 (weighted criteria %.2f)", name, s.Score, s.WeightedScore),
-				Data:    map[string]any{"score": s.Score, "weighted_score": s.WeightedScore}})
-			return out, nil
-		},
-	}, nil
+				Data:    map[string]any{"score": s.Score, "weighted_score": s.WeightedScore}}}}, nil
+	}), nil
 }
 
 // Judgments returns what the debate's judges made of the final answer:
