@@ -345,14 +345,19 @@ func (r Rejudging) Span(first, last int) (from, to int) {
 	return from, to
 }
 
-// RetryMissing says in st, the status of a re-judging, that its answers
-// missing (such as "2 calls") are recorded as missing: a line, and, when
-// nothing else is left (st.Complete), the next step, which asks for the
-// missing what (such as "calls") again, "it" or "them".
-func (st *Status) RetryMissing(missing, what, it string) {
-	st.Lines = append(st.Lines, Line{Label: "missing", Text: missing + ", no value invented (moot rejudge --retry-missing asks again)"})
-	if st.Complete {
-		st.Next = "nothing but the missing " + what + ": moot rejudge --retry-missing asks for " + it + " again"
+// RetryMissing says in st, the status of a re-judging, that n of its
+// answers, each a noun (such as "call"), are recorded as missing: a line,
+// and, when nothing else is left (st.Complete), the next step, which asks
+// for them again.
+func (st *Status) RetryMissing(n int, noun string) {
+	st.Lines = append(st.Lines, Line{Label: "missing", Text: english.Count(n, noun) + ", no value invented (moot rejudge --retry-missing asks again)"})
+	if !st.Complete {
+		return
+	}
+	if n == 1 {
+		st.Next = "nothing but the missing " + noun + ": moot rejudge --retry-missing asks for it again"
+	} else {
+		st.Next = "nothing but the missing " + english.Plural(noun) + ": moot rejudge --retry-missing asks for them again"
 	}
 }
 
@@ -361,6 +366,16 @@ func (st *Status) RetryMissing(missing, what, it string) {
 type Seated interface {
 	Seat() *JudgeRecord
 }
+
+// Seating is the record of a judge's folder, nil before the judge's first
+// commit: a protocol's type of a judge's folder embeds it, and so is
+// Seated.
+type Seating struct {
+	Record *JudgeRecord
+}
+
+// Seat returns the folder's record.
+func (s Seating) Seat() *JudgeRecord { return s.Record }
 
 // RecordOf returns the record of the folder of the judge called name
 // among folders; nil when it has no folder or no record yet.

@@ -254,7 +254,7 @@ func TestRejudgeKey(t *testing.T) {
 
 func TestStatusRetryMissing(t *testing.T) {
 	st := sm.Status{Next: "m judges turn 3 again"}
-	st.RetryMissing("2 calls", "calls", "them")
+	st.RetryMissing(2, "call")
 	if st.Next != "m judges turn 3 again" {
 		t.Errorf("a re-judging with work left: Next = %q", st.Next)
 	}
@@ -263,9 +263,13 @@ func TestStatusRetryMissing(t *testing.T) {
 		t.Errorf("Lines = %v, want %v", st.Lines, want)
 	}
 	done := sm.Status{Complete: true, Next: "nothing"}
-	done.RetryMissing("the score", "score", "it")
-	if done.Next != "nothing but the missing score: moot rejudge --retry-missing asks for it again" {
-		t.Errorf("a re-judging with only its gaps left: Next = %q", done.Next)
+	done.RetryMissing(1, "score")
+	if done.Next != "nothing but the missing score: moot rejudge --retry-missing asks for it again" || done.Lines[0].Text != "1 score, no value invented (moot rejudge --retry-missing asks again)" {
+		t.Errorf("a re-judging with only its gap left: Next = %q, Lines %v", done.Next, done.Lines)
+	}
+	two := sm.Status{Complete: true}
+	if two.RetryMissing(2, "score"); two.Next != "nothing but the missing scores: moot rejudge --retry-missing asks for them again" {
+		t.Errorf("a re-judging with only its gaps left: Next = %q", two.Next)
 	}
 }
 

@@ -35,15 +35,12 @@ func JudgeScoresFile(name string) string { return sm.JudgeFolder(name) + "/" + S
 // judgeFolder is one judge's folder as read: its record (zero before its
 // first commit) and its scores.
 type judgeFolder struct {
-	record *sm.JudgeRecord
+	sm.Seating
 	scores *Scores
 	// gaps are the exchanges whose judgment is recorded as missing (moot
 	// run --keep-going), from missing.json.
 	gaps []Gap
 }
-
-// Seat returns the folder's record: nil before the judge's first commit.
-func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
 // readJudges reads the panel debate.md names and the judges' folders, and
 // every judge's folder that has a record or is the panel's.
@@ -82,7 +79,7 @@ func readJudges(files fs.FS, h *Header) (sm.Bench, map[string]*judgeFolder, erro
 		if err := read(name); err != nil {
 			return sm.Bench{}, nil, err
 		}
-		folders[name].record = b.Records[name]
+		folders[name].Record = b.Records[name]
 	}
 	for _, j := range b.Panel {
 		if folders[j.Name] == nil {
@@ -213,9 +210,9 @@ func (s *stepDebate) applyPanel(x int, answers map[string]sm.Answer, views []map
 			f = &judgeFolder{scores: NewScores()}
 			s.judges[j.Name] = f
 		}
-		if f.record == nil {
+		if f.Record == nil {
 			c.Files = append(c.Files, sm.NewJudgeRecord(j, sm.KindPanel, x, -1, now))
-			f.record = &sm.JudgeRecord{Name: j.Name, Model: j.Model, Kind: sm.KindPanel, From: x}
+			f.Record = &sm.JudgeRecord{Name: j.Name, Model: j.Model, Kind: sm.KindPanel, From: x}
 		}
 		if missing[i] {
 			// No score of the judge's: its view stays as it was, and
@@ -575,7 +572,7 @@ func (d *rejudgeDebate) step(x int) (*sm.Step, error) {
 	c.Model = d.r.Judge.Model
 	c.Missable = true
 	name := d.r.Judge.Name
-	return d.r.Step(fmt.Sprintf("%05d", x), x, c, d.folder.record, d.r.From, func(a sm.Answer, now time.Time) (*sm.Commit, error) {
+	return d.r.Step(fmt.Sprintf("%05d", x), x, c, d.folder.Record, d.r.From, func(a sm.Answer, now time.Time) (*sm.Commit, error) {
 		c := &sm.Commit{}
 		if m := a.Missing; m != nil {
 			file, err := d.folder.withGap(name, x, m)

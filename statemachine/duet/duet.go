@@ -183,12 +183,9 @@ func (v verdict) of(side string) mark {
 // judgeFolder is a judge's folder under judgments/: its record (nil for a
 // folder no step has committed to) and its verdicts by round.
 type judgeFolder struct {
-	record   *sm.JudgeRecord
+	sm.Seating
 	verdicts map[int]verdict
 }
-
-// Seat returns the folder's record: nil before the judge's first commit.
-func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
 // Load reads a debate from its files.
 func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
@@ -276,7 +273,7 @@ func (d *debate) readJudges(files fs.FS) error {
 	}
 	d.stray = append(d.stray, b.Problems(sm.FolderLayout{Owns: judgeFile().MatchString, Want: []string{"rNN.md"}})...)
 	d.judges, err = sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
-		f := &judgeFolder{record: rec, verdicts: map[int]verdict{}}
+		f := &judgeFolder{Seating: sm.Seating{Record: rec}, verdicts: map[int]verdict{}}
 		dir := sm.JudgeFolder(name)
 		for _, n := range b.Entries[name] {
 			m := judgeFile().FindStringSubmatch(n)

@@ -29,7 +29,7 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 	if f == nil {
 		f = &judgeFolder{verdicts: map[int]verdict{}}
 	}
-	if err := sm.CheckRejudgeRecord(r, f.record); err != nil {
+	if err := sm.CheckRejudgeRecord(r, f.Record); err != nil {
 		return nil, err
 	}
 	return &rejudging{d: d, r: r, from: from, to: to, folder: f}, nil
@@ -83,7 +83,7 @@ func (rj *rejudging) step(round int) (*sm.Step, error) {
 		return nil, err
 	}
 	name := rj.r.Judge.Name
-	return rj.r.Step(fmt.Sprintf("r%02d", round), round, c.AskedOf(Judge, rj.r.Judge), rj.folder.record, rj.from, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+	return rj.r.Step(fmt.Sprintf("r%02d", round), round, c.AskedOf(Judge, rj.r.Judge), rj.folder.Record, rj.from, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
 		v, errs := parseScores(a.Text)
 		if len(errs) > 0 {
 			r := &sm.Refused{Answer: true}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moot-dev/moot/internal/english"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -23,27 +22,9 @@ import (
 
 var _ sm.Benched = (*debate)(nil)
 
-// vote is what one judge of a panel answered to a call, as the official
-// file of the call lists it.
-type vote struct {
-	Judge           string  `json:"judge"`
-	Model           string  `json:"model"`
-	Attempts        int     `json:"attempts"`
-	Score           *int    `json:"score,omitempty"`
-	ConfirmedWinner *string `json:"confirmed_winner,omitempty"`
-	Skipped         string  `json:"skipped,omitempty"`
-	// Missing marks a judge whose answer is recorded as missing (moot
-	// run --keep-going): its own file holds the record, and the
-	// aggregate leaves it out.
-	Missing bool           `json:"missing,omitempty"`
-	Winner  string         `json:"winner,omitempty"`
-	Scores  map[string]int `json:"scores,omitempty"`
-}
-
 // judgeFolder is one judge's folder as read.
 type judgeFolder struct {
-	// record is nil before the judge's first commit.
-	record *sm.JudgeRecord
+	sm.Seating
 	// calls holds the judge's call files by the name the debate's own
 	// file of the same call has (calls/NNN_KIND_judge.md).
 	calls   map[string]*callFile
@@ -52,9 +33,6 @@ type judgeFolder struct {
 	// (what else its folder holds, sm.Bench.Problems checks).
 	stray []string
 }
-
-// Seat returns the folder's record: nil before the judge's first commit.
-func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
 // judgePath returns the path of the file name (such as a call's file) in
 // the folder of the judge called judge.
@@ -85,7 +63,7 @@ func (d *debate) readJudges(files fs.FS) error {
 		if err != nil {
 			return err
 		}
-		f.record = rec
+		f.Record = rec
 		d.judges[name] = f
 	}
 	return nil
@@ -300,7 +278,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 	announce, _ := d.slotOf(kindAnnouncement, d.st.Turns+1)
 	for _, name := range sortedKeys(d.judges) {
 		jf := d.judges[name]
-		rec := jf.record
+		rec := jf.Record
 		if rec == nil {
 			// A folder without its record: sm.Bench.Problems says so.
 			continue
@@ -478,7 +456,7 @@ func (x *rejudgeDebate) Status() sm.Status {
 		st.Complete, st.Next = true, "nothing: every turn is judged again"
 	}
 	if gaps > 0 {
-		st.RetryMissing(english.Count(gaps, "call"), "calls", "them")
+		st.RetryMissing(gaps, "call")
 	}
 	return st
 }
@@ -538,7 +516,7 @@ func (x *rejudgeDebate) step(s slot) (*sm.Step, error) {
 	c.Model = x.r.Judge.Model
 	c.Missable = missable(s)
 	confirmed := x.d.confirmed(h)
-	return x.r.Step(s.Key(), s.Turn, c, x.folder.record, x.r.From, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+	return x.r.Step(s.Key(), s.Turn, c, x.folder.Record, x.r.From, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
 		m, text, _, errs := x.d.answerOf(s, a, confirmed)
 		if len(errs) > 0 {
 			return nil, refusal(Judge, Judge, errs)
@@ -648,17 +626,6 @@ func panelMissing(s slot, models []string, gaps []panelAnswer) *sm.Missing {
 		each[i] = g.meta.Missing.Of("judge " + g.judge.Name)
 	}
 	return sm.PanelMissing(s.Key()+"/"+Judge, Judge, "panel: "+strings.Join(models, ", "), each)
-}
-
-// missingVotes counts the judges of votes whose answer is missing.
-func missingVotes(votes []vote) int {
-	n := 0
-	for _, v := range votes {
-		if v.Missing {
-			n++
-		}
-	}
-	return n
 }
 
 // panelGap is the answer of a panel's judge to the call of slot recorded

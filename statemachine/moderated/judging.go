@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moot-dev/moot/internal/english"
-
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -35,16 +33,13 @@ var _ sm.Benched = (*debate)(nil)
 // before its first commit), its scores by message number, and the files
 // of its scores/ that are not a score.
 type judgeFolder struct {
-	record *sm.JudgeRecord
+	sm.Seating
 	scores map[int]Score
 	// gaps holds the judge's scores recorded as missing (moot run
 	// --keep-going), by message, apart from its scores.
 	gaps  map[int]Score
 	stray []sm.Problem
 }
-
-// Seat returns the folder's record: nil before the judge's first commit.
-func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
 // judgeScoresDir is the folder of the scores of the judge called name.
 func judgeScoresDir(name string) string { return sm.JudgeFolder(name) + "/" + ScoresDir }
@@ -65,7 +60,7 @@ func (d *debate) readJudges(files fs.FS) error {
 	d.panel = b.Panel
 	d.stray = append(d.stray, b.Problems(sm.FolderLayout{Owns: func(n string) bool { return n == ScoresDir+"/" }, Want: []string{ScoresDir + "/"}})...)
 	d.judges, err = sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
-		f := &judgeFolder{record: rec}
+		f := &judgeFolder{Seating: sm.Seating{Record: rec}}
 		var err error
 		if f.scores, f.stray, err = d.readScoreDir(files, judgeScoresDir(name)); err != nil {
 			return nil, err
@@ -140,14 +135,14 @@ func weighted(raw, weight float64) float64 { return math.Round(raw*weight*10000)
 func (d *debate) panelStep(i int, c sm.Call) (*sm.Step, error) {
 	for _, j := range d.panel {
 		f := d.judges[j.Name]
-		if f == nil || f.record == nil {
+		if f == nil || f.Record == nil {
 			continue
 		}
-		if f.record.Kind != sm.KindPanel {
+		if f.Record.Kind != sm.KindPanel {
 			return nil, fmt.Errorf("%s holds a re-judging, not the scores of a judge of the panel: move it away to let the judge on %s sit", sm.JudgeFolder(j.Name), j.Model)
 		}
-		if f.record.Model != j.Model {
-			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(j.Name), f.record.Model, j.Model)
+		if f.Record.Model != j.Model {
+			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(j.Name), f.Record.Model, j.Model)
 		}
 	}
 	s := d.sched[i]
@@ -377,7 +372,7 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 			}
 			before := len(f.Problems)
 			d.checkScore(f, sc)
-			if len(f.Problems) == before && jf.record != nil && jf.record.Kind == sm.KindPanel {
+			if len(f.Problems) == before && jf.Record != nil && jf.Record.Kind == sm.KindPanel {
 				panelOf[n] = append(panelOf[n], sc)
 				panelNames[n] = append(panelNames[n], name)
 			}
@@ -534,7 +529,7 @@ func (rd *rejudgeDebate) Status() sm.Status {
 	}
 	st.Lines = []sm.Line{{Label: "statements", Text: fmt.Sprintf("%d of %d scored again", len(rd.slots)-left, len(rd.slots))}}
 	if missed > 0 {
-		st.RetryMissing(english.Count(missed, "score"), "scores", "them")
+		st.RetryMissing(missed, "score")
 	}
 	return st
 }
@@ -570,7 +565,7 @@ func (rd *rejudgeDebate) step(i int) (*sm.Step, error) {
 			ends = false
 		}
 	}
-	return rd.r.Step(stepKey(i, s), s.Exchange, c, rd.folder.record, rd.d.sched[rd.slots[0]].Exchange, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+	return rd.r.Step(stepKey(i, s), s.Exchange, c, rd.folder.Record, rd.d.sched[rd.slots[0]].Exchange, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
 		p, _ := rd.d.participant(t.Role)
 		sc := Score{Message: t.Number, Participant: p.ID, Missing: a.Missing}
 		if a.Missing == nil {

@@ -36,15 +36,12 @@ func JudgeScoreFile(name string) string { return sm.JudgeFolder(name) + "/" + Sc
 // judgeFolder is one folder under judgments/ as read: its record (nil
 // when it has none) and its score (nil when it has none).
 type judgeFolder struct {
-	record *sm.JudgeRecord
-	score  *Score
+	sm.Seating
+	score *Score
 	// gap, when not nil, is the judge's score recorded as missing (moot
 	// run --keep-going); score is then nil.
 	gap *MissingScore
 }
-
-// Seat returns the folder's record: nil before the judge's first commit.
-func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
 // readJudges reads the panel debate.md names and every folder under
 // judgments/. A score that does not parse, and what is wrong with the
@@ -66,7 +63,7 @@ func (d *debate) readJudges(files fs.FS) error {
 // readJudgeFolder reads the folder of the judge called name, whose record
 // is rec, adding to the debate's problems a score that does not parse.
 func (d *debate) readJudgeFolder(files fs.FS, name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
-	f := &judgeFolder{record: rec}
+	f := &judgeFolder{Seating: sm.Seating{Record: rec}}
 	file := JudgeScoreFile(name)
 	data, err := fs.ReadFile(files, file)
 	switch {
@@ -95,7 +92,7 @@ func (d *debate) synthesisUnit() int { return d.roundsDone() + 1 }
 // judge's call asked of every judge on its own model, in parallel.
 func (d *debate) panelStep(step *sm.Step) (*sm.Step, error) {
 	for _, j := range d.panel {
-		if f := d.judges[j.Name]; f != nil && (f.record != nil || f.score != nil) {
+		if f := d.judges[j.Name]; f != nil && (f.Record != nil || f.score != nil) {
 			return nil, fmt.Errorf("%s already holds a judgment, so the panel's judge %s (%s) cannot write there: move it away or choose other models", sm.JudgeFolder(j.Name), j.Name, j.Model)
 		}
 	}
@@ -391,11 +388,11 @@ func (d *debate) checkJudges(f *sm.Findings) {
 		jf := d.judges[n]
 		file := JudgeScoreFile(n)
 		switch {
-		case jf.record == nil:
+		case jf.Record == nil:
 			// A folder without its record: sm.Bench.Problems says so.
-		case jf.gap != nil && jf.record.Kind == sm.KindRejudge && jf.gap.Missing.Call != sm.RejudgeKey(n, scoreStep)+"/"+RoleJudge:
+		case jf.gap != nil && jf.Record.Kind == sm.KindRejudge && jf.gap.Missing.Call != sm.RejudgeKey(n, scoreStep)+"/"+RoleJudge:
 			f.Problemf(file, "the missing call %q is not the judgment again by %s", jf.gap.Missing.Call, n)
-		case jf.gap != nil && jf.record.Kind != sm.KindRejudge && (jf.record.Kind != sm.KindPanel || !strings.Contains(jf.gap.Missing.Call, "score/")):
+		case jf.gap != nil && jf.Record.Kind != sm.KindRejudge && (jf.Record.Kind != sm.KindPanel || !strings.Contains(jf.gap.Missing.Call, "score/")):
 			f.Problemf(file, "only a judge of the panel, or of a re-judging, may miss the score")
 		}
 		if jf.score != nil {
@@ -406,7 +403,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 				f.Problemf(file, "scores a final answer, but %s is missing", SynthesisFile)
 			}
 		}
-		if jf.record != nil && jf.record.Kind == sm.KindPanel && !slices.Contains(inPanel, n) {
+		if jf.Record != nil && jf.Record.Kind == sm.KindPanel && !slices.Contains(inPanel, n) {
 			f.Problemf(sm.JudgeRecordPath(n), "is a panel judge's, but %s names no such judge of its panel", ScoreFile)
 		}
 	}
@@ -429,10 +426,10 @@ func (d *debate) checkJudges(f *sm.Findings) {
 		case jf == nil || jf.score == nil:
 			f.Problemf(ScoreFile, "names the panel judge %s, but %s is missing", p.Name, JudgeScoreFile(p.Name))
 			continue
-		case jf.record == nil || jf.record.Kind != sm.KindPanel:
+		case jf.Record == nil || jf.Record.Kind != sm.KindPanel:
 			f.Problemf(ScoreFile, "names the panel judge %s, but %s is not a panel judge's", p.Name, sm.JudgeRecordPath(p.Name))
-		case jf.record.Model != p.Model:
-			f.Problemf(ScoreFile, "names %s's model %s, but %s says %s", p.Name, p.Model, sm.JudgeRecordPath(p.Name), jf.record.Model)
+		case jf.Record.Model != p.Model:
+			f.Problemf(ScoreFile, "names %s's model %s, but %s says %s", p.Name, p.Model, sm.JudgeRecordPath(p.Name), jf.Record.Model)
 		}
 		if jf.score.Score != p.Score || jf.score.WeightedScore != p.WeightedScore {
 			f.Problemf(ScoreFile, "gives %s %d (%.2f), but %s says %d (%.2f)", p.Name, p.Score, p.WeightedScore, JudgeScoreFile(p.Name), jf.score.Score, jf.score.WeightedScore)
@@ -540,7 +537,7 @@ func (j *rejudgeDebate) Status() sm.Status {
 	}
 	if j.folder.gap != nil {
 		st.Complete = true
-		st.RetryMissing("the score", "score", "it")
+		st.RetryMissing(1, "score")
 		return st
 	}
 	st.Next = fmt.Sprintf("%s scores the final answer again", j.r.Judge.Model)
@@ -583,7 +580,7 @@ func (j *rejudgeDebate) step() (*sm.Step, error) {
 	}
 	c.Model, c.Missable = j.r.Judge.Model, true
 	name := j.r.Judge.Name
-	return j.r.Step(scoreStep, j.unit, c, j.folder.record, j.r.From, func(ans sm.Answer, now time.Time) (*sm.Commit, error) {
+	return j.r.Step(scoreStep, j.unit, c, j.folder.Record, j.r.From, func(ans sm.Answer, now time.Time) (*sm.Commit, error) {
 		if j.folder.score != nil {
 			return nil, &sm.Refused{Reasons: []string{JudgeScoreFile(name) + " is written already"}}
 		}
@@ -634,8 +631,8 @@ func (d *debate) Judgments() sm.Judgments {
 		}
 		out.AddOfficial(official, d.score.Panel != nil)
 	}
-	for _, n := range sm.SortedNames(d.judges, func(f *judgeFolder) bool { return f.record != nil && f.score != nil }) {
-		out.AddJudge(marksOf(d.judges[n].score), d.judges[n].record)
+	for _, n := range sm.SortedNames(d.judges, func(f *judgeFolder) bool { return f.Record != nil && f.score != nil }) {
+		out.AddJudge(marksOf(d.judges[n].score), d.judges[n].Record)
 	}
 	return out
 }
