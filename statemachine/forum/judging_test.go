@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -460,31 +458,12 @@ func TestCheckJudges(t *testing.T) {
 		{"a call without a record", "judgments/z/calls/005_evaluate_judge.md", got["judgments/a/calls/005_evaluate_judge.md"], "judgments/z/judge.json: is missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := t.TempDir() + "/d"
-			if err := fixture.CopyTree(dir, d); err != nil {
-				t.Fatal(err)
-			}
-			if err := writeFile(d+"/"+tc.file, tc.text); err != nil {
-				t.Fatal(err)
-			}
-			f := load(t, d).Check()
-			found := false
-			for _, p := range f.Problems {
-				found = found || strings.Contains(p.String(), tc.want)
-			}
-			if !found {
-				t.Errorf("check: %v, want %q", f.Problems, tc.want)
+			got := protocoltest.CheckEdited(t, forum.Protocol{}, dir, protocoltest.Write(tc.file, tc.text))
+			if !strings.Contains(strings.Join(got, "\n"), tc.want) {
+				t.Errorf("check: %q, want %q", got, tc.want)
 			}
 		})
 	}
-}
-
-// writeFile writes text to the file at path, making its folder.
-func writeFile(path, text string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, []byte(text), 0o644)
 }
 
 // TestPanelJoinsLate: a panel set after turn 2 judges from turn 3 on,

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -339,54 +337,26 @@ func TestCheckJudges(t *testing.T) {
 	}
 	tests := []struct {
 		name   string
-		change func(dir string) error
+		change protocoltest.Edit
 		want   string
 	}{
-		{"a judge's mark", func(dir string) error {
-			return edit(dir, "judgments/b/score.json", `"score": 9,`, `"score": 8,`)
-		}, "judgments/b/score.json: weighted_score is 7.40, but its criteria make 7.15"},
-		{"an aggregate's mean", func(dir string) error {
-			return edit(dir, "score.json", `"score": 7.33,`, `"score": 7.5,`)
-		}, "criteria.completeness is 7.5, but the mean of the panel's is 7.33"},
-		{"a record removed", func(dir string) error {
-			return os.Remove(filepath.Join(dir, "judgments/c/judge.json"))
-		}, "judgments/c/judge.json: is missing: judgments/c holds the judge's score.json"},
-		{"a stray file", func(dir string) error {
-			return os.WriteFile(filepath.Join(dir, "judgments/a/notes.txt"), []byte("x"), 0o644)
-		}, "judgments/a/notes.txt: is not a file of a judge's folder"},
+		{"a judge's mark", protocoltest.Replace("judgments/b/score.json", `"score": 9,`, `"score": 8,`),
+			"judgments/b/score.json: weighted_score is 7.40, but its criteria make 7.15"},
+		{"an aggregate's mean", protocoltest.Replace("score.json", `"score": 7.33,`, `"score": 7.5,`),
+			"criteria.completeness is 7.5, but the mean of the panel's is 7.33"},
+		{"a record removed", protocoltest.Remove("judgments/c/judge.json"),
+			"judgments/c/judge.json: is missing: judgments/c holds the judge's score.json"},
+		{"a stray file", protocoltest.Write("judgments/a/notes.txt", "x"),
+			"judgments/a/notes.txt: is not a file of a judge's folder"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "d")
-			if err := fixture.CopyTree(ref, dir); err != nil {
-				t.Fatal(err)
-			}
-			if err := tt.change(dir); err != nil {
-				t.Fatal(err)
-			}
-			deb := protocoltest.Read(t, refine.Protocol{}, dir)
-			var got []string
-			for _, p := range deb.Check().Problems {
-				got = append(got, p.File+": "+p.Message)
-			}
+			got := protocoltest.CheckEdited(t, refine.Protocol{}, ref, tt.change)
 			if !strings.Contains(strings.Join(got, "\n"), tt.want) {
 				t.Errorf("check found %q, want %q", got, tt.want)
 			}
 		})
 	}
-}
-
-// edit replaces the first old in the file name of dir with new.
-func edit(dir, name, old, new string) error {
-	path := filepath.Join(dir, name)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if !strings.Contains(string(data), old) {
-		return errors.New(name + " holds no " + old)
-	}
-	return os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644)
 }
 
 // TestKilledAtEveryCallPanel: moot killed while each request of a debate
