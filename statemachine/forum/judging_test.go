@@ -272,17 +272,7 @@ func TestRejudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := files(t, dir)
-	for name, text := range before {
-		if after[name] != text {
-			t.Errorf("%s changed", name)
-		}
-	}
-	var added []string
-	for name := range after {
-		if _, ok := before[name]; !ok && !strings.HasSuffix(name, "/") {
-			added = append(added, name)
-		}
-	}
+	added := protocoltest.Added(t, before, after)
 	// 12 calls of the judge, its record and its verdict.
 	if len(added) != 14 {
 		t.Errorf("%d files added: %v", len(added), added)

@@ -338,18 +338,10 @@ func TestRejudge(t *testing.T) {
 		left[fmt.Sprint(r.Messages)]--
 	}
 	now := files(t, dir)
-	for name, data := range original {
-		if now[name] != data {
-			t.Errorf("%s changed", name)
-		}
-	}
-	var added []string
-	for name := range now {
-		if _, ok := original[name]; !ok && !strings.HasSuffix(name, "/") {
-			added = append(added, name)
-			if !strings.HasPrefix(name, "judgments/second/") {
-				t.Errorf("%s written outside judgments/second/", name)
-			}
+	added := protocoltest.Added(t, original, now)
+	for _, name := range added {
+		if !strings.HasPrefix(name, "judgments/second/") {
+			t.Errorf("%s written outside judgments/second/", name)
 		}
 	}
 	if len(added) != 9 {

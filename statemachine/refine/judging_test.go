@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -253,14 +251,8 @@ func TestRejudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := files(t, dir)
-	for name, data := range before {
-		if after[name] != data {
-			t.Errorf("%s changed", name)
-		}
-	}
-	added := protocoltest.Under(after, "judgments/")
-	if strings.Join(added, " ") != "strict/judge.json strict/score.json" || len(after) != len(before)+len(added)+2 {
-		t.Errorf("rejudge wrote %v (%d files before, %d after)", added, len(before), len(after))
+	if added := protocoltest.Added(t, before, after); strings.Join(added, " ") != "judgments/strict/judge.json judgments/strict/score.json" {
+		t.Errorf("rejudge wrote %v", added)
 	}
 	s := readScore(t, after, "judgments/strict/score.json")
 	if s.Score != 5 || s.WeightedScore != 5.1 || s.Model != "strict" {
@@ -358,29 +350,3 @@ func TestCheckJudges(t *testing.T) {
 		})
 	}
 }
-
-// TestKilledAtEveryCallPanel: moot killed while each request of a debate
-// a panel of two judges scores is in flight, and run again, ends with the
-// files of a run never killed; each judge is asked at most once more for
-// the step in flight.
-func TestKilledAtEveryCallPanel(t *testing.T) {
-	if testing.Short() {
-		t.Skip("crash test of 14 kills, each a moot process run twice: run without -short")
-	}
-	bin, env := crashtest.Self(t)
-	o := refinetest.Options{Judges: map[string]string{"a": judgeA, "b": judgeB}}
-	crashtest.KillAtEveryCall(t, crashtest.CallKills{
-		Bin: bin, Env: env,
-		New:      []string{"--protocol", "refine", "--motion", question},
-		Run:      []string{"--all", "--judges", "a,b"},
-		Model:    refinetest.Handler(o),
-		Embed:    refinetest.Embeddings(crashScores),
-		Requests: 14,
-		Normalise: func(_, data string) string {
-			return created.ReplaceAllString(variable.ReplaceAllString(data, `"$1": *`), `"created": *`)
-		},
-	})
-}
-
-// created is when a judge's record was made.
-var created = regexp.MustCompile(`"created": "[^"]*"`)

@@ -7,7 +7,9 @@ package protocoltest
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -141,6 +143,27 @@ func Under(files map[string]string, prefix string) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// Added returns the files of after that before has not, sorted, folders
+// left out; each file of before that after lacks, or holds otherwise,
+// fails t: a step that may only add files, such as a re-judging's, changed
+// it.
+func Added(t testing.TB, before, after map[string]string) []string {
+	t.Helper()
+	for _, name := range slices.Sorted(maps.Keys(before)) {
+		if text, ok := after[name]; !ok || text != before[name] {
+			t.Errorf("%s changed", name)
+		}
+	}
+	var out []string
+	for name := range after {
+		if _, ok := before[name]; !ok && !strings.HasSuffix(name, "/") {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
