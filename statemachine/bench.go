@@ -333,6 +333,25 @@ func (r Rejudging) Step(key string, unit int, c Call, rec *JudgeRecord, from int
 	}
 }
 
+// PanelRefill returns the step, keyed key, of unit, that asks the judge
+// j of the panel alone, in role, again for its answer to the call c
+// recorded as missing (--keep-going): c asked of j (AskedOf), which may
+// go missing again, its commit the one apply makes of j's answer.
+func PanelRefill(key string, unit int, c Call, role string, j Judge, apply func(a Answer, now time.Time) (*Commit, error)) *Step {
+	c = c.AskedOf(role, j)
+	c.Missable = true
+	return &Step{
+		Key: key, Unit: unit, Calls: []Call{c},
+		Apply: func(answers map[string]Answer, now time.Time) (*Commit, error) {
+			a, ok := answers[c.ID]
+			if !ok {
+				return nil, &Refused{Reasons: []string{"no answer for the judge " + j.Name}}
+			}
+			return apply(a, now)
+		},
+	}
+}
+
 // Span returns the units r judges again of a debate whose judged units
 // are first to last: from r.From, but not before first, to r.To, but not
 // past last (a negative r.To: to last). The span is empty when to < from;

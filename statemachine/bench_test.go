@@ -370,3 +370,27 @@ func TestRejudgingStep(t *testing.T) {
 		t.Errorf("a later commit %v, %v: want the judge's file alone", cm, err)
 	}
 }
+
+// TestPanelRefill: the step that asks a panel's judge again for its
+// missing answer asks that judge alone, on its model, under its call's
+// ID, may go missing again, and gives apply the judge's answer.
+func TestPanelRefill(t *testing.T) {
+	j := sm.Judge{Name: "b", Model: "mb"}
+	var got sm.Answer
+	step := sm.PanelRefill("006-score", 2, sm.Call{ID: "judge", Model: "official"}, "judge", j, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+		got = a
+		return &sm.Commit{}, nil
+	})
+	if step.Key != "006-score" || step.Unit != 2 || len(step.Calls) != 1 {
+		t.Fatalf("step %+v", step)
+	}
+	if c := step.Calls[0]; c.ID != sm.PanelCallID("judge", "b") || c.Model != "mb" || !c.Missable {
+		t.Errorf("call %+v: want judge b's, on its model, missable", c)
+	}
+	if _, err := step.Apply(map[string]sm.Answer{sm.PanelCallID("judge", "b"): {Text: []byte("again")}}, time.Time{}); err != nil || string(got.Text) != "again" {
+		t.Errorf("apply had %q, %v: want judge b's answer", got.Text, err)
+	}
+	if _, err := step.Apply(map[string]sm.Answer{"judge": {}}, time.Time{}); err == nil || !strings.Contains(err.Error(), "judge b") {
+		t.Errorf("a step without judge b's answer: %v", err)
+	}
+}

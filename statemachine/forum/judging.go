@@ -678,55 +678,46 @@ func (d *debate) fillPanel(g panelGap) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	c = c.AskedOf(Judge, j)
-	c.Missable = true
-	return &sm.Step{
-		Key: s.Key(), Unit: s.Turn, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			a, ok := answers[c.ID]
-			if !ok {
-				return nil, &sm.Refused{Reasons: []string{"no answer for the judge " + j.Name}}
+	return sm.PanelRefill(s.Key(), s.Turn, c, Judge, j, func(a sm.Answer, now time.Time) (*sm.Commit, error) {
+		m, text, _, errs := d.answerOf(s, a, "")
+		if len(errs) > 0 {
+			return nil, refusal(Judge, "judge "+j.Name, errs)
+		}
+		own, err := renderCall(m, text)
+		if err != nil {
+			return nil, err
+		}
+		official := d.file(s)
+		got := make([]panelAnswer, len(official.meta.Panel))
+		for i, v := range official.meta.Panel {
+			pj := d.panelJudge(v)
+			if v.Judge == j.Name {
+				got[i] = panelAnswer{judge: pj, meta: m, text: text}
+				continue
 			}
-			m, text, _, errs := d.answerOf(s, a, "")
-			if len(errs) > 0 {
-				return nil, refusal(Judge, "judge "+j.Name, errs)
+			var f *callFile
+			if jf := d.judges[v.Judge]; jf != nil {
+				f = jf.calls[s.File()]
 			}
-			own, err := renderCall(m, text)
-			if err != nil {
-				return nil, err
+			if f == nil || f.err != nil {
+				return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("%s lists judge %s, whose %s cannot be read", s.File(), v.Judge, judgePath(v.Judge, s.File()))}}
 			}
-			official := d.file(s)
-			got := make([]panelAnswer, len(official.meta.Panel))
-			for i, v := range official.meta.Panel {
-				pj := d.panelJudge(v)
-				if v.Judge == j.Name {
-					got[i] = panelAnswer{judge: pj, meta: m, text: text}
-					continue
-				}
-				var f *callFile
-				if jf := d.judges[v.Judge]; jf != nil {
-					f = jf.calls[s.File()]
-				}
-				if f == nil || f.err != nil {
-					return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("%s lists judge %s, whose %s cannot be read", s.File(), v.Judge, judgePath(v.Judge, s.File()))}}
-				}
-				got[i] = panelAnswer{judge: pj, meta: f.meta, text: f.body}
-			}
-			st := d.nextState()
-			am, atext, ev, err := d.aggregate(s, got, &st)
-			if err != nil {
-				return nil, err
-			}
-			data, err := renderCall(am, atext)
-			if err != nil {
-				return nil, err
-			}
-			if m.Missing != nil {
-				ev.Kind, ev.Message = "missing", fmt.Sprintf("judge %s's answer is still missing: no value invented", j.Name)
-			} else {
-				ev.Title = fmt.Sprintf("judge %s, asked again: %s", j.Name, ev.Title)
-			}
-			return d.refill(s, am, []sm.File{{Name: judgePath(j.Name, s.File()), Data: own}, {Name: s.File(), Data: data}}, ev)
-		},
-	}, nil
+			got[i] = panelAnswer{judge: pj, meta: f.meta, text: f.body}
+		}
+		st := d.nextState()
+		am, atext, ev, err := d.aggregate(s, got, &st)
+		if err != nil {
+			return nil, err
+		}
+		data, err := renderCall(am, atext)
+		if err != nil {
+			return nil, err
+		}
+		if m.Missing != nil {
+			ev.Kind, ev.Message = "missing", fmt.Sprintf("judge %s's answer is still missing: no value invented", j.Name)
+		} else {
+			ev.Title = fmt.Sprintf("judge %s, asked again: %s", j.Name, ev.Title)
+		}
+		return d.refill(s, am, []sm.File{{Name: judgePath(j.Name, s.File()), Data: own}, {Name: s.File(), Data: data}}, ev)
+	}), nil
 }

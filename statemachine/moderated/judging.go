@@ -278,57 +278,51 @@ func (d *debate) fillPanel(i int, j sm.Judge) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	c = c.AskedOf(RoleModerator, j)
-	c.Missable = true
 	s := d.sched[i]
 	target := d.sched[s.Target]
 	p, _ := d.participant(target.Role)
-	return &sm.Step{
-		Key: stepKey(i, s), Unit: s.Exchange, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			ans := answers[c.ID]
-			own := Score{Message: target.Number, Participant: p.ID, Missing: ans.Missing}
-			if ans.Missing == nil {
-				marks, errs := ParseRubric(d.st.Criteria, ans.Text)
-				if len(errs) > 0 {
-					return nil, &sm.Refused{Reasons: prefixed("judge "+j.Name, errs), Role: s.Role, RoleReasons: errs, Answer: true}
-				}
-				own = newScore(d.st.Criteria, target.Number, p.ID, marks, string(ans.Text))
+	return sm.PanelRefill(stepKey(i, s), s.Exchange, c, RoleModerator, j, func(ans sm.Answer, now time.Time) (*sm.Commit, error) {
+		own := Score{Message: target.Number, Participant: p.ID, Missing: ans.Missing}
+		if ans.Missing == nil {
+			marks, errs := ParseRubric(d.st.Criteria, ans.Text)
+			if len(errs) > 0 {
+				return nil, &sm.Refused{Reasons: prefixed("judge "+j.Name, errs), Role: s.Role, RoleReasons: errs, Answer: true}
 			}
-			data, err := renderScore(d.out(), own)
-			if err != nil {
-				return nil, err
-			}
-			files := []sm.File{{Name: d.judgeScoreFile(j.Name, target), Data: data}}
-			if own.Missing != nil {
-				return &sm.Commit{Files: files, Events: []sm.Event{{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number),
-					Message: fmt.Sprintf("judge %s's score is still missing: no value invented", j.Name)}}}, nil
-			}
-			var names []string
-			var scored []Score
-			for _, pj := range d.panel {
-				sc, ok := own, pj.Name == j.Name
-				if !ok {
-					if f := d.judges[pj.Name]; f != nil {
-						sc, ok = f.scores[target.Number]
-					}
-				}
-				if ok {
-					names, scored = append(names, pj.Name), append(scored, sc)
+			own = newScore(d.st.Criteria, target.Number, p.ID, marks, string(ans.Text))
+		}
+		data, err := renderScore(d.out(), own)
+		if err != nil {
+			return nil, err
+		}
+		files := []sm.File{{Name: d.judgeScoreFile(j.Name, target), Data: data}}
+		if own.Missing != nil {
+			return &sm.Commit{Files: files, Events: []sm.Event{{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number),
+				Message: fmt.Sprintf("judge %s's score is still missing: no value invented", j.Name)}}}, nil
+		}
+		var names []string
+		var scored []Score
+		for _, pj := range d.panel {
+			sc, ok := own, pj.Name == j.Name
+			if !ok {
+				if f := d.judges[pj.Name]; f != nil {
+					sc, ok = f.scores[target.Number]
 				}
 			}
-			agg := PanelScore(d.st.Criteria, names, scored)
-			total := agg.Total
-			cm, err := d.refill(target, agg, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
-				Title:   fmt.Sprintf("judge %s scores %s's %s, asked again", j.Name, d.name(target.Role), d.label(target)),
-				Message: fmt.Sprintf("the panel's score is now %.2f", total)})
-			if err != nil {
-				return nil, err
+			if ok {
+				names, scored = append(names, pj.Name), append(scored, sc)
 			}
-			cm.Files = append(files, cm.Files...)
-			return cm, nil
-		},
-	}, nil
+		}
+		agg := PanelScore(d.st.Criteria, names, scored)
+		total := agg.Total
+		cm, err := d.refill(target, agg, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
+			Title:   fmt.Sprintf("judge %s scores %s's %s, asked again", j.Name, d.name(target.Role), d.label(target)),
+			Message: fmt.Sprintf("the panel's score is now %.2f", total)})
+		if err != nil {
+			return nil, err
+		}
+		cm.Files = append(files, cm.Files...)
+		return cm, nil
+	}), nil
 }
 
 // judgeNames lists the names of the folders under judgments/, sorted.

@@ -253,71 +253,66 @@ func (d *debate) fillPanel(j sm.Judge) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	c = c.AskedOf(RoleJudge, j)
-	c.Missable = true
 	roll := slices.Clone(d.panelRoll())
-	return &sm.Step{Key: scoreStep, Unit: d.unit(), Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			ans := answers[c.ID]
-			at := now.UTC().Format(sm.TimeLayout)
-			if ans.Missing != nil {
-				// Refused again: the judge's record stays, with this
-				// run's answers; the panel's score is as it was.
-				data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: at}, "", "  ")
-				if err != nil {
-					return nil, err
-				}
-				return &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(j.Name), Data: append(data, '\n')}},
-					Events: []sm.Event{{Kind: "missing", Role: RoleJudge, Message: fmt.Sprintf("judge %s's score is still missing: no value invented", j.Name)}}}, nil
-			}
-			own, errs := ParseScore(ans.Text)
-			if len(errs) > 0 {
-				return nil, refused(RoleJudge, errs)
-			}
-			stamp(own, ans, at)
-			data, err := renderScore(own)
-			if err != nil {
-				return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(j.Name), err)
-			}
-			cm := &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(j.Name), Data: data}}}
-			var scoredJudges []sm.Judge
-			var scored []*Score
-			for i, p := range roll {
-				s := own
-				if p.Name != j.Name {
-					if f := d.judges[p.Name]; f != nil {
-						s = f.score
-					} else {
-						s = nil
-					}
-				}
-				if s == nil {
-					roll[i] = PanelJudge{Name: p.Name, Model: p.Model, Missing: true}
-					continue
-				}
-				roll[i] = PanelJudge{Name: p.Name, Model: p.Model, Score: s.Score, WeightedScore: s.WeightedScore}
-				scoredJudges, scored = append(scoredJudges, sm.Judge{Name: p.Name, Model: p.Model}), append(scored, s)
-			}
-			agg := PanelScore(scoredJudges, scored)
-			agg.Panel, agg.Time = roll, at
-			if data, err = renderScore(agg); err != nil {
-				return nil, fmt.Errorf("render %s: %w", ScoreFile, err)
-			}
-			cm.Files = append(cm.Files, sm.File{Name: ScoreFile, Data: data})
-			next := d.clone()
-			next.score, next.scoreGap = agg, nil
-			state, err := next.renderState()
+	return sm.PanelRefill(scoreStep, d.unit(), c, RoleJudge, j, func(ans sm.Answer, now time.Time) (*sm.Commit, error) {
+		at := now.UTC().Format(sm.TimeLayout)
+		if ans.Missing != nil {
+			// Refused again: the judge's record stays, with this
+			// run's answers; the panel's score is as it was.
+			data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: at}, "", "  ")
 			if err != nil {
 				return nil, err
 			}
-			cm.Files = append(cm.Files, sm.File{Name: sm.StateFile, Data: state})
-			sc := float64(agg.Score)
-			cm.Events = append(cm.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc,
-				Message: fmt.Sprintf("judge %s scored the answer %d/10, asked again; the panel's score is %d/10", j.Name, own.Score, agg.Score),
-				Data:    map[string]any{"score": agg.Score, "weighted_score": agg.WeightedScore}})
-			return cm, nil
-		},
-	}, nil
+			return &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(j.Name), Data: append(data, '\n')}},
+				Events: []sm.Event{{Kind: "missing", Role: RoleJudge, Message: fmt.Sprintf("judge %s's score is still missing: no value invented", j.Name)}}}, nil
+		}
+		own, errs := ParseScore(ans.Text)
+		if len(errs) > 0 {
+			return nil, refused(RoleJudge, errs)
+		}
+		stamp(own, ans, at)
+		data, err := renderScore(own)
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(j.Name), err)
+		}
+		cm := &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(j.Name), Data: data}}}
+		var scoredJudges []sm.Judge
+		var scored []*Score
+		for i, p := range roll {
+			s := own
+			if p.Name != j.Name {
+				if f := d.judges[p.Name]; f != nil {
+					s = f.score
+				} else {
+					s = nil
+				}
+			}
+			if s == nil {
+				roll[i] = PanelJudge{Name: p.Name, Model: p.Model, Missing: true}
+				continue
+			}
+			roll[i] = PanelJudge{Name: p.Name, Model: p.Model, Score: s.Score, WeightedScore: s.WeightedScore}
+			scoredJudges, scored = append(scoredJudges, sm.Judge{Name: p.Name, Model: p.Model}), append(scored, s)
+		}
+		agg := PanelScore(scoredJudges, scored)
+		agg.Panel, agg.Time = roll, at
+		if data, err = renderScore(agg); err != nil {
+			return nil, fmt.Errorf("render %s: %w", ScoreFile, err)
+		}
+		cm.Files = append(cm.Files, sm.File{Name: ScoreFile, Data: data})
+		next := d.clone()
+		next.score, next.scoreGap = agg, nil
+		state, err := next.renderState()
+		if err != nil {
+			return nil, err
+		}
+		cm.Files = append(cm.Files, sm.File{Name: sm.StateFile, Data: state})
+		sc := float64(agg.Score)
+		cm.Events = append(cm.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc,
+			Message: fmt.Sprintf("judge %s scored the answer %d/10, asked again; the panel's score is %d/10", j.Name, own.Score, agg.Score),
+			Data:    map[string]any{"score": agg.Score, "weighted_score": agg.WeightedScore}})
+		return cm, nil
+	}), nil
 }
 
 // round2 rounds x to two decimals.
