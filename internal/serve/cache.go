@@ -2,6 +2,7 @@ package serve
 
 import (
 	"container/list"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
@@ -242,6 +243,14 @@ func (c *pageCache) get(key, id string, fresh bool, deep func() (string, bool), 
 			p.body = []byte{}
 		}
 		b.page, b.err = p, err
+		// A change made while it was built may be in the page: the tag
+		// taken before names the files as they stood before, which a
+		// browser may hold another page of (from an earlier build or
+		// server). Such a page gets a tag of its own, which names no
+		// other, and is answered only until the next request rebuilds it.
+		if after, ok := deep(); b.deep != "" && (!ok || after != b.deep) {
+			b.deep, b.changed = uniqueTag(), true
+		}
 	}()
 	return b.page, b.deep, b.err
 }
@@ -304,6 +313,14 @@ func fingerprint(dir string) (string, store.Stamp, bool) {
 		return "", store.Stamp{}, false
 	}
 	return base64.RawURLEncoding.EncodeToString(sum[:15]), stamp, true
+}
+
+// uniqueTag returns a name for a page that no other page has: random, as
+// long as a fingerprint's name.
+func uniqueTag() string {
+	var b [15]byte
+	rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
 // deepFingerprint names the debate at dir as its files stand now, deep:

@@ -589,3 +589,45 @@ func TestTagsNameOnePage(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitDuringFirstBuildKeepsNoTag: a step committed while a page is
+// built makes the page newer than the files its tag was taken of, so the
+// page goes without that tag, which a browser may hold from before with
+// the older page (here from a server started earlier over the same root):
+// never a 304 for a debate that changed.
+func TestCommitDuringFirstBuildKeepsNoTag(t *testing.T) {
+	root := t.TempDir()
+	debate(t, root, "a", "motion")
+	read := func(dir string) ([]byte, error) {
+		data, err := os.ReadFile(filepath.Join(dir, "debate.md"))
+		if err != nil {
+			return nil, err
+		}
+		return []byte("<html><body><main>" + string(data) + "</main></body></html>"), nil
+	}
+	const path = "/debates/a/report"
+	before := New(Options{Root: root, Report: read})
+	t.Cleanup(before.Close)
+	first := get(t, before, path)
+	oldTag := first.Header().Get("ETag")
+	if first.Code != http.StatusOK || oldTag == "" {
+		t.Fatalf("first server: status %d, tag %q:\n%s", first.Code, oldTag, first.Body)
+	}
+	var once sync.Once
+	s := New(Options{Root: root, Report: func(dir string) ([]byte, error) {
+		once.Do(func() { commitState(t, dir, "step one committed\n") })
+		return read(dir)
+	}})
+	t.Cleanup(s.Close)
+	w := get(t, s, path, "If-None-Match", oldTag)
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "step one committed") {
+		t.Fatalf("a browser holding the page before the commit, tag %s: status %d (tag %q), want the new page:\n%s", oldTag, w.Code, w.Header().Get("ETag"), w.Body)
+	}
+	if tag := w.Header().Get("ETag"); tag == oldTag {
+		t.Errorf("the new page sent with the old page's tag %s", tag)
+	}
+	again := get(t, s, path)
+	if again.Code != http.StatusOK || !strings.Contains(again.Body.String(), "step one committed") || again.Header().Get("ETag") == "" || again.Header().Get("ETag") == oldTag {
+		t.Errorf("the next request: status %d, tag %q (old %q), want the new page with a new tag:\n%s", again.Code, again.Header().Get("ETag"), oldTag, again.Body)
+	}
+}
