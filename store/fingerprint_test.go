@@ -188,3 +188,44 @@ func TestFingerprintOfAFileRemovedMeanwhile(t *testing.T) {
 		}
 	}
 }
+
+// TestInPlaceEditWithItsTimeSetBack: a file rewritten in place, its size
+// kept and its modification time set back (as cp -p and rsync --inplace
+// -t leave a file restored from a copy), still changes the fingerprints:
+// its change time moved on, which no program sets back.
+func TestInPlaceEditWithItsTimeSetBack(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "scores.json", `{"a": 0.25}`)
+	write(t, dir, "arguments/prop_001.md", "one")
+	deep, err := Fingerprint(dir, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shallow, stamp, err := ShallowFingerprint(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick(t)
+	for name, text := range map[string]string{"scores.json": `{"a": 0.75}`, "arguments/prop_001.md": "ONE"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		info, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, info.ModTime(), info.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if stamp.Unchanged() {
+		t.Error("the stamp missed scores.json rewritten in place with its time set back")
+	}
+	if s, _, _ := ShallowFingerprint(dir, nil); s == shallow {
+		t.Error("the shallow fingerprint missed scores.json rewritten in place with its time set back")
+	}
+	if d, _ := Fingerprint(dir, nil, true); d == deep {
+		t.Error("the deep fingerprint missed files rewritten in place with their times set back")
+	}
+}
