@@ -60,3 +60,42 @@ func InterruptAt(t testing.TB, total int) []int {
 	}
 	return stops
 }
+
+// SampleEnv, set in the environment of go test, makes KillAtEveryCall
+// kill at a sample of a debate's requests (see sample) where it kills at
+// every one without it. The README's test command, ./test.sh, sets it
+// unless CI is "true": CI kills at every request.
+const SampleEnv = "MOOT_KILLS_SAMPLE"
+
+// sampled reports whether SampleEnv is set.
+func sampled() bool { return os.Getenv(SampleEnv) != "" }
+
+// sample returns, of stops (request numbers in the order the requests
+// came), the first, the middle and the last, and the first and the last
+// of each kind of step that kind names: a kill while each kind of call
+// is in flight, at the start and the end of a run and of each of its
+// kinds, chosen the same way every time.
+func sample(stops []int, kind func(stop int) string) []int {
+	if len(stops) == 0 {
+		return nil
+	}
+	keep := map[int]bool{stops[0]: true, stops[(len(stops)-1)/2]: true, stops[len(stops)-1]: true}
+	first, last := map[string]int{}, map[string]int{}
+	for _, k := range stops {
+		kd := kind(k)
+		if _, ok := first[kd]; !ok {
+			first[kd] = k
+		}
+		last[kd] = k
+	}
+	for kd := range first {
+		keep[first[kd]], keep[last[kd]] = true, true
+	}
+	var kept []int
+	for _, k := range stops {
+		if keep[k] {
+			kept = append(kept, k)
+		}
+	}
+	return kept
+}

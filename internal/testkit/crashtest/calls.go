@@ -140,7 +140,8 @@ const settle = 200 * time.Millisecond
 // either may be request k. The debate is made once, by `moot new`, and
 // copied for every run, so that all share what new drew and stamped.
 // Requests of the kinds c.Repeated names, which another test kills at
-// one by one, are killed at only at the first and the last of each kind.
+// one by one, are killed at only at the first and the last of each kind;
+// with SampleEnv set, only a sample of the requests is killed at.
 func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	t.Helper()
 	Apart(t)
@@ -168,7 +169,9 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 		}
 	}
 	stops := c.stops(refAsked.all())
-	if len(stops) < total {
+	if sampled() {
+		t.Logf("killed at a sample of %d of the %d requests, as %s is set: the first, the middle, the last, and the first and the last of each kind", len(stops), total, SampleEnv)
+	} else if len(stops) < total {
 		t.Logf("killed at %d of the %d requests: the others are of kinds another test kills at every call (Repeated), each killed at here at its first and last", len(stops), total)
 	}
 	start := time.Now()
@@ -259,7 +262,20 @@ func (c CallKills) stops(reqs []modeltest.Request) []int {
 		}
 		stops = append(stops, i+1)
 	}
+	if sampled() {
+		stops = sample(stops, func(k int) string { return stepKind(reqs[k-1]) })
+	}
 	return stops
+}
+
+// stepKind is the kind of step a request asks for: the path, the model
+// and the schema the answer must follow ("text" without one).
+func stepKind(req modeltest.Request) string {
+	schema := req.SchemaName
+	if schema == "" {
+		schema = "text"
+	}
+	return req.Path + " " + req.Model + " " + schema
 }
 
 // beforeDeadline fires shortly before the test's deadline (go test
