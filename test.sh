@@ -21,10 +21,11 @@
 # - the tests named in $whole: whole debates run one step after another,
 #   which race nothing the tests kept under the detector (a panel's
 #   parallel judges, pipelined calls, interruptions) do not.
-# The kill tests kill at every call only in CI (CI=true, as CI services
-# set it for .ci/run); elsewhere at a sample of each run's calls, the
-# same every time: the first, the middle, the last, and the first and the
-# last of each kind (MOOT_KILLS_SAMPLE).
+# Only in CI (CI=true, as CI services set it for .ci/run) do the kill
+# tests kill at every call and schemafake run thirty seeds a case;
+# elsewhere (MOOT_SAMPLE) they kill at a sample of each run's calls, the
+# same every time (the first, the middle, the last, and the first and the
+# last of each kind), and it runs seeds 0 to 9.
 # go test's own vet is off (-vet=off), as go vet ./... runs every check it
 # would; the test binaries are linked without DWARF (-w), which only
 # debuggers read. -timeout is a guard for a loaded machine, where a
@@ -83,9 +84,10 @@ kills=$(grep -rlE '(Apart|KillAtEveryCall|InterruptAt)\(t' --include='*_test.go'
 # pipelined calls) other tests of each protocol race.
 whole='TestCounts|TestOutputFormats|TestOutcome|TestRequestCounts|TestPromptWording|TestEveryProtocolAnswersAsModelsWrite'
 wholepkgs=$(grep -rlE "^func ($whole)\(" --include='*_test.go' . | xargs -n1 dirname | sort -u)
-# Kill at a sample of each run's calls, but at every one in CI.
+# Kill at a sample of each run's calls, and ten seeds of schemafake, but
+# every call and thirty seeds in CI.
 if [ "${CI:-}" != true ]; then
-  export MOOT_KILLS_SAMPLE=1
+  export MOOT_SAMPLE=1
 fi
 # The race pass runs beside go vet and then the second pass: the second
 # pass's moot processes wait on their fakes and their kills while the
