@@ -22,10 +22,12 @@
 #   which race nothing the tests kept under the detector (a panel's
 #   parallel judges, pipelined calls, interruptions) do not.
 # Only in CI (CI=true, as CI services set it for .ci/run) do the kill
-# tests kill at every call and schemafake run thirty seeds a case;
-# elsewhere (MOOT_SAMPLE) they kill at a sample of each run's calls, the
-# same every time (the first, the middle, the last, and the first and the
-# last of each kind), and it runs seeds 0 to 9.
+# tests kill at every call, the in-process interruptions stop at every
+# call and schemafake run thirty seeds a case; elsewhere (MOOT_SAMPLE)
+# the kill tests kill at a sample of each run's calls, the same every time
+# (the first, the middle, the last, and the first and the last of each
+# kind), the interruptions stop at the first, the middle and the last,
+# and schemafake runs seeds 0 to 9.
 # go test's own vet is off (-vet=off), as go vet ./... runs every check it
 # would; the test binaries are linked without DWARF (-w), which only
 # debuggers read. -timeout is a guard for a loaded machine, where a
@@ -84,8 +86,7 @@ kills=$(grep -rlE '(Apart|KillAtEveryCall|InterruptAt)\(t' --include='*_test.go'
 # pipelined calls) other tests of each protocol race.
 whole='TestCounts|TestOutputFormats|TestOutcome|TestRequestCounts|TestPromptWording|TestEveryProtocolAnswersAsModelsWrite'
 wholepkgs=$(grep -rlE "^func ($whole)\(" --include='*_test.go' . | xargs -n1 dirname | sort -u)
-# Kill at a sample of each run's calls, and ten seeds of schemafake, but
-# every call and thirty seeds in CI.
+# Samples of the kills, interruptions and seeds, but all of them in CI.
 if [ "${CI:-}" != true ]; then
   export MOOT_SAMPLE=1
 fi

@@ -38,10 +38,11 @@ const InterruptsApartEnv = "MOOT_INTERRUPTS_APART"
 // test that interrupts a run in process at every call, and resumes it,
 // interrupts it: all of them, except under the race detector with
 // InterruptsApartEnv set, where only the middle request and the last
-// remain. Such a test checks the order of a run's writes, which the
+// remain, and with SampleEnv set, the first, the middle and the last.
+// Such a test checks the order of a run's writes, which the
 // race detector does not see; the two it keeps still race an interrupted
 // run and its resumption, pipelined calls included, while test.sh's pass
-// without the race detector runs every request. The test's name must
+// without the race detector runs every request in CI. The test's name must
 // contain "InterruptedAtEveryCall", so that that pass, which selects
 // tests by those words, runs it.
 func InterruptAt(t testing.TB, total int) []int {
@@ -58,12 +59,17 @@ func InterruptAt(t testing.TB, total int) []int {
 	for i := range stops {
 		stops[i] = i + 1
 	}
+	if sampled() && total > 3 {
+		stops = sample(stops, func(int) string { return "" })
+		t.Logf("%d of %d interruptions, the first, the middle and the last, as %s is set", len(stops), total, SampleEnv)
+	}
 	return stops
 }
 
 // SampleEnv, set in the environment of go test, makes KillAtEveryCall
 // kill at a sample of a debate's requests (see sample) where it kills at
-// every one without it, and schemafake's TestSchemaInstances run ten
+// every one without it, InterruptAt interrupt at the first, the middle
+// and the last request, and schemafake's TestSchemaInstances run ten
 // seeds a case, not thirty. The README's test command, ./test.sh, sets it
 // unless CI is "true": CI kills at every request.
 const SampleEnv = "MOOT_SAMPLE"
