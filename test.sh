@@ -80,12 +80,15 @@ kills=$(grep -rlE '(Apart|KillAtEveryCall|InterruptAt)\(t' --include='*_test.go'
 # The tests the race pass skips (go test -skip) and the second pass runs
 # (-run), in the packages that define them. Each runs whole debates one
 # step at a time; under the detector it cost (CPU seconds, alone):
-# moderated's TestCounts 13, TestOutputFormats 5.8, TestOutcome 5.2;
-# forum's TestRequestCounts 4.6, TestOutcome 3.2, TestPromptWording 2.9;
-# messy's TestEveryProtocolAnswersAsModelsWrite 22.6, which runs every
-# protocol twice. What these debates run in parallel (a panel's judges,
+# moderated's TestCounts 13, TestOutputFormats 5.8, TestOutcome 5.2,
+# TestHandOversCarryTheLastStatement 6.3, TestTemperatures 2.7 (refine's
+# 0.4), TestRunCountsExchanges 2.7, TestRebuttalsAnswerTheRoundsArgument
+# 2.6, TestAdvocatesMarkTheirHistory 2.4, TestMaxTokens 2.4; forum's
+# TestRequestCounts 4.6, TestOutcome 3.2, TestPromptWording 2.9; messy's
+# TestEveryProtocolAnswersAsModelsWrite 22.6, which runs every protocol
+# twice. What these debates run in parallel (a panel's judges,
 # pipelined calls) other tests of each protocol race.
-whole='TestCounts|TestOutputFormats|TestOutcome|TestRequestCounts|TestPromptWording|TestEveryProtocolAnswersAsModelsWrite'
+whole='TestCounts|TestOutputFormats|TestOutcome|TestHandOversCarryTheLastStatement|TestTemperatures|TestRunCountsExchanges|TestRebuttalsAnswerTheRoundsArgument|TestAdvocatesMarkTheirHistory|TestMaxTokens|TestRequestCounts|TestPromptWording|TestEveryProtocolAnswersAsModelsWrite'
 wholepkgs=$(grep -rlE "^func ($whole)\(" --include='*_test.go' . | xargs -n1 dirname | sort -u)
 # Samples of the kills, interruptions and seeds, but all of them in CI.
 if [ "${CI:-}" != true ]; then
