@@ -5,8 +5,10 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/frontmatter"
 )
 
@@ -20,12 +22,15 @@ import (
 
 // Bench is the judges of a debate as read: the panel its state file
 // names, the record of every judge's folder that has one, the names of
-// all the folders under JudgmentsDir, and of the files there, which are
-// in no judge's folder.
+// all the folders under JudgmentsDir and of what each holds, and of the
+// files there, which are in no judge's folder.
 type Bench struct {
 	Panel   []Judge
 	Records map[string]*JudgeRecord
 	Folders []string
+	// Entries holds, by folder, the names of the files and folders
+	// directly in it, sorted, a folder's ending in "/".
+	Entries map[string][]string
 	Loose   []string
 }
 
@@ -49,12 +54,11 @@ func ReadBench(files fs.FS, front frontmatter.Object) (Bench, error) {
 	if err != nil {
 		return Bench{}, err
 	}
-	b := Bench{Panel: panel, Records: make(map[string]*JudgeRecord, len(records)), Folders: folders}
-	for _, n := range names {
-		// The debate's files, as moot shows them, list folders with the
-		// files.
-		if !slices.Contains(folders, n) {
-			b.Loose = append(b.Loose, n)
+	b := Bench{Panel: panel, Records: make(map[string]*JudgeRecord, len(records)), Folders: folders, Entries: make(map[string][]string, len(folders))}
+	b.Loose = withoutFolders(names, folders)
+	for _, name := range folders {
+		if b.Entries[name], err = ListDir(files, JudgeFolder(name)); err != nil {
+			return Bench{}, err
 		}
 	}
 	for i := range records {
@@ -63,12 +67,85 @@ func ReadBench(files fs.FS, front frontmatter.Object) (Bench, error) {
 	return b, nil
 }
 
-// LooseProblems returns a problem of each file in no judge's folder,
-// saying message of it.
-func (b Bench) LooseProblems(message string) []Problem {
+// ListDir returns the names of the files and folders directly in dir,
+// sorted, a folder's ending in "/"; a missing dir has none.
+func ListDir(files fs.FS, dir string) ([]string, error) {
+	folders, err := Folders(files, dir)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	names, err := FileNames(files, dir)
+	if err != nil {
+		return nil, err
+	}
+	out := withoutFolders(names, folders)
+	for _, f := range folders {
+		out = append(out, f+"/")
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// withoutFolders returns names without those of folders: the debate's
+// files, as moot shows them, list folders with the files.
+func withoutFolders(names, folders []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(folders, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// FolderLayout is what a protocol keeps in a judge's folder beside its
+// record, for Bench.Problems.
+type FolderLayout struct {
+	// Owns reports whether name, a file or a folder (its name ending in
+	// "/") directly in a judge's folder, is one the protocol keeps there.
+	Owns func(name string) bool
+	// Want names what Owns accepts, for people: "score.json"; "calls/"
+	// and "verdict.md".
+	Want []string
+}
+
+// Problems returns what is wrong with the judges' folders whatever the
+// protocol keeps in them, which layout says: a file under JudgmentsDir in
+// no judge's folder; a folder that no judge's name may have; in a judge's
+// folder, a file or folder that is neither its record nor layout's; a
+// folder that holds a judge's files but not its record; the record of a
+// re-judging in the folder of a judge of the panel. A record without any
+// of the judge's files is not a problem: a re-judging cut short resumes
+// from it. What the judge's files say, and whether a panel's are all
+// there, is the protocol's to check.
+func (b Bench) Problems(layout FolderLayout) []Problem {
 	var out []Problem
 	for _, n := range b.Loose {
-		out = append(out, Problem{File: JudgmentsDir + "/" + n, Message: message})
+		out = append(out, Problem{File: JudgmentsDir + "/" + n, Message: "is not a judge's folder: " + JudgmentsDir + "/ holds a folder per judge, named after it"})
+	}
+	for _, name := range b.Folders {
+		dir := JudgeFolder(name)
+		if err := CheckJudgeName(name); err != nil {
+			out = append(out, Problem{File: dir, Message: "is not a judge's folder: " + err.Error()})
+			continue
+		}
+		var held []string
+		for _, e := range b.Entries[name] {
+			switch {
+			case e == JudgeRecordFile:
+			case layout.Owns(e):
+				held = append(held, e)
+			default:
+				out = append(out, Problem{File: dir + "/" + e, Message: "is not a file of a judge's folder, which holds " + english.List(append([]string{JudgeRecordFile}, layout.Want...), "and")})
+			}
+		}
+		rec := b.Records[name]
+		switch {
+		case rec == nil && len(held) > 0:
+			out = append(out, Problem{File: JudgeRecordPath(name), Message: fmt.Sprintf("is missing: %s holds the judge's %s", dir, strings.Join(held, ", "))})
+		case rec != nil && rec.Kind == KindRejudge && InPanel(b.Panel, name):
+			out = append(out, Problem{File: JudgeRecordPath(name), Message: fmt.Sprintf("kind is %q, but %s names %s as a judge of its panel (field %q)", rec.Kind, StateFile, name, PanelKey)})
+		}
 	}
 	return out
 }
@@ -233,6 +310,48 @@ type Benched interface {
 // "rejudge-NAME-KEY".
 func RejudgeKey(name, key string) string { return "rejudge-" + name + "-" + key }
 
+// Step returns the step of r that asks its judge the call c, for unit,
+// in place of the debate's step keyed key: keyed RejudgeKey, its commit
+// the one apply makes of the judge's answer, with, first, the record of
+// r judging from unit from when the judge's folder has none yet (rec is
+// nil): a re-judging's first commit writes its record.
+func (r Rejudging) Step(key string, unit int, c Call, rec *JudgeRecord, from int, apply func(a Answer, now time.Time) (*Commit, error)) *Step {
+	return &Step{
+		Key: RejudgeKey(r.Judge.Name, key), Unit: unit, Calls: []Call{c},
+		Apply: func(answers map[string]Answer, now time.Time) (*Commit, error) {
+			a, ok := answers[c.ID]
+			if !ok {
+				return nil, &Refused{Reasons: []string{"no answer for the judge"}}
+			}
+			cm, err := apply(a, now)
+			if err != nil || rec != nil {
+				return cm, err
+			}
+			cm.Files = append([]File{NewJudgeRecord(r.Judge, KindRejudge, from, r.To, now)}, cm.Files...)
+			return cm, nil
+		},
+	}
+}
+
+// PanelRefill returns the step, keyed key, of unit, that asks the judge
+// j of the panel alone, in role, again for its answer to the call c
+// recorded as missing (--keep-going): c asked of j (AskedOf), which may
+// go missing again, its commit the one apply makes of j's answer.
+func PanelRefill(key string, unit int, c Call, role string, j Judge, apply func(a Answer, now time.Time) (*Commit, error)) *Step {
+	c = c.AskedOf(role, j)
+	c.Missable = true
+	return &Step{
+		Key: key, Unit: unit, Calls: []Call{c},
+		Apply: func(answers map[string]Answer, now time.Time) (*Commit, error) {
+			a, ok := answers[c.ID]
+			if !ok {
+				return nil, &Refused{Reasons: []string{"no answer for the judge " + j.Name}}
+			}
+			return apply(a, now)
+		},
+	}
+}
+
 // Span returns the units r judges again of a debate whose judged units
 // are first to last: from r.From, but not before first, to r.To, but not
 // past last (a negative r.To: to last). The span is empty when to < from;
@@ -245,14 +364,19 @@ func (r Rejudging) Span(first, last int) (from, to int) {
 	return from, to
 }
 
-// RetryMissing says in st, the status of a re-judging, that its answers
-// missing (such as "2 calls") are recorded as missing: a line, and, when
-// nothing else is left (st.Complete), the next step, which asks for the
-// missing what (such as "calls") again, "it" or "them".
-func (st *Status) RetryMissing(missing, what, it string) {
-	st.Lines = append(st.Lines, Line{Label: "missing", Text: missing + ", no value invented (moot rejudge --retry-missing asks again)"})
-	if st.Complete {
-		st.Next = "nothing but the missing " + what + ": moot rejudge --retry-missing asks for " + it + " again"
+// RetryMissing says in st, the status of a re-judging, that n of its
+// answers, each a noun (such as "call"), are recorded as missing: a line,
+// and, when nothing else is left (st.Complete), the next step, which asks
+// for them again.
+func (st *Status) RetryMissing(n int, noun string) {
+	st.Lines = append(st.Lines, Line{Label: "missing", Text: english.Count(n, noun) + ", no value invented (moot rejudge --retry-missing asks again)"})
+	if !st.Complete {
+		return
+	}
+	if n == 1 {
+		st.Next = "nothing but the missing " + noun + ": moot rejudge --retry-missing asks for it again"
+	} else {
+		st.Next = "nothing but the missing " + english.Plural(noun) + ": moot rejudge --retry-missing asks for them again"
 	}
 }
 
@@ -261,6 +385,16 @@ func (st *Status) RetryMissing(missing, what, it string) {
 type Seated interface {
 	Seat() *JudgeRecord
 }
+
+// Seating is the record of a judge's folder, nil before the judge's first
+// commit: a protocol's type of a judge's folder embeds it, and so is
+// Seated.
+type Seating struct {
+	Record *JudgeRecord
+}
+
+// Seat returns the folder's record.
+func (s Seating) Seat() *JudgeRecord { return s.Record }
 
 // RecordOf returns the record of the folder of the judge called name
 // among folders; nil when it has no folder or no record yet.

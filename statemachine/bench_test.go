@@ -35,9 +35,11 @@ func TestReadBench(t *testing.T) {
 	if len(b.Records) != 1 || b.Records["a"] == nil || b.Records["a"].From != 1 {
 		t.Errorf("Records = %v, want a's alone", b.Records)
 	}
-	want := []sm.Problem{{File: "judgments/notes.txt", Message: "is no judge's folder"}}
-	if got := b.LooseProblems("is no judge's folder"); !reflect.DeepEqual(got, want) {
-		t.Errorf("LooseProblems = %v, want %v", got, want)
+	if !reflect.DeepEqual(b.Loose, []string{"notes.txt"}) {
+		t.Errorf("Loose = %v, want notes.txt", b.Loose)
+	}
+	if want := map[string][]string{"a": {"judge.json", "scores.json"}, "new": {"scores.json"}}; !reflect.DeepEqual(b.Entries, want) {
+		t.Errorf("Entries = %v, want %v", b.Entries, want)
 	}
 
 	read := map[string]*sm.JudgeRecord{}
@@ -67,6 +69,65 @@ func TestReadBench(t *testing.T) {
 			t.Errorf("a debate without a panel or judgments/: %+v, %v", b, err)
 		}
 	})
+}
+
+// TestBenchProblems: the check of the judges' folders every protocol
+// shares names the file and says what is wrong, whatever the protocol
+// keeps in a folder (here, as refine does, score.json).
+func TestBenchProblems(t *testing.T) {
+	record := func(name, kind string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte(`{"name": "` + name + `", "model": "m", "kind": "` + kind + `", "from": 1, "created": "x"}`)}
+	}
+	sound := func() fstest.MapFS {
+		return fstest.MapFS{
+			"judgments/a/judge.json":     record("a", sm.KindPanel),
+			"judgments/a/score.json":     {Data: []byte(`{}`)},
+			"judgments/again/judge.json": record("again", sm.KindRejudge),
+			"judgments/again/score.json": {Data: []byte(`{}`)},
+		}
+	}
+	layout := sm.FolderLayout{Owns: func(n string) bool { return n == "score.json" }, Want: []string{"score.json"}}
+	for _, tt := range []struct {
+		name string
+		edit func(fstest.MapFS)
+		want []sm.Problem
+	}{
+		{"sound folders", func(fstest.MapFS) {}, nil},
+		{"a file in no judge's folder", func(fs fstest.MapFS) { fs["judgments/notes.txt"] = &fstest.MapFile{} },
+			[]sm.Problem{{File: "judgments/notes.txt", Message: "is not a judge's folder: judgments/ holds a folder per judge, named after it"}}},
+		{"a folder no judge may be named", func(fs fstest.MapFS) { fs["judgments/Old/score.json"] = &fstest.MapFile{} },
+			[]sm.Problem{{File: "judgments/Old", Message: `is not a judge's folder: judge name "Old" may hold only lower-case letters, digits, dots and dashes, and starts with a letter or digit`}}},
+		{"a stray file and folder in a judge's folder", func(fs fstest.MapFS) {
+			fs["judgments/a/notes.txt"] = &fstest.MapFile{}
+			fs["judgments/a/old/score.json"] = &fstest.MapFile{}
+		}, []sm.Problem{
+			{File: "judgments/a/notes.txt", Message: "is not a file of a judge's folder, which holds judge.json and score.json"},
+			{File: "judgments/a/old/", Message: "is not a file of a judge's folder, which holds judge.json and score.json"},
+		}},
+		{"a judge's files without its record", func(fs fstest.MapFS) { delete(fs, "judgments/a/judge.json") },
+			[]sm.Problem{{File: "judgments/a/judge.json", Message: "is missing: judgments/a holds the judge's score.json"}}},
+		{"a record without the judge's files, as a re-judging cut short leaves it", func(fs fstest.MapFS) { delete(fs, "judgments/again/score.json") }, nil},
+		{"a re-judging in a panel judge's folder", func(fs fstest.MapFS) {
+			fs["judgments/b/judge.json"], fs["judgments/b/score.json"] = record("b", sm.KindRejudge), &fstest.MapFile{}
+		},
+			[]sm.Problem{{File: "judgments/b/judge.json", Message: `kind is "rejudge", but debate.md names b as a judge of its panel (field "judges")`}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			front, _, err := frontmatter.Parse([]byte(`{"judges": [{"name": "a", "model": "m"}, {"name": "b", "model": "m"}]}` + "\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := sound()
+			tt.edit(files)
+			b, err := sm.ReadBench(files, front)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := b.Problems(layout); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Problems =\n%v\nwant\n%v", got, tt.want)
+			}
+		})
+	}
 }
 
 func TestSortedNames(t *testing.T) {
@@ -193,7 +254,7 @@ func TestRejudgeKey(t *testing.T) {
 
 func TestStatusRetryMissing(t *testing.T) {
 	st := sm.Status{Next: "m judges turn 3 again"}
-	st.RetryMissing("2 calls", "calls", "them")
+	st.RetryMissing(2, "call")
 	if st.Next != "m judges turn 3 again" {
 		t.Errorf("a re-judging with work left: Next = %q", st.Next)
 	}
@@ -202,9 +263,13 @@ func TestStatusRetryMissing(t *testing.T) {
 		t.Errorf("Lines = %v, want %v", st.Lines, want)
 	}
 	done := sm.Status{Complete: true, Next: "nothing"}
-	done.RetryMissing("the score", "score", "it")
-	if done.Next != "nothing but the missing score: moot rejudge --retry-missing asks for it again" {
-		t.Errorf("a re-judging with only its gaps left: Next = %q", done.Next)
+	done.RetryMissing(1, "score")
+	if done.Next != "nothing but the missing score: moot rejudge --retry-missing asks for it again" || done.Lines[0].Text != "1 score, no value invented (moot rejudge --retry-missing asks again)" {
+		t.Errorf("a re-judging with only its gap left: Next = %q, Lines %v", done.Next, done.Lines)
+	}
+	two := sm.Status{Complete: true}
+	if two.RetryMissing(2, "score"); two.Next != "nothing but the missing scores: moot rejudge --retry-missing asks for them again" {
+		t.Errorf("a re-judging with only its gaps left: Next = %q", two.Next)
 	}
 }
 
@@ -264,5 +329,68 @@ func TestPanelCalls(t *testing.T) {
 	}
 	if c := base.AskedOf("moderator", panel[1]); c.ID != "moderator-b" || c.Model != "mb" || c.Missable {
 		t.Errorf("AskedOf = %+v", c)
+	}
+}
+
+// TestRejudgingStep: a re-judging's step is keyed after the debate's, asks
+// the call it is given, and commits what apply makes of the answer, with
+// the judge's record first when its folder has none yet; a refusal keeps
+// apply's commit (its warnings) and adds no record.
+func TestRejudgingStep(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	r := sm.Rejudging{Judge: sm.Judge{Name: "again", Model: "m"}, From: 2, To: -1}
+	own := sm.File{Name: "judgments/again/r03.md", Data: []byte("x")}
+	apply := func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+		if string(a.Text) == "bad" {
+			return &sm.Commit{Warnings: []string{"w"}}, &sm.Refused{Reasons: []string{"bad"}}
+		}
+		return &sm.Commit{Files: []sm.File{own}}, nil
+	}
+	c := sm.Call{ID: "judge", Model: "m"}
+	first := r.Step("r03", 3, c, nil, 2, apply)
+	if first.Key != "rejudge-again-r03" || first.Unit != 3 || len(first.Calls) != 1 || first.Calls[0].ID != "judge" {
+		t.Fatalf("step %+v", first)
+	}
+	cm, err := first.Apply(map[string]sm.Answer{"judge": {Text: []byte("ok")}}, now)
+	if err != nil || len(cm.Files) != 2 || cm.Files[0].Name != "judgments/again/judge.json" || cm.Files[1].Name != own.Name {
+		t.Fatalf("first commit %v, %v: want the record, then the judge's file", cm, err)
+	}
+	var rec sm.JudgeRecord
+	if err := frontmatter.Unmarshal(cm.Files[0].Data, &rec); err != nil || rec.Kind != sm.KindRejudge || rec.From != 2 || rec.To != nil {
+		t.Errorf("record %+v, %v: want a re-judging's from unit 2 to the last", rec, err)
+	}
+	if cm, err := first.Apply(map[string]sm.Answer{"judge": {Text: []byte("bad")}}, now); err == nil || cm == nil || len(cm.Warnings) != 1 || len(cm.Files) != 0 {
+		t.Errorf("a refused answer: %v, %v; want apply's warnings, no record and the refusal", cm, err)
+	}
+	if _, err := first.Apply(map[string]sm.Answer{"other": {}}, now); err == nil {
+		t.Error("a step without the judge's answer was applied")
+	}
+	later := r.Step("r04", 4, c, &rec, 2, apply)
+	if cm, err := later.Apply(map[string]sm.Answer{"judge": {Text: []byte("ok")}}, now); err != nil || len(cm.Files) != 1 {
+		t.Errorf("a later commit %v, %v: want the judge's file alone", cm, err)
+	}
+}
+
+// TestPanelRefill: the step that asks a panel's judge again for its
+// missing answer asks that judge alone, on its model, under its call's
+// ID, may go missing again, and gives apply the judge's answer.
+func TestPanelRefill(t *testing.T) {
+	j := sm.Judge{Name: "b", Model: "mb"}
+	var got sm.Answer
+	step := sm.PanelRefill("006-score", 2, sm.Call{ID: "judge", Model: "official"}, "judge", j, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+		got = a
+		return &sm.Commit{}, nil
+	})
+	if step.Key != "006-score" || step.Unit != 2 || len(step.Calls) != 1 {
+		t.Fatalf("step %+v", step)
+	}
+	if c := step.Calls[0]; c.ID != sm.PanelCallID("judge", "b") || c.Model != "mb" || !c.Missable {
+		t.Errorf("call %+v: want judge b's, on its model, missable", c)
+	}
+	if _, err := step.Apply(map[string]sm.Answer{sm.PanelCallID("judge", "b"): {Text: []byte("again")}}, time.Time{}); err != nil || string(got.Text) != "again" {
+		t.Errorf("apply had %q, %v: want judge b's answer", got.Text, err)
+	}
+	if _, err := step.Apply(map[string]sm.Answer{"judge": {}}, time.Time{}); err == nil || !strings.Contains(err.Error(), "judge b") {
+		t.Errorf("a step without judge b's answer: %v", err)
 	}
 }

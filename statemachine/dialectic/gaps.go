@@ -165,20 +165,20 @@ func (s *stepDebate) Fill(gap string) (*sm.Step, error) {
 			if g.Missing.Call != gap {
 				continue
 			}
-			if f.record != nil && f.record.Kind == sm.KindRejudge {
+			if f.Record != nil && f.Record.Kind == sm.KindRejudge {
 				to := -1
-				if f.record.To != nil {
-					to = *f.record.To
+				if f.Record.To != nil {
+					to = *f.Record.To
 				}
-				rd, err := s.Rejudge(sm.Rejudging{Judge: sm.Judge{Name: n, Model: f.record.Model}, From: f.record.From, To: to})
+				rd, err := s.Rejudge(sm.Rejudging{Judge: sm.Judge{Name: n, Model: f.Record.Model}, From: f.Record.From, To: to})
 				if err != nil {
 					return nil, err
 				}
 				return rd.(*rejudgeDebate).step(g.Exchange)
 			}
 			model := g.Missing.Model
-			if f.record != nil {
-				model = f.record.Model
+			if f.Record != nil {
+				model = f.Record.Model
 			}
 			return s.fillPanel(sm.Judge{Name: n, Model: model}, g.Exchange)
 		}
@@ -256,12 +256,12 @@ func (s *stepDebate) checkGaps(f *sm.Findings) {
 			}
 			seen[g.Exchange] = true
 			switch {
-			case jf.record == nil:
-				problem("has no %s beside it", sm.JudgeRecordPath(n))
+			case jf.Record == nil:
+				// A folder without its record: sm.Bench.Problems says so.
 			case g.Exchange < 0 || g.Exchange >= st.Exchange:
 				problem("exchange %d is missing, but it has not been judged yet", g.Exchange)
-			case g.Missing.Call != gapCall(jf.record.Kind, n, g.Exchange):
-				problem("exchange %d: the call %q is not judge %s's judgment of it (want %q)", g.Exchange, g.Missing.Call, n, gapCall(jf.record.Kind, n, g.Exchange))
+			case g.Missing.Call != gapCall(jf.Record.Kind, n, g.Exchange):
+				problem("exchange %d: the call %q is not judge %s's judgment of it (want %q)", g.Exchange, g.Missing.Call, n, gapCall(jf.Record.Kind, n, g.Exchange))
 			}
 			if _, ok := jf.scores.Get(ExchangeIDs(g.Exchange)[0]); ok {
 				problem("exchange %d is missing, but %s scores it", g.Exchange, JudgeScoresFile(n))

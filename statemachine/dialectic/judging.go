@@ -35,21 +35,19 @@ func JudgeScoresFile(name string) string { return sm.JudgeFolder(name) + "/" + S
 // judgeFolder is one judge's folder as read: its record (zero before its
 // first commit) and its scores.
 type judgeFolder struct {
-	record *sm.JudgeRecord
+	sm.Seating
 	scores *Scores
 	// gaps are the exchanges whose judgment is recorded as missing (moot
 	// run --keep-going), from missing.json.
 	gaps []Gap
 }
 
-// Seat returns the folder's record: nil before the judge's first commit.
-func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
-
-// readJudges reads the panel debate.md names and every judge's folder.
-func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, error) {
+// readJudges reads the panel debate.md names and the judges' folders, and
+// every judge's folder that has a record or is the panel's.
+func readJudges(files fs.FS, h *Header) (sm.Bench, map[string]*judgeFolder, error) {
 	b, err := sm.ReadBench(files, h.Front)
 	if err != nil {
-		return nil, nil, err
+		return sm.Bench{}, nil, err
 	}
 	folders := map[string]*judgeFolder{}
 	read := func(name string) error {
@@ -79,18 +77,18 @@ func readJudges(files fs.FS, h *Header) ([]sm.Judge, map[string]*judgeFolder, er
 	}
 	for _, name := range sm.SortedNames(b.Records, nil) {
 		if err := read(name); err != nil {
-			return nil, nil, err
+			return sm.Bench{}, nil, err
 		}
-		folders[name].record = b.Records[name]
+		folders[name].Record = b.Records[name]
 	}
 	for _, j := range b.Panel {
 		if folders[j.Name] == nil {
 			if err := read(j.Name); err != nil {
-				return nil, nil, err
+				return sm.Bench{}, nil, err
 			}
 		}
 	}
-	return b.Panel, folders, nil
+	return b, folders, nil
 }
 
 // own returns the scores of the judge called name; empty before it judged.
@@ -212,9 +210,9 @@ func (s *stepDebate) applyPanel(x int, answers map[string]sm.Answer, views []map
 			f = &judgeFolder{scores: NewScores()}
 			s.judges[j.Name] = f
 		}
-		if f.record == nil {
+		if f.Record == nil {
 			c.Files = append(c.Files, sm.NewJudgeRecord(j, sm.KindPanel, x, -1, now))
-			f.record = &sm.JudgeRecord{Name: j.Name, Model: j.Model, Kind: sm.KindPanel, From: x}
+			f.Record = &sm.JudgeRecord{Name: j.Name, Model: j.Model, Kind: sm.KindPanel, From: x}
 		}
 		if missing[i] {
 			// No score of the judge's: its view stays as it was, and
@@ -409,11 +407,13 @@ func rescoreTrigger(judgments []Judgment, id string, known Known) string {
 	return ""
 }
 
-// checkJudges adds to f what is wrong with the judges' folders: scores of
-// arguments that do not exist or of exchanges not yet judged, and current
-// scores that are not the last of their history.
+// checkJudges adds to f what is wrong with the judges' folders
+// (sm.Bench.Problems) and scores: scores of arguments that do not exist
+// or of exchanges not yet judged, and current scores that are not the
+// last of their history.
 func (s *stepDebate) checkJudges(f *sm.Findings) {
 	st := s.deb.Header.State
+	f.Problems = append(f.Problems, s.benched...)
 	s.checkGaps(f)
 	for _, n := range sm.SortedNames(s.judges, nil) {
 		file := JudgeScoresFile(n)
@@ -572,59 +572,52 @@ func (d *rejudgeDebate) step(x int) (*sm.Step, error) {
 	c.Model = d.r.Judge.Model
 	c.Missable = true
 	name := d.r.Judge.Name
-	return &sm.Step{
-		Key: rejudgeKey(name, x), Unit: x, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			c := &sm.Commit{}
-			if d.folder.record == nil {
-				c.Files = append(c.Files, sm.NewJudgeRecord(d.r.Judge, sm.KindRejudge, d.r.From, d.r.To, now))
-				d.folder.record = &sm.JudgeRecord{Name: name, Model: d.r.Judge.Model, Kind: sm.KindRejudge, From: d.r.From}
-			}
-			if m := answers[string(Judge)].Missing; m != nil {
-				file, err := d.folder.withGap(name, x, m)
-				if err != nil {
-					return nil, err
-				}
-				c.Files = append(c.Files, file)
-				ev := missingEvent(name, x)
-				ev.Ends = true
-				c.Events = append(c.Events, ev)
-				return c, nil
-			}
-			text := answers[string(Judge)].Text
-			if err := CheckSize("judge", text); err != nil {
-				return nil, err
-			}
-			jg, p := ParseJudgment(text, x, known, cur)
-			if !p.OK() {
-				return &sm.Commit{Warnings: p.Warnings, Soft: p.Soft}, &sm.Refused{Reasons: p.Errors, Role: string(Judge), RoleReasons: p.Errors, Answer: true}
-			}
-			c.Warnings, c.Soft = p.Warnings, p.Soft
-			d.folder.scores.Apply(jg.Entries(known, cur), now)
-			data, err := d.folder.scores.Render()
-			if err != nil {
-				return nil, fmt.Errorf("render %s: %w", JudgeScoresFile(name), err)
-			}
-			c.Files = append(c.Files, sm.File{Name: JudgeScoresFile(name), Data: data})
-			gone, err := d.folder.filled(name, x)
+	return d.r.Step(fmt.Sprintf("%05d", x), x, c, d.folder.Record, d.r.From, func(a sm.Answer, now time.Time) (*sm.Commit, error) {
+		c := &sm.Commit{}
+		if m := a.Missing; m != nil {
+			file, err := d.folder.withGap(name, x, m)
 			if err != nil {
 				return nil, err
 			}
-			c.Files = append(c.Files, gone...)
-			for _, sc := range jg.Scores {
-				v := sc.Score
-				c.Events = append(c.Events, sm.Event{Kind: "scored", Role: string(Judge), ID: sc.ArgumentID, Score: &v})
-			}
-			for _, rs := range jg.Rescores {
-				v := rs.NewScore
-				c.Events = append(c.Events, sm.Event{Kind: "rescored", Role: string(Judge), ID: rs.ArgumentID, Score: &v})
-			}
-			t := Cumulative(d.folder.scores.Current())
-			c.Events = append(c.Events, sm.Event{Kind: "exchange", Ends: true,
-				Message: fmt.Sprintf("judged again by %s · proposition %s · opposition %s", name, FormatScore(t.Proposition.Total), FormatScore(t.Opposition.Total))})
+			c.Files = append(c.Files, file)
+			ev := missingEvent(name, x)
+			ev.Ends = true
+			c.Events = append(c.Events, ev)
 			return c, nil
-		},
-	}, nil
+		}
+		text := a.Text
+		if err := CheckSize("judge", text); err != nil {
+			return nil, err
+		}
+		jg, p := ParseJudgment(text, x, known, cur)
+		if !p.OK() {
+			return &sm.Commit{Warnings: p.Warnings, Soft: p.Soft}, &sm.Refused{Reasons: p.Errors, Role: string(Judge), RoleReasons: p.Errors, Answer: true}
+		}
+		c.Warnings, c.Soft = p.Warnings, p.Soft
+		d.folder.scores.Apply(jg.Entries(known, cur), now)
+		data, err := d.folder.scores.Render()
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", JudgeScoresFile(name), err)
+		}
+		c.Files = append(c.Files, sm.File{Name: JudgeScoresFile(name), Data: data})
+		gone, err := d.folder.filled(name, x)
+		if err != nil {
+			return nil, err
+		}
+		c.Files = append(c.Files, gone...)
+		for _, sc := range jg.Scores {
+			v := sc.Score
+			c.Events = append(c.Events, sm.Event{Kind: "scored", Role: string(Judge), ID: sc.ArgumentID, Score: &v})
+		}
+		for _, rs := range jg.Rescores {
+			v := rs.NewScore
+			c.Events = append(c.Events, sm.Event{Kind: "rescored", Role: string(Judge), ID: rs.ArgumentID, Score: &v})
+		}
+		t := Cumulative(d.folder.scores.Current())
+		c.Events = append(c.Events, sm.Event{Kind: "exchange", Ends: true,
+			Message: fmt.Sprintf("judged again by %s · proposition %s · opposition %s", name, FormatScore(t.Proposition.Total), FormatScore(t.Opposition.Total))})
+		return c, nil
+	}), nil
 }
 
 // Judgments returns what the debate's judges made of its arguments: the

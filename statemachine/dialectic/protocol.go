@@ -163,7 +163,7 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	if raw.Scores == nil {
 		return nil, fmt.Errorf("read %s: the file is missing", ScoresFile)
 	}
-	panel, judges, err := readJudges(files, deb.Header)
+	bench, judges, err := readJudges(files, deb.Header)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +178,8 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	if p.JudgeContext != "" {
 		ctx = p.JudgeContext
 	}
-	return &stepDebate{deb: deb, tmpl: p.templates(), panel: panel, judges: judges, sources: sources, judgeContext: ctx}, nil
+	benched := bench.Problems(sm.FolderLayout{Owns: func(n string) bool { return n == ScoresFile || n == MissingFile }, Want: []string{ScoresFile, MissingFile}})
+	return &stepDebate{deb: deb, tmpl: p.templates(), panel: bench.Panel, judges: judges, benched: benched, sources: sources, judgeContext: ctx}, nil
 }
 
 // ReadRaw reads the files of a dialectic debate from files, debate.md
@@ -218,8 +219,10 @@ type stepDebate struct {
 	tmpl *templates.Set
 	// panel is the judge panel debate.md names; nil for one judge.
 	panel []sm.Judge
-	// judges holds every judge's folder under judgments/, by name.
-	judges map[string]*judgeFolder
+	// judges holds every judge's folder under judgments/, by name;
+	// benched what is wrong with the folders (sm.Bench.Problems).
+	judges  map[string]*judgeFolder
+	benched []sm.Problem
 	// sources holds the pages the debate's research read, by URL (see
 	// research.go).
 	sources map[string]*evidence.Source

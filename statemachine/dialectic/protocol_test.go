@@ -1,6 +1,7 @@
 package dialectic_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -149,6 +150,17 @@ func TestCheckFiles(t *testing.T) {
 	f, _, err = p.CheckFiles(judge)
 	if err != nil || len(f.Problems) == 0 || f.Problems[0].File != "judgments/again/scores.json" || !strings.Contains(f.Problems[0].Message, "prop_005 is scored but has no argument file") {
 		t.Errorf("a judge's folder that scores no argument: %v, %v", f.Problems, err)
+	}
+	// The judges' folders, as every protocol's are checked.
+	delete(judge, "judgments/again/judge.json")
+	judge["judgments/again/notes.txt"] = &fstest.MapFile{Data: []byte("x")}
+	f, _, err = p.CheckFiles(judge)
+	want := []sm.Problem{
+		{File: "judgments/again/notes.txt", Message: "is not a file of a judge's folder, which holds judge.json, scores.json and missing.json"},
+		{File: "judgments/again/judge.json", Message: "is missing: judgments/again holds the judge's scores.json"},
+	}
+	if err != nil || !reflect.DeepEqual(f.Problems, want) {
+		t.Errorf("a judge's folder with a stray file and without its record: %v, %v; want %v", f.Problems, err, want)
 	}
 
 	broken := fstest.MapFS{}

@@ -7,25 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/dialectic"
-	"github.com/moot-dev/moot/store"
 )
 
 // stepDebate reads the debate in dir as the step model does.
 func stepDebate(t *testing.T, dir string) sm.Debate {
 	t.Helper()
-	d, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	deb, err := driver.ReadDebate(d, dialectic.Protocol{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return deb
+	return protocoltest.Read(t, dialectic.Protocol{}, dir)
 }
 
 // file returns the file called name among files.

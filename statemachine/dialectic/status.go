@@ -65,7 +65,7 @@ func (s *stepDebate) StatusLayout(dir string, moot sm.StatusFacts) sm.Layout {
 		out.Command = HandCommand(dir, h.State)
 	}
 	for _, n := range s.sortedJudges() {
-		if s.judges[n].record != nil {
+		if s.judges[n].Record != nil {
 			out.Judgments = append(out.Judgments, n)
 		}
 	}

@@ -183,12 +183,9 @@ func (v verdict) of(side string) mark {
 // judgeFolder is a judge's folder under judgments/: its record (nil for a
 // folder no step has committed to) and its verdicts by round.
 type judgeFolder struct {
-	record   *sm.JudgeRecord
+	sm.Seating
 	verdicts map[int]verdict
 }
-
-// Seat returns the folder's record: nil before the judge's first commit.
-func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
 // Load reads a debate from its files.
 func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
@@ -267,21 +264,18 @@ var roundFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 var judgeFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^r([0-9]{2})\.md$`) })
 
 // readJudges reads every folder under judgments/: its record and its
-// rounds' verdicts.
+// rounds' verdicts; what is wrong with the folders is stray
+// (sm.Bench.Problems).
 func (d *debate) readJudges(files fs.FS) error {
 	b, err := sm.ReadBench(files, d.front)
 	if err != nil {
 		return err
 	}
-	d.stray = append(d.stray, b.LooseProblems("is in no judge's folder: judgments/ holds a folder per judge")...)
+	d.stray = append(d.stray, b.Problems(sm.FolderLayout{Owns: judgeFile().MatchString, Want: []string{"rNN.md"}})...)
 	d.judges, err = sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
-		f := &judgeFolder{record: rec, verdicts: map[int]verdict{}}
+		f := &judgeFolder{Seating: sm.Seating{Record: rec}, verdicts: map[int]verdict{}}
 		dir := sm.JudgeFolder(name)
-		names, err := sm.FileNames(files, dir)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range names {
+		for _, n := range b.Entries[name] {
 			m := judgeFile().FindStringSubmatch(n)
 			if m == nil {
 				continue

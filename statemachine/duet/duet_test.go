@@ -238,6 +238,11 @@ func TestCheckFindsProblems(t *testing.T) {
 			d := f["rounds/r01-judge.md"]
 			d.Data = []byte(strings.Replace(string(d.Data), `"score": `, `"score": 1`, 1))
 		}, "rounds/r01-judge.md", "not a whole number from 0 to 10"},
+		// The judges' folders, as every protocol's are checked.
+		{"a file that is no judge's", func(f files) { f["judgments/other/notes.md"] = &fstest.MapFile{Data: []byte("x")} },
+			"judgments/other/notes.md", "is not a file of a judge's folder, which holds judge.json and rNN.md"},
+		{"a judge's round without its record", func(f files) { f["judgments/other/r01.md"] = &fstest.MapFile{Data: f["rounds/r01-judge.md"].Data} },
+			"judgments/other/judge.json", "is missing: judgments/other holds the judge's r01.md"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

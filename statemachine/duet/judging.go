@@ -29,7 +29,7 @@ func (d *debate) Rejudge(r sm.Rejudging) (sm.Debate, error) {
 	if f == nil {
 		f = &judgeFolder{verdicts: map[int]verdict{}}
 	}
-	if err := sm.CheckRejudgeRecord(r, f.record); err != nil {
+	if err := sm.CheckRejudgeRecord(r, f.Record); err != nil {
 		return nil, err
 	}
 	return &rejudging{d: d, r: r, from: from, to: to, folder: f}, nil
@@ -82,30 +82,21 @@ func (rj *rejudging) step(round int) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := rj.r.Judge
-	c = c.AskedOf(Judge, j)
-	return &sm.Step{
-		Key: sm.RejudgeKey(j.Name, fmt.Sprintf("r%02d", round)), Unit: round, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			a := answers[c.ID]
-			v, errs := parseScores(a.Text)
-			if len(errs) > 0 {
-				r := &sm.Refused{Answer: true}
-				r.AddJudge(Judge, j.Name, errs)
-				return nil, r
-			}
-			v.Round, v.Role, v.Model = round, Judge, a.Model
-			data, err := renderVerdict(v)
-			if err != nil {
-				return nil, err
-			}
-			files := sm.FirstRecord(nil, rj.folder.record, j, sm.KindRejudge, rj.from, rj.r.To, now)
-			return &sm.Commit{
-				Files:  append(files, sm.File{Name: rejudgeFile(j.Name, round), Data: data}),
-				Events: scoredEvents(round, j.Name, v),
-			}, nil
-		},
-	}, nil
+	name := rj.r.Judge.Name
+	return rj.r.Step(fmt.Sprintf("r%02d", round), round, c.AskedOf(Judge, rj.r.Judge), rj.folder.Record, rj.from, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+		v, errs := parseScores(a.Text)
+		if len(errs) > 0 {
+			r := &sm.Refused{Answer: true}
+			r.AddJudge(Judge, name, errs)
+			return nil, r
+		}
+		v.Round, v.Role, v.Model = round, Judge, a.Model
+		data, err := renderVerdict(v)
+		if err != nil {
+			return nil, err
+		}
+		return &sm.Commit{Files: []sm.File{{Name: rejudgeFile(name, round), Data: data}}, Events: scoredEvents(round, name, v)}, nil
+	}), nil
 }
 
 // Judgments returns what the debate's judges made of its statements: the

@@ -25,6 +25,34 @@ import (
 //   - an evaluation, the deliberation and the announcement are the
 //     judges' texts one after the other, each under its judge's name.
 
+// vote is what one judge of a panel answered to a call, as the official
+// file of the call lists it.
+type vote struct {
+	Judge           string  `json:"judge"`
+	Model           string  `json:"model"`
+	Attempts        int     `json:"attempts"`
+	Score           *int    `json:"score,omitempty"`
+	ConfirmedWinner *string `json:"confirmed_winner,omitempty"`
+	Skipped         string  `json:"skipped,omitempty"`
+	// Missing marks a judge whose answer is recorded as missing (moot
+	// run --keep-going): its own file holds the record, and the
+	// aggregate leaves it out.
+	Missing bool           `json:"missing,omitempty"`
+	Winner  string         `json:"winner,omitempty"`
+	Scores  map[string]int `json:"scores,omitempty"`
+}
+
+// missingVotes counts the judges of votes whose answer is missing.
+func missingVotes(votes []vote) int {
+	n := 0
+	for _, v := range votes {
+		if v.Missing {
+			n++
+		}
+	}
+	return n
+}
+
 // aggregate makes the debate's own file of s from the panel's answers
 // got: its frontmatter and body, and its event. It changes st as the
 // answer of a single judge would.

@@ -23,9 +23,11 @@ type debate struct {
 	verdict *callFile
 	tmpl    *templates.Set
 	// panel is the judge panel debate.md names, nil for none; judges
-	// holds every judge's folder under judgments/, by name.
-	panel  []sm.Judge
-	judges map[string]*judgeFolder
+	// holds every judge's folder under judgments/, by name; benched what
+	// is wrong with the folders (sm.Bench.Problems).
+	panel   []sm.Judge
+	judges  map[string]*judgeFolder
+	benched []sm.Problem
 	// sources holds the pages the debate's research read, by URL.
 	sources map[string]*evidence.Source
 }

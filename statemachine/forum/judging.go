@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moot-dev/moot/internal/english"
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -23,37 +22,17 @@ import (
 
 var _ sm.Benched = (*debate)(nil)
 
-// vote is what one judge of a panel answered to a call, as the official
-// file of the call lists it.
-type vote struct {
-	Judge           string  `json:"judge"`
-	Model           string  `json:"model"`
-	Attempts        int     `json:"attempts"`
-	Score           *int    `json:"score,omitempty"`
-	ConfirmedWinner *string `json:"confirmed_winner,omitempty"`
-	Skipped         string  `json:"skipped,omitempty"`
-	// Missing marks a judge whose answer is recorded as missing (moot
-	// run --keep-going): its own file holds the record, and the
-	// aggregate leaves it out.
-	Missing bool           `json:"missing,omitempty"`
-	Winner  string         `json:"winner,omitempty"`
-	Scores  map[string]int `json:"scores,omitempty"`
-}
-
 // judgeFolder is one judge's folder as read.
 type judgeFolder struct {
-	// record is nil before the judge's first commit.
-	record *sm.JudgeRecord
+	sm.Seating
 	// calls holds the judge's call files by the name the debate's own
 	// file of the same call has (calls/NNN_KIND_judge.md).
 	calls   map[string]*callFile
 	verdict *callFile
-	// stray lists the folder's files that are none of a judge's.
+	// stray lists the files and folders of its calls/ that are no call's
+	// (what else its folder holds, sm.Bench.Problems checks).
 	stray []string
 }
-
-// Seat returns the folder's record: nil before the judge's first commit.
-func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
 // judgePath returns the path of the file name (such as a call's file) in
 // the folder of the judge called judge.
@@ -66,6 +45,7 @@ func (d *debate) readJudges(files fs.FS) error {
 		return err
 	}
 	d.panel = b.Panel
+	d.benched = b.Problems(sm.FolderLayout{Owns: func(n string) bool { return n == CallsDir+"/" || n == VerdictFile }, Want: []string{CallsDir + "/", VerdictFile}})
 	d.judges = map[string]*judgeFolder{}
 	// Every folder, and every judge of the panel yet to sit, is read: a
 	// folder without a record is read when its name is valid, so that
@@ -79,64 +59,49 @@ func (d *debate) readJudges(files fs.FS) error {
 		if d.judges[name] != nil || (rec == nil && sm.CheckJudgeName(name) != nil) {
 			continue
 		}
-		f, err := readJudgeFolder(files, name)
+		f, err := readJudgeFolder(files, name, b.Entries[name])
 		if err != nil {
 			return err
 		}
-		f.record = rec
+		f.Record = rec
 		d.judges[name] = f
 	}
 	return nil
 }
 
-// readJudgeFolder reads the folder of the judge called name; a missing
-// folder is an empty one.
-func readJudgeFolder(files fs.FS, name string) (*judgeFolder, error) {
+// readJudgeFolder reads the folder of the judge called name, which holds
+// entries (sm.Bench.Entries): its verdict and its calls. A missing folder
+// is an empty one.
+func readJudgeFolder(files fs.FS, name string, entries []string) (*judgeFolder, error) {
 	f := &judgeFolder{calls: map[string]*callFile{}}
-	dir := sm.JudgeFolder(name)
 	read := func(file string) (*callFile, error) {
-		raw, err := fs.ReadFile(files, file)
+		raw, err := fs.ReadFile(files, judgePath(name, file))
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", file, err)
+			return nil, fmt.Errorf("read %s: %w", judgePath(name, file), err)
 		}
 		return readCall(raw), nil
 	}
-	// Folders are stray but calls/; the debate's files may list them
-	// among the files, which are read apart from them.
-	folders := map[string]bool{}
-	for _, sub := range []string{"", CallsDir + "/"} {
-		folder := strings.TrimSuffix(dir+"/"+sub, "/")
-		names, err := sm.Folders(files, folder)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", folder, err)
-		}
-		for _, n := range names {
-			folders[sub+n] = true
-			if sub+n != CallsDir {
-				f.stray = append(f.stray, sub+n+"/")
-			}
-		}
-	}
-	for _, sub := range []string{"", CallsDir + "/"} {
-		names, err := sm.FileNames(files, strings.TrimSuffix(dir+"/"+sub, "/"))
-		if err != nil {
+	var err error
+	if slices.Contains(entries, VerdictFile) {
+		if f.verdict, err = read(VerdictFile); err != nil {
 			return nil, err
 		}
-		for _, n := range names {
-			name := sub + n
-			switch {
-			case folders[name], name == sm.JudgeRecordFile:
-			case name == VerdictFile:
-				if f.verdict, err = read(dir + "/" + name); err != nil {
-					return nil, err
-				}
-			case sub != "" && strings.HasSuffix(n, ".md"):
-				if f.calls[name], err = read(dir + "/" + name); err != nil {
-					return nil, err
-				}
-			default:
-				f.stray = append(f.stray, name)
-			}
+	}
+	if !slices.Contains(entries, CallsDir+"/") {
+		return f, nil
+	}
+	calls, err := sm.ListDir(files, judgePath(name, CallsDir))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range calls {
+		file := CallsDir + "/" + n
+		if !strings.HasSuffix(n, ".md") {
+			f.stray = append(f.stray, file)
+			continue
+		}
+		if f.calls[file], err = read(file); err != nil {
+			return nil, err
 		}
 	}
 	return f, nil
@@ -300,6 +265,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 	if len(d.panel) > 0 && d.st.Judge == nil {
 		f.Problemf(sm.StateFile, "%s: the debate has no judge (its cast has no audience), so no panel can judge it", sm.PanelKey)
 	}
+	f.Problems = append(f.Problems, d.benched...)
 	bySlot := map[string]slot{}
 	var judgeSlots []slot
 	for _, s := range d.slots {
@@ -312,18 +278,13 @@ func (d *debate) checkJudges(f *sm.Findings) {
 	announce, _ := d.slotOf(kindAnnouncement, d.st.Turns+1)
 	for _, name := range sortedKeys(d.judges) {
 		jf := d.judges[name]
-		rec := jf.record
+		rec := jf.Record
 		if rec == nil {
-			if len(jf.calls) > 0 || jf.verdict != nil {
-				f.Problemf(sm.JudgeRecordPath(name), "is missing: %s holds a judge's calls", sm.JudgeFolder(name))
-			}
+			// A folder without its record: sm.Bench.Problems says so.
 			continue
 		}
-		if rec.Kind != sm.KindPanel && sm.InPanel(d.panel, name) {
-			f.Problemf(sm.JudgeRecordPath(name), "kind is %q, but %s names %s as a judge of its panel", rec.Kind, sm.StateFile, name)
-		}
 		for _, n := range jf.stray {
-			f.Problemf(judgePath(name, n), "is not a file of a judge's folder")
+			f.Problemf(judgePath(name, n), "is not a judge's call (want %s/NNN_KIND_judge.md)", CallsDir)
 		}
 		for _, file := range sortedKeys(jf.calls) {
 			path := judgePath(name, file)
@@ -495,7 +456,7 @@ func (x *rejudgeDebate) Status() sm.Status {
 		st.Complete, st.Next = true, "nothing: every turn is judged again"
 	}
 	if gaps > 0 {
-		st.RetryMissing(english.Count(gaps, "call"), "calls", "them")
+		st.RetryMissing(gaps, "call")
 	}
 	return st
 }
@@ -555,43 +516,35 @@ func (x *rejudgeDebate) step(s slot) (*sm.Step, error) {
 	c.Model = x.r.Judge.Model
 	c.Missable = missable(s)
 	confirmed := x.d.confirmed(h)
-	return &sm.Step{
-		Key: sm.RejudgeKey(name, s.Key()), Unit: s.Turn, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			a, ok := answers[c.ID]
-			if !ok {
-				return nil, &sm.Refused{Reasons: []string{"no answer for the judge"}}
+	return x.r.Step(s.Key(), s.Turn, c, x.folder.Record, x.r.From, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+		m, text, _, errs := x.d.answerOf(s, a, confirmed)
+		if len(errs) > 0 {
+			return nil, refusal(Judge, Judge, errs)
+		}
+		data, err := renderCall(m, text)
+		if err != nil {
+			return nil, err
+		}
+		cm := &sm.Commit{Files: []sm.File{{Name: judgePath(name, s.File()), Data: data}}}
+		if s.Kind == kindAnnouncement {
+			vs, _ := x.d.slotOf(kindVerdict, x.d.st.Turns+1)
+			v := x.d.verdictOf(h(vs))
+			if v == nil {
+				return nil, &sm.Refused{Reasons: []string{"the judge announces a verdict it has not given"}}
 			}
-			m, text, _, errs := x.d.answerOf(s, a, confirmed)
-			if len(errs) > 0 {
-				return nil, refusal(Judge, Judge, errs)
-			}
-			cm := &sm.Commit{Files: sm.FirstRecord(nil, x.folder.record, x.r.Judge, sm.KindRejudge, x.r.From, x.r.To, now)}
-			data, err := renderCall(m, text)
+			data, err := x.d.verdictFile(v, s.Turn, m.Model, m.Attempts, text, nil)
 			if err != nil {
 				return nil, err
 			}
-			cm.Files = append(cm.Files, sm.File{Name: judgePath(name, s.File()), Data: data})
-			if s.Kind == kindAnnouncement {
-				vs, _ := x.d.slotOf(kindVerdict, x.d.st.Turns+1)
-				v := x.d.verdictOf(h(vs))
-				if v == nil {
-					return nil, &sm.Refused{Reasons: []string{"the judge announces a verdict it has not given"}}
-				}
-				data, err := x.d.verdictFile(v, s.Turn, m.Model, m.Attempts, text, nil)
-				if err != nil {
-					return nil, err
-				}
-				cm.Files = append(cm.Files, sm.File{Name: judgePath(name, VerdictFile), Data: data})
-			}
-			ev := x.d.event(s, m)
-			ev.Title = "judged again by " + name + ": " + ev.Title
-			all := x.slots()
-			ev.Ends = s == all[len(all)-1] || x.d.slots[s.Seq].Turn != s.Turn
-			cm.Events = append(cm.Events, ev)
-			return cm, nil
-		},
-	}, nil
+			cm.Files = append(cm.Files, sm.File{Name: judgePath(name, VerdictFile), Data: data})
+		}
+		ev := x.d.event(s, m)
+		ev.Title = "judged again by " + name + ": " + ev.Title
+		all := x.slots()
+		ev.Ends = s == all[len(all)-1] || x.d.slots[s.Seq].Turn != s.Turn
+		cm.Events = append(cm.Events, ev)
+		return cm, nil
+	}), nil
 }
 
 // Judgments returns what the debate's judges made of its turns: each
@@ -675,17 +628,6 @@ func panelMissing(s slot, models []string, gaps []panelAnswer) *sm.Missing {
 	return sm.PanelMissing(s.Key()+"/"+Judge, Judge, "panel: "+strings.Join(models, ", "), each)
 }
 
-// missingVotes counts the judges of votes whose answer is missing.
-func missingVotes(votes []vote) int {
-	n := 0
-	for _, v := range votes {
-		if v.Missing {
-			n++
-		}
-	}
-	return n
-}
-
 // panelGap is the answer of a panel's judge to the call of slot recorded
 // as missing: the judge, and the call its record names.
 type panelGap struct {
@@ -736,55 +678,46 @@ func (d *debate) fillPanel(g panelGap) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	c = c.AskedOf(Judge, j)
-	c.Missable = true
-	return &sm.Step{
-		Key: s.Key(), Unit: s.Turn, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			a, ok := answers[c.ID]
-			if !ok {
-				return nil, &sm.Refused{Reasons: []string{"no answer for the judge " + j.Name}}
+	return sm.PanelRefill(s.Key(), s.Turn, c, Judge, j, func(a sm.Answer, now time.Time) (*sm.Commit, error) {
+		m, text, _, errs := d.answerOf(s, a, "")
+		if len(errs) > 0 {
+			return nil, refusal(Judge, "judge "+j.Name, errs)
+		}
+		own, err := renderCall(m, text)
+		if err != nil {
+			return nil, err
+		}
+		official := d.file(s)
+		got := make([]panelAnswer, len(official.meta.Panel))
+		for i, v := range official.meta.Panel {
+			pj := d.panelJudge(v)
+			if v.Judge == j.Name {
+				got[i] = panelAnswer{judge: pj, meta: m, text: text}
+				continue
 			}
-			m, text, _, errs := d.answerOf(s, a, "")
-			if len(errs) > 0 {
-				return nil, refusal(Judge, "judge "+j.Name, errs)
+			var f *callFile
+			if jf := d.judges[v.Judge]; jf != nil {
+				f = jf.calls[s.File()]
 			}
-			own, err := renderCall(m, text)
-			if err != nil {
-				return nil, err
+			if f == nil || f.err != nil {
+				return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("%s lists judge %s, whose %s cannot be read", s.File(), v.Judge, judgePath(v.Judge, s.File()))}}
 			}
-			official := d.file(s)
-			got := make([]panelAnswer, len(official.meta.Panel))
-			for i, v := range official.meta.Panel {
-				pj := d.panelJudge(v)
-				if v.Judge == j.Name {
-					got[i] = panelAnswer{judge: pj, meta: m, text: text}
-					continue
-				}
-				var f *callFile
-				if jf := d.judges[v.Judge]; jf != nil {
-					f = jf.calls[s.File()]
-				}
-				if f == nil || f.err != nil {
-					return nil, &sm.Refused{Reasons: []string{fmt.Sprintf("%s lists judge %s, whose %s cannot be read", s.File(), v.Judge, judgePath(v.Judge, s.File()))}}
-				}
-				got[i] = panelAnswer{judge: pj, meta: f.meta, text: f.body}
-			}
-			st := d.nextState()
-			am, atext, ev, err := d.aggregate(s, got, &st)
-			if err != nil {
-				return nil, err
-			}
-			data, err := renderCall(am, atext)
-			if err != nil {
-				return nil, err
-			}
-			if m.Missing != nil {
-				ev.Kind, ev.Message = "missing", fmt.Sprintf("judge %s's answer is still missing: no value invented", j.Name)
-			} else {
-				ev.Title = fmt.Sprintf("judge %s, asked again: %s", j.Name, ev.Title)
-			}
-			return d.refill(s, am, []sm.File{{Name: judgePath(j.Name, s.File()), Data: own}, {Name: s.File(), Data: data}}, ev)
-		},
-	}, nil
+			got[i] = panelAnswer{judge: pj, meta: f.meta, text: f.body}
+		}
+		st := d.nextState()
+		am, atext, ev, err := d.aggregate(s, got, &st)
+		if err != nil {
+			return nil, err
+		}
+		data, err := renderCall(am, atext)
+		if err != nil {
+			return nil, err
+		}
+		if m.Missing != nil {
+			ev.Kind, ev.Message = "missing", fmt.Sprintf("judge %s's answer is still missing: no value invented", j.Name)
+		} else {
+			ev.Title = fmt.Sprintf("judge %s, asked again: %s", j.Name, ev.Title)
+		}
+		return d.refill(s, am, []sm.File{{Name: judgePath(j.Name, s.File()), Data: own}, {Name: s.File(), Data: data}}, ev)
+	}), nil
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,7 +16,6 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/forumfake"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/forum"
 )
@@ -27,29 +24,13 @@ import (
 // debate's panel, as moot run --judges does.
 func setPanel(t *testing.T, dir string, models ...string) {
 	t.Helper()
-	panel, err := sm.NewPanel(models)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := driver.SetPanel(d, forum.Protocol{}, panel); err != nil {
-		t.Fatal(err)
-	}
+	protocoltest.SetPanel(t, forum.Protocol{}, dir, models...)
 }
 
 // rejudge judges the debate in dir again, as moot rejudge does.
 func rejudge(t *testing.T, ctx context.Context, dir string, m *fakeModel, rj sm.Rejudging) (driver.Summary, error) {
 	t.Helper()
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Rejudge(ctx, d, forum.Protocol{}, rj, driver.Options{
+	return protocoltest.Rejudge(t, ctx, forum.Protocol{}, dir, rj, driver.Options{
 		Client: m, DefaultModel: "m", Repairs: 2, Now: func() time.Time { return protocoltest.When },
 	})
 }
@@ -291,17 +272,7 @@ func TestRejudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := files(t, dir)
-	for name, text := range before {
-		if after[name] != text {
-			t.Errorf("%s changed", name)
-		}
-	}
-	var added []string
-	for name := range after {
-		if _, ok := before[name]; !ok && !strings.HasSuffix(name, "/") {
-			added = append(added, name)
-		}
-	}
+	added := protocoltest.Added(t, before, after)
 	// 12 calls of the judge, its record and its verdict.
 	if len(added) != 14 {
 		t.Errorf("%d files added: %v", len(added), added)
@@ -473,35 +444,16 @@ func TestCheckJudges(t *testing.T) {
 		{"a score the official file does not list", "judgments/b/calls/006_score_judge.md", regexp.MustCompile(`"score": \d+`).ReplaceAllString(got["judgments/b/calls/006_score_judge.md"], `"score": 0`), "judge b's score is not the one"},
 		{"a call not yet made", "judgments/a/calls/009_evaluate_judge.md", got["judgments/a/calls/005_evaluate_judge.md"], "has not made yet"},
 		{"a stray file", "judgments/a/notes.txt", "hello", "is not a file of a judge's folder"},
-		{"a stray folder", "judgments/a/calls/old/005_evaluate_judge.md", "hello", "judgments/a/calls/old/: is not a file of a judge's folder"},
+		{"a stray folder", "judgments/a/calls/old/005_evaluate_judge.md", "hello", "judgments/a/calls/old/: is not a judge's call (want calls/NNN_KIND_judge.md)"},
 		{"a call without a record", "judgments/z/calls/005_evaluate_judge.md", got["judgments/a/calls/005_evaluate_judge.md"], "judgments/z/judge.json: is missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := t.TempDir() + "/d"
-			if err := fixture.CopyTree(dir, d); err != nil {
-				t.Fatal(err)
-			}
-			if err := writeFile(d+"/"+tc.file, tc.text); err != nil {
-				t.Fatal(err)
-			}
-			f := load(t, d).Check()
-			found := false
-			for _, p := range f.Problems {
-				found = found || strings.Contains(p.String(), tc.want)
-			}
-			if !found {
-				t.Errorf("check: %v, want %q", f.Problems, tc.want)
+			got := protocoltest.CheckEdited(t, forum.Protocol{}, dir, protocoltest.Write(tc.file, tc.text))
+			if !strings.Contains(strings.Join(got, "\n"), tc.want) {
+				t.Errorf("check: %q, want %q", got, tc.want)
 			}
 		})
 	}
-}
-
-// writeFile writes text to the file at path, making its folder.
-func writeFile(path, text string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, []byte(text), 0o644)
 }
 
 // TestPanelJoinsLate: a panel set after turn 2 judges from turn 3 on,

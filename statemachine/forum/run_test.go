@@ -19,7 +19,6 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/forum"
-	"github.com/moot-dev/moot/store"
 )
 
 // castYAML is a cast in the original's format whose personas carry a
@@ -271,16 +270,7 @@ func boolInt(b bool) int {
 
 func load(t *testing.T, dir string) sm.Debate {
 	t.Helper()
-	d, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	deb, err := driver.ReadDebate(d, forum.Protocol{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return deb
+	return protocoltest.Read(t, forum.Protocol{}, dir)
 }
 
 // TestVisibility: no judge request holds a plan or a thought; no debater

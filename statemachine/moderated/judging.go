@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moot-dev/moot/internal/english"
-
 	sm "github.com/moot-dev/moot/statemachine"
 )
 
@@ -32,19 +30,16 @@ import (
 var _ sm.Benched = (*debate)(nil)
 
 // judgeFolder is one folder under judgments/ as read: its record (nil
-// before its first commit), its scores by message number, and its files
-// that are not a judge's.
+// before its first commit), its scores by message number, and the files
+// of its scores/ that are not a score.
 type judgeFolder struct {
-	record *sm.JudgeRecord
+	sm.Seating
 	scores map[int]Score
 	// gaps holds the judge's scores recorded as missing (moot run
 	// --keep-going), by message, apart from its scores.
 	gaps  map[int]Score
 	stray []sm.Problem
 }
-
-// Seat returns the folder's record: nil before the judge's first commit.
-func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
 
 // judgeScoresDir is the folder of the scores of the judge called name.
 func judgeScoresDir(name string) string { return sm.JudgeFolder(name) + "/" + ScoresDir }
@@ -63,13 +58,11 @@ func (d *debate) readJudges(files fs.FS) error {
 		return err
 	}
 	d.panel = b.Panel
+	d.stray = append(d.stray, b.Problems(sm.FolderLayout{Owns: func(n string) bool { return n == ScoresDir+"/" }, Want: []string{ScoresDir + "/"}})...)
 	d.judges, err = sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
-		f := &judgeFolder{record: rec}
-		if err := sm.CheckJudgeName(name); err != nil {
-			f.stray = append(f.stray, sm.Problem{File: sm.JudgeFolder(name), Message: err.Error()})
-		}
+		f := &judgeFolder{Seating: sm.Seating{Record: rec}}
 		var err error
-		if f.scores, f.stray, err = d.readJudgeFolder(files, name, f.stray); err != nil {
+		if f.scores, f.stray, err = d.readScoreDir(files, judgeScoresDir(name)); err != nil {
 			return nil, err
 		}
 		f.gaps = map[int]Score{}
@@ -81,47 +74,7 @@ func (d *debate) readJudges(files fs.FS) error {
 		}
 		return f, nil
 	})
-	d.stray = append(d.stray, b.LooseProblems("is not a judge's folder")...)
 	return err
-}
-
-// readJudgeFolder reads the scores of the judge called name, adding to
-// stray every file of its folder that is neither its record nor a score.
-func (d *debate) readJudgeFolder(files fs.FS, name string, stray []sm.Problem) (map[int]Score, []sm.Problem, error) {
-	dir := sm.JudgeFolder(name)
-	subs, err := sm.Folders(files, dir)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", dir, err)
-	}
-	names, err := filesOnly(files, dir, subs)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, n := range names {
-		if n != sm.JudgeRecordFile {
-			stray = append(stray, sm.Problem{File: dir + "/" + n, Message: "is not a file of a judge's folder (want " + sm.JudgeRecordFile + " and " + ScoresDir + "/)"})
-		}
-	}
-	for _, n := range subs {
-		if n != ScoresDir {
-			stray = append(stray, sm.Problem{File: dir + "/" + n, Message: "is not a folder of a judge's folder (want " + ScoresDir + "/)"})
-		}
-	}
-	scores, more, err := d.readScoreDir(files, judgeScoresDir(name))
-	if err != nil {
-		return nil, nil, err
-	}
-	return scores, append(stray, more...), nil
-}
-
-// filesOnly lists the files directly in dir, leaving out its folders,
-// which the debate's files as moot shows them may list as files.
-func filesOnly(files fs.FS, dir string, folders []string) ([]string, error) {
-	names, err := sm.FileNames(files, dir)
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(names, func(n string) bool { return slices.Contains(folders, n) }), nil
 }
 
 // PanelScore returns the official score of a statement that a panel
@@ -182,14 +135,14 @@ func weighted(raw, weight float64) float64 { return math.Round(raw*weight*10000)
 func (d *debate) panelStep(i int, c sm.Call) (*sm.Step, error) {
 	for _, j := range d.panel {
 		f := d.judges[j.Name]
-		if f == nil || f.record == nil {
+		if f == nil || f.Record == nil {
 			continue
 		}
-		if f.record.Kind != sm.KindPanel {
+		if f.Record.Kind != sm.KindPanel {
 			return nil, fmt.Errorf("%s holds a re-judging, not the scores of a judge of the panel: move it away to let the judge on %s sit", sm.JudgeFolder(j.Name), j.Model)
 		}
-		if f.record.Model != j.Model {
-			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(j.Name), f.record.Model, j.Model)
+		if f.Record.Model != j.Model {
+			return nil, fmt.Errorf("%s was judged by %s, not %s", sm.JudgeFolder(j.Name), f.Record.Model, j.Model)
 		}
 	}
 	s := d.sched[i]
@@ -325,68 +278,62 @@ func (d *debate) fillPanel(i int, j sm.Judge) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	c = c.AskedOf(RoleModerator, j)
-	c.Missable = true
 	s := d.sched[i]
 	target := d.sched[s.Target]
 	p, _ := d.participant(target.Role)
-	return &sm.Step{
-		Key: stepKey(i, s), Unit: s.Exchange, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			ans := answers[c.ID]
-			own := Score{Message: target.Number, Participant: p.ID, Missing: ans.Missing}
-			if ans.Missing == nil {
-				marks, errs := ParseRubric(d.st.Criteria, ans.Text)
-				if len(errs) > 0 {
-					return nil, &sm.Refused{Reasons: prefixed("judge "+j.Name, errs), Role: s.Role, RoleReasons: errs, Answer: true}
-				}
-				own = newScore(d.st.Criteria, target.Number, p.ID, marks, string(ans.Text))
+	return sm.PanelRefill(stepKey(i, s), s.Exchange, c, RoleModerator, j, func(ans sm.Answer, now time.Time) (*sm.Commit, error) {
+		own := Score{Message: target.Number, Participant: p.ID, Missing: ans.Missing}
+		if ans.Missing == nil {
+			marks, errs := ParseRubric(d.st.Criteria, ans.Text)
+			if len(errs) > 0 {
+				return nil, &sm.Refused{Reasons: prefixed("judge "+j.Name, errs), Role: s.Role, RoleReasons: errs, Answer: true}
 			}
-			data, err := renderScore(d.out(), own)
-			if err != nil {
-				return nil, err
-			}
-			files := []sm.File{{Name: d.judgeScoreFile(j.Name, target), Data: data}}
-			if own.Missing != nil {
-				return &sm.Commit{Files: files, Events: []sm.Event{{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number),
-					Message: fmt.Sprintf("judge %s's score is still missing: no value invented", j.Name)}}}, nil
-			}
-			var names []string
-			var scored []Score
-			for _, pj := range d.panel {
-				sc, ok := own, pj.Name == j.Name
-				if !ok {
-					if f := d.judges[pj.Name]; f != nil {
-						sc, ok = f.scores[target.Number]
-					}
-				}
-				if ok {
-					names, scored = append(names, pj.Name), append(scored, sc)
+			own = newScore(d.st.Criteria, target.Number, p.ID, marks, string(ans.Text))
+		}
+		data, err := renderScore(d.out(), own)
+		if err != nil {
+			return nil, err
+		}
+		files := []sm.File{{Name: d.judgeScoreFile(j.Name, target), Data: data}}
+		if own.Missing != nil {
+			return &sm.Commit{Files: files, Events: []sm.Event{{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number),
+				Message: fmt.Sprintf("judge %s's score is still missing: no value invented", j.Name)}}}, nil
+		}
+		var names []string
+		var scored []Score
+		for _, pj := range d.panel {
+			sc, ok := own, pj.Name == j.Name
+			if !ok {
+				if f := d.judges[pj.Name]; f != nil {
+					sc, ok = f.scores[target.Number]
 				}
 			}
-			agg := PanelScore(d.st.Criteria, names, scored)
-			total := agg.Total
-			cm, err := d.refill(target, agg, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
-				Title:   fmt.Sprintf("judge %s scores %s's %s, asked again", j.Name, d.name(target.Role), d.label(target)),
-				Message: fmt.Sprintf("the panel's score is now %.2f", total)})
-			if err != nil {
-				return nil, err
+			if ok {
+				names, scored = append(names, pj.Name), append(scored, sc)
 			}
-			cm.Files = append(files, cm.Files...)
-			return cm, nil
-		},
-	}, nil
+		}
+		agg := PanelScore(d.st.Criteria, names, scored)
+		total := agg.Total
+		cm, err := d.refill(target, agg, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", target.Number), Score: &total,
+			Title:   fmt.Sprintf("judge %s scores %s's %s, asked again", j.Name, d.name(target.Role), d.label(target)),
+			Message: fmt.Sprintf("the panel's score is now %.2f", total)})
+		if err != nil {
+			return nil, err
+		}
+		cm.Files = append(files, cm.Files...)
+		return cm, nil
+	}), nil
 }
 
 // judgeNames lists the names of the folders under judgments/, sorted.
 func (d *debate) judgeNames() []string { return sm.SortedNames(d.judges, nil) }
 
-// checkJudges adds to f what is wrong with the folders under judgments/:
-// files that are not a judge's, scores without a record, scores of
-// statements not scored (yet), totals that are not their rubric's, and
-// official scores that are not the mean of the panel's judges who scored
-// them. scored holds the numbers of the statements the debate has
-// scored.
+// checkJudges adds to f what is wrong with the judges' scores (what is
+// wrong with their folders, sm.Bench.Problems says): files of scores/
+// that are not a score, scores of statements not scored (yet), totals
+// that are not their rubric's, and official scores that are not the mean
+// of the panel's judges who scored them. scored holds the numbers of the
+// statements the debate has scored.
 func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 	// panelOf[n] are the scores the panel's judges gave message n.
 	panelOf := map[int][]Score{}
@@ -394,9 +341,6 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 	for _, name := range d.judgeNames() {
 		jf := d.judges[name]
 		f.Problems = append(f.Problems, jf.stray...)
-		if jf.record == nil && len(jf.scores)+len(jf.gaps) > 0 {
-			f.Problemf(sm.JudgeRecordPath(name), "is missing: the folder holds scores")
-		}
 		for _, n := range slices.Sorted(maps.Keys(jf.gaps)) {
 			g := jf.gaps[n]
 			t, ok := d.slotOf(n)
@@ -405,8 +349,6 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 				f.Problemf(g.file, "message %d is not scored yet, or is not a statement that is scored", n)
 			case g.file != d.judgeScoreFile(name, t):
 				f.Problemf(g.file, "should be %s", d.judgeScoreFile(name, t))
-			case jf.record == nil || (jf.record.Kind != sm.KindPanel && jf.record.Kind != sm.KindRejudge):
-				f.Problemf(g.file, "only a judge of the panel, or of a re-judging, may miss a score")
 			}
 		}
 		for _, n := range slices.Sorted(maps.Keys(jf.scores)) {
@@ -424,7 +366,7 @@ func (d *debate) checkJudges(f *sm.Findings, scored map[int]bool) {
 			}
 			before := len(f.Problems)
 			d.checkScore(f, sc)
-			if len(f.Problems) == before && jf.record != nil && jf.record.Kind == sm.KindPanel {
+			if len(f.Problems) == before && jf.Record != nil && jf.Record.Kind == sm.KindPanel {
 				panelOf[n] = append(panelOf[n], sc)
 				panelNames[n] = append(panelNames[n], name)
 			}
@@ -581,7 +523,7 @@ func (rd *rejudgeDebate) Status() sm.Status {
 	}
 	st.Lines = []sm.Line{{Label: "statements", Text: fmt.Sprintf("%d of %d scored again", len(rd.slots)-left, len(rd.slots))}}
 	if missed > 0 {
-		st.RetryMissing(english.Count(missed, "score"), "scores", "them")
+		st.RetryMissing(missed, "score")
 	}
 	return st
 }
@@ -617,41 +559,33 @@ func (rd *rejudgeDebate) step(i int) (*sm.Step, error) {
 			ends = false
 		}
 	}
-	return &sm.Step{
-		Key: sm.RejudgeKey(j.Name, stepKey(i, s)), Unit: s.Exchange, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			text := answers[c.ID].Text
-			p, _ := rd.d.participant(t.Role)
-			if m := answers[c.ID].Missing; m != nil {
-				data, err := renderScore(rd.d.out(), Score{Message: t.Number, Participant: p.ID, Missing: m})
-				if err != nil {
-					return nil, err
-				}
-				commit := &sm.Commit{Files: sm.FirstRecord(nil, rd.folder.record, j, sm.KindRejudge, rd.d.sched[rd.slots[0]].Exchange, rd.r.To, now)}
-				commit.Files = append(commit.Files, sm.File{Name: rd.d.judgeScoreFile(j.Name, t), Data: data})
-				commit.Events = append(commit.Events, sm.Event{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Ends: ends,
-					Message: fmt.Sprintf("%s's score of %s's %s is recorded as missing: no value invented", j.Name, rd.d.name(t.Role), rd.d.label(t))})
-				return commit, nil
-			}
-			marks, errs := ParseRubric(rd.d.st.Criteria, text)
+	return rd.r.Step(stepKey(i, s), s.Exchange, c, rd.folder.Record, rd.d.sched[rd.slots[0]].Exchange, func(a sm.Answer, _ time.Time) (*sm.Commit, error) {
+		p, _ := rd.d.participant(t.Role)
+		sc := Score{Message: t.Number, Participant: p.ID, Missing: a.Missing}
+		if a.Missing == nil {
+			marks, errs := ParseRubric(rd.d.st.Criteria, a.Text)
 			if len(errs) > 0 {
 				return nil, &sm.Refused{Reasons: prefixed("judge "+j.Name, errs), Role: s.Role, RoleReasons: errs, Answer: true}
 			}
-			sc := newScore(rd.d.st.Criteria, t.Number, p.ID, marks, string(text))
-			data, err := renderScore(rd.d.out(), sc)
-			if err != nil {
-				return nil, err
-			}
-			commit := &sm.Commit{Files: sm.FirstRecord(nil, rd.folder.record, j, sm.KindRejudge, rd.d.sched[rd.slots[0]].Exchange, rd.r.To, now)}
-			commit.Files = append(commit.Files, sm.File{Name: rd.d.judgeScoreFile(j.Name, t), Data: data})
-			total := sc.Total
-			commit.Events = append(commit.Events, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Score: &total,
-				Title:   fmt.Sprintf("%s scores %s's %s again", j.Name, rd.d.name(t.Role), rd.d.label(t)),
-				Message: fmt.Sprintf("%.2f", total), Ends: ends,
-				Data: map[string]any{"message": t.Number, "participant": p.ID, "total": total, "judge": j.Name}})
+			sc = newScore(rd.d.st.Criteria, t.Number, p.ID, marks, string(a.Text))
+		}
+		data, err := renderScore(rd.d.out(), sc)
+		if err != nil {
+			return nil, err
+		}
+		commit := &sm.Commit{Files: []sm.File{{Name: rd.d.judgeScoreFile(j.Name, t), Data: data}}}
+		if a.Missing != nil {
+			commit.Events = append(commit.Events, sm.Event{Kind: "missing", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Ends: ends,
+				Message: fmt.Sprintf("%s's score of %s's %s is recorded as missing: no value invented", j.Name, rd.d.name(t.Role), rd.d.label(t))})
 			return commit, nil
-		},
-	}, nil
+		}
+		total := sc.Total
+		commit.Events = append(commit.Events, sm.Event{Kind: "rated", Role: s.Role, ID: fmt.Sprintf("%03d", t.Number), Score: &total,
+			Title:   fmt.Sprintf("%s scores %s's %s again", j.Name, rd.d.name(t.Role), rd.d.label(t)),
+			Message: fmt.Sprintf("%.2f", total), Ends: ends,
+			Data: map[string]any{"message": t.Number, "participant": p.ID, "total": total, "judge": j.Name}})
+		return commit, nil
+	}), nil
 }
 
 // Judgments returns what the debate's judges made of its scored

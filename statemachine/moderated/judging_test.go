@@ -14,7 +14,6 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
@@ -43,31 +42,14 @@ var (
 // --judges does.
 func setPanel(t *testing.T, dir string, models ...string) []sm.Judge {
 	t.Helper()
-	panel, err := sm.NewPanel(models)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := driver.SetPanel(d, moderated.Protocol{}, panel); err != nil {
-		t.Fatal(err)
-	}
-	return panel
+	return protocoltest.SetPanel(t, moderated.Protocol{}, dir, models...)
 }
 
 // rejudge runs the re-judging rj of the debate in dir against the fake
 // server at url.
 func rejudge(t *testing.T, ctx context.Context, dir, url string, rj sm.Rejudging) (driver.Summary, error) {
 	t.Helper()
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	return driver.Rejudge(ctx, d, moderated.Protocol{}, rj, protocoltest.Served(t, url))
+	return protocoltest.Rejudge(t, ctx, moderated.Protocol{}, dir, rj, protocoltest.Served(t, url))
 }
 
 // scoreOf reads a score file in Markdown: its criteria and its total.
@@ -356,18 +338,10 @@ func TestRejudge(t *testing.T) {
 		left[fmt.Sprint(r.Messages)]--
 	}
 	now := files(t, dir)
-	for name, data := range original {
-		if now[name] != data {
-			t.Errorf("%s changed", name)
-		}
-	}
-	var added []string
-	for name := range now {
-		if _, ok := original[name]; !ok && !strings.HasSuffix(name, "/") {
-			added = append(added, name)
-			if !strings.HasPrefix(name, "judgments/second/") {
-				t.Errorf("%s written outside judgments/second/", name)
-			}
+	added := protocoltest.Added(t, original, now)
+	for _, name := range added {
+		if !strings.HasPrefix(name, "judgments/second/") {
+			t.Errorf("%s written outside judgments/second/", name)
 		}
 	}
 	if len(added) != 9 {
@@ -481,7 +455,7 @@ func TestCheckJudgments(t *testing.T) {
 		{"a rubric of a message not scored", func(fs map[string]string) {
 			fs[strings.Replace(aScore, "/008_", "/009_", 1)] = strings.Replace(fs[aScore], `"message": 8`, `"message": 9`, 1)
 		}, "message 9 is not scored yet, or is not a statement that is scored"},
-		{"a folder without its record", func(fs map[string]string) { delete(fs, "judgments/b/judge.json") }, "judgments/b/judge.json: is missing: the folder holds scores"},
+		{"a folder without its record", func(fs map[string]string) { delete(fs, "judgments/b/judge.json") }, "judgments/b/judge.json: is missing: judgments/b holds the judge's scores/"},
 		{"a judge's total that is not its rubric's", func(fs map[string]string) {
 			fs[aScore] = strings.Replace(fs[aScore], `"total": 7.3`, `"total": 9`, 1)
 		}, "total is 9.00, but its criteria make 7.30"},

@@ -5,25 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/testkit/protocoltest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/moderated"
 	"github.com/moot-dev/moot/statemachine/moderated/moderatedtest"
-	"github.com/moot-dev/moot/store"
 )
 
 func loaded(t *testing.T, dir string) sm.Debate {
 	t.Helper()
-	d, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	deb, err := driver.LoadDebate(d, moderated.Protocol{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return deb
+	return protocoltest.Load(t, moderated.Protocol{}, dir)
 }
 
 // TestReport: README.md shows the rounds, each scored statement's rubric

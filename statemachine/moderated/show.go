@@ -60,8 +60,8 @@ func (d *debate) Show(id string) (string, bool) {
 		}
 		for _, name := range d.judgeNames() {
 			f := d.judges[name]
-			if jsc, ok := f.scores[n]; ok && f.record != nil {
-				fmt.Fprintf(&b, "judge %s (%s, %s): %.2f\n", name, f.record.Kind, f.record.Model, jsc.Total)
+			if jsc, ok := f.scores[n]; ok && f.Record != nil {
+				fmt.Fprintf(&b, "judge %s (%s, %s): %.2f\n", name, f.Record.Kind, f.Record.Model, jsc.Total)
 			}
 		}
 		fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(m.Content, "\n"))

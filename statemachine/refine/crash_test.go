@@ -135,7 +135,6 @@ func TestKilledAtEveryCallPanelKeepGoing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of a kill per call, each a moot process run twice: run without -short")
 	}
-	created := regexp.MustCompile(`"created": "[^"]*"`)
 	bin, env := crashtest.Self(t)
 	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -164,7 +163,6 @@ func TestKilledAtEveryCallPanelRetryMissing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test of 3 kills, each a moot process run twice: run without -short")
 	}
-	created := regexp.MustCompile(`"created": "[^"]*"`)
 	bin, env := crashtest.Self(t)
 	k := crashtest.KillAtEveryCall(t, crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -187,7 +185,6 @@ func TestKilledAtEveryCallPanelRetryMissing(t *testing.T) {
 // rejudgeMissing is a debate its judge kind scored, to be judged again
 // by clumsy, who never answers in JSON.
 func rejudgeMissing(t *testing.T) crashtest.CallKills {
-	created := regexp.MustCompile(`"created": "[^"]*"`)
 	bin, env := crashtest.Self(t)
 	return crashtest.CallKills{
 		Bin: bin, Env: env,
@@ -235,3 +232,29 @@ func TestKilledAtEveryCallRejudgeRetryMissing(t *testing.T) {
 		t.Errorf("clumsy's score is not recorded as missing again:\n%s", s)
 	}
 }
+
+// TestKilledAtEveryCallPanel: moot killed while each request of a debate
+// a panel of two judges scores is in flight, and run again, ends with the
+// files of a run never killed; each judge is asked at most once more for
+// the step in flight.
+func TestKilledAtEveryCallPanel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test of 14 kills, each a moot process run twice: run without -short")
+	}
+	bin, env := crashtest.Self(t)
+	o := refinetest.Options{Judges: map[string]string{"a": judgeA, "b": judgeB}}
+	crashtest.KillAtEveryCall(t, crashtest.CallKills{
+		Bin: bin, Env: env,
+		New:      []string{"--protocol", "refine", "--motion", question},
+		Run:      []string{"--all", "--judges", "a,b"},
+		Model:    refinetest.Handler(o),
+		Embed:    refinetest.Embeddings(crashScores),
+		Requests: 14,
+		Normalise: func(_, data string) string {
+			return created.ReplaceAllString(variable.ReplaceAllString(data, `"$1": *`), `"created": *`)
+		},
+	})
+}
+
+// created is when a judge's record was made.
+var created = regexp.MustCompile(`"created": "[^"]*"`)

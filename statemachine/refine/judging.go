@@ -36,27 +36,24 @@ func JudgeScoreFile(name string) string { return sm.JudgeFolder(name) + "/" + Sc
 // judgeFolder is one folder under judgments/ as read: its record (nil
 // when it has none) and its score (nil when it has none).
 type judgeFolder struct {
-	record *sm.JudgeRecord
-	score  *Score
+	sm.Seating
+	score *Score
 	// gap, when not nil, is the judge's score recorded as missing (moot
 	// run --keep-going); score is then nil.
 	gap *MissingScore
 }
 
-// Seat returns the folder's record: nil before the judge's first commit.
-func (f *judgeFolder) Seat() *sm.JudgeRecord { return f.record }
-
 // readJudges reads the panel debate.md names and every folder under
-// judgments/. A score that does not parse, and a file a judge's folder
-// should not hold, are problems for Check; a record that does not parse
-// is an error, as for every protocol.
+// judgments/. A score that does not parse, and what is wrong with the
+// folders (sm.Bench.Problems), are problems for Check; a record that does
+// not parse is an error, as for every protocol.
 func (d *debate) readJudges(files fs.FS) error {
 	b, err := sm.ReadBench(files, d.front)
 	if err != nil {
 		return err
 	}
 	d.panel = b.Panel
-	d.problems = append(d.problems, b.LooseProblems("is not in a judge's folder")...)
+	d.problems = append(d.problems, b.Problems(sm.FolderLayout{Owns: func(n string) bool { return n == ScoreFile }, Want: []string{ScoreFile}})...)
 	d.judges, err = sm.EachFolder(b, func(name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
 		return d.readJudgeFolder(files, name, rec)
 	})
@@ -64,19 +61,9 @@ func (d *debate) readJudges(files fs.FS) error {
 }
 
 // readJudgeFolder reads the folder of the judge called name, whose record
-// is rec, adding to the debate's problems each file it should not hold
-// and a score that does not parse.
+// is rec, adding to the debate's problems a score that does not parse.
 func (d *debate) readJudgeFolder(files fs.FS, name string, rec *sm.JudgeRecord) (*judgeFolder, error) {
-	f := &judgeFolder{record: rec}
-	inside, err := sm.FileNames(files, sm.JudgeFolder(name))
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range inside {
-		if n != sm.JudgeRecordFile && n != ScoreFile {
-			d.problems = append(d.problems, sm.Problem{File: sm.JudgeFolder(name) + "/" + n, Message: "is not a file of a judge's folder (judge.json, score.json)"})
-		}
-	}
+	f := &judgeFolder{Seating: sm.Seating{Record: rec}}
 	file := JudgeScoreFile(name)
 	data, err := fs.ReadFile(files, file)
 	switch {
@@ -105,7 +92,7 @@ func (d *debate) synthesisUnit() int { return d.roundsDone() + 1 }
 // judge's call asked of every judge on its own model, in parallel.
 func (d *debate) panelStep(step *sm.Step) (*sm.Step, error) {
 	for _, j := range d.panel {
-		if f := d.judges[j.Name]; f != nil && (f.record != nil || f.score != nil) {
+		if f := d.judges[j.Name]; f != nil && (f.Record != nil || f.score != nil) {
 			return nil, fmt.Errorf("%s already holds a judgment, so the panel's judge %s (%s) cannot write there: move it away or choose other models", sm.JudgeFolder(j.Name), j.Name, j.Model)
 		}
 	}
@@ -266,71 +253,66 @@ func (d *debate) fillPanel(j sm.Judge) (*sm.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	c = c.AskedOf(RoleJudge, j)
-	c.Missable = true
 	roll := slices.Clone(d.panelRoll())
-	return &sm.Step{Key: scoreStep, Unit: d.unit(), Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			ans := answers[c.ID]
-			at := now.UTC().Format(sm.TimeLayout)
-			if ans.Missing != nil {
-				// Refused again: the judge's record stays, with this
-				// run's answers; the panel's score is as it was.
-				data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: at}, "", "  ")
-				if err != nil {
-					return nil, err
-				}
-				return &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(j.Name), Data: append(data, '\n')}},
-					Events: []sm.Event{{Kind: "missing", Role: RoleJudge, Message: fmt.Sprintf("judge %s's score is still missing: no value invented", j.Name)}}}, nil
-			}
-			own, errs := ParseScore(ans.Text)
-			if len(errs) > 0 {
-				return nil, refused(RoleJudge, errs)
-			}
-			stamp(own, ans, at)
-			data, err := renderScore(own)
-			if err != nil {
-				return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(j.Name), err)
-			}
-			cm := &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(j.Name), Data: data}}}
-			var scoredJudges []sm.Judge
-			var scored []*Score
-			for i, p := range roll {
-				s := own
-				if p.Name != j.Name {
-					if f := d.judges[p.Name]; f != nil {
-						s = f.score
-					} else {
-						s = nil
-					}
-				}
-				if s == nil {
-					roll[i] = PanelJudge{Name: p.Name, Model: p.Model, Missing: true}
-					continue
-				}
-				roll[i] = PanelJudge{Name: p.Name, Model: p.Model, Score: s.Score, WeightedScore: s.WeightedScore}
-				scoredJudges, scored = append(scoredJudges, sm.Judge{Name: p.Name, Model: p.Model}), append(scored, s)
-			}
-			agg := PanelScore(scoredJudges, scored)
-			agg.Panel, agg.Time = roll, at
-			if data, err = renderScore(agg); err != nil {
-				return nil, fmt.Errorf("render %s: %w", ScoreFile, err)
-			}
-			cm.Files = append(cm.Files, sm.File{Name: ScoreFile, Data: data})
-			next := d.clone()
-			next.score, next.scoreGap = agg, nil
-			state, err := next.renderState()
+	return sm.PanelRefill(scoreStep, d.unit(), c, RoleJudge, j, func(ans sm.Answer, now time.Time) (*sm.Commit, error) {
+		at := now.UTC().Format(sm.TimeLayout)
+		if ans.Missing != nil {
+			// Refused again: the judge's record stays, with this
+			// run's answers; the panel's score is as it was.
+			data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: at}, "", "  ")
 			if err != nil {
 				return nil, err
 			}
-			cm.Files = append(cm.Files, sm.File{Name: sm.StateFile, Data: state})
-			sc := float64(agg.Score)
-			cm.Events = append(cm.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc,
-				Message: fmt.Sprintf("judge %s scored the answer %d/10, asked again; the panel's score is %d/10", j.Name, own.Score, agg.Score),
-				Data:    map[string]any{"score": agg.Score, "weighted_score": agg.WeightedScore}})
-			return cm, nil
-		},
-	}, nil
+			return &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(j.Name), Data: append(data, '\n')}},
+				Events: []sm.Event{{Kind: "missing", Role: RoleJudge, Message: fmt.Sprintf("judge %s's score is still missing: no value invented", j.Name)}}}, nil
+		}
+		own, errs := ParseScore(ans.Text)
+		if len(errs) > 0 {
+			return nil, refused(RoleJudge, errs)
+		}
+		stamp(own, ans, at)
+		data, err := renderScore(own)
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(j.Name), err)
+		}
+		cm := &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(j.Name), Data: data}}}
+		var scoredJudges []sm.Judge
+		var scored []*Score
+		for i, p := range roll {
+			s := own
+			if p.Name != j.Name {
+				if f := d.judges[p.Name]; f != nil {
+					s = f.score
+				} else {
+					s = nil
+				}
+			}
+			if s == nil {
+				roll[i] = PanelJudge{Name: p.Name, Model: p.Model, Missing: true}
+				continue
+			}
+			roll[i] = PanelJudge{Name: p.Name, Model: p.Model, Score: s.Score, WeightedScore: s.WeightedScore}
+			scoredJudges, scored = append(scoredJudges, sm.Judge{Name: p.Name, Model: p.Model}), append(scored, s)
+		}
+		agg := PanelScore(scoredJudges, scored)
+		agg.Panel, agg.Time = roll, at
+		if data, err = renderScore(agg); err != nil {
+			return nil, fmt.Errorf("render %s: %w", ScoreFile, err)
+		}
+		cm.Files = append(cm.Files, sm.File{Name: ScoreFile, Data: data})
+		next := d.clone()
+		next.score, next.scoreGap = agg, nil
+		state, err := next.renderState()
+		if err != nil {
+			return nil, err
+		}
+		cm.Files = append(cm.Files, sm.File{Name: sm.StateFile, Data: state})
+		sc := float64(agg.Score)
+		cm.Events = append(cm.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc,
+			Message: fmt.Sprintf("judge %s scored the answer %d/10, asked again; the panel's score is %d/10", j.Name, own.Score, agg.Score),
+			Data:    map[string]any{"score": agg.Score, "weighted_score": agg.WeightedScore}})
+		return cm, nil
+	}), nil
 }
 
 // round2 rounds x to two decimals.
@@ -377,12 +359,13 @@ func PanelScore(panel []sm.Judge, scores []*Score) *Score {
 	return out
 }
 
-// checkJudges adds to f what is wrong with the judges' folders and with
-// a panel's aggregate: a folder without its record or its score, a score
-// that breaks the rules of a judge's answer, a panel judge the official
-// score does not name (or one it names without a folder), an aggregate
-// that is not the mean of its judges' scores, a judgment made again of a
-// final answer that is not written.
+// checkJudges adds to f what is wrong with the judges' scores and with a
+// panel's aggregate (what is wrong with their folders, sm.Bench.Problems
+// says): a score that breaks the rules of a judge's answer, a score
+// recorded as missing that is not the judge's call, a panel judge the
+// official score does not name (or one it names without a folder), an
+// aggregate that is not the mean of its judges' scores, a judgment made
+// again of a final answer that is not written.
 func (d *debate) checkJudges(f *sm.Findings) {
 	names := sm.SortedNames(d.judges, nil)
 	var inPanel []string
@@ -400,13 +383,11 @@ func (d *debate) checkJudges(f *sm.Findings) {
 		jf := d.judges[n]
 		file := JudgeScoreFile(n)
 		switch {
-		case jf.record == nil && (jf.score != nil || jf.gap != nil):
-			f.Problemf(file, "has no %s beside it", sm.JudgeRecordPath(n))
-		case jf.record != nil && jf.score == nil && jf.gap == nil:
-			f.Problemf(file, "is missing: %s names a judge", sm.JudgeRecordPath(n))
-		case jf.gap != nil && jf.record.Kind == sm.KindRejudge && jf.gap.Missing.Call != sm.RejudgeKey(n, scoreStep)+"/"+RoleJudge:
+		case jf.Record == nil:
+			// A folder without its record: sm.Bench.Problems says so.
+		case jf.gap != nil && jf.Record.Kind == sm.KindRejudge && jf.gap.Missing.Call != sm.RejudgeKey(n, scoreStep)+"/"+RoleJudge:
 			f.Problemf(file, "the missing call %q is not the judgment again by %s", jf.gap.Missing.Call, n)
-		case jf.gap != nil && jf.record.Kind != sm.KindRejudge && (jf.record.Kind != sm.KindPanel || !strings.Contains(jf.gap.Missing.Call, "score/")):
+		case jf.gap != nil && jf.Record.Kind != sm.KindRejudge && (jf.Record.Kind != sm.KindPanel || !strings.Contains(jf.gap.Missing.Call, "score/")):
 			f.Problemf(file, "only a judge of the panel, or of a re-judging, may miss the score")
 		}
 		if jf.score != nil {
@@ -417,7 +398,7 @@ func (d *debate) checkJudges(f *sm.Findings) {
 				f.Problemf(file, "scores a final answer, but %s is missing", SynthesisFile)
 			}
 		}
-		if jf.record != nil && jf.record.Kind == sm.KindPanel && !slices.Contains(inPanel, n) {
+		if jf.Record != nil && jf.Record.Kind == sm.KindPanel && !slices.Contains(inPanel, n) {
 			f.Problemf(sm.JudgeRecordPath(n), "is a panel judge's, but %s names no such judge of its panel", ScoreFile)
 		}
 	}
@@ -440,10 +421,10 @@ func (d *debate) checkJudges(f *sm.Findings) {
 		case jf == nil || jf.score == nil:
 			f.Problemf(ScoreFile, "names the panel judge %s, but %s is missing", p.Name, JudgeScoreFile(p.Name))
 			continue
-		case jf.record == nil || jf.record.Kind != sm.KindPanel:
+		case jf.Record == nil || jf.Record.Kind != sm.KindPanel:
 			f.Problemf(ScoreFile, "names the panel judge %s, but %s is not a panel judge's", p.Name, sm.JudgeRecordPath(p.Name))
-		case jf.record.Model != p.Model:
-			f.Problemf(ScoreFile, "names %s's model %s, but %s says %s", p.Name, p.Model, sm.JudgeRecordPath(p.Name), jf.record.Model)
+		case jf.Record.Model != p.Model:
+			f.Problemf(ScoreFile, "names %s's model %s, but %s says %s", p.Name, p.Model, sm.JudgeRecordPath(p.Name), jf.Record.Model)
 		}
 		if jf.score.Score != p.Score || jf.score.WeightedScore != p.WeightedScore {
 			f.Problemf(ScoreFile, "gives %s %d (%.2f), but %s says %d (%.2f)", p.Name, p.Score, p.WeightedScore, JudgeScoreFile(p.Name), jf.score.Score, jf.score.WeightedScore)
@@ -551,7 +532,7 @@ func (j *rejudgeDebate) Status() sm.Status {
 	}
 	if j.folder.gap != nil {
 		st.Complete = true
-		st.RetryMissing("the score", "score", "it")
+		st.RetryMissing(1, "score")
 		return st
 	}
 	st.Next = fmt.Sprintf("%s scores the final answer again", j.r.Judge.Model)
@@ -594,41 +575,34 @@ func (j *rejudgeDebate) step() (*sm.Step, error) {
 	}
 	c.Model, c.Missable = j.r.Judge.Model, true
 	name := j.r.Judge.Name
-	return &sm.Step{
-		Key: sm.RejudgeKey(name, scoreStep), Unit: j.unit, Calls: []sm.Call{c},
-		Apply: func(answers map[string]sm.Answer, now time.Time) (*sm.Commit, error) {
-			if j.folder.score != nil {
-				return nil, &sm.Refused{Reasons: []string{JudgeScoreFile(name) + " is written already"}}
-			}
-			ans := answers[c.ID]
-			out := &sm.Commit{Files: sm.FirstRecord(nil, j.folder.record, j.r.Judge, sm.KindRejudge, j.r.From, j.r.To, now)}
-			if ans.Missing != nil {
-				data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(sm.TimeLayout)}, "", "  ")
-				if err != nil {
-					return nil, err
-				}
-				out.Files = append(out.Files, sm.File{Name: JudgeScoreFile(name), Data: append(data, '\n')})
-				out.Events = append(out.Events, sm.Event{Kind: "missing", Role: RoleJudge, Ends: true,
-					Message: fmt.Sprintf("the score of the judgment again by %s is recorded as missing: no value invented", name)})
-				return out, nil
-			}
-			s, errs := ParseScore(ans.Text)
-			if len(errs) > 0 {
-				return nil, refused(RoleJudge, errs)
-			}
-			stamp(s, ans, now.UTC().Format(sm.TimeLayout))
-			data, err := renderScore(s)
+	return j.r.Step(scoreStep, j.unit, c, j.folder.Record, j.r.From, func(ans sm.Answer, now time.Time) (*sm.Commit, error) {
+		if j.folder.score != nil {
+			return nil, &sm.Refused{Reasons: []string{JudgeScoreFile(name) + " is written already"}}
+		}
+		if ans.Missing != nil {
+			data, err := json.MarshalIndent(&MissingScore{Missing: ans.Missing, Model: ans.Model, Attempts: ans.Attempts, ElapsedMS: ms(ans.Elapsed), Time: now.UTC().Format(sm.TimeLayout)}, "", "  ")
 			if err != nil {
-				return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(name), err)
+				return nil, err
 			}
-			out.Files = append(out.Files, sm.File{Name: JudgeScoreFile(name), Data: data})
-			sc := float64(s.Score)
-			out.Events = append(out.Events, sm.Event{Kind: "scored", Role: RoleJudge, Score: &sc, Ends: true,
+			return &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(name), Data: append(data, '\n')}},
+				Events: []sm.Event{{Kind: "missing", Role: RoleJudge, Ends: true,
+					Message: fmt.Sprintf("the score of the judgment again by %s is recorded as missing: no value invented", name)}}}, nil
+		}
+		s, errs := ParseScore(ans.Text)
+		if len(errs) > 0 {
+			return nil, refused(RoleJudge, errs)
+		}
+		stamp(s, ans, now.UTC().Format(sm.TimeLayout))
+		data, err := renderScore(s)
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", JudgeScoreFile(name), err)
+		}
+		sc := float64(s.Score)
+		return &sm.Commit{Files: []sm.File{{Name: JudgeScoreFile(name), Data: data}},
+			Events: []sm.Event{{Kind: "scored", Role: RoleJudge, Score: &sc, Ends: true,
 				Message: fmt.Sprintf("judged again by %s: %d/10 (weighted criteria %.2f)", name, s.Score, s.WeightedScore),
-				Data:    map[string]any{"score": s.Score, "weighted_score": s.WeightedScore}})
-			return out, nil
-		},
-	}, nil
+				Data:    map[string]any{"score": s.Score, "weighted_score": s.WeightedScore}}}}, nil
+	}), nil
 }
 
 // Judgments returns what the debate's judges made of the final answer:
@@ -652,8 +626,8 @@ func (d *debate) Judgments() sm.Judgments {
 		}
 		out.AddOfficial(official, d.score.Panel != nil)
 	}
-	for _, n := range sm.SortedNames(d.judges, func(f *judgeFolder) bool { return f.record != nil && f.score != nil }) {
-		out.AddJudge(marksOf(d.judges[n].score), d.judges[n].record)
+	for _, n := range sm.SortedNames(d.judges, func(f *judgeFolder) bool { return f.Record != nil && f.score != nil }) {
+		out.AddJudge(marksOf(d.judges[n].score), d.judges[n].Record)
 	}
 	return out
 }

@@ -5,17 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/moot-dev/moot/internal/driver"
-	"github.com/moot-dev/moot/internal/testkit/crashtest"
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/refine"
 	"github.com/moot-dev/moot/statemachine/refine/refinetest"
@@ -33,35 +28,14 @@ var (
 // --judges` does.
 func setPanel(t *testing.T, dir string, models ...string) []sm.Judge {
 	t.Helper()
-	panel, err := sm.NewPanel(models)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := driver.SetPanel(d, refine.Protocol{}, panel); err != nil {
-		t.Fatal(err)
-	}
-	return panel
+	return protocoltest.SetPanel(t, refine.Protocol{}, dir, models...)
 }
 
 // loadDebate reads the debate in dir as a writer does, refused if its
 // check finds a problem.
 func loadDebate(t *testing.T, dir string) sm.Debate {
 	t.Helper()
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	deb, err := driver.LoadDebate(d, refine.Protocol{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return deb
+	return protocoltest.Load(t, refine.Protocol{}, dir)
 }
 
 func readScore(t *testing.T, fs map[string]string, name string) refine.Score {
@@ -269,12 +243,7 @@ func TestRejudge(t *testing.T) {
 	before := files(t, dir)
 	rj := sm.Rejudging{Judge: sm.Judge{Name: "strict", Model: "strict"}, To: -1}
 	rejudge := func() error {
-		d, err := storetest.OpenForWrite(dir, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer d.Close()
-		_, err = driver.Rejudge(context.Background(), d, refine.Protocol{}, rj, protocoltest.Served(t, srv.URL))
+		_, err := protocoltest.Rejudge(t, context.Background(), refine.Protocol{}, dir, rj, protocoltest.Served(t, srv.URL))
 		return err
 	}
 	asked := len(srv.Requests())
@@ -282,14 +251,8 @@ func TestRejudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := files(t, dir)
-	for name, data := range before {
-		if after[name] != data {
-			t.Errorf("%s changed", name)
-		}
-	}
-	added := protocoltest.Under(after, "judgments/")
-	if strings.Join(added, " ") != "strict/judge.json strict/score.json" || len(after) != len(before)+len(added)+2 {
-		t.Errorf("rejudge wrote %v (%d files before, %d after)", added, len(before), len(after))
+	if added := protocoltest.Added(t, before, after); strings.Join(added, " ") != "judgments/strict/judge.json judgments/strict/score.json" {
+		t.Errorf("rejudge wrote %v", added)
 	}
 	s := readScore(t, after, "judgments/strict/score.json")
 	if s.Score != 5 || s.WeightedScore != 5.1 || s.Model != "strict" {
@@ -366,86 +329,24 @@ func TestCheckJudges(t *testing.T) {
 	}
 	tests := []struct {
 		name   string
-		change func(dir string) error
+		change protocoltest.Edit
 		want   string
 	}{
-		{"a judge's mark", func(dir string) error {
-			return edit(dir, "judgments/b/score.json", `"score": 9,`, `"score": 8,`)
-		}, "judgments/b/score.json: weighted_score is 7.40, but its criteria make 7.15"},
-		{"an aggregate's mean", func(dir string) error {
-			return edit(dir, "score.json", `"score": 7.33,`, `"score": 7.5,`)
-		}, "criteria.completeness is 7.5, but the mean of the panel's is 7.33"},
-		{"a record removed", func(dir string) error {
-			return os.Remove(filepath.Join(dir, "judgments/c/judge.json"))
-		}, "judgments/c/score.json: has no judgments/c/judge.json beside it"},
-		{"a stray file", func(dir string) error {
-			return os.WriteFile(filepath.Join(dir, "judgments/a/notes.txt"), []byte("x"), 0o644)
-		}, "judgments/a/notes.txt: is not a file of a judge's folder"},
+		{"a judge's mark", protocoltest.Replace("judgments/b/score.json", `"score": 9,`, `"score": 8,`),
+			"judgments/b/score.json: weighted_score is 7.40, but its criteria make 7.15"},
+		{"an aggregate's mean", protocoltest.Replace("score.json", `"score": 7.33,`, `"score": 7.5,`),
+			"criteria.completeness is 7.5, but the mean of the panel's is 7.33"},
+		{"a record removed", protocoltest.Remove("judgments/c/judge.json"),
+			"judgments/c/judge.json: is missing: judgments/c holds the judge's score.json"},
+		{"a stray file", protocoltest.Write("judgments/a/notes.txt", "x"),
+			"judgments/a/notes.txt: is not a file of a judge's folder"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "d")
-			if err := fixture.CopyTree(ref, dir); err != nil {
-				t.Fatal(err)
-			}
-			if err := tt.change(dir); err != nil {
-				t.Fatal(err)
-			}
-			d, err := storetest.OpenForWrite(dir, "test")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			deb, err := driver.ReadDebate(d, refine.Protocol{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, p := range deb.Check().Problems {
-				got = append(got, p.File+": "+p.Message)
-			}
+			got := protocoltest.CheckEdited(t, refine.Protocol{}, ref, tt.change)
 			if !strings.Contains(strings.Join(got, "\n"), tt.want) {
 				t.Errorf("check found %q, want %q", got, tt.want)
 			}
 		})
 	}
 }
-
-// edit replaces the first old in the file name of dir with new.
-func edit(dir, name, old, new string) error {
-	path := filepath.Join(dir, name)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if !strings.Contains(string(data), old) {
-		return errors.New(name + " holds no " + old)
-	}
-	return os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644)
-}
-
-// TestKilledAtEveryCallPanel: moot killed while each request of a debate
-// a panel of two judges scores is in flight, and run again, ends with the
-// files of a run never killed; each judge is asked at most once more for
-// the step in flight.
-func TestKilledAtEveryCallPanel(t *testing.T) {
-	if testing.Short() {
-		t.Skip("crash test of 14 kills, each a moot process run twice: run without -short")
-	}
-	bin, env := crashtest.Self(t)
-	o := refinetest.Options{Judges: map[string]string{"a": judgeA, "b": judgeB}}
-	crashtest.KillAtEveryCall(t, crashtest.CallKills{
-		Bin: bin, Env: env,
-		New:      []string{"--protocol", "refine", "--motion", question},
-		Run:      []string{"--all", "--judges", "a,b"},
-		Model:    refinetest.Handler(o),
-		Embed:    refinetest.Embeddings(crashScores),
-		Requests: 14,
-		Normalise: func(_, data string) string {
-			return created.ReplaceAllString(variable.ReplaceAllString(data, `"$1": *`), `"created": *`)
-		},
-	})
-}
-
-// created is when a judge's record was made.
-var created = regexp.MustCompile(`"created": "[^"]*"`)

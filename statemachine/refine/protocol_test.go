@@ -14,7 +14,6 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/fixture"
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/protocoltest"
-	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
 	"github.com/moot-dev/moot/statemachine/refine"
 	"github.com/moot-dev/moot/statemachine/refine/refinetest"
@@ -123,15 +122,7 @@ func TestReadyBelowEarlyStop(t *testing.T) {
 		t.Errorf("round 2 critique has a note, but its answer was taken as written")
 	}
 	// moot show r01-critique says so too, and moot check finds nothing.
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	deb, err := driver.ReadDebate(d, refine.Protocol{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	deb := protocoltest.Read(t, refine.Protocol{}, dir)
 	if text, ok := deb.(sm.Shower).Show("r01-critique"); !ok || !strings.Contains(text, "note: the skeptic said ready, but its score 5") {
 		t.Errorf("show r01-critique:\n%s\nwant the note", text)
 	}
@@ -315,15 +306,7 @@ func TestUnitCounting(t *testing.T) {
 	if st := readState(t, files(t, dir)); st.Phase != "complete" {
 		t.Fatalf("after run 9: %s", st.Phase)
 	}
-	d, err := storetest.OpenForWrite(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	deb, err := driver.LoadDebate(d, refine.Protocol{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	deb := protocoltest.Load(t, refine.Protocol{}, dir)
 	if f := deb.Check(); !f.OK() {
 		t.Fatalf("check: %v", f.Problems)
 	}

@@ -7,7 +7,9 @@ package protocoltest
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -20,6 +22,7 @@ import (
 	"github.com/moot-dev/moot/internal/testkit/modeltest"
 	"github.com/moot-dev/moot/internal/testkit/storetest"
 	sm "github.com/moot-dev/moot/statemachine"
+	"github.com/moot-dev/moot/store"
 )
 
 // When is the time a test's debates are made and run at.
@@ -42,12 +45,70 @@ func Create(t testing.TB, p sm.Protocol, in sm.NewInput) string {
 // does, holding the debate's lock for the run.
 func Advance(t testing.TB, ctx context.Context, p sm.Protocol, dir string, goal driver.UnitGoal, o driver.Options) (driver.Summary, error) {
 	t.Helper()
+	return locked(t, dir, func(d *store.Dir) (driver.Summary, error) { return driver.Advance(ctx, d, p, goal, o) })
+}
+
+// SetPanel makes judges on models, each named after its model, the
+// panel of the debate of p in dir, as moot run --judges does, and returns
+// it.
+func SetPanel(t testing.TB, p sm.Protocol, dir string, models ...string) []sm.Judge {
+	t.Helper()
+	panel, err := sm.NewPanel(models)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := locked(t, dir, func(d *store.Dir) (bool, error) { return driver.SetPanel(d, p, panel) }); err != nil {
+		t.Fatal(err)
+	}
+	return panel
+}
+
+// Rejudge judges the debate of p in dir again as rj with o, as moot
+// rejudge does, holding the debate's lock for the run.
+func Rejudge(t testing.TB, ctx context.Context, p sm.Protocol, dir string, rj sm.Rejudging, o driver.Options) (driver.Summary, error) {
+	t.Helper()
+	return locked(t, dir, func(d *store.Dir) (driver.Summary, error) { return driver.Rejudge(ctx, d, p, rj, o) })
+}
+
+// Load reads the debate of p in dir as a run does before its first step
+// (driver.LoadDebate): a debate whose check finds a problem fails t.
+func Load(t testing.TB, p sm.Protocol, dir string) sm.Debate {
+	t.Helper()
+	return read(t, p, dir, driver.LoadDebate)
+}
+
+// Read reads the debate of p in dir as moot check and moot show do
+// (driver.ReadDebate), whatever its check finds.
+func Read(t testing.TB, p sm.Protocol, dir string) sm.Debate {
+	t.Helper()
+	return read(t, p, dir, driver.ReadDebate)
+}
+
+// read reads the debate of p in dir by how.
+func read(t testing.TB, p sm.Protocol, dir string, how func(*store.Dir, sm.Protocol) (sm.Debate, error)) sm.Debate {
+	t.Helper()
+	d, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	deb, err := how(d, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return deb
+}
+
+// locked calls f with the debate in dir open for writing, as moot opens
+// it for a run, holding its lock until f returns.
+func locked[T any](t testing.TB, dir string, f func(*store.Dir) (T, error)) (T, error) {
+	t.Helper()
 	d, err := storetest.OpenForWrite(dir, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	return driver.Advance(ctx, d, p, goal, o)
+	return f(d)
 }
 
 // Served returns the options of a run against the fake server at url:
@@ -82,6 +143,27 @@ func Under(files map[string]string, prefix string) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// Added returns the files of after that before has not, sorted, folders
+// left out; each file of before that after lacks, or holds otherwise,
+// fails t: a step that may only add files, such as a re-judging's, changed
+// it.
+func Added(t testing.TB, before, after map[string]string) []string {
+	t.Helper()
+	for _, name := range slices.Sorted(maps.Keys(before)) {
+		if text, ok := after[name]; !ok || text != before[name] {
+			t.Errorf("%s changed", name)
+		}
+	}
+	var out []string
+	for name := range after {
+		if _, ok := before[name]; !ok && !strings.HasSuffix(name, "/") {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -95,3 +95,33 @@ func TestSharedRunsOncePerKey(t *testing.T) {
 		t.Errorf("another key ran %d times in all and gave %q, want a second run", runs, got)
 	}
 }
+
+// TestAdded: Added lists the files a step added, folders left out, and
+// fails the test for a file it changed or removed.
+func TestAdded(t *testing.T) {
+	before := map[string]string{"debate.md": "d", "scores/001.md": "s"}
+	after := map[string]string{"debate.md": "d", "scores/001.md": "s", "judgments/": "", "judgments/x/judge.json": "r", "judgments/x/r01.md": "v"}
+	if got := protocoltest.Added(t, before, after); !reflect.DeepEqual(got, []string{"judgments/x/judge.json", "judgments/x/r01.md"}) {
+		t.Errorf("Added = %q", got)
+	}
+	for _, changed := range []map[string]string{
+		{"debate.md": "d2", "scores/001.md": "s"},
+		{"debate.md": "d"},
+	} {
+		var rec recorder
+		protocoltest.Added(&rec, before, changed)
+		if !rec.failed {
+			t.Errorf("Added passed %v, which is not before with files added", changed)
+		}
+	}
+}
+
+// recorder is a testing.TB that records that a test failed, for tests of
+// helpers that fail them.
+type recorder struct {
+	testing.TB
+	failed bool
+}
+
+func (r *recorder) Helper()               {}
+func (r *recorder) Errorf(string, ...any) { r.failed = true }
