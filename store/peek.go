@@ -38,6 +38,29 @@ func Debates(root, marker string) ([]string, error) {
 	return out, nil
 }
 
+// Holds reports whether name is one of the folders Debates(root, marker)
+// lists, at two lstats, without listing root: a folder directly in root,
+// not a link and not hidden, that holds a regular file named marker.
+func Holds(root, name, marker string) bool {
+	if name == "" || strings.HasPrefix(name, ".") || strings.ContainsAny(name, `/\`) {
+		return false
+	}
+	dir := filepath.Join(root, name)
+	if info, err := os.Lstat(dir); err != nil || !info.IsDir() {
+		return false
+	}
+	info, err := os.Lstat(filepath.Join(dir, marker))
+	return err == nil && info.Mode().IsRegular()
+}
+
+// Absent reports whether the debate at dir holds no file or folder name
+// (slash-separated), at one lstat: false when it holds one or when the
+// file system cannot tell.
+func Absent(dir, name string) bool {
+	_, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name)))
+	return errors.Is(err, fs.ErrNotExist)
+}
+
 // Signature sums what can be told of the files names (slash-separated,
 // inside the debate at dir) without opening, reading or locking the
 // debate: whether each is there, its size, time and identity. A watcher

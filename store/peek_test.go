@@ -42,8 +42,29 @@ func TestDebates(t *testing.T) {
 	if want := []string{"a", "b"}; !slices.Equal(got, want) {
 		t.Errorf("Debates = %q, want %q: folders holding a regular debate.md, no links, no hidden ones, in order", got, want)
 	}
+	// Holds tells the same of one name, without listing root.
+	for _, name := range []string{"a", "b", ".hidden", "notes", "loose.md", "dirmarker", "link", "linked", "missing", "", ".", "..", "a/..", "../a", `a\..`} {
+		if h := Holds(root, name, "debate.md"); h != slices.Contains(got, name) {
+			t.Errorf("Holds(%q) = %v, where Debates lists %q", name, h, got)
+		}
+	}
 	if got, err := Debates(filepath.Join(root, "missing"), "debate.md"); err != nil || len(got) != 0 {
 		t.Errorf("Debates of a missing root = %q, %v; want none and no error", got, err)
+	}
+}
+
+func TestAbsent(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".moot"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".moot", "live.json"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{".moot/live.json": false, ".moot": false, ".moot/none.json": true, "none/live.json": true} {
+		if got := Absent(dir, name); got != want {
+			t.Errorf("Absent(%q) = %v, want %v", name, got, want)
+		}
 	}
 }
 

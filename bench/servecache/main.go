@@ -22,8 +22,12 @@
 //     If-None-Match), then -n with its ETag (304): median and p99.
 //
 // Targets: poll p99 at most 20 ms; big's report, unchanged, at most 5 ms a
-// request. The machine's load average is printed before and after; the
-// servers' peak resident memory (VmHWM) at the end.
+// request. Each phase's row gives the machine's load average (of the last
+// minute) at its end, which the figures depend on: on a machine shared
+// with other work, -runs 3 measures every phase three times and prints
+// the medians, and -off=false leaves out the server with the cache off,
+// which loads the machine for minutes. The servers' peak resident memory
+// (VmHWM) is printed at the end.
 package main
 
 import (
@@ -57,19 +61,23 @@ func main() {
 	duration := flag.Duration("duration", 10*time.Second, "how long each poll lasts")
 	step := flag.Duration("step", time.Second, "how often a step is committed to the live debate")
 	n := flag.Int("n", 40, "requests in a row for the big report")
+	off := flag.Bool("off", true, "measure a server with the cache off too (slow: it loads the machine for minutes)")
+	runs := flag.Int("runs", 1, "measure every phase this many times, and print the medians")
 	flag.Parse()
 	if *moot == "" || *gen == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*moot, *gen, *bigN, *clients, *interval, *duration, *step, *n); err != nil {
+	if err := run(*moot, *gen, *bigN, *clients, *interval, *duration, *step, *n, *off, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "servecache:", err)
 		os.Exit(1)
 	}
 }
 
-func run(moot, gen string, bigN, clients int, interval, duration, step time.Duration, n int) error {
-
+func run(moot, gen string, bigN, clients int, interval, duration, step time.Duration, n int, off bool, runs int) error {
+	if runs < 1 {
+		return fmt.Errorf("-runs %d: at least 1", runs)
+	}
 	root, err := os.MkdirTemp("", "servecache-")
 	if err != nil {
 		return err
@@ -91,7 +99,11 @@ func run(moot, gen string, bigN, clients int, interval, duration, step time.Dura
 		cmd  *exec.Cmd
 	}
 	var servers []*server
-	for _, c := range []struct{ name, mb string }{{"cache on", "64"}, {"cache off", "0"}} {
+	configs := []struct{ name, mb string }{{"cache on", "64"}, {"cache off", "0"}}
+	if !off {
+		configs = configs[:1]
+	}
+	for _, c := range configs {
 		addr, err := freeAddr()
 		if err != nil {
 			return err
@@ -110,49 +122,90 @@ func run(moot, gen string, bigN, clients int, interval, duration, step time.Dura
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * clients, MaxConnsPerHost: 2 * clients}}
 
-	fmt.Printf("%-10s %-10s %10s %10s %10s %9s\n", "server", "load", "requests", "median", "p99", "KB/answer")
-	for _, s := range servers {
-		for _, full := range []bool{false, true} {
-			ctx, cancel := context.WithTimeout(context.Background(), duration)
-			steps := make(chan error, 1)
-			go func() { steps <- commitSteps(ctx, filepath.Join(root, "live"), step) }()
-			lat, bytes, errs := poll(ctx, client, s.url+"/debates/live/", clients, interval, full)
-			cancel()
-			if err := <-steps; err != nil {
-				return fmt.Errorf("commit steps: %w", err)
-			}
-			if errs > 0 {
-				return fmt.Errorf("%s: %d requests failed", s.name, errs)
-			}
-			name := "poll"
-			if full {
-				name = "poll-full"
-			}
-			print(s.name, name, lat, bytes)
-		}
-		for _, revalidate := range []bool{false, true} {
-			var lat []time.Duration
-			var bytes int64
-			tag := ""
-			for i := 0; i < n; i++ {
-				d, b, t, err := fetch(client, s.url+"/debates/big/report", tag)
-				if err != nil {
-					return err
+	fmt.Printf("%-10s %-10s %4s %6s %9s %10s %10s %9s %9s\n", "server", "phase", "run", "load", "requests", "median", "p99", "KB/answer", "CPU/req")
+	var rows []row
+	for run := 1; run <= runs; run++ {
+		for _, s := range servers {
+			for _, full := range []bool{false, true} {
+				cpu := cpuTime(s.cmd.Process.Pid)
+				ctx, cancel := context.WithTimeout(context.Background(), duration)
+				steps := make(chan error, 1)
+				go func() { steps <- commitSteps(ctx, filepath.Join(root, "live"), step) }()
+				lat, bytes, errs := poll(ctx, client, s.url+"/debates/live/", clients, interval, full)
+				cancel()
+				if err := <-steps; err != nil {
+					return fmt.Errorf("commit steps: %w", err)
 				}
+				if errs > 0 {
+					return fmt.Errorf("%s: %d requests failed", s.name, errs)
+				}
+				name := "poll"
+				if full {
+					name = "poll-full"
+				}
+				rows = append(rows, measure(s.name, name, run, lat, bytes, cpuTime(s.cmd.Process.Pid)-cpu))
+			}
+			for _, revalidate := range []bool{false, true} {
+				var lat []time.Duration
+				var bytes int64
+				var cpu time.Duration
+				tag := ""
+				for i := 0; i < n; i++ {
+					if i == 1 {
+						cpu = cpuTime(s.cmd.Process.Pid)
+					}
+					d, b, t, err := fetch(client, s.url+"/debates/big/report", tag)
+					if err != nil {
+						return err
+					}
+					if revalidate {
+						tag = t
+					}
+					if i > 0 { // the first request may build the page
+						lat = append(lat, d)
+						bytes += b
+					}
+				}
+				name := "big"
 				if revalidate {
-					tag = t
+					name = "big-304"
 				}
-				if i > 0 { // the first request builds the page
-					lat = append(lat, d)
-					bytes += b
-				}
+				rows = append(rows, measure(s.name, name, run, lat, bytes, cpuTime(s.cmd.Process.Pid)-cpu))
 			}
-			name := "big"
-			if revalidate {
-				name = "big-304"
-			}
-			print(s.name, name, lat, bytes)
 		}
+	}
+	// Each phase's figures, the medians over the runs.
+	final := map[string]row{}
+	if runs > 1 {
+		fmt.Printf("medians of %d runs (load: the lowest and highest):\n", runs)
+	}
+	for _, r := range rows[:len(rows)/runs] {
+		var meds, p99s []time.Duration
+		var loads []float64
+		for _, o := range rows {
+			if o.server == r.server && o.phase == r.phase {
+				meds, p99s, loads = append(meds, o.median), append(p99s, o.p99), append(loads, o.load)
+			}
+		}
+		m := row{server: r.server, phase: r.phase, median: medianOf(meds), p99: medianOf(p99s)}
+		final[r.server+" "+r.phase] = m
+		if runs > 1 {
+			fmt.Printf("%-10s %-10s %4s %6s %9s %10s %10s   load %.2f-%.2f\n", r.server, r.phase, "all", "", "", m.median.Round(10*time.Microsecond), m.p99.Round(10*time.Microsecond), slices.Min(loads), slices.Max(loads))
+		}
+	}
+	for _, t := range []struct {
+		phase, what string
+		got, limit  time.Duration
+	}{
+		{"poll", "p99", final["cache on poll"].p99, 20 * time.Millisecond},
+		{"big", "median", final["cache on big"].median, 5 * time.Millisecond},
+		{"big-304", "median", final["cache on big-304"].median, 5 * time.Millisecond},
+	} {
+		verdict := "met"
+		if t.got > t.limit {
+			verdict = "NOT met"
+		}
+		fmt.Printf("target: cache on, %s %s at most %s: %s (%s)\n", t.phase, t.what, t.limit, verdict, t.got.Round(10*time.Microsecond))
 	}
 	for _, s := range servers {
 		fmt.Printf("%s: peak resident memory %s\n", s.name, vmHWM(s.cmd.Process.Pid))
@@ -161,13 +214,32 @@ func run(moot, gen string, bigN, clients int, interval, duration, step time.Dura
 	return nil
 }
 
-func print(server, load string, lat []time.Duration, bytes int64) {
+// row is one phase of one run against one server.
+type row struct {
+	server, phase string
+	load          float64
+	median, p99   time.Duration
+}
+
+// measure prints the figures of one phase, with the load average at its
+// end and the server's CPU time (user and system) per request, and
+// returns them.
+func measure(server, phase string, run int, lat []time.Duration, bytes int64, cpu time.Duration) row {
 	slices.Sort(lat)
+	r := row{server: server, phase: phase, load: load1()}
 	if len(lat) == 0 {
-		return
+		return r
 	}
 	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
-	fmt.Printf("%-10s %-10s %10d %10s %10s %9.1f\n", server, load, len(lat), q(0.5).Round(10*time.Microsecond), q(0.99).Round(10*time.Microsecond), float64(bytes)/float64(len(lat))/1024)
+	r.median, r.p99 = q(0.5), q(0.99)
+	fmt.Printf("%-10s %-10s %4d %6.2f %9d %10s %10s %9.1f %9s\n", server, phase, run, r.load, len(lat), r.median.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), float64(bytes)/float64(len(lat))/1024, (cpu / time.Duration(len(lat))).Round(time.Microsecond))
+	return r
+}
+
+func medianOf(ds []time.Duration) time.Duration {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 // poll runs clients clients that each ask for base's report and live
@@ -318,12 +390,39 @@ func ready(url string) error {
 	}
 }
 
+// load1 is the load average of the last minute, 0 when unknown.
+func load1() float64 {
+	var l float64
+	fmt.Sscan(loadavg(), &l)
+	return l
+}
+
 func loadavg() string {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return "unknown\n"
 	}
 	return string(b)
+}
+
+// cpuTime is the user and system CPU time the process pid has used, at
+// the kernel's tick (10 ms on most machines); 0 when unknown.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command's name, which is in parentheses and
+	// may hold spaces: utime and stime are the 12th and 13th.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 13 {
+		return 0
+	}
+	var u, s int64
+	fmt.Sscan(f[11], &u)
+	fmt.Sscan(f[12], &s)
+	return time.Duration(u+s) * time.Second / 100
 }
 
 func vmHWM(pid int) string {

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -391,5 +392,200 @@ func TestInPlaceEditSeenLater(t *testing.T) {
 			t.Fatalf("an argument rewritten in place by hand was never seen:\n%s", w.Body)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// within runs f in its own goroutine and returns its answer, failing the
+// test, named by what, when none comes within a minute (a guard: f is
+// expected to answer without waiting for anything).
+func within(t *testing.T, what string, f func() *httptest.ResponseRecorder) *httptest.ResponseRecorder {
+	t.Helper()
+	ch := make(chan *httptest.ResponseRecorder, 1)
+	go func() { ch <- f() }()
+	select {
+	case w := <-ch:
+		return w
+	case <-time.After(time.Minute):
+		t.Fatalf("%s: no answer within a minute", what)
+		return nil
+	}
+}
+
+// TestRebuildAnswersThePageBefore: after a commit, the first request to
+// see it rebuilds the page and gets the new one; the requests that come
+// while that build runs get the page built before, with its own tag (and
+// 304 for it), without waiting; ?fresh waits for the build; once it ends
+// every request gets the new page, and the old tag is no longer matched.
+func TestRebuildAnswersThePageBefore(t *testing.T) {
+	root := t.TempDir()
+	dir := debate(t, root, "a", "motion")
+	started := make(chan struct{}, 1)
+	var hold atomic.Pointer[chan struct{}]
+	s := New(Options{Root: root, Report: func(dir string) ([]byte, error) {
+		data, err := os.ReadFile(filepath.Join(dir, "debate.md"))
+		if err != nil {
+			return nil, err
+		}
+		if h := hold.Load(); h != nil {
+			started <- struct{}{}
+			<-*h
+		}
+		return []byte("<html><body><main>" + string(data) + "</main></body></html>"), nil
+	}})
+	t.Cleanup(s.Close)
+	const path = "/debates/a/report"
+	first := get(t, s, path)
+	oldTag := first.Header().Get("ETag")
+	if first.Code != http.StatusOK || oldTag == "" || !strings.Contains(first.Body.String(), "motion") {
+		t.Fatalf("first: status %d, tag %q:\n%s", first.Code, oldTag, first.Body)
+	}
+	release := make(chan struct{})
+	hold.Store(&release)
+	commitState(t, dir, "step one committed\n")
+	builder := make(chan *httptest.ResponseRecorder, 1)
+	go func() { builder <- get(t, s, path) }()
+	select {
+	case <-started:
+	case <-time.After(time.Minute): // a guard
+		t.Fatal("the request after the commit never started a build")
+	}
+	hold.Store(nil)
+	during := within(t, "a request while the page is rebuilt", func() *httptest.ResponseRecorder { return get(t, s, path) })
+	if during.Code != http.StatusOK || during.Body.String() != first.Body.String() || during.Header().Get("ETag") != oldTag {
+		t.Errorf("while the page is rebuilt: status %d, tag %q, want the page before with %q:\n%s", during.Code, during.Header().Get("ETag"), oldTag, during.Body)
+	}
+	if w := within(t, "a revalidation while the page is rebuilt", func() *httptest.ResponseRecorder {
+		return get(t, s, path, "If-None-Match", oldTag)
+	}); w.Code != http.StatusNotModified {
+		t.Errorf("the tag of the page before, while the page is rebuilt: status %d, want 304", w.Code)
+	}
+	fresh := make(chan *httptest.ResponseRecorder, 1)
+	go func() { fresh <- get(t, s, path+"?fresh") }()
+	deadline := time.Now().Add(time.Minute) // a guard
+	for s.cache.waited() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the ?fresh request never waited for the build")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	for name, ch := range map[string]chan *httptest.ResponseRecorder{"the request that rebuilt": builder, "?fresh": fresh} {
+		w := <-ch
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "step one committed") || w.Header().Get("ETag") == oldTag {
+			t.Errorf("%s: status %d, tag %q (before: %q), want the new page:\n%s", name, w.Code, w.Header().Get("ETag"), oldTag, w.Body)
+		}
+	}
+	after := get(t, s, path, "If-None-Match", oldTag)
+	if after.Code != http.StatusOK || !strings.Contains(after.Body.String(), "step one committed") {
+		t.Errorf("after the build, with the old tag: status %d, want the new page:\n%s", after.Code, after.Body)
+	}
+}
+
+// TestStepToldAfterItsReportIsBuilt: the event stream tells of a new
+// step only once the step's report is built, so the page's fetch that
+// follows finds it built, and new.
+func TestStepToldAfterItsReportIsBuilt(t *testing.T) {
+	s, dir, builds := countingServer(t, "", 0)
+	srv := httptest.NewServer(s)
+	// Closed after the stream, whose cleanup comes later and runs first.
+	t.Cleanup(srv.Close)
+	events := eventStream(t, srv.URL+"/debates/sugar-tax/events")
+	step := func(what string) string {
+		t.Helper()
+		deadline := time.After(time.Minute) // a guard
+		for {
+			select {
+			case e, ok := <-events:
+				if !ok {
+					t.Fatalf("the stream ended before %s", what)
+				}
+				if e[0] == "step" {
+					return e[1]
+				}
+			case <-deadline:
+				t.Fatalf("no step event within a minute: %s", what)
+			}
+		}
+	}
+	step("the first")
+	if n := builds.Load(); n != 0 {
+		t.Errorf("opening the stream built %d pages, want none", n)
+	}
+	commitState(t, dir, "step one committed\n")
+	// The stream may tell of the commit half done too: the step that
+	// counts is the commit's last.
+	want := `{"version":"` + stepVersion(dir) + `"}`
+	for step("the commit's") != want {
+		// Told of the commit half done: wait for its last step.
+	}
+	n := builds.Load()
+	if n == 0 {
+		t.Errorf("when the step was told, no report was built")
+	}
+	w := get(t, s, "/debates/sugar-tax/report?fresh")
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "step one committed") {
+		t.Errorf("the report after the step event: status %d:\n%s", w.Code, w.Body)
+	}
+	if builds.Load() != n {
+		t.Errorf("the report fetched after the step event was built again")
+	}
+}
+
+// TestTagsNameOnePage: while steps commit and requests come at once, a
+// tag is only ever sent with one page, a 304 only for a tag that page
+// had, and once the commits stop the next request gets the last one.
+func TestTagsNameOnePage(t *testing.T) {
+	s, dir, _ := countingServer(t, "", 0)
+	const steps = 30
+	var mu sync.Mutex
+	pages := map[string]string{} // tag -> body
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for c := 0; c < 6; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tag := ""
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				path := "/debates/sugar-tax/report"
+				if c%2 == 1 {
+					path = "/debates/sugar-tax/"
+				}
+				w := get(t, s, path, "If-None-Match", tag)
+				mu.Lock()
+				switch w.Code {
+				case http.StatusOK:
+					got := w.Header().Get("ETag")
+					if was, ok := pages[got]; ok && was != w.Body.String() {
+						t.Errorf("tag %s sent with two pages:\n%s\n%s", got, was, w.Body)
+					}
+					pages[got] = w.Body.String()
+					tag = got
+				case http.StatusNotModified:
+					if w.Header().Get("ETag") != tag {
+						t.Errorf("304 with tag %s for a request that sent %s", w.Header().Get("ETag"), tag)
+					}
+				default:
+					t.Errorf("status %d: %s", w.Code, w.Body)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := 1; i <= steps; i++ {
+		commitState(t, dir, "step "+strconv.Itoa(i)+" committed\n")
+	}
+	close(stop)
+	wg.Wait()
+	last := "step " + strconv.Itoa(steps) + " committed"
+	for _, path := range []string{"/debates/sugar-tax/report", "/debates/sugar-tax/"} {
+		if w := get(t, s, path); !strings.Contains(w.Body.String(), last) {
+			t.Errorf("%s after the last commit: status %d, want %q:\n%s", path, w.Code, last, w.Body)
+		}
 	}
 }

@@ -320,11 +320,7 @@ func (s *Server) authorize(r *http.Request) int {
 // the debates the root holds now. Nothing of the request becomes a path
 // unless it is one of those names.
 func (s *Server) debate(slug string) (string, bool) {
-	if !store.ValidSlug(slug) {
-		return "", false
-	}
-	names, err := Debates(s.o.Root)
-	if err != nil || !slices.Contains(names, slug) {
+	if !store.ValidSlug(slug) || !store.Holds(s.o.Root, slug, sm.StateFile) {
 		return "", false
 	}
 	return filepath.Join(s.o.Root, slug), true
@@ -464,13 +460,31 @@ func (s *Server) entry(name, href, tournamentName, dir string) indexEntry {
 // report is the debate's HTML report page as it stands.
 func (s *Server) report(w http.ResponseWriter, r *http.Request, dir string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	s.serveBuilt(w, r, dir, "report", "read the debate", "", nil, func() (page, error) {
+	// The page's script asks with ?fresh for the report of a step it was
+	// told of: never the one built before it.
+	_, fresh := r.URL.Query()["fresh"]
+	p, id, err := s.built(dir, "report", fresh, s.reportBuild(dir))
+	if err != nil {
+		s.fail(w, "read the debate", err)
+		return
+	}
+	if id == "" {
+		w.Header().Set("Content-Security-Policy", p.csp)
+		w.Write(p.body)
+		return
+	}
+	sendCached(w, r, etag(id, ""), p, nil)
+}
+
+// reportBuild builds the debate's report page.
+func (s *Server) reportBuild(dir string) func() (page, error) {
+	return func() (page, error) {
 		body, err := s.o.Report(dir)
 		if err != nil {
 			return page{}, err
 		}
 		return page{body: body, csp: reportCSP}, nil
-	})
+	}
 }
 
 // reportCSP is the policy of a report: no script at all.
@@ -512,23 +526,12 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, dir string) {
 // with an ETag, and 304 to a browser that has it already. A build that
 // fails is answered 500 and not kept.
 func (s *Server) serveBuilt(w http.ResponseWriter, r *http.Request, dir, what, failWhat, variantOf string, part []byte, build func() (page, error)) {
-	var p page
-	var err error
-	id, ok := "", false
-	if s.cache != nil {
-		id, ok = fingerprint(dir, false)
-	}
-	if ok {
-		p, id, err = s.cache.get(what+"\x00"+dir, id, func() (string, bool) { return fingerprint(dir, true) }, build)
-		ok = id != ""
-	} else {
-		p, err = build()
-	}
+	p, id, err := s.built(dir, what, false, build)
 	if err != nil {
 		s.fail(w, failWhat, err)
 		return
 	}
-	if !ok {
+	if id == "" {
 		// No cache, or a debate the file system cannot name: built
 		// afresh for every request, as it is answered.
 		if p.csp != "" {
@@ -538,6 +541,23 @@ func (s *Server) serveBuilt(w http.ResponseWriter, r *http.Request, dir, what, f
 		return
 	}
 	sendCached(w, r, etag(id, variantOf), p, part)
+}
+
+// built returns the page what of the debate at dir, and the deep
+// fingerprint that names it ("" when it is not kept): kept, or made by
+// build. Unless fresh is set, a request that comes while the page is
+// rebuilt is answered the page built before.
+func (s *Server) built(dir, what string, fresh bool, build func() (page, error)) (page, string, error) {
+	if s.cache == nil {
+		p, err := build()
+		return p, "", err
+	}
+	id, ok := s.cache.identity(dir)
+	if !ok {
+		p, err := build()
+		return p, "", err
+	}
+	return s.cache.get(what+"\x00"+dir, id, fresh, func() (string, bool) { return deepFingerprint(dir) }, build)
 }
 
 // liveScript follows the event stream: a "live" event names the calls in
@@ -568,7 +588,7 @@ const liveScript = `
     // Only the answer to the latest request is shown, so that two steps
     // in a row cannot leave the older report in place.
     var mine = ++latest;
-    fetch(base + "report" + suffix, {cache: "no-cache"}).then(function (r) {
+    fetch(base + "report" + (suffix ? suffix + "&" : "?") + "fresh", {cache: "no-cache"}).then(function (r) {
       if (!r.ok) { throw new Error(r.status); }
       return r.text();
     }).then(function (text) {
@@ -614,6 +634,11 @@ func (s *Server) liveJSON(w http.ResponseWriter, r *http.Request, dir string) {
 }
 
 func readLive(dir string) (*live.State, error) {
+	if store.Absent(dir, live.Path) {
+		// No run under way: told at one lstat, which a page that polls
+		// asks several times a second.
+		return nil, nil
+	}
 	d, err := store.Open(dir)
 	if err != nil {
 		return nil, err
@@ -699,6 +724,12 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, dir string) {
 	}()
 	changed := func() {
 		if v := stepVersion(dir); v != lastVersion {
+			// The report of a new step is built before the step is told
+			// of, once for every page that follows the debate, so that
+			// their fetches find it built.
+			if s.cache != nil && lastVersion != "" {
+				_, _, _ = s.built(dir, "report", true, s.reportBuild(dir))
+			}
 			data, _ := json.Marshal(map[string]string{"version": v})
 			if !send("step", string(data)) {
 				return

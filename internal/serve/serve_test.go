@@ -222,22 +222,18 @@ func TestHostAndMethod(t *testing.T) {
 	}
 }
 
-// TestEvents opens the event stream of a debate, then commits a step and
-// starts a call by writing the files a run writes, and expects a "step"
-// and a "live" event for each within a second.
-func TestEvents(t *testing.T) {
-	s, root := newServer(t, "")
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	dir := filepath.Join(root, "sugar-tax")
+// eventStream opens the event stream at url and returns its events, each
+// its name and data, until the test ends.
+func eventStream(t *testing.T, url string) <-chan [2]string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/debates/sugar-tax/events", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { cancel(); resp.Body.Close() })
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("Content-Type %q", ct)
 	}
@@ -256,6 +252,19 @@ func TestEvents(t *testing.T) {
 		}
 		close(events)
 	}()
+	return events
+}
+
+// TestEvents opens the event stream of a debate, then commits a step and
+// starts a call by writing the files a run writes, and expects a "step"
+// and a "live" event for each within a second.
+func TestEvents(t *testing.T) {
+	s, root := newServer(t, "")
+	srv := httptest.NewServer(s)
+	// Closed after the stream, whose cleanup comes later and runs first.
+	t.Cleanup(srv.Close)
+	dir := filepath.Join(root, "sugar-tax")
+	events := eventStream(t, srv.URL+"/debates/sugar-tax/events")
 	next := func(want string) string {
 		t.Helper()
 		deadline := time.After(time.Minute) // a guard only

@@ -3,7 +3,6 @@ package serve
 import (
 	"net/http"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/moot-dev/moot/internal/tournament"
@@ -45,8 +44,7 @@ func (s *Server) tournamentRoute(w http.ResponseWriter, r *http.Request, rest st
 		http.NotFound(w, r)
 		return
 	}
-	names, err := Tournaments(s.o.Root)
-	if err != nil || !slices.Contains(names, name) {
+	if !store.Holds(filepath.Join(s.o.Root, tournament.Dir), name, tournament.FileName) {
 		http.NotFound(w, r)
 		return
 	}
@@ -60,8 +58,7 @@ func (s *Server) tournamentRoute(w http.ResponseWriter, r *http.Request, rest st
 		return
 	}
 	slug, what, _ := strings.Cut(rest, "/")
-	inner, err := tournamentDebates(tdir)
-	if err != nil || !store.ValidSlug(slug) || !slices.Contains(inner, slug) {
+	if !store.ValidSlug(slug) || !store.Holds(tdir, slug, sm.StateFile) {
 		http.NotFound(w, r)
 		return
 	}
