@@ -21,7 +21,7 @@
 # - the tests named in $whole: whole debates run one step after another,
 #   which race nothing the tests kept under the detector (a panel's
 #   parallel judges, pipelined calls, interruptions) do not.
-# Only in CI (CI=true, as CI services set it for .ci/run) do the kill
+# Only in CI (CI=true, as .ci/run and CI services set it) do the kill
 # tests kill at every call, the in-process interruptions stop at every
 # call and schemafake run thirty seeds a case; elsewhere (MOOT_SAMPLE)
 # the kill tests kill at a sample of each run's calls, the same every time
