@@ -1,28 +1,37 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, vet, and every test with the race
-# detector. Six kinds of test run in a second pass without it, at the
-# same time as the first, where
-# they take a fraction of the time: the tests that kill moot processes
-# (see crashtest.Apart) and the end-to-end scripts of internal/cli, which
-# start a moot process for every command (the race detector sees no
-# memory shared between processes, and what those processes do in
-# parallel goroutines is raced in-process by the packages' own tests),
-# the measurements of bench/judgectx and bench/cachemarks, 40-exchange
-# debates in one process, of bench/pipeline, debates at 300 ms a call,
-# and of bench/prefix (its tests named ...Share), whole debates in one
-# process, schemafake's thirty seeds a case (one runs under the race
-# detector), cmd/moot's hostile files, whose debates are made as
-# internal/builtin's tests make them under the detector, and
-# internal/cli's demos run twice and its hand-ins failed at every write
-# (MOOT_CASES_APART: the panel's demo, and the middle write's fault and
-# the last's, run under the race detector), and the in-process runs
-# interrupted at every call
-# (crashtest.InterruptAt), which check the order of a run's writes: two
-# interruptions of each, the middle call's and the last's, stay under the
-# race detector. Nothing is left out: every test runs in one pass or the
-# other. go test's own vet is off (-vet=off), as go vet ./... runs every
-# check it would; the test binaries are linked without DWARF (-w), which
-# only debuggers read. -timeout is a guard for a loaded machine, where a
+# The whole test suite: formatting, vet, and every test, in two passes
+# run at the same time: one with the race detector (go test -race ./...),
+# one without it for the tests set apart below, where they take a
+# fraction of the time. Nothing is left out: every test runs in one pass
+# or the other. Set apart:
+# - the tests that kill moot processes (crashtest.Apart, "Kill" in their
+#   names, MOOT_KILLS_APART) and internal/cli's end-to-end scripts (MOOT_SCRIPTS_APART),
+#   which start a moot process a command: the detector sees no memory
+#   shared between processes, and what those processes do in goroutines
+#   is raced in-process by the packages' own tests;
+# - the measurements of bench/judgectx, bench/cachemarks, bench/pipeline
+#   and bench/prefix (its tests named ...Share), whole debates in one
+#   process (MOOT_BENCH_APART);
+# - all but one of schemafake's thirty seeds a case (MOOT_SEEDS_APART);
+#   cmd/moot's hostile files, and all but the panel's of internal/cli's
+#   demos run twice and all but the middle and the last of its hand-ins
+#   failed at every write (MOOT_CASES_APART);
+# - all but the middle and the last of the in-process interruptions at
+#   every call (crashtest.InterruptAt, MOOT_INTERRUPTS_APART);
+# - the tests named in $whole: whole debates run one step after another,
+#   which race nothing the tests kept under the detector (a panel's
+#   parallel judges, pipelined calls, interruptions) do not.
+# Only in CI (CI=true, as .ci/run and CI services set it) do the kill
+# tests kill at every call, the in-process interruptions stop at every
+# call and schemafake run thirty seeds a case; elsewhere (MOOT_SAMPLE)
+# the kill tests kill at a sample of each run's calls, the same every time
+# (the first, the middle, the last, and the first and the last of each
+# kind) or exit at every fourth write and the last, the interruptions
+# stop at the first, the middle and the last, and schemafake runs seeds
+# 0 to 9.
+# go test's own vet is off (-vet=off), as go vet ./... runs every check it
+# would; the test binaries are linked without DWARF (-w), which only
+# debuggers read. -timeout is a guard for a loaded machine, where a
 # package can take longer than go test's default of ten minutes.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -68,19 +77,36 @@ export GORACE="${GORACE:+$GORACE }atexit_sleep_ms=0"
 # call: those that call the harness, found afresh so that a new one is
 # never left out.
 kills=$(grep -rlE '(Apart|KillAtEveryCall|InterruptAt)\(t' --include='*_test.go' . | xargs -n1 dirname | sort -u)
+# The tests the race pass skips (go test -skip) and the second pass runs
+# (-run), in the packages that define them. Each runs whole debates one
+# step at a time; under the detector it cost (CPU seconds, alone):
+# moderated's TestCounts 13, TestOutputFormats 5.8, TestOutcome 5.2,
+# TestHandOversCarryTheLastStatement 6.3, TestTemperatures 2.7 (refine's
+# 0.4), TestRunCountsExchanges 2.7, TestRebuttalsAnswerTheRoundsArgument
+# 2.6, TestAdvocatesMarkTheirHistory 2.4, TestMaxTokens 2.4; forum's
+# TestRequestCounts 4.6, TestOutcome 3.2, TestPromptWording 2.9; messy's
+# TestEveryProtocolAnswersAsModelsWrite 22.6, which runs every protocol
+# twice. What these debates run in parallel (a panel's judges,
+# pipelined calls) other tests of each protocol race.
+whole='TestCounts|TestOutputFormats|TestOutcome|TestHandOversCarryTheLastStatement|TestTemperatures|TestRunCountsExchanges|TestRebuttalsAnswerTheRoundsArgument|TestAdvocatesMarkTheirHistory|TestMaxTokens|TestRequestCounts|TestPromptWording|TestEveryProtocolAnswersAsModelsWrite'
+wholepkgs=$(grep -rlE "^func ($whole)\(" --include='*_test.go' . | xargs -n1 dirname | sort -u)
+# Samples of the kills, interruptions and seeds, but all of them in CI.
+if [ "${CI:-}" != true ]; then
+  export MOOT_SAMPLE=1
+fi
 # The race pass runs beside go vet and then the second pass: the second
 # pass's moot processes wait on their fakes and their kills while the
 # race pass has CPU work, the race pass's last packages would otherwise
 # run alone on one core, and vet compiles, without the race detector,
 # the packages the second pass then takes from the build cache.
 MOOT_KILLS_APART=1 MOOT_SCRIPTS_APART=1 MOOT_BENCH_APART=1 MOOT_SEEDS_APART=1 MOOT_INTERRUPTS_APART=1 MOOT_CASES_APART=1 \
-  go test -race -count=1 -vet=off -ldflags=-w -timeout 60m ./... &
+  go test -race -count=1 -vet=off -ldflags=-w -timeout 60m -skip "^($whole)\$" ./... &
 race=$!
 {
   go vet ./... || { echo "test.sh: go vet failed" >&2; exit 1; }
   go test -count=1 -vet=off -ldflags=-w -timeout 60m \
-    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|Share$|^TestSchemaInstances$|^TestHostileFiles$|^TestDemoDeterministic$|^TestAnswerHandedInAgainAfterAFault$' \
-    $kills ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./bench/prefix ./internal/testkit/schemafake ./cmd/moot
+    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|Share$|^TestSchemaInstances$|^TestHostileFiles$|^TestDemoDeterministic$|^TestAnswerHandedInAgainAfterAFault$|^('"$whole"')$' \
+    $(printf '%s\n' $kills $wholepkgs | sort -u) ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./bench/prefix ./internal/testkit/schemafake ./cmd/moot
 } &
 apart=$!
 # Ctrl-C reaches both: go re-arms the SIGINT that a script's background

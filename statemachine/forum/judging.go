@@ -20,24 +20,6 @@ import (
 // the calls made before it sat. How a panel's answers make the debate's
 // own is in aggregate.go.
 
-var _ sm.Benched = (*debate)(nil)
-
-// judgeFolder is one judge's folder as read.
-type judgeFolder struct {
-	sm.Seating
-	// calls holds the judge's call files by the name the debate's own
-	// file of the same call has (calls/NNN_KIND_judge.md).
-	calls   map[string]*callFile
-	verdict *callFile
-	// stray lists the files and folders of its calls/ that are no call's
-	// (what else its folder holds, sm.Bench.Problems checks).
-	stray []string
-}
-
-// judgePath returns the path of the file name (such as a call's file) in
-// the folder of the judge called judge.
-func judgePath(judge, name string) string { return sm.JudgeFolder(judge) + "/" + name }
-
 // readJudges reads the panel debate.md names and every judge's folder.
 func (d *debate) readJudges(files fs.FS) error {
 	b, err := sm.ReadBench(files, d.front)
@@ -68,6 +50,22 @@ func (d *debate) readJudges(files fs.FS) error {
 	}
 	return nil
 }
+
+// judgeFolder is one judge's folder as read.
+type judgeFolder struct {
+	sm.Seating
+	// calls holds the judge's call files by the name the debate's own
+	// file of the same call has (calls/NNN_KIND_judge.md).
+	calls   map[string]*callFile
+	verdict *callFile
+	// stray lists the files and folders of its calls/ that are no call's
+	// (what else its folder holds, sm.Bench.Problems checks).
+	stray []string
+}
+
+// judgePath returns the path of the file name (such as a call's file) in
+// the folder of the judge called judge.
+func judgePath(judge, name string) string { return sm.JudgeFolder(judge) + "/" + name }
 
 // readJudgeFolder reads the folder of the judge called name, which holds
 // entries (sm.Bench.Entries): its verdict and its calls. A missing folder

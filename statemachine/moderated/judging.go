@@ -27,8 +27,6 @@ import (
 // (half away from zero), with its weighted mark from that mean, and the
 // total computed from those means as any total is.
 
-var _ sm.Benched = (*debate)(nil)
-
 // judgeFolder is one folder under judgments/ as read: its record (nil
 // before its first commit), its scores by message number, and the files
 // of its scores/ that are not a score.

@@ -56,6 +56,7 @@ var (
 	_ sm.Protocol     = Protocol{}
 	_ sm.Templated    = Protocol{}
 	_ sm.FormatLister = Protocol{}
+	_ sm.Benched      = (*debate)(nil)
 )
 
 // Name returns "moderated".

@@ -28,8 +28,6 @@ import (
 // from those means as for one judge; and the score is the weighted score
 // rounded to the nearest whole number, halves up.
 
-var _ sm.Benched = (*debate)(nil)
-
 // JudgeScoreFile returns the path of the score of the judge called name.
 func JudgeScoreFile(name string) string { return sm.JudgeFolder(name) + "/" + ScoreFile }
 

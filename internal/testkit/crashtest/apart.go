@@ -38,10 +38,11 @@ const InterruptsApartEnv = "MOOT_INTERRUPTS_APART"
 // test that interrupts a run in process at every call, and resumes it,
 // interrupts it: all of them, except under the race detector with
 // InterruptsApartEnv set, where only the middle request and the last
-// remain. Such a test checks the order of a run's writes, which the
+// remain, and with SampleEnv set, the first, the middle and the last.
+// Such a test checks the order of a run's writes, which the
 // race detector does not see; the two it keeps still race an interrupted
 // run and its resumption, pipelined calls included, while test.sh's pass
-// without the race detector runs every request. The test's name must
+// without the race detector runs every request in CI. The test's name must
 // contain "InterruptedAtEveryCall", so that that pass, which selects
 // tests by those words, runs it.
 func InterruptAt(t testing.TB, total int) []int {
@@ -58,5 +59,50 @@ func InterruptAt(t testing.TB, total int) []int {
 	for i := range stops {
 		stops[i] = i + 1
 	}
+	if sampled() && total > 3 {
+		stops = sample(stops, func(int) string { return "" })
+		t.Logf("%d of %d interruptions, the first, the middle and the last, as %s is set", len(stops), total, SampleEnv)
+	}
 	return stops
+}
+
+// SampleEnv, set in the environment of go test, makes KillAtEveryCall
+// kill at a sample of a debate's requests (see sample) where it kills at
+// every one without it, InterruptAt interrupt at the first, the middle
+// and the last request, and schemafake's TestSchemaInstances run ten
+// seeds a case, not thirty. The README's test command, ./test.sh, sets it
+// unless CI is "true": CI kills at every request.
+const SampleEnv = "MOOT_SAMPLE"
+
+// sampled reports whether SampleEnv is set.
+func sampled() bool { return os.Getenv(SampleEnv) != "" }
+
+// sample returns, of stops (request numbers in the order the requests
+// came), the first, the middle and the last, and the first and the last
+// of each kind of step that kind names: a kill while each kind of call
+// is in flight, at the start and the end of a run and of each of its
+// kinds, chosen the same way every time.
+func sample(stops []int, kind func(stop int) string) []int {
+	if len(stops) == 0 {
+		return nil
+	}
+	keep := map[int]bool{stops[0]: true, stops[(len(stops)-1)/2]: true, stops[len(stops)-1]: true}
+	first, last := map[string]int{}, map[string]int{}
+	for _, k := range stops {
+		kd := kind(k)
+		if _, ok := first[kd]; !ok {
+			first[kd] = k
+		}
+		last[kd] = k
+	}
+	for kd := range first {
+		keep[first[kd]], keep[last[kd]] = true, true
+	}
+	var kept []int
+	for _, k := range stops {
+		if keep[k] {
+			kept = append(kept, k)
+		}
+	}
+	return kept
 }

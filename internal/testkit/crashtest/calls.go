@@ -140,7 +140,8 @@ const settle = 200 * time.Millisecond
 // either may be request k. The debate is made once, by `moot new`, and
 // copied for every run, so that all share what new drew and stamped.
 // Requests of the kinds c.Repeated names, which another test kills at
-// one by one, are killed at only at the first and the last of each kind.
+// one by one, are killed at only at the first and the last of each kind;
+// with SampleEnv set, only a sample of the requests is killed at.
 func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 	t.Helper()
 	Apart(t)
@@ -168,7 +169,9 @@ func KillAtEveryCall(t *testing.T, c CallKills) Kills {
 		}
 	}
 	stops := c.stops(refAsked.all())
-	if len(stops) < total {
+	if sampled() {
+		t.Logf("killed at a sample of %d of the %d requests, as %s is set: the first, the middle, the last, and the first and the last of each kind", len(stops), total, SampleEnv)
+	} else if len(stops) < total {
 		t.Logf("killed at %d of the %d requests: the others are of kinds another test kills at every call (Repeated), each killed at here at its first and last", len(stops), total)
 	}
 	start := time.Now()
@@ -259,7 +262,20 @@ func (c CallKills) stops(reqs []modeltest.Request) []int {
 		}
 		stops = append(stops, i+1)
 	}
+	if sampled() {
+		stops = sample(stops, func(k int) string { return stepKind(reqs[k-1]) })
+	}
 	return stops
+}
+
+// stepKind is the kind of step a request asks for: the path, the model
+// and the schema the answer must follow ("text" without one).
+func stepKind(req modeltest.Request) string {
+	schema := req.SchemaName
+	if schema == "" {
+		schema = "text"
+	}
+	return req.Path + " " + req.Model + " " + schema
 }
 
 // beforeDeadline fires shortly before the test's deadline (go test
@@ -550,9 +566,10 @@ func (c CallKills) files(t *testing.T, root string) map[string]string {
 // writes counted are every write of the store, moot's private files (kept
 // answers, the reasons a call was skipped) included, so that a kill
 // between the answers kept for a step and its commit is among them. It
-// returns how many writes the command made. The test binary must arm the
-// faults (see AsMoot), and, as for KillAtEveryCall, the test's name must
-// contain "Kill" (see Apart).
+// returns how many writes the command made. With SampleEnv set it exits
+// only at every fourth write from the first, and at the last. The test
+// binary must arm the faults (see AsMoot), and, as for KillAtEveryCall,
+// the test's name must contain "Kill" (see Apart).
 func ExitAtEveryWrite(t *testing.T, c CallKills) int {
 	t.Helper()
 	Apart(t)
@@ -564,7 +581,14 @@ func ExitAtEveryWrite(t *testing.T, c CallKills) int {
 	}
 	want := c.files(t, ref)
 	const most = 1000
-	for n := 1; n <= most; n++ {
+	// With SampleEnv set, every fourth write from the first, then each
+	// write after the last one exited at, up to the last.
+	step := 1
+	if sampled() {
+		step = 4
+	}
+	exits, last := 0, 0
+	for n := 1; n <= most; n += step {
 		root := fresh(t)
 		h := &Harness{Bin: c.Bin, Root: root, Slug: "d", Env: c.env(srv.URL)}
 		o, err := h.Exec(c.runArgs(), []string{faults.Env + fmt.Sprintf("=exit:%d", n)}, 0)
@@ -574,6 +598,13 @@ func ExitAtEveryWrite(t *testing.T, c CallKills) int {
 		if o.Code == 0 {
 			if n == 1 {
 				t.Fatalf("%s wrote nothing", strings.Join(c.runArgs(), " "))
+			}
+			if n > last+1 {
+				n, step = last, 1
+				continue
+			}
+			if exits < n-1 {
+				t.Logf("exited at %d of the %d writes, every fourth and the last, as %s is set", exits, n-1, SampleEnv)
 			}
 			return n - 1
 		}
@@ -589,6 +620,7 @@ func ExitAtEveryWrite(t *testing.T, c CallKills) int {
 		if d := Diff(want, c.files(t, root)); len(d) > 0 {
 			t.Fatalf("exit at write %d: the resumed debate differs from the uninterrupted run:\n%s", n, strings.Join(d, "\n"))
 		}
+		exits, last = exits+1, n
 	}
 	t.Fatalf("the command still wrote after %d writes", most)
 	return 0

@@ -62,6 +62,7 @@ func TestCompareAsked(t *testing.T) {
 // request it names no kind for, and of each kind it names only the first
 // and the last request.
 func TestStops(t *testing.T) {
+	t.Setenv(SampleEnv, "") // every stop, as CI kills at
 	reqs := func(models ...string) []modeltest.Request {
 		var rs []modeltest.Request
 		for _, m := range models {
@@ -92,5 +93,59 @@ func TestStops(t *testing.T) {
 				t.Errorf("stops %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestSample: the sample the README's test command kills at keeps the
+// first, the middle and the last request, and the first and the last of
+// each kind, in order; and the same stops give the same sample.
+func TestSample(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		kinds string // the kind of each stop, stops numbered from 1
+		want  []int
+	}{
+		{"one kind", "aaaaaaaaa", []int{1, 5, 9}},
+		{"each kind's first and last", "abababababcc", []int{1, 2, 6, 9, 10, 11, 12}},
+		{"a kind asked once, in the middle", "aaaaxaaaa", []int{1, 5, 9}},
+		{"a kind asked once, elsewhere", "aaxaaaaaa", []int{1, 3, 5, 9}},
+		{"two stops", "ab", []int{1, 2}},
+		{"none", "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stops []int
+			for i := range tc.kinds {
+				stops = append(stops, i+1)
+			}
+			kind := func(k int) string { return tc.kinds[k-1 : k] }
+			got := sample(stops, kind)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("sample %v, want %v", got, tc.want)
+			}
+			if again := sample(stops, kind); !slices.Equal(again, got) {
+				t.Errorf("a second sample %v, the first %v", again, got)
+			}
+		})
+	}
+}
+
+// TestSampleOfRepeated: with SampleEnv set, the sample is taken of the
+// stops Repeated leaves, by the step kind of each request.
+func TestSampleOfRepeated(t *testing.T) {
+	t.Setenv(SampleEnv, "1")
+	var reqs []modeltest.Request
+	for _, m := range strings.Split("a b a judge a b judge a b a a", " ") {
+		reqs = append(reqs, modeltest.Request{Model: m, Path: "/v1/chat/completions"})
+	}
+	repeated := func(req modeltest.Request) string {
+		if req.Model == "b" {
+			return "b"
+		}
+		return ""
+	}
+	// Repeated leaves 1 2 3 4 5 7 8 9 10 11: a at 1 3 5 8 10 11, b at 2 and
+	// 9, the judge at 4 and 7; the middle of the ten is 5.
+	if got, want := (CallKills{Repeated: repeated}).stops(reqs), []int{1, 2, 4, 5, 7, 9, 11}; !slices.Equal(got, want) {
+		t.Errorf("stops %v, want %v", got, want)
 	}
 }

@@ -352,10 +352,14 @@ func run(t *testing.T, c protocolCase, kind string, seed uint64, person driver.P
 func TestSchemaInstances(t *testing.T) {
 	seeds := 30
 	// Under -race one seed a case is enough to find a race; test.sh runs
-	// the thirty in its pass without -race (MOOT_SEEDS_APART set in the
-	// first), where they take a fraction of the time.
-	if testing.Short() || raceEnabled && os.Getenv("MOOT_SEEDS_APART") != "" {
+	// the others in its pass without -race (MOOT_SEEDS_APART set in the
+	// first), where they take a fraction of the time: the thirty in CI,
+	// ten elsewhere (MOOT_SAMPLE set), seeds 0 to 9 every time.
+	switch {
+	case testing.Short() || raceEnabled && os.Getenv("MOOT_SEEDS_APART") != "":
 		seeds = 1
+	case os.Getenv("MOOT_SAMPLE") != "":
+		seeds = 10
 	}
 	for _, c := range cases() {
 		for _, kind := range c.runs {
