@@ -40,6 +40,9 @@ type pageCache struct {
 	// waits counts the requests that waited for another's build, for
 	// tests.
 	waits int
+	// salt starts every tag this cache gives: a page another server
+	// built for the same files (another moot, other prices) may differ.
+	salt string
 }
 
 // maxIDs bounds pageCache.ids: past it, the fingerprints known are
@@ -91,7 +94,7 @@ type built struct {
 }
 
 func newPageCache(limit int64) *pageCache {
-	return &pageCache{limit: limit, order: list.New(), byKey: map[string]*list.Element{}, ids: map[string]*debateID{}}
+	return &pageCache{limit: limit, order: list.New(), byKey: map[string]*list.Element{}, ids: map[string]*debateID{}, salt: uniqueTag()[:8]}
 }
 
 // DeepEvery is how long a kept page is answered on the debate's shallow

@@ -631,3 +631,33 @@ func TestCommitDuringFirstBuildKeepsNoTag(t *testing.T) {
 		t.Errorf("the next request: status %d, tag %q (old %q), want the new page with a new tag:\n%s", again.Code, again.Header().Get("ETag"), oldTag, again.Body)
 	}
 }
+
+// TestTagsOfAnotherServer: a server's tags name its own pages, so a
+// browser holding a page from a server started before over the same root,
+// which may have built it otherwise (another moot, other --prices), gets
+// the page this one builds, not 304.
+func TestTagsOfAnotherServer(t *testing.T) {
+	root := t.TempDir()
+	debate(t, root, "a", "motion")
+	serve := func(cost string) *Server {
+		s := New(Options{Root: root, Report: func(dir string) ([]byte, error) {
+			return []byte("<html><body><main>cost " + cost + "</main></body></html>"), nil
+		}})
+		t.Cleanup(s.Close)
+		return s
+	}
+	const path = "/debates/a/report"
+	first := get(t, serve("$1.00"), path)
+	tag := first.Header().Get("ETag")
+	if first.Code != http.StatusOK || tag == "" {
+		t.Fatalf("first server: status %d, tag %q", first.Code, tag)
+	}
+	s := serve("$2.00")
+	if w := get(t, s, path, "If-None-Match", tag); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "$2.00") {
+		t.Errorf("the tag of another server's page: status %d, want this server's page:\n%s", w.Code, w.Body)
+	}
+	again := get(t, s, path)
+	if w := get(t, s, path, "If-None-Match", again.Header().Get("ETag")); w.Code != http.StatusNotModified {
+		t.Errorf("this server's own tag: status %d, want 304", w.Code)
+	}
+}

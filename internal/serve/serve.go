@@ -543,9 +543,9 @@ func (s *Server) serveBuilt(w http.ResponseWriter, r *http.Request, dir, what, f
 	sendCached(w, r, etag(id, variantOf), p, part)
 }
 
-// built returns the page what of the debate at dir, and the deep
-// fingerprint that names it ("" when it is not kept): kept, or made by
-// build. Unless fresh is set, a request that comes while the page is
+// built returns the page what of the debate at dir, and the tag that
+// names it, this server's salt and the deep fingerprint ("" when it is
+// not kept): kept, or made by build. Unless fresh is set, a request that comes while the page is
 // rebuilt is answered the page built before.
 func (s *Server) built(dir, what string, fresh bool, build func() (page, error)) (page, string, error) {
 	if s.cache == nil {
@@ -557,7 +557,11 @@ func (s *Server) built(dir, what string, fresh bool, build func() (page, error))
 		p, err := build()
 		return p, "", err
 	}
-	return s.cache.get(what+"\x00"+dir, id, fresh, func() (string, bool) { return deepFingerprint(dir) }, build)
+	p, tag, err := s.cache.get(what+"\x00"+dir, id, fresh, func() (string, bool) { return deepFingerprint(dir) }, build)
+	if tag != "" {
+		tag = s.cache.salt + "." + tag
+	}
+	return p, tag, err
 }
 
 // liveScript follows the event stream: a "live" event names the calls in
