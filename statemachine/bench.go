@@ -98,6 +98,13 @@ func withoutFolders(names, folders []string) []string {
 	return out
 }
 
+// editorLeftover reports whether name (a file's, or a folder's ending in
+// "/") is what an editor leaves beside a file edited by hand: a backup
+// ("score.json~") or an autosave ("#score.json#").
+func editorLeftover(name string) bool {
+	return strings.HasSuffix(name, "~") || len(name) > 2 && strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#")
+}
+
 // FolderLayout is what a protocol keeps in a judge's folder beside its
 // record, for Bench.Problems.
 type FolderLayout struct {
@@ -114,13 +121,18 @@ type FolderLayout struct {
 // no judge's folder; a folder that no judge's name may have; in a judge's
 // folder, a file or folder that is neither its record nor layout's; a
 // folder that holds a judge's files but not its record; the record of a
-// re-judging in the folder of a judge of the panel. A record without any
+// re-judging in the folder of a judge of the panel. An editor's backup
+// (a name ending in "~") or autosave ("#name#") is no problem anywhere,
+// as hidden files are not. A record without any
 // of the judge's files is not a problem: a re-judging cut short resumes
 // from it. What the judge's files say, and whether a panel's are all
 // there, is the protocol's to check.
 func (b Bench) Problems(layout FolderLayout) []Problem {
 	var out []Problem
 	for _, n := range b.Loose {
+		if editorLeftover(n) {
+			continue
+		}
 		out = append(out, Problem{File: JudgmentsDir + "/" + n, Message: "is not a judge's folder: " + JudgmentsDir + "/ holds a folder per judge, named after it"})
 	}
 	for _, name := range b.Folders {
@@ -132,7 +144,7 @@ func (b Bench) Problems(layout FolderLayout) []Problem {
 		var held []string
 		for _, e := range b.Entries[name] {
 			switch {
-			case e == JudgeRecordFile:
+			case e == JudgeRecordFile, editorLeftover(e):
 			case layout.Owns(e):
 				held = append(held, e)
 			default:

@@ -104,6 +104,11 @@ func TestBenchProblems(t *testing.T) {
 			{File: "judgments/a/notes.txt", Message: "is not a file of a judge's folder, which holds judge.json and score.json"},
 			{File: "judgments/a/old/", Message: "is not a file of a judge's folder, which holds judge.json and score.json"},
 		}},
+		{"an editor's backups and autosaves", func(fs fstest.MapFS) {
+			fs["judgments/a/score.json~"] = &fstest.MapFile{}
+			fs["judgments/a/#score.json#"] = &fstest.MapFile{}
+			fs["judgments/notes.md~"] = &fstest.MapFile{}
+		}, nil},
 		{"a judge's files without its record", func(fs fstest.MapFS) { delete(fs, "judgments/a/judge.json") },
 			[]sm.Problem{{File: "judgments/a/judge.json", Message: "is missing: judgments/a holds the judge's score.json"}}},
 		{"a record without the judge's files, as a re-judging cut short leaves it", func(fs fstest.MapFS) { delete(fs, "judgments/again/score.json") }, nil},
