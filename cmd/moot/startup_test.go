@@ -56,39 +56,3 @@ func TestStartupInitIsSmall(t *testing.T) {
 		t.Fatalf("no inittrace lines from %s:\n%s", exe, stderr.Bytes())
 	}
 }
-
-// unlinked are packages moot must not link, as their initialisation is
-// heavy and moot does not need them: goldmark's extensions compile the
-// regexps of linkify (about 1 ms at every start) though report.html draws
-// its tables itself.
-var unlinked = []string{"github.com/yuin/goldmark/extension"}
-
-// TestStartupUnlinked checks, from the inittrace of this test binary,
-// that none of the unlinked packages is linked.
-func TestStartupUnlinked(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s: %v\n%s", exe, err, stderr.Bytes())
-	}
-	inits := map[string]bool{}
-	for _, line := range strings.Split(stderr.String(), "\n") {
-		if f := strings.Fields(line); len(f) > 1 && f[0] == "init" {
-			inits[f[1]] = true
-		}
-	}
-	if !inits["github.com/yuin/goldmark/parser"] {
-		t.Fatalf("no init line of goldmark/parser, which report.html uses, in:\n%s", stderr.Bytes())
-	}
-	for _, pkg := range unlinked {
-		if inits[pkg] {
-			t.Errorf("moot links %s, whose initialisation every command pays for", pkg)
-		}
-	}
-}

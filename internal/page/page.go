@@ -12,27 +12,20 @@ import (
 	"sync"
 
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/util"
 )
 
-// htmlMarkdown renders the report's markdown, tables aside (see
-// writeTable). It has heading ids, and it is not given the unsafe option:
-// raw HTML in the markdown is dropped and dangerous link targets are
-// emptied, so nothing a debate says can become markup. It is built on
-// first use: only report.html needs it.
+// htmlMarkdown renders the report's markdown, its tables with
+// goldmark's GFM table extension. It has heading ids, and it is not given
+// the unsafe option: raw HTML in the markdown is dropped and dangerous
+// link targets are emptied, so nothing a debate says can become markup.
+// It is built on first use: only report.html needs it.
 var htmlMarkdown = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(goldmark.WithParserOptions(parser.WithAutoHeadingID()))
-})
-
-// cellMarkdown renders the text of one table cell as a GFM table does: as
-// inline markdown only, whatever the text starts with. Like htmlMarkdown,
-// it keeps raw HTML out.
-var cellMarkdown = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(goldmark.WithParser(parser.NewParser(
-		parser.WithBlockParsers(util.Prioritized(parser.NewParagraphParser(), 100)),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-	)))
+	return goldmark.New(
+		goldmark.WithExtensions(extension.Table),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	)
 })
 
 // File is the name of the HTML report in a debate's directory.
@@ -118,161 +111,10 @@ func Wrap(title string, body []byte) []byte {
 	return out
 }
 
-// Render renders src, markdown that moot wrote, to out: its tables
-// with writeTable, the rest with htmlMarkdown. Rendering tables here rather
-// than with goldmark's table extension keeps that extension, whose
-// package initialisation compiles regexps at every start of every
-// command, out of moot. Heading ids stay unique across the whole of src.
-//
-// A table is found as moot writes them: after a blank line (or at the
-// start), a row starting with "|", a delimiter row, then rows up to a
-// blank line. Nothing else in a report starts a line with "|": every text
-// from a debate goes through escape.Markdown, which escapes it.
+// Render renders src, markdown that moot wrote, to out. Heading ids stay
+// unique across the whole of src.
 func Render(src []byte, out *bytes.Buffer) error {
-	pc := parser.NewContext()
-	lines := bytes.SplitAfter(src, []byte("\n"))
-	text := 0 // the offset in src where the text not yet rendered starts
-	off := 0
-	blank := true // whether the line before lines[i] is blank
-	for i := 0; i < len(lines); {
-		line := lines[i]
-		if blank && i+1 < len(lines) && bytes.HasPrefix(line, []byte("|")) {
-			head := tableCells(line)
-			align, ok := tableAlign(lines[i+1])
-			if ok && len(align) == len(head) {
-				if err := htmlMarkdown().Convert(src[text:off], out, parser.WithContext(pc)); err != nil {
-					return err
-				}
-				var rows [][]string
-				j := i + 2
-				end := off + len(line) + len(lines[i+1])
-				for ; j < len(lines) && bytes.HasPrefix(lines[j], []byte("|")); j++ {
-					rows = append(rows, tableCells(lines[j]))
-					end += len(lines[j])
-				}
-				if err := writeTable(out, head, align, rows); err != nil {
-					return err
-				}
-				i, off, text, blank = j, end, end, false
-				continue
-			}
-		}
-		blank = len(bytes.TrimSpace(line)) == 0
-		off += len(line)
-		i++
-	}
-	return htmlMarkdown().Convert(src[text:], out, parser.WithContext(pc))
-}
-
-// tableCells splits a table row into the text of its cells, trimmed: the
-// row's outer pipes are dropped, and a pipe after a backslash is text.
-func tableCells(line []byte) []string {
-	row := strings.TrimSpace(string(line))
-	row = strings.TrimPrefix(row, "|")
-	if strings.HasSuffix(row, "|") && !escapedAt(row, len(row)-1) {
-		row = row[:len(row)-1]
-	}
-	var cells []string
-	start := 0
-	for i := 0; i < len(row); i++ {
-		if row[i] == '|' && !escapedAt(row, i) {
-			cells = append(cells, strings.TrimSpace(row[start:i]))
-			start = i + 1
-		}
-	}
-	return append(cells, strings.TrimSpace(row[start:]))
-}
-
-// escapedAt reports whether s[i] follows an odd number of backslashes.
-func escapedAt(s string, i int) bool {
-	n := 0
-	for i > 0 && s[i-1] == '\\' {
-		n++
-		i--
-	}
-	return n%2 == 1
-}
-
-// tableAlign reads a delimiter row ("|---|:--:|---:|"): the alignment of
-// each column, "" for none. It reports false for any other line.
-func tableAlign(line []byte) ([]string, bool) {
-	if !bytes.HasPrefix(line, []byte("|")) {
-		return nil, false
-	}
-	var align []string
-	for _, c := range tableCells(line) {
-		left, right := strings.HasPrefix(c, ":"), strings.HasSuffix(c, ":")
-		dashes := strings.TrimSuffix(strings.TrimPrefix(c, ":"), ":")
-		if dashes == "" || strings.Trim(dashes, "-") != "" {
-			return nil, false
-		}
-		switch {
-		case left && right:
-			align = append(align, "center")
-		case left:
-			align = append(align, "left")
-		case right:
-			align = append(align, "right")
-		default:
-			align = append(align, "")
-		}
-	}
-	return align, true
-}
-
-// writeTable writes a table: a head row, then the body rows, if any, each
-// cell aligned as its column says and rendered as inline markdown. A row
-// with fewer cells than the head is padded with empty ones; cells past the
-// head's are dropped.
-func writeTable(out *bytes.Buffer, head, align []string, rows [][]string) error {
-	row := func(tag string, cells []string) error {
-		out.WriteString("<tr>\n")
-		for i := range head {
-			out.WriteString("<" + tag)
-			if align[i] != "" {
-				out.WriteString(` style="text-align:` + align[i] + `"`)
-			}
-			out.WriteString(">")
-			if i < len(cells) {
-				if err := writeCell(out, cells[i]); err != nil {
-					return err
-				}
-			}
-			out.WriteString("</" + tag + ">\n")
-		}
-		out.WriteString("</tr>\n")
-		return nil
-	}
-	out.WriteString("<table>\n<thead>\n")
-	if err := row("th", head); err != nil {
-		return err
-	}
-	out.WriteString("</thead>\n")
-	if len(rows) > 0 {
-		out.WriteString("<tbody>\n")
-		for _, r := range rows {
-			if err := row("td", r); err != nil {
-				return err
-			}
-		}
-		out.WriteString("</tbody>\n")
-	}
-	out.WriteString("</table>\n")
-	return nil
-}
-
-// writeCell renders the text of a cell as inline markdown: cellMarkdown
-// makes it one paragraph, whose tags are left out.
-func writeCell(out *bytes.Buffer, text string) error {
-	if text == "" {
-		return nil
-	}
-	var b bytes.Buffer
-	if err := cellMarkdown().Convert([]byte(text), &b); err != nil {
-		return err
-	}
-	out.Write(bytes.TrimSuffix(bytes.TrimPrefix(b.Bytes(), []byte("<p>")), []byte("</p>\n")))
-	return nil
+	return htmlMarkdown().Convert(src, out)
 }
 
 // Truncate shortens s to at most n runes, ending it with an ellipsis.
