@@ -338,9 +338,10 @@ func deepFingerprint(dir string) (string, bool) {
 
 // notShown says what of a debate's files its pages do not show, left out
 // of its fingerprints: the live file, which a run rewrites at every call,
-// and the temporary files of writes in progress.
+// the lock file, which names the process writing (taken and let go
+// around every commit), and the temporary files of writes in progress.
 func notShown(name string) bool {
-	return name == store.PrivateDir+"/"+live.Name || name == store.TempDir || strings.HasPrefix(name, store.TempDir+"/")
+	return name == store.PrivateDir+"/"+live.Name || name == store.LockFile || name == store.TempDir || strings.HasPrefix(name, store.TempDir+"/")
 }
 
 // etag is the entity tag of a page built for the fingerprint id whose

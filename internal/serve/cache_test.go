@@ -58,6 +58,34 @@ func commitState(t *testing.T, dir, content string) {
 	}
 }
 
+// TestLockTakenAndLetGoKeepsThePage: a moot process that takes the
+// debate's lock and lets it go (as every command that writes does, and a
+// commit with it) changes nothing a page shows: the page is not built
+// again, and its tag still answers 304.
+func TestLockTakenAndLetGoKeepsThePage(t *testing.T) {
+	s, dir, builds := countingServer(t, "", 0)
+	// A debate that moot wrote has its .moot/ folder already.
+	commitState(t, dir, "step one committed\n")
+	first := get(t, s, "/debates/sugar-tax/report")
+	d, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Lock(context.Background(), "test", false); err != nil {
+		t.Fatal(err)
+	}
+	if w := get(t, s, "/debates/sugar-tax/report", "If-None-Match", first.Header().Get("ETag")); w.Code != http.StatusNotModified {
+		t.Errorf("with the lock taken: status %d, want 304", w.Code)
+	}
+	d.Close()
+	if w := get(t, s, "/debates/sugar-tax/report", "If-None-Match", first.Header().Get("ETag")); w.Code != http.StatusNotModified {
+		t.Errorf("with the lock let go: status %d, want 304", w.Code)
+	}
+	if n := builds.Load(); n != 1 {
+		t.Errorf("the page was built %d times, want once", n)
+	}
+}
+
 func TestPageKeptAndRevalidated(t *testing.T) {
 	for _, path := range []string{"/debates/sugar-tax/", "/debates/sugar-tax/report"} {
 		t.Run(path, func(t *testing.T) {
