@@ -62,13 +62,12 @@ const scriptsApartEnv = "MOOT_SCRIPTS_APART"
 
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real moot binary. $FAKE is a fake OpenAI-compatible server answering as
-// the sparring partner; $SLOW answers the same after a delay.
+// the sparring partner.
 func TestScripts(t *testing.T) {
 	if raceEnabled && os.Getenv(scriptsApartEnv) != "" {
 		t.Skipf("runs a moot process per command: run without -race by test.sh's second pass (go test -run '^TestScripts$'), as %s is set", scriptsApartEnv)
 	}
 	fake := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
-	slow := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond}))
 	// $SLOWER answers after a second, for a run that must still hold its
 	// lock while other commands are tried; $HANG answers only when the
 	// client has gone, for a command that must be interrupted in a call.
@@ -85,9 +84,9 @@ func TestScripts(t *testing.T) {
 			case <-ctx.Done():
 			}
 		}))
-	// $HOLD answers as $SLOW until exchange 2, whose debaters' calls it
-	// holds until the client goes away: a run stopped after exchange 1
-	// is written is then surely stopped in a call.
+	// $HOLD answers as $FAKE, each after 300 ms, until exchange 2, whose
+	// debaters' calls it holds until the client goes away: a run stopped
+	// after exchange 1 is written is then surely stopped in a call.
 	hold := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 300 * time.Millisecond, HoldFrom: 2}))
 	trioFake := func(req modeltest.Request) modeltest.Reply {
 		return modeltest.Reply{Content: trio.Fake(req.Messages[0].Content, req.Messages[1].Content)}
@@ -249,7 +248,6 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("FAKE", fake.URL)
-			e.Setenv("SLOW", slow.URL)
 			e.Setenv("SLOWER", slower.URL)
 			e.Setenv("HANG", hang.URL)
 			e.Setenv("HOLD", hold.URL)
