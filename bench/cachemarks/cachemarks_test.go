@@ -184,8 +184,9 @@ func run(t *testing.T, marks driver.CacheMarks, judge dialectic.JudgeContext) re
 }
 
 // TestCacheMarks runs the debate without marks and with them, under the
-// default focused judge context and under --judge-context full, prints
-// the bills side by side, and holds the default's to issue 30's target.
+// default focused judge context and (without MOOT_SAMPLE, as in CI) under
+// --judge-context full, prints the bills side by side, and holds each
+// context's to issue 30's target.
 func TestCacheMarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 40-exchange debate four times with real-size arguments; run without -short")
@@ -196,13 +197,27 @@ func TestCacheMarks(t *testing.T) {
 	if raceEnabled && os.Getenv("MOOT_BENCH_APART") != "" {
 		t.Skip("a measurement: run without -race by test.sh's second pass, as MOOT_BENCH_APART is set")
 	}
-	runs := []result{
-		run(t, driver.CacheOff, dialectic.ContextFocused), run(t, driver.CacheAuto, dialectic.ContextFocused),
-		run(t, driver.CacheOff, dialectic.ContextFull), run(t, driver.CacheAuto, dialectic.ContextFull),
+	runs := []result{run(t, driver.CacheOff, dialectic.ContextFocused), run(t, driver.CacheAuto, dialectic.ContextFocused)}
+	// The pair under --judge-context full runs in CI; elsewhere, with
+	// MOOT_SAMPLE set (as test.sh sets it outside CI), the default's pair
+	// alone is measured and held to the target: each run is a 40-exchange
+	// debate, about 6 s of CPU.
+	full := os.Getenv("MOOT_SAMPLE") == ""
+	if full {
+		runs = append(runs, run(t, driver.CacheOff, dialectic.ContextFull), run(t, driver.CacheAuto, dialectic.ContextFull))
+	} else {
+		t.Log("--judge-context full is not measured, as MOOT_SAMPLE is set: CI measures it")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-22s %14s %14s %14s %14s\n", "", "focused", "focused", "full", "full")
-	fmt.Fprintf(&b, "%-22s %14s %14s %14s %14s\n", "", "unmarked", "marked", "unmarked", "marked")
+	fmt.Fprintf(&b, "%-22s %14s %14s", "", "focused", "focused")
+	if full {
+		fmt.Fprintf(&b, " %14s %14s", "full", "full")
+	}
+	fmt.Fprintf(&b, "\n%-22s %14s %14s", "", "unmarked", "marked")
+	if full {
+		fmt.Fprintf(&b, " %14s %14s", "unmarked", "marked")
+	}
+	b.WriteString("\n")
 	row := func(name string, f func(r result) string) {
 		fmt.Fprintf(&b, "%-22s", name)
 		for _, r := range runs {
@@ -224,9 +239,11 @@ func TestCacheMarks(t *testing.T) {
 		return (runs[i+1].bill.Total.USD - output(runs[i+1])) / (runs[i].bill.Total.USD - output(runs[i]))
 	}
 	t.Logf("dialectic, %d exchanges, %s at moot's prices ($3 input, $0.30 a cache read, $3.75 a cache write, $15 output a million tokens)\n%s"+
-		"marked / unmarked, focused judge (the default): %.1f%% of the bill (target at most %.0f%%), %.1f%% of its prompts' part\n"+
-		"marked / unmarked, --judge-context full:        %.1f%% of the bill, %.1f%% of its prompts' part",
-		exchanges, modelID, b.String(), 100*ratio(0), 100*target, 100*prompts(0), 100*ratio(2), 100*prompts(2))
+		"marked / unmarked, focused judge (the default): %.1f%% of the bill (target at most %.0f%%), %.1f%% of its prompts' part",
+		exchanges, modelID, b.String(), 100*ratio(0), 100*target, 100*prompts(0))
+	if full {
+		t.Logf("marked / unmarked, --judge-context full:        %.1f%% of the bill, %.1f%% of its prompts' part", 100*ratio(2), 100*prompts(2))
+	}
 	for i, r := range runs {
 		want := 0
 		if i%2 == 1 {
@@ -239,7 +256,7 @@ func TestCacheMarks(t *testing.T) {
 	if ratio(0) > target {
 		t.Errorf("the marked bill is %.1f%% of the unmarked one, want at most %.0f%%", 100*ratio(0), 100*target)
 	}
-	if ratio(2) > target {
+	if full && ratio(2) > target {
 		t.Errorf("--judge-context full: the marked bill is %.1f%% of the unmarked one, want at most %.0f%%", 100*ratio(2), 100*target)
 	}
 	for i := 0; i < len(runs); i += 2 {
