@@ -69,9 +69,10 @@ func InterruptAt(t testing.TB, total int) []int {
 // SampleEnv, set in the environment of go test, makes KillAtEveryCall
 // kill at a sample of a debate's requests (see sample) where it kills at
 // every one without it, InterruptAt interrupt at the first, the middle
-// and the last request, and schemafake's TestSchemaInstances run ten
-// seeds a case, not thirty. The README's test command, ./test.sh, sets it
-// unless CI is "true": CI kills at every request.
+// and the last request, schemafake's TestSchemaInstances run five
+// seeds a case, not thirty, and bench/cachemarks run its debates under
+// the default judge context only. The README's test command, ./test.sh,
+// sets it unless CI is "true": CI kills at every request.
 const SampleEnv = "MOOT_SAMPLE"
 
 // sampled reports whether SampleEnv is set.
