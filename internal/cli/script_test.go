@@ -68,14 +68,13 @@ func TestScripts(t *testing.T) {
 		t.Skipf("runs a moot process per command: run without -race by test.sh's second pass (go test -run '^TestScripts$'), as %s is set", scriptsApartEnv)
 	}
 	fake := modeltest.NewServer(t, sparring.Handler(sparring.Options{}))
-	// $SLOWER answers after a second, for a run that must still hold its
-	// lock while other commands are tried; $HANG answers only when the
-	// client has gone, for a command that must be interrupted in a call.
-	slower := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: time.Second}))
+	// $HANG answers only when the client has gone, for a command that
+	// must be interrupted in a call.
 	hang := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: 10 * time.Minute}))
-	// $GATE answers as $SLOWER, but holds every call to a model until
-	// the script says `release MODEL`: a run is then surely under way,
-	// holding its debate, while the script tries other commands.
+	// $GATE answers as $FAKE, each after a second, but holds every call
+	// to a model until the script says `release MODEL`: a run is then
+	// surely under way, holding its debate, while the script tries other
+	// commands.
 	gates := &gates{open: map[string]chan struct{}{}}
 	gate := modeltest.NewServer(t, sparring.Handler(sparring.Options{Delay: time.Second}),
 		modeltest.Before(func(ctx context.Context, req modeltest.Request) {
@@ -248,7 +247,6 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("FAKE", fake.URL)
-			e.Setenv("SLOWER", slower.URL)
 			e.Setenv("HANG", hang.URL)
 			e.Setenv("HOLD", hold.URL)
 			e.Setenv("GATE", gate.URL)
