@@ -312,16 +312,12 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 
 func readCall(raw []byte) *callFile {
 	c := &callFile{}
-	front, body, err := frontmatter.Parse(raw)
+	_, j, body, err := frontmatter.ParseRaw(raw)
 	if err != nil {
 		c.err = err
 		return c
 	}
-	j, err := front.MarshalJSON()
-	if err == nil {
-		err = json.Unmarshal(j, &c.meta)
-	}
-	if err != nil {
+	if err := json.Unmarshal(j, &c.meta); err != nil {
 		c.err = frontmatter.JSONError(err)
 	}
 	c.body = strings.TrimSpace(body)
