@@ -1,7 +1,6 @@
 package moderated
 
 import (
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"regexp"
@@ -258,15 +257,10 @@ func (d *debate) readMessages(files fs.FS) error {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", file, err)
 		}
-		front, body, err := decodeRecord(d.out(), data, contentKey)
+		var msg Message
+		_, body, err := decodeRecordInto(d.out(), data, contentKey, &msg)
 		if err != nil {
 			d.stray = append(d.stray, sm.Problem{File: file, Message: err.Error()})
-			continue
-		}
-		raw, _ := front.MarshalJSON()
-		var msg Message
-		if err := json.Unmarshal(raw, &msg); err != nil {
-			d.stray = append(d.stray, sm.Problem{File: file, Message: frontmatter.JSONError(err).Error()})
 			continue
 		}
 		num, _ := strconv.Atoi(m[1])
