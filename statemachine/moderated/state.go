@@ -257,8 +257,11 @@ func (d *debate) readMessages(files fs.FS) error {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", file, err)
 		}
-		var msg Message
-		_, body, err := decodeRecordInto(d.out(), data, contentKey, &msg)
+		msg, body, err := messageMemo.read(d.out(), data, func() (Message, string, error) {
+			var msg Message
+			_, body, err := decodeRecordInto(d.out(), data, contentKey, &msg)
+			return msg, body, err
+		})
 		if err != nil {
 			d.stray = append(d.stray, sm.Problem{File: file, Message: err.Error()})
 			continue
@@ -316,7 +319,10 @@ func (d *debate) readScoreDir(files fs.FS, dir string) (map[int]Score, []sm.Prob
 		if err != nil {
 			return nil, nil, fmt.Errorf("read %s: %w", file, err)
 		}
-		sc, err := parseScoreFile(d.out(), data)
+		sc, _, err := scoreMemo.read(d.out(), data, func() (Score, string, error) {
+			sc, err := parseScoreFile(d.out(), data)
+			return sc, "", err
+		})
 		if err != nil {
 			stray = append(stray, sm.Problem{File: file, Message: err.Error()})
 			continue
