@@ -389,15 +389,26 @@ func TestChangedEntriesAreCaught(t *testing.T) {
 	}
 }
 
-// TestReleaseBuildIgnoresFaults builds moot as a user does, without the
-// moot_faults tag, and checks that MOOT_FAULT cannot make it fail or exit:
-// fault injection is for the crash tests' own build only.
+// releaseBinEnv names a moot built as a user builds it, without build
+// tags, that test.sh builds once beside the others; without it
+// TestReleaseBuildIgnoresFaults builds one.
+const releaseBinEnv = "MOOT_TEST_RELEASE_BIN"
+
+// TestReleaseBuildIgnoresFaults takes moot built as a user does, without
+// the moot_faults tag (releaseBinEnv's, else one it builds), and checks
+// that MOOT_FAULT cannot make it fail or exit: fault injection is for the
+// crash tests' own build only.
 func TestReleaseBuildIgnoresFaults(t *testing.T) {
 	skipIfShort(t)
-	release := filepath.Join(t.TempDir(), "moot")
-	build := exec.Command("go", "build", "-o", release, "github.com/moot-dev/moot/cmd/moot")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build moot: %v\n%s", err, out)
+	release := os.Getenv(releaseBinEnv)
+	if release == "" {
+		release = filepath.Join(t.TempDir(), "moot")
+		// Without DWARF (-w), which only debuggers read: a third of the
+		// link's CPU time.
+		build := exec.Command("go", "build", "-ldflags=-w", "-o", release, "github.com/moot-dev/moot/cmd/moot")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("build moot: %v\n%s", err, out)
+		}
 	}
 	steps := script(t, 1)
 	for _, fault := range []string{"exit:1", "fail:1"} {
