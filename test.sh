@@ -14,8 +14,10 @@
 #   process (MOOT_BENCH_APART);
 # - all but one of schemafake's thirty seeds a case (MOOT_SEEDS_APART);
 #   cmd/moot's hostile files, and all but the panel's of internal/cli's
-#   demos run twice and all but the middle and the last of its hand-ins
-#   failed at every write (MOOT_CASES_APART);
+#   demos run twice, of internal/builtin's debates of every protocol and
+#   of schemafake's walk of every call kind, and all but the middle and
+#   the last of internal/cli's hand-ins failed at every write
+#   (MOOT_CASES_APART);
 # - all but the middle and the last of the in-process interruptions at
 #   every call (crashtest.InterruptAt, MOOT_INTERRUPTS_APART);
 # - the tests named in $whole: whole debates run one step after another,
@@ -65,17 +67,20 @@ fi
 # passes, where each pass's package would otherwise link its own: with
 # -tags moot_faults for internal/testkit/crashtest, with -tags
 # moot_example (the example protocol added, cmd/moot/example.go) for
-# that protocol's tests. Without these variables (go test alone) the
-# tests build them.
+# that protocol's tests, and without tags for crashtest's check that a
+# release build ignores MOOT_FAULT. Without these variables (go test
+# alone) the tests build them.
 bins=$(mktemp -d "${GOTMPDIR:-${TMPDIR:-/tmp}}/moot-bins.XXXXXX")
 trap 'rm -rf "$bins" ${shm:+"$shm"}' EXIT
-mkdir "$bins/faults" "$bins/example"
+mkdir "$bins/faults" "$bins/example" "$bins/release"
 go build -ldflags=-w -tags moot_faults -o "$bins/faults/moot" ./cmd/moot &
 faults=$!
+go build -ldflags=-w -o "$bins/release/moot" ./cmd/moot &
+release=$!
 go build -ldflags=-w -tags moot_example -o "$bins/example/moot" ./cmd/moot ||
-  { wait "$faults"; exit 1; }
-wait "$faults"
-export MOOT_TEST_FAULTS_BIN="$bins/faults/moot" MOOT_TEST_EXAMPLE_BIN="$bins/example/moot"
+  { wait "$faults" "$release"; exit 1; }
+wait "$faults" && wait "$release"
+export MOOT_TEST_FAULTS_BIN="$bins/faults/moot" MOOT_TEST_EXAMPLE_BIN="$bins/example/moot" MOOT_TEST_RELEASE_BIN="$bins/release/moot"
 # A binary built with the race detector sleeps a second as it exits
 # (GORACE's atexit_sleep_ms): every race test binary, and every moot a
 # test starts from one. A race found still fails the run (exit 66).
@@ -112,8 +117,8 @@ race=$!
 {
   go vet ./... || { echo "test.sh: go vet failed" >&2; exit 1; }
   go test -count=1 -vet=off -ldflags=-w -timeout 60m \
-    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|Share$|^TestSchemaInstances$|^TestHostileFiles$|^TestDemoDeterministic$|^TestAnswerHandedInAgainAfterAFault$|^('"$whole"')$' \
-    $(printf '%s\n' $kills $wholepkgs | sort -u) ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./bench/prefix ./internal/testkit/schemafake ./cmd/moot
+    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|Share$|^TestSchemaInstances$|^TestHostileFiles$|^TestDemoDeterministic$|^TestAnswerHandedInAgainAfterAFault$|^TestEveryProtocol$|^TestEveryCallKindHasASchema$|^('"$whole"')$' \
+    $(printf '%s\n' $kills $wholepkgs | sort -u) ./internal/cli ./internal/builtin ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./bench/prefix ./internal/testkit/schemafake ./cmd/moot
 } &
 apart=$!
 # Ctrl-C reaches both: go re-arms the SIGINT that a script's background
