@@ -216,11 +216,9 @@ func (o Object) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, err := Marshal(f.Key)
-		if err != nil {
+		if err := writeKey(&b, f.Key); err != nil {
 			return nil, err
 		}
-		b.Write(bytes.TrimSuffix(k, []byte("\n")))
 		b.WriteByte(':')
 		v := f.Value
 		if len(v) == 0 {
@@ -232,6 +230,32 @@ func (o Object) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// writeKey writes key as a JSON string, as Marshal encodes it. A key of
+// printable ASCII with no quote or backslash, which is every key moot
+// writes, is its own encoding between quotes; any other goes through
+// Marshal.
+func writeKey(b *bytes.Buffer, key string) error {
+	plain := true
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		b.WriteByte('"')
+		b.WriteString(key)
+		b.WriteByte('"')
+		return nil
+	}
+	k, err := Marshal(key)
+	if err != nil {
+		return err
+	}
+	b.Write(bytes.TrimSuffix(k, []byte("\n")))
+	return nil
 }
 
 // Get returns the raw value of key and whether it is present.
@@ -325,20 +349,28 @@ func Marshal(v any) ([]byte, error) {
 // A file that is not valid UTF-8 is refused: decoding would replace the
 // bad bytes, and rewriting the file would then change it silently.
 func Parse(data []byte) (Object, string, error) {
+	obj, _, body, err := ParseRaw(data)
+	return obj, body, err
+}
+
+// ParseRaw is Parse, returning also the frontmatter's JSON as the file
+// holds it (valid, with no key twice): the object the Object's fields make,
+// to decode into a Go value without encoding the Object again.
+func ParseRaw(data []byte) (Object, json.RawMessage, string, error) {
 	var obj Object
 	if err := CheckUTF8(data); err != nil {
-		return obj, "", err
+		return obj, nil, "", err
 	}
 	if !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
-		return obj, "", errors.New("no JSON frontmatter: the file must start with a line holding only \"{\"")
+		return obj, nil, "", errors.New("no JSON frontmatter: the file must start with a line holding only \"{\"")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return obj, "", errors.New("frontmatter: the JSON object is never closed")
+			return obj, nil, "", errors.New("frontmatter: the JSON object is never closed")
 		}
-		return obj, "", fmt.Errorf("frontmatter: %w", positioned(data, err))
+		return obj, nil, "", fmt.Errorf("frontmatter: %w", positioned(data, err))
 	}
 	// The decoder has checked raw, a copy of an object (data starts with
 	// "{"): it is split as json.Unmarshal would, without checking it twice
@@ -350,16 +382,16 @@ func Parse(data []byte) (Object, string, error) {
 		err = CheckDuplicates(raw)
 	}
 	if err != nil {
-		return obj, "", fmt.Errorf("frontmatter: %w", jsonMessage(err))
+		return obj, nil, "", fmt.Errorf("frontmatter: %w", jsonMessage(err))
 	}
 	rest := data[dec.InputOffset():]
 	// The rest of the closing line must be blank.
 	line, after, found := bytes.Cut(rest, []byte("\n"))
 	if len(bytes.TrimSpace(line)) != 0 {
-		return obj, "", errors.New("frontmatter: the closing \"}\" must be alone on its line, with the markdown body below it")
+		return obj, nil, "", errors.New("frontmatter: the closing \"}\" must be alone on its line, with the markdown body below it")
 	}
 	if !found {
-		return obj, "", nil
+		return obj, raw, "", nil
 	}
 	// Skip the blank line that separates frontmatter and body.
 	if line, next, found := bytes.Cut(after, []byte("\n")); found && len(bytes.TrimSpace(line)) == 0 {
@@ -367,19 +399,18 @@ func Parse(data []byte) (Object, string, error) {
 	} else if !found && len(bytes.TrimSpace(line)) == 0 {
 		after = nil
 	}
-	return obj, strings.TrimLeft(string(after), "\r\n"), nil
+	return obj, raw, strings.TrimLeft(string(after), "\r\n"), nil
 }
 
 // ParseInto parses data as Parse does and decodes its whole frontmatter
 // into v, as encoding/json would. It returns the frontmatter too, so that
 // a rewrite keeps the keys v does not know. A decoding error says what is
 // wrong as JSONError does.
+//
+// The frontmatter is decoded as the file holds it: the object its fields
+// make, with no key twice, is the same JSON.
 func ParseInto(data []byte, v any) (Object, string, error) {
-	front, body, err := Parse(data)
-	if err != nil {
-		return front, "", err
-	}
-	raw, err := front.MarshalJSON()
+	front, raw, body, err := ParseRaw(data)
 	if err != nil {
 		return front, "", err
 	}

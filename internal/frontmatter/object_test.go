@@ -53,3 +53,27 @@ func splitIsDecode(t *testing.T, data []byte) {
 		}
 	}
 }
+
+// TestMarshalKeys checks that MarshalJSON writes every key as Marshal
+// encodes a string, the plain keys it writes itself included: a rewritten
+// file must keep its bytes.
+func TestMarshalKeys(t *testing.T) {
+	keys := []string{"a", "debate_id", "", "with space", "<&>", "q\"uote", `back\slash`, "tab\t", "nl\n", "\x01", "\x7f",
+		"caf\u00e9", "\u2028", "\u2029", "bad\xffkey", "emoji \U0001F600"}
+	for _, k := range keys {
+		t.Run(k, func(t *testing.T) {
+			got, err := Object{Fields: []Field{{Key: k, Value: json.RawMessage("1")}}}.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc, err := Marshal(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "{" + string(bytes.TrimSuffix(enc, []byte("\n"))) + ":1}"
+			if string(got) != want {
+				t.Errorf("MarshalJSON writes key %q as %s, Marshal as %s", k, got, want)
+			}
+		})
+	}
+}

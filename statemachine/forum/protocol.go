@@ -310,18 +310,27 @@ func (p Protocol) Load(files fs.FS) (sm.Debate, error) {
 	return d, nil
 }
 
+// callMemo keeps the call files read, so that a load decodes only those
+// that are new. A *callFile it gives is shared by every load of the same
+// bytes and is only read.
+var callMemo sm.Memo[*callFile]
+
+// readCall reads a call file, or returns what reading the same bytes
+// gave before.
 func readCall(raw []byte) *callFile {
+	c, _ := callMemo.Read("", raw, func() (*callFile, error) { return decodeCall(raw), nil })
+	return c
+}
+
+// decodeCall decodes a call file.
+func decodeCall(raw []byte) *callFile {
 	c := &callFile{}
-	front, body, err := frontmatter.Parse(raw)
+	_, j, body, err := frontmatter.ParseRaw(raw)
 	if err != nil {
 		c.err = err
 		return c
 	}
-	j, err := front.MarshalJSON()
-	if err == nil {
-		err = json.Unmarshal(j, &c.meta)
-	}
-	if err != nil {
+	if err := json.Unmarshal(j, &c.meta); err != nil {
 		c.err = frontmatter.JSONError(err)
 	}
 	c.body = strings.TrimSpace(body)

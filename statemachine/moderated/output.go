@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -117,6 +118,40 @@ func decodeRecord(f string, data []byte, bodyKey string) (frontmatter.Object, st
 	return obj, strings.TrimSpace(body), err
 }
 
+// decodeRecordInto is decodeRecord that also decodes the keys into v, as
+// encoding/json decodes the object they make (v takes no bodyKey); an
+// error of that decoding is said as frontmatter.JSONError says it. A
+// Markdown or JSON record is decoded from its own JSON, not from the keys
+// encoded again.
+func decodeRecordInto(f string, data []byte, bodyKey string, v any) (frontmatter.Object, string, error) {
+	var (
+		obj  frontmatter.Object
+		raw  []byte
+		body string
+		err  error
+	)
+	switch f {
+	case outJSON:
+		if obj, body, err = decodeRecord(f, data, bodyKey); err == nil {
+			raw = data
+		}
+	case outText:
+		if obj, body, err = decodeRecord(f, data, bodyKey); err == nil {
+			raw, err = obj.MarshalJSON()
+		}
+	default:
+		obj, raw, body, err = frontmatter.ParseRaw(data)
+		body = strings.TrimSpace(body)
+	}
+	if err != nil {
+		return obj, "", err
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return obj, "", frontmatter.JSONError(err)
+	}
+	return obj, body, nil
+}
+
 // writeHeader writes obj's keys as "key: value" lines, the keys of a
 // nested object after its key and a dot.
 func writeHeader(b *strings.Builder, prefix string, obj frontmatter.Object) error {
@@ -171,7 +206,7 @@ func headerString(s string) string {
 func readHeader(data string) (frontmatter.Object, string, error) {
 	data = strings.ReplaceAll(data, "\r\n", "\n")
 	head, body, _ := strings.Cut(data, "\n\n")
-	var obj frontmatter.Object
+	var top headerObject
 	seen := map[string]bool{}
 	for i, line := range strings.Split(head, "\n") {
 		if line == "" {
@@ -179,19 +214,23 @@ func readHeader(data string) (frontmatter.Object, string, error) {
 		}
 		key, val, ok := strings.Cut(line, ":")
 		if !ok || key == "" || strings.ContainsAny(key, " \t") {
-			return obj, "", fmt.Errorf("line %d: %q is not \"key: value\"", i+1, line)
+			return frontmatter.Object{}, "", fmt.Errorf("line %d: %q is not \"key: value\"", i+1, line)
 		}
 		if seen[key] {
-			return obj, "", fmt.Errorf("line %d: key %q is given twice", i+1, key)
+			return frontmatter.Object{}, "", fmt.Errorf("line %d: key %q is given twice", i+1, key)
 		}
 		seen[key] = true
 		raw, err := headerValue(strings.TrimPrefix(val, " "))
 		if err != nil {
-			return obj, "", fmt.Errorf("line %d: key %q: %w", i+1, key, err)
+			return frontmatter.Object{}, "", fmt.Errorf("line %d: key %q: %w", i+1, key, err)
 		}
-		if err := setPath(&obj, strings.Split(key, "."), raw); err != nil {
-			return obj, "", fmt.Errorf("line %d: key %q: %w", i+1, key, err)
+		if err := top.set(strings.Split(key, "."), raw); err != nil {
+			return frontmatter.Object{}, "", fmt.Errorf("line %d: key %q: %w", i+1, key, err)
 		}
+	}
+	obj, err := top.object()
+	if err != nil {
+		return frontmatter.Object{}, "", err
 	}
 	return obj, strings.TrimSpace(body), nil
 }
@@ -212,31 +251,76 @@ func headerValue(v string) (json.RawMessage, error) {
 	return json.Marshal(v)
 }
 
-// setPath sets the value at the dotted path, making nested objects in
-// the order their keys first appear.
-func setPath(obj *frontmatter.Object, path []string, raw json.RawMessage) error {
+// headerObject is an object of a text header being read: its keys in the
+// order they first come, each a JSON value as given or an object that
+// dotted keys go into. A header's nested objects are built once, at the
+// end, not encoded again for each line.
+type headerObject struct {
+	keys []string
+	vals []headerValueNode
+}
+
+// headerValueNode is a value of a headerObject: raw JSON, or obj when
+// dotted keys have gone into it.
+type headerValueNode struct {
+	raw json.RawMessage
+	obj *headerObject
+}
+
+// set sets the value at the dotted path, making nested objects in the
+// order their keys first appear; a key given as JSON takes dotted keys
+// only if it is an object.
+func (o *headerObject) set(path []string, raw json.RawMessage) error {
 	if path[0] == "" {
 		return errors.New("an empty key")
 	}
+	i := slices.Index(o.keys, path[0])
 	if len(path) == 1 {
-		obj.Set(path[0], raw)
+		if i < 0 {
+			o.keys = append(o.keys, path[0])
+			o.vals = append(o.vals, headerValueNode{raw: raw})
+		} else {
+			o.vals[i] = headerValueNode{raw: raw}
+		}
 		return nil
 	}
-	var sub frontmatter.Object
-	if cur, ok := obj.Get(path[0]); ok {
-		if err := json.Unmarshal(cur, &sub); err != nil {
+	if i < 0 {
+		o.keys = append(o.keys, path[0])
+		o.vals = append(o.vals, headerValueNode{obj: &headerObject{}})
+		i = len(o.keys) - 1
+	} else if o.vals[i].obj == nil {
+		var sub frontmatter.Object
+		if err := json.Unmarshal(o.vals[i].raw, &sub); err != nil {
 			return fmt.Errorf("%s is not an object", path[0])
 		}
+		n := &headerObject{}
+		for _, f := range sub.Fields {
+			n.keys = append(n.keys, f.Key)
+			n.vals = append(n.vals, headerValueNode{raw: f.Value})
+		}
+		o.vals[i].obj = n
 	}
-	if err := setPath(&sub, path[1:], raw); err != nil {
-		return err
+	return o.vals[i].obj.set(path[1:], raw)
+}
+
+// object returns o as an Object: its raw values as given, its nested
+// objects as compact JSON.
+func (o *headerObject) object() (frontmatter.Object, error) {
+	var obj frontmatter.Object
+	for i, k := range o.keys {
+		v := o.vals[i]
+		if v.obj != nil {
+			sub, err := v.obj.object()
+			if err != nil {
+				return obj, err
+			}
+			if v.raw, err = sub.MarshalJSON(); err != nil {
+				return obj, err
+			}
+		}
+		obj.Fields = append(obj.Fields, frontmatter.Field{Key: k, Value: v.raw})
 	}
-	enc, err := sub.MarshalJSON()
-	if err != nil {
-		return err
-	}
-	obj.Set(path[0], enc)
-	return nil
+	return obj, nil
 }
 
 // markdown returns d as Markdown renders it, for README.md, which is

@@ -1,7 +1,6 @@
 package moderated
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -30,17 +29,10 @@ func TestRecordsRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				d := &debate{st: state{OutputFormat: f}}
-				front, body, err := decodeRecord(d.out(), data, contentKey)
+				var got Message
+				_, body, err := decodeRecordInto(d.out(), data, contentKey, &got)
 				if err != nil {
 					t.Fatalf("%v\n%s", err, data)
-				}
-				var got Message
-				if err := front.Decode("number", &got.Number); err != nil {
-					t.Fatal(err)
-				}
-				raw, _ := front.MarshalJSON()
-				if err := jsonUnmarshal(raw, &got); err != nil {
-					t.Fatal(err)
 				}
 				got.Content = body
 				want := m
@@ -91,4 +83,51 @@ func TestTextHeaderRefusals(t *testing.T) {
 	}
 }
 
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+// TestTextHeaderNesting: dotted keys build nested objects in the order
+// their keys first come, a later line setting a key again in its place,
+// and a key given as an inline object takes dotted keys after it.
+func TestTextHeaderNesting(t *testing.T) {
+	for _, c := range []struct{ name, head, want string }{
+		{"flat", "a: 1\nb: x\nc: \"7\"", `{"a":1,"b":"x","c":"7"}`},
+		{"nested", "a.b: 1\nc: 2\na.d.e: x\na.b2: [1, 2]", `{"a":{"b":1,"d":{"e":"x"},"b2":[1,2]},"c":2}`},
+		{"inline then dotted", "f: {\"g\": {\"i\": 1},  \"k\": 2}\nf.h: 2\nf.g.j: 3", `{"f":{"g":{"i":1,"j":3},"k":2,"h":2}}`},
+		{"dotted then whole", "a.b: 1\nz: 0\na: 5", `{"a":5,"z":0}`},
+		{"whole then dotted replaces in place", "a: {\"b\": 1, \"c\": 2}\na.b: 9", `{"a":{"b":9,"c":2}}`},
+		{"empty object", "a: {}\na.b: 1", `{"a":{"b":1}}`},
+		{"spaced top value kept", "a: [1,  2]", `{"a":[1,  2]}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			obj, body, err := readHeader(c.head + "\n\ntext")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			b.WriteByte('{')
+			for i, f := range obj.Fields {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`"` + f.Key + `":` + string(f.Value))
+			}
+			b.WriteByte('}')
+			if b.String() != c.want || body != "text" {
+				t.Errorf("read %s and %q, want %s and \"text\"", b.String(), body, c.want)
+			}
+		})
+	}
+	for name, c := range map[string]struct{ head, want string }{
+		"number then dotted": {"a: 1\na.b: 2", `line 2: key "a.b": a is not an object`},
+		"deep not object":    {"a.b: 1\na.b.c: 2", `line 2: key "a.b.c": b is not an object`},
+		"null then dotted":   {"a: null\na.b: 2", `line 2: key "a.b": a is not an object`},
+		"empty part":         {"a..b: 1", `line 1: key "a..b": an empty key`},
+		"empty last":         {"a.: 1", `line 1: key "a.": an empty key`},
+		"empty after scalar": {"a: 1\na.: 2", `line 2: key "a.": a is not an object`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := readHeader(c.head + "\n\ntext")
+			if err == nil || err.Error() != c.want {
+				t.Errorf("err = %v, want %s", err, c.want)
+			}
+		})
+	}
+}

@@ -1,7 +1,6 @@
 package moderated
 
 import (
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"regexp"
@@ -258,15 +257,14 @@ func (d *debate) readMessages(files fs.FS) error {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", file, err)
 		}
-		front, body, err := decodeRecord(d.out(), data, contentKey)
+		msg, err := messageMemo.Read(d.out(), data, func() (Message, error) {
+			var msg Message
+			_, body, err := decodeRecordInto(d.out(), data, contentKey, &msg)
+			msg.Content = body
+			return msg, err
+		})
 		if err != nil {
 			d.stray = append(d.stray, sm.Problem{File: file, Message: err.Error()})
-			continue
-		}
-		raw, _ := front.MarshalJSON()
-		var msg Message
-		if err := json.Unmarshal(raw, &msg); err != nil {
-			d.stray = append(d.stray, sm.Problem{File: file, Message: frontmatter.JSONError(err).Error()})
 			continue
 		}
 		num, _ := strconv.Atoi(m[1])
@@ -278,11 +276,20 @@ func (d *debate) readMessages(files fs.FS) error {
 			d.stray = append(d.stray, sm.Problem{File: file, Message: fmt.Sprintf("a second file of message %d", num)})
 			continue
 		}
-		msg.Content, msg.file = body, file
+		msg.file = file
 		d.messages[num] = msg
 	}
 	return nil
 }
+
+// messageMemo and scoreMemo keep the message and score files read, so
+// that a load decodes only those that are new. Their records are only
+// read: a Message's Citations, a Score's Names, Marks and Missing are
+// shared by every load of the same bytes.
+var (
+	messageMemo sm.Memo[Message]
+	scoreMemo   sm.Memo[Score]
+)
 
 func (d *debate) readScores(files fs.FS) error {
 	scores, stray, err := d.readScoreDir(files, ScoresDir)
@@ -322,7 +329,7 @@ func (d *debate) readScoreDir(files fs.FS, dir string) (map[int]Score, []sm.Prob
 		if err != nil {
 			return nil, nil, fmt.Errorf("read %s: %w", file, err)
 		}
-		sc, err := parseScoreFile(d.out(), data)
+		sc, err := scoreMemo.Read(d.out(), data, func() (Score, error) { return parseScoreFile(d.out(), data) })
 		if err != nil {
 			stray = append(stray, sm.Problem{File: file, Message: err.Error()})
 			continue

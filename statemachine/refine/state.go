@@ -359,12 +359,11 @@ func (d *debate) readRounds(files fs.FS) error {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", file, err)
 		}
-		front, body, err := frontmatter.Parse(data)
+		_, raw, body, err := frontmatter.ParseRaw(data)
 		if err != nil {
 			d.problems = append(d.problems, sm.Problem{File: file, Message: err.Error()})
 			continue
 		}
-		raw, _ := front.MarshalJSON()
 		r := d.rounds[num]
 		if r == nil {
 			r = &round{N: num}
