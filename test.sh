@@ -25,12 +25,13 @@
 #   parallel judges, pipelined calls, interruptions) do not.
 # Only in CI (CI=true, as .ci/run and CI services set it) do the kill
 # tests kill at every call, the in-process interruptions stop at every
-# call and schemafake run thirty seeds a case; elsewhere (MOOT_SAMPLE)
+# call, schemafake run thirty seeds a case and bench/cachemarks measure
+# both judge contexts; elsewhere (MOOT_SAMPLE)
 # the kill tests kill at a sample of each run's calls, the same every time
 # (the first, the middle, the last, and the first and the last of each
 # kind) or exit at every fourth write and the last, the interruptions
-# stop at the first, the middle and the last, and schemafake runs seeds
-# 0 to 9.
+# stop at the first, the middle and the last, schemafake runs seeds 0 to
+# 4, and bench/cachemarks measures the default judge context alone.
 # go test's own vet is off (-vet=off), as go vet ./... runs every check it
 # would; the test binaries are linked without DWARF (-w), which only
 # debuggers read. -timeout is a guard for a loaded machine, where a
