@@ -14,8 +14,10 @@
 #   process (MOOT_BENCH_APART);
 # - all but one of schemafake's thirty seeds a case (MOOT_SEEDS_APART);
 #   cmd/moot's hostile files, and all but the panel's of internal/cli's
-#   demos run twice and all but the middle and the last of its hand-ins
-#   failed at every write (MOOT_CASES_APART);
+#   demos run twice, of internal/builtin's debates of every protocol and
+#   of schemafake's walk of every call kind, and all but the middle and
+#   the last of internal/cli's hand-ins failed at every write
+#   (MOOT_CASES_APART);
 # - all but the middle and the last of the in-process interruptions at
 #   every call (crashtest.InterruptAt, MOOT_INTERRUPTS_APART);
 # - the tests named in $whole: whole debates run one step after another,
@@ -35,6 +37,13 @@
 # package can take longer than go test's default of ten minutes.
 set -euo pipefail
 cd "$(dirname "$0")"
+# Every build of the run, the go builds some tests make included, is
+# made with -trimpath: what is compiled then names no folder of this
+# clone, so another clone, or this one moved, takes every package, race
+# and plain, and every vet result from the build cache. Without it each
+# new clone compiles everything again (in a second clone, go vet ./...
+# took 101 s of CPU without it, 1.7 s with it).
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
   echo "gofmt would change:" >&2
@@ -58,17 +67,20 @@ fi
 # passes, where each pass's package would otherwise link its own: with
 # -tags moot_faults for internal/testkit/crashtest, with -tags
 # moot_example (the example protocol added, cmd/moot/example.go) for
-# that protocol's tests. Without these variables (go test alone) the
-# tests build them.
+# that protocol's tests, and without tags for crashtest's check that a
+# release build ignores MOOT_FAULT. Without these variables (go test
+# alone) the tests build them.
 bins=$(mktemp -d "${GOTMPDIR:-${TMPDIR:-/tmp}}/moot-bins.XXXXXX")
 trap 'rm -rf "$bins" ${shm:+"$shm"}' EXIT
-mkdir "$bins/faults" "$bins/example"
+mkdir "$bins/faults" "$bins/example" "$bins/release"
 go build -ldflags=-w -tags moot_faults -o "$bins/faults/moot" ./cmd/moot &
 faults=$!
+go build -ldflags=-w -o "$bins/release/moot" ./cmd/moot &
+release=$!
 go build -ldflags=-w -tags moot_example -o "$bins/example/moot" ./cmd/moot ||
-  { wait "$faults"; exit 1; }
-wait "$faults"
-export MOOT_TEST_FAULTS_BIN="$bins/faults/moot" MOOT_TEST_EXAMPLE_BIN="$bins/example/moot"
+  { wait "$faults" "$release"; exit 1; }
+wait "$faults" && wait "$release"
+export MOOT_TEST_FAULTS_BIN="$bins/faults/moot" MOOT_TEST_EXAMPLE_BIN="$bins/example/moot" MOOT_TEST_RELEASE_BIN="$bins/release/moot"
 # A binary built with the race detector sleeps a second as it exits
 # (GORACE's atexit_sleep_ms): every race test binary, and every moot a
 # test starts from one. A race found still fails the run (exit 66).
@@ -105,8 +117,8 @@ race=$!
 {
   go vet ./... || { echo "test.sh: go vet failed" >&2; exit 1; }
   go test -count=1 -vet=off -ldflags=-w -timeout 60m \
-    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|Share$|^TestSchemaInstances$|^TestHostileFiles$|^TestDemoDeterministic$|^TestAnswerHandedInAgainAfterAFault$|^('"$whole"')$' \
-    $(printf '%s\n' $kills $wholepkgs | sort -u) ./internal/cli ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./bench/prefix ./internal/testkit/schemafake ./cmd/moot
+    -run 'Kill|InterruptedAtEveryCall|^TestScripts$|^TestJudgeContext$|^TestCacheMarks$|^TestPipeline$|Share$|^TestSchemaInstances$|^TestHostileFiles$|^TestDemoDeterministic$|^TestAnswerHandedInAgainAfterAFault$|^TestEveryProtocol$|^TestEveryCallKindHasASchema$|^('"$whole"')$' \
+    $(printf '%s\n' $kills $wholepkgs | sort -u) ./internal/cli ./internal/builtin ./bench/judgectx ./bench/cachemarks ./bench/pipeline ./bench/prefix ./internal/testkit/schemafake ./cmd/moot
 } &
 apart=$!
 # Ctrl-C reaches both: go re-arms the SIGINT that a script's background

@@ -130,18 +130,31 @@ func script(t *testing.T, exchanges int) []Step {
 	return steps
 }
 
-// TestExitAtEveryWrite makes each step exit at its first write operation,
-// then its second, and so on until it completes, with MOOT_FAULT=exit:N.
-// After every exit moot check passes (saying when a step waits in the
-// journal), running the step again completes it without applying it
-// twice, and the rest of the debate ends as the uninterrupted run did.
-func TestExitAtEveryWrite(t *testing.T) {
+// TestKilledAtEveryWrite makes each step exit at its first write
+// operation, then its second, and so on until it completes, with
+// MOOT_FAULT=exit:N, as if killed there. After every exit moot check
+// passes (saying when a step waits in the journal), running the step
+// again completes it without applying it twice, and the rest of the
+// debate ends as the uninterrupted run did. With SampleEnv set (test.sh
+// outside CI) each step exits only at every fourth write from the first,
+// and at the last, as ExitAtEveryWrite does; CI exits at every write.
+// Its moot processes are killed, so test.sh runs it in its pass without
+// the race detector (Apart).
+func TestKilledAtEveryWrite(t *testing.T) {
 	skipIfShort(t)
+	Apart(t)
 	steps := script(t, 2)
 	ref, copies := reference(t, steps)
 	final := ref.Files[len(ref.Files)-1]
 	for i, s := range steps {
-		for n := 1; ; n++ {
+		// With SampleEnv set, every fourth write from the first, then each
+		// write after the last one exited at, up to the last.
+		stride := 1
+		if sampled() {
+			stride = 4
+		}
+		exits, last := 0, 0
+		for n := 1; ; n += stride {
 			h := harness(t)
 			if i > 0 {
 				if err := fixture.CopyTree(copies[i-1], h.Dir()); err != nil {
@@ -156,7 +169,11 @@ func TestExitAtEveryWrite(t *testing.T) {
 				if n == 1 {
 					t.Fatalf("%s wrote nothing", s)
 				}
-				t.Logf("%s: %d write operations", s.Args[0], n-1)
+				if n > last+1 {
+					n, stride = last, 1
+					continue
+				}
+				t.Logf("%s: %d write operations, exited at %d of them", s.Args[0], n-1, exits)
 				break
 			}
 			if o.Code != 137 {
@@ -201,6 +218,7 @@ func TestExitAtEveryWrite(t *testing.T) {
 			if diff := Diff(final, must(h.Files())); len(diff) > 0 {
 				t.Fatalf("%s, exit at write %d: the finished debate differs from the uninterrupted run: %v", s, n, diff)
 			}
+			exits, last = exits+1, n
 		}
 	}
 }
@@ -371,15 +389,26 @@ func TestChangedEntriesAreCaught(t *testing.T) {
 	}
 }
 
-// TestReleaseBuildIgnoresFaults builds moot as a user does, without the
-// moot_faults tag, and checks that MOOT_FAULT cannot make it fail or exit:
-// fault injection is for the crash tests' own build only.
+// releaseBinEnv names a moot built as a user builds it, without build
+// tags, that test.sh builds once beside the others; without it
+// TestReleaseBuildIgnoresFaults builds one.
+const releaseBinEnv = "MOOT_TEST_RELEASE_BIN"
+
+// TestReleaseBuildIgnoresFaults takes moot built as a user does, without
+// the moot_faults tag (releaseBinEnv's, else one it builds), and checks
+// that MOOT_FAULT cannot make it fail or exit: fault injection is for the
+// crash tests' own build only.
 func TestReleaseBuildIgnoresFaults(t *testing.T) {
 	skipIfShort(t)
-	release := filepath.Join(t.TempDir(), "moot")
-	build := exec.Command("go", "build", "-o", release, "github.com/moot-dev/moot/cmd/moot")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build moot: %v\n%s", err, out)
+	release := os.Getenv(releaseBinEnv)
+	if release == "" {
+		release = filepath.Join(t.TempDir(), "moot")
+		// Without DWARF (-w), which only debuggers read: a third of the
+		// link's CPU time.
+		build := exec.Command("go", "build", "-ldflags=-w", "-o", release, "github.com/moot-dev/moot/cmd/moot")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("build moot: %v\n%s", err, out)
+		}
 	}
 	steps := script(t, 1)
 	for _, fault := range []string{"exit:1", "fail:1"} {
