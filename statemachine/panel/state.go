@@ -195,6 +195,11 @@ func renderMessage(m Message) ([]byte, error) {
 	return sm.RenderFile(m, body)
 }
 
+// messageMemo keeps the message files read, so that a load decodes only
+// those that are new. Their records are only read: a Message's Mini,
+// Turn, Missing and Citations are shared by every load of the same bytes.
+var messageMemo sm.Memo[Message]
+
 func parseMessage(data []byte) (Message, error) {
 	var m Message
 	_, body, err := frontmatter.ParseInto(data, &m)
@@ -285,7 +290,7 @@ func (d *debate) readDir(files fs.FS, dir string) error {
 		}
 		d.files[p] = data
 		if path.Ext(p) == ".md" && (dir == MessagesDir || strings.HasPrefix(dir, CruxDir+"/")) {
-			m, err := parseMessage(data)
+			m, err := messageMemo.Read("", data, func() (Message, error) { return parseMessage(data) })
 			if err != nil {
 				d.stray = append(d.stray, sm.Problem{File: p, Message: err.Error()})
 				continue
