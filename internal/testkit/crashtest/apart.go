@@ -107,3 +107,32 @@ func sample(stops []int, kind func(stop int) string) []int {
 	}
 	return kept
 }
+
+// exitPoints walks the write operations of a command to exit at: it calls
+// exit with N = 1, 2, 3, ... until exit reports that the command completed
+// before its write N. With SampleEnv set it steps by four (1, 5, 9, ...)
+// and, once the command completes, goes back to each write after the last
+// one exited at, so the last write is always among those exited at. It
+// returns how many writes the command made and at how many of them it
+// exited, and fails t if the command still wrote after most writes.
+func exitPoints(t testing.TB, most int, exit func(n int) (exited bool)) (writes, exits int) {
+	t.Helper()
+	step := 1
+	if sampled() {
+		step = 4
+	}
+	last := 0
+	for n := 1; n <= most; n += step {
+		if exit(n) {
+			exits, last = exits+1, n
+			continue
+		}
+		if n > last+1 {
+			n, step = last, 1
+			continue
+		}
+		return n - 1, exits
+	}
+	t.Fatalf("the command still wrote after %d writes", most)
+	return 0, exits
+}

@@ -580,15 +580,7 @@ func ExitAtEveryWrite(t *testing.T, c CallKills) int {
 		t.Fatalf("reference run: %v %s", err, o)
 	}
 	want := c.files(t, ref)
-	const most = 1000
-	// With SampleEnv set, every fourth write from the first, then each
-	// write after the last one exited at, up to the last.
-	step := 1
-	if sampled() {
-		step = 4
-	}
-	exits, last := 0, 0
-	for n := 1; n <= most; n += step {
+	writes, exits := exitPoints(t, 1000, func(n int) bool {
 		root := fresh(t)
 		h := &Harness{Bin: c.Bin, Root: root, Slug: "d", Env: c.env(srv.URL)}
 		o, err := h.Exec(c.runArgs(), []string{faults.Env + fmt.Sprintf("=exit:%d", n)}, 0)
@@ -596,17 +588,7 @@ func ExitAtEveryWrite(t *testing.T, c CallKills) int {
 			t.Fatal(err)
 		}
 		if o.Code == 0 {
-			if n == 1 {
-				t.Fatalf("%s wrote nothing", strings.Join(c.runArgs(), " "))
-			}
-			if n > last+1 {
-				n, step = last, 1
-				continue
-			}
-			if exits < n-1 {
-				t.Logf("exited at %d of the %d writes, every fourth and the last, as %s is set", exits, n-1, SampleEnv)
-			}
-			return n - 1
+			return false
 		}
 		if o.Code != 137 {
 			t.Fatalf("exit at write %d: %s", n, o)
@@ -620,10 +602,15 @@ func ExitAtEveryWrite(t *testing.T, c CallKills) int {
 		if d := Diff(want, c.files(t, root)); len(d) > 0 {
 			t.Fatalf("exit at write %d: the resumed debate differs from the uninterrupted run:\n%s", n, strings.Join(d, "\n"))
 		}
-		exits, last = exits+1, n
+		return true
+	})
+	if writes == 0 {
+		t.Fatalf("%s wrote nothing", strings.Join(c.runArgs(), " "))
 	}
-	t.Fatalf("the command still wrote after %d writes", most)
-	return 0
+	if exits < writes {
+		t.Logf("exited at %d of the %d writes, every fourth and the last, as %s is set", exits, writes, SampleEnv)
+	}
+	return writes
 }
 
 // prepare makes the debate c describes once, by `moot new` and then the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -147,14 +148,7 @@ func TestKilledAtEveryWrite(t *testing.T) {
 	ref, copies := reference(t, steps)
 	final := ref.Files[len(ref.Files)-1]
 	for i, s := range steps {
-		// With SampleEnv set, every fourth write from the first, then each
-		// write after the last one exited at, up to the last.
-		stride := 1
-		if sampled() {
-			stride = 4
-		}
-		exits, last := 0, 0
-		for n := 1; ; n += stride {
+		writes, exits := exitPoints(t, math.MaxInt, func(n int) bool {
 			h := harness(t)
 			if i > 0 {
 				if err := fixture.CopyTree(copies[i-1], h.Dir()); err != nil {
@@ -166,15 +160,7 @@ func TestKilledAtEveryWrite(t *testing.T) {
 				t.Fatal(err)
 			}
 			if o.Code == 0 {
-				if n == 1 {
-					t.Fatalf("%s wrote nothing", s)
-				}
-				if n > last+1 {
-					n, stride = last, 1
-					continue
-				}
-				t.Logf("%s: %d write operations, exited at %d of them", s.Args[0], n-1, exits)
-				break
+				return false
 			}
 			if o.Code != 137 {
 				t.Fatalf("%s with exit:%d: %s", s, n, o)
@@ -218,8 +204,12 @@ func TestKilledAtEveryWrite(t *testing.T) {
 			if diff := Diff(final, must(h.Files())); len(diff) > 0 {
 				t.Fatalf("%s, exit at write %d: the finished debate differs from the uninterrupted run: %v", s, n, diff)
 			}
-			exits, last = exits+1, n
+			return true
+		})
+		if writes == 0 {
+			t.Fatalf("%s wrote nothing", s)
 		}
+		t.Logf("%s: %d write operations, exited at %d of them", s.Args[0], writes, exits)
 	}
 }
 
