@@ -103,7 +103,7 @@ func (b *budget) check(plan driver.StepPlan) error {
 	stop.spent = spent.USD
 	var calls []driver.PlannedCall
 	for _, c := range plan.Calls {
-		if !c.Kept {
+		if !c.Kept && !c.Person {
 			calls = append(calls, c)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/moot-dev/moot/internal/builtin"
 	"github.com/moot-dev/moot/internal/driver"
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/model"
 	"github.com/moot-dev/moot/internal/prices"
 	sm "github.com/moot-dev/moot/statemachine"
@@ -33,6 +34,7 @@ type dryCall struct {
 	prompt     int // estimated prompt tokens
 	answer     int // estimated answer tokens
 	kept       bool
+	person     bool // a person answers it (--human): free
 	usd        float64
 	priced     bool
 }
@@ -144,8 +146,8 @@ func (a *app) dryRun(ctx context.Context, cmd *ucli.Command, req runRequest) err
 		BeforeStep: func(plan driver.StepPlan) error {
 			var step []dryCall
 			for _, c := range plan.Calls {
-				dc := dryCall{unit: plan.Unit, call: c.ID, role: c.Role, model: c.Model, kept: c.Kept}
-				if !c.Kept {
+				dc := dryCall{unit: plan.Unit, call: c.ID, role: c.Role, model: c.Model, kept: c.Kept, person: c.Person}
+				if !c.Kept && !c.Person {
 					dc.prompt = prices.EstimateTokens(c.PromptBytes)
 					if !c.Embed {
 						dc.answer = c.MaxTokens
@@ -240,8 +242,12 @@ func (a *app) printDryRun(w io.Writer, dir, unit string, calls []dryCall, steps 
 	all := &total{priced: true}
 	var unknown []string
 	for _, c := range calls {
-		if c.kept {
-			fmt.Fprintf(w, "%-8d %-*s %-*s %14s %14s  kept from an interrupted run: free\n", c.unit, cw, visible(c.call, false), mw, visible(c.model, false), "-", "-")
+		if c.kept || c.person {
+			how := "kept from an interrupted run"
+			if c.person {
+				how = "a person answers (--human)"
+			}
+			fmt.Fprintf(w, "%-8d %-*s %-*s %14s %14s  %s: free\n", c.unit, cw, visible(c.call, false), mw, visible(c.model, false), "-", "-", how)
 			continue
 		}
 		fmt.Fprintf(w, "%-8d %-*s %-*s %14d %14d  %s\n", c.unit, cw, visible(c.call, false), mw, visible(c.model, false), c.prompt, c.answer, cost(c.usd, c.priced))
@@ -278,7 +284,7 @@ func (a *app) printDryRun(w io.Writer, dir, unit string, calls []dryCall, steps 
 		}
 	}
 	spent := table.Bill(usageCalls(earlier), nil).Total
-	line := fmt.Sprintf("in all: %d calls, ≈ %d prompt and %d answer tokens, %s", all.calls, all.prompt, all.answer, cost(all.usd, all.priced))
+	line := fmt.Sprintf("in all: %s, ≈ %d prompt and %d answer tokens, %s", english.Count(all.calls, "call"), all.prompt, all.answer, cost(all.usd, all.priced))
 	if !all.priced {
 		line += fmt.Sprintf(" (no price is known for %s)", strings.Join(unknown, ", "))
 	}

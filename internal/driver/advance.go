@@ -1157,7 +1157,7 @@ func (r *runner) plan(step *sm.Step) StepPlan {
 
 // plannedCall describes call c of step, for plan.
 func (r *runner) plannedCall(step *sm.Step, c sm.Call) PlannedCall {
-	pc := PlannedCall{ID: c.ID, Role: c.Role, Embed: len(c.Embed) > 0, Kept: r.hasKept(step, c) || r.asked(step, c)}
+	pc := PlannedCall{ID: c.ID, Role: c.Role, Embed: len(c.Embed) > 0, Kept: r.hasKept(step, c) || r.asked(step, c), Person: r.byPerson(c)}
 	if pc.Embed {
 		r.mu.Lock()
 		pc.Model = r.settings.Role(c.Role).Model
@@ -1179,8 +1179,8 @@ func (r *runner) plannedCall(step *sm.Step, c sm.Call) PlannedCall {
 // its calls that neither a kept answer nor a person answers.
 func (r *runner) stepModels(step *sm.Step) []string {
 	var out []string
-	for i, pc := range r.plan(step).Calls {
-		if pc.Kept || r.byPerson(step.Calls[i]) || pc.Model == "" || slices.Contains(out, pc.Model) {
+	for _, pc := range r.plan(step).Calls {
+		if pc.Kept || pc.Person || pc.Model == "" || slices.Contains(out, pc.Model) {
 			continue
 		}
 		out = append(out, pc.Model)

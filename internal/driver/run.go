@@ -215,6 +215,9 @@ type PlannedCall struct {
 	// asked already, ahead of its step, by this run (and counted when it
 	// was): it will ask no model and cost nothing more.
 	Kept bool
+	// Person marks a call a person answers (--human): it asks no model
+	// and costs nothing.
+	Person bool
 }
 
 // Summary is what a run did.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/moot-dev/moot/internal/english"
 	"github.com/moot-dev/moot/internal/frontmatter"
 	"github.com/moot-dev/moot/internal/rating"
 	"github.com/moot-dev/moot/store"
@@ -74,9 +75,11 @@ func (t *Tournament) Render() ([]byte, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tournament %s\n\n", t.Name)
 	if t.Runs > 0 {
-		fmt.Fprintf(&b, "%d models, %d motions, %d debates of the %s protocol: a batch, each model debating itself %d times on every motion, a fresh draw each time", len(t.Models), len(t.Motions), len(t.Debates), t.Protocol, t.Runs)
+		fmt.Fprintf(&b, "%s, %s, %s of the %s protocol: a batch, each model debating itself %s on every motion, a fresh draw each time",
+			english.Count(len(t.Models), "model"), english.Count(len(t.Motions), "motion"), english.Count(len(t.Debates), "debate"), t.Protocol, english.Count(t.Runs, "time"))
 	} else {
-		fmt.Fprintf(&b, "%d models, %d motions, %d debates of the %s protocol: every pair of models meets on every motion twice, sides swapped", len(t.Models), len(t.Motions), len(t.Debates), t.Protocol)
+		fmt.Fprintf(&b, "%s, %s, %s of the %s protocol: every pair of models meets on every motion twice, sides swapped",
+			english.Count(len(t.Models), "model"), english.Count(len(t.Motions), "motion"), english.Count(len(t.Debates), "debate"), t.Protocol)
 	}
 	if t.Rounds > 1 {
 		fmt.Fprintf(&b, ", %d times over", t.Rounds)
